@@ -1,0 +1,50 @@
+# writepath — build and test entry points. `make test` is what CI runs (.ci/run).
+GO        ?= go
+FUZZTIME  ?= 60s
+BENCHTIME ?= 1s
+BENCHCOUNT ?= 10
+BIN       := $(CURDIR)/bin
+
+.PHONY: test fmt-check vet unit conformance conformance-long fuzz bench benchstat generate run
+
+test: fmt-check vet unit conformance
+
+fmt-check:
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	cd conformance && $(GO) vet ./...
+
+unit:
+	$(GO) test -race -count=1 ./...
+
+# Differential suites against the k8s.io reference libraries, on a fixed seeded sample.
+conformance:
+	cd conformance && $(GO) test -race -count=1 ./...
+
+# The long differential runs (>=100k cases per suite). WRITEPATH_LONG sets the sample size.
+conformance-long:
+	cd conformance && WRITEPATH_LONG=1 $(GO) test -count=1 -timeout 3h ./...
+
+# Every fuzz target of both modules for FUZZTIME each; new failing inputs land in testdata/fuzz.
+fuzz:
+	@set -e; for mod in . conformance; do \
+	  (cd $$mod && for pkg in $$($(GO) list ./...); do \
+	    for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	      echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	    done; done); done
+
+$(BIN)/benchstat:
+	GOBIN=$(BIN) $(GO) install golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+
+# Benchmarks of the library and, side by side, of the reference (conformance/bench).
+bench: $(BIN)/benchstat
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./... | tee bench-lib.txt
+	cd conformance && $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./bench/... | tee ../bench-ref.txt
+	$(BIN)/benchstat bench-ref.txt
+
+# The README's run command.
+run:
+	$(GO) run ./cmd/writepath generation -f testdata/examples/deployment.yaml -f testdata/examples/deployment-scaled.yaml
