@@ -1,0 +1,98 @@
+package field
+
+import (
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestPathString(t *testing.T) {
+	cases := []struct {
+		name string
+		path Path
+		want string
+	}{
+		{"zero", Path{}, "<nil>"},
+		{"one", NewPath("spec"), "spec"},
+		{"more names", NewPath("spec", "template", "spec"), "spec.template.spec"},
+		{"index", NewPath("spec", "containers").Index(0).Child("image"), "spec.containers[0].image"},
+		{"negative index", NewPath("a").Index(-3), "a[-3]"},
+		{"key", NewPath("metadata", "labels").Key("app"), "metadata.labels[app]"},
+		{"key with dots and brackets", NewPath("data").Key("a.b[c]"), "data[a.b[c]]"},
+		{"empty key", NewPath("data").Key(""), "data[]"},
+		{"empty root name", NewPath(""), "[]"},
+		{"empty child name", NewPath("a").Child(""), "a[]"},
+		{"empty name then child", NewPath("").Child("b"), "[].b"},
+		{"index at root", Path{}.Index(2).Child("x"), "[2].x"},
+		{"key at root", Path{}.Key("k"), "[k]"},
+		{"child from zero", Path{}.Child("a", "b"), "a.b"},
+		{"dotted name", NewPath("a.b"), "a.b"},
+		{"unicode", NewPath("spéc", "日本").Key("ключ"), "spéc.日本[ключ]"},
+		{"nested indexes", NewPath("m").Index(1).Index(2).Key("z"), "m[1][2][z]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, tc.path.String(), "rendering of %#v", tc.path.Segments())
+		})
+	}
+}
+
+// TestPathSiblingsDoNotInterfere proves that appending never aliases: children of
+// one parent, built in any order and concurrently, keep their own segments.
+func TestPathSiblingsDoNotInterfere(t *testing.T) {
+	parent := NewPath("spec", "containers")
+	a := parent.Index(0)
+	b := parent.Index(1)
+	aImage := a.Child("image")
+	bName := b.Child("name")
+	aPorts := a.Child("ports").Index(7)
+	assert.Equal(t, "spec.containers", parent.String())
+	assert.Equal(t, "spec.containers[0]", a.String())
+	assert.Equal(t, "spec.containers[1]", b.String())
+	assert.Equal(t, "spec.containers[0].image", aImage.String())
+	assert.Equal(t, "spec.containers[1].name", bName.String())
+	assert.Equal(t, "spec.containers[0].ports[7]", aPorts.String())
+
+	var wg sync.WaitGroup
+	got := make([]string, 64)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = parent.Index(i).Child("x").String()
+		}()
+	}
+	wg.Wait()
+	for i, s := range got {
+		assert.Equal(t, "spec.containers["+strconv.Itoa(i)+"].x", s)
+	}
+	assert.Equal(t, "spec.containers", parent.String(), "parent unchanged")
+}
+
+func TestPathEquality(t *testing.T) {
+	assert.Equal(t, NewPath("a", "b"), NewPath("a").Child("b"))
+	assert.True(t, NewPath("a", "b") == NewPath("a").Child("b"), "paths are comparable values")
+	assert.False(t, NewPath("a").Index(0) == NewPath("a").Key("0"), "index and key differ in kind")
+	assert.Equal(t, NewPath("a").Index(0).String(), NewPath("a").Key("0").String(), "but render alike")
+	assert.True(t, Path{} == Path{}.Parent())
+	assert.True(t, NewPath("a") == NewPath("a").Child("b").Parent())
+	assert.True(t, NewPath("a").Key("long"+string(make([]byte, 300))) ==
+		NewPath("a").Key("long"+string(make([]byte, 300))).Child("x").Parent())
+}
+
+func TestPathSegments(t *testing.T) {
+	p := NewPath("spec").Child("containers").Index(3).Key("k")
+	assert.Equal(t, []Segment{
+		{Kind: SegmentChild, Name: "spec"},
+		{Kind: SegmentChild, Name: "containers"},
+		{Kind: SegmentIndex, Index: 3},
+		{Kind: SegmentKey, Name: "k"},
+	}, p.Segments())
+	assert.Equal(t, 4, p.Len())
+	assert.Nil(t, Path{}.Segments())
+	assert.Equal(t, 0, Path{}.Len())
+	assert.True(t, Path{}.IsEmpty())
+	assert.False(t, p.IsEmpty())
+}
