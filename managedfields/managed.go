@@ -1,0 +1,184 @@
+package managedfields
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Managed is the decoded form of a managedFields list: structured-merge-diff's ManagedFields keyed
+// by manager identifier (see Identifier), and the time of each manager (absent or nil: no time).
+//
+// A Managed is a plain value; the functions of this package that take one never change it.
+type Managed struct {
+	Fields fieldpath.ManagedFields
+	Times  map[string]*time.Time
+}
+
+// Copy returns a copy whose maps can be changed without affecting m (the sets themselves are
+// immutable in structured-merge-diff and are shared).
+func (m Managed) Copy() Managed {
+	out := Managed{Fields: make(fieldpath.ManagedFields, len(m.Fields)), Times: make(map[string]*time.Time, len(m.Times))}
+	for k, v := range m.Fields {
+		out.Fields[k] = v
+	}
+	for k, v := range m.Times {
+		out.Times[k] = v
+	}
+	return out
+}
+
+// identity is the JSON shape of a manager identifier: metav1.ManagedFieldsEntry without
+// fieldsType, fieldsV1 and time, marshalled by encoding/json (so field order and escaping match).
+type identity struct {
+	Manager     string `json:"manager,omitempty"`
+	Operation   string `json:"operation,omitempty"`
+	APIVersion  string `json:"apiVersion,omitempty"`
+	Subresource string `json:"subresource,omitempty"`
+}
+
+// Identifier returns the key the apiserver uses for the entry's manager: the JSON of manager,
+// operation, apiVersion (Update entries only: an applier keeps one entry across versions) and
+// subresource, as in BuildManagerIdentifier.
+func Identifier(e Entry) string {
+	id := identity{Manager: e.Manager, Operation: string(e.Operation), Subresource: e.Subresource}
+	if e.Operation != OperationApply {
+		id.APIVersion = e.APIVersion
+	}
+	b, _ := json.Marshal(id) // strings only: cannot fail
+	return string(b)
+}
+
+// ParseIdentifier reads an identifier back into an entry (manager, operation, apiVersion,
+// subresource). It fails on text that is not a JSON object of those fields.
+func ParseIdentifier(id string) (Entry, error) {
+	var v struct {
+		Manager     string `json:"manager"`
+		Operation   string `json:"operation"`
+		APIVersion  string `json:"apiVersion"`
+		Subresource string `json:"subresource"`
+	}
+	if err := json.Unmarshal([]byte(id), &v); err != nil {
+		return Entry{}, err
+	}
+	return Entry{Manager: v.Manager, Operation: Operation(v.Operation), APIVersion: v.APIVersion, Subresource: v.Subresource}, nil
+}
+
+// SetFromFieldsV1 decodes a FieldsV1 document into a field set. nil or empty input is the empty set.
+func SetFromFieldsV1(raw []byte) (*fieldpath.Set, error) {
+	if len(raw) == 0 {
+		raw = []byte("{}")
+	}
+	s := &fieldpath.Set{}
+	if err := s.FromJSON(bytes.NewReader(raw)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// FieldsV1FromSet encodes a field set as FieldsV1, byte for byte as the apiserver writes it.
+func FieldsV1FromSet(s *fieldpath.Set) ([]byte, error) {
+	if s == nil {
+		s = fieldpath.NewSet()
+	}
+	return s.ToJSON()
+}
+
+// Decode turns managedFields entries into a Managed, with the apiserver's checks and error texts
+// (DecodeManagedFields): an operation other than Apply or Update, an empty apiVersion, a missing
+// or unknown fieldsType, or an undecodable FieldsV1 is an error. Entries with the same identifier
+// collapse to the last one.
+func Decode(entries []Entry) (Managed, error) {
+	m := Managed{Fields: make(fieldpath.ManagedFields, len(entries)), Times: make(map[string]*time.Time, len(entries))}
+	for i, e := range entries {
+		switch e.Operation {
+		case OperationApply, OperationUpdate:
+		default:
+			return Managed{}, errors.New("operation must be `Apply` or `Update`")
+		}
+		if e.APIVersion == "" {
+			return Managed{}, errors.New("apiVersion must not be empty")
+		}
+		switch e.FieldsType {
+		case FieldsTypeV1:
+		case "":
+			return Managed{}, fmt.Errorf("missing fieldsType in managed fields entry %d", i)
+		default:
+			return Managed{}, fmt.Errorf("invalid fieldsType %s in managed fields entry %d", quote(e.FieldsType), i)
+		}
+		set, err := SetFromFieldsV1(e.FieldsV1)
+		if err != nil {
+			return Managed{}, fmt.Errorf("error decoding versioned set from %s: error decoding set: %v", e.goString(), err)
+		}
+		id := Identifier(e)
+		m.Fields[id] = fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
+		m.Times[id] = e.Time
+	}
+	return m, nil
+}
+
+// Encode turns a Managed back into entries in the apiserver's order: by operation (Apply before
+// Update), then time (seconds; no time counts as zero), manager, apiVersion and subresource.
+// An empty Managed encodes to nil (metadata.managedFields is then removed).
+func Encode(m Managed) ([]Entry, error) {
+	if len(m.Fields) == 0 {
+		return nil, nil
+	}
+	out := make([]Entry, 0, len(m.Fields))
+	for id, vs := range m.Fields {
+		e, err := ParseIdentifier(id)
+		if err != nil {
+			return nil, fmt.Errorf("error encoding versioned set for %v: error unmarshalling manager identifier %v: %v", id, id, err)
+		}
+		e.APIVersion = string(vs.APIVersion())
+		if vs.Applied() {
+			e.Operation = OperationApply
+		}
+		e.FieldsType = FieldsTypeV1
+		raw, err := FieldsV1FromSet(vs.Set())
+		if err != nil {
+			return nil, fmt.Errorf("error encoding versioned set for %v: error encoding set: %v", id, err)
+		}
+		e.FieldsV1 = raw
+		if t, ok := m.Times[id]; ok && t != nil {
+			tt := *t
+			e.Time = &tt
+		}
+		out = append(out, e)
+	}
+	Sort(out)
+	return out, nil
+}
+
+// Sort orders entries as the apiserver does before writing them (sortEncodedManagedFields).
+func Sort(entries []Entry) {
+	sort.Slice(entries, func(i, j int) bool { return less(entries[i], entries[j]) })
+}
+
+func less(p, q Entry) bool {
+	if p.Operation != q.Operation {
+		return p.Operation < q.Operation
+	}
+	var ps, qs int64
+	if p.Time != nil {
+		ps = p.Time.Unix()
+	}
+	if q.Time != nil {
+		qs = q.Time.Unix()
+	}
+	if ps != qs {
+		return ps < qs
+	}
+	if p.Manager != q.Manager {
+		return p.Manager < q.Manager
+	}
+	if p.APIVersion != q.APIVersion {
+		return p.APIVersion < q.APIVersion
+	}
+	return p.Subresource < q.Subresource
+}
