@@ -101,6 +101,9 @@ func report(obj map[string]any) string {
 func deepCopy(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
+		if t == nil {
+			return t
+		}
 		out := map[string]any{}
 		for k, x := range t {
 			out[k] = deepCopy(x)
