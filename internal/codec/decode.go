@@ -1,0 +1,567 @@
+package codec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+)
+
+// DefaultMaxBytes is the apiserver's request body limit (3 MiB, the default of
+// --max-request-body-bytes / MaxRequestBodyBytes).
+const DefaultMaxBytes = 3 << 20
+
+// DefaultMaxDepth is the nesting bound of sigs.k8s.io/json's scanner and of the YAML parser
+// under sigs.k8s.io/yaml: 10000 nested maps or lists decode, 10001 do not.
+const DefaultMaxDepth = 10000
+
+// Format selects how input is parsed.
+type Format int
+
+const (
+	// FormatAuto decodes a single document as JSON when its first non-space character is '{'
+	// or '[', and as YAML otherwise. A stream is a JSON stream when it starts with '{' (the
+	// rule of apimachinery's YAMLOrJSONDecoder, used by kubectl -f).
+	FormatAuto Format = iota
+	// FormatJSON parses JSON only (Content-Type application/json).
+	FormatJSON
+	// FormatYAML parses YAML only (Content-Type application/yaml); JSON is YAML, so JSON input
+	// decodes too, with YAML's rules.
+	FormatYAML
+)
+
+// Options bounds and tunes decoding. The zero value is the apiserver's defaults with strict
+// duplicate-field checking.
+type Options struct {
+	// MaxBytes bounds the input length; 0 means DefaultMaxBytes, a negative value means no
+	// bound. Longer input fails with a KindTooLarge error (HTTP 413) before any parsing.
+	MaxBytes int64
+	// MaxDepth bounds nesting (maps and lists); 0 means DefaultMaxDepth. Values above
+	// DefaultMaxDepth have no effect: the underlying parsers stop there.
+	MaxDepth int
+	// AllowDuplicates accepts duplicate map keys the way the apiserver does under
+	// fieldValidation=Warn: the last value wins (JSON and YAML) and each duplicate is reported in
+	// Document.Warnings. By default a duplicate is a KindDuplicate error, as under
+	// fieldValidation=Strict (kubectl's default).
+	AllowDuplicates bool
+	// Format selects JSON, YAML or sniffing (the zero value).
+	Format Format
+}
+
+// Document is one decoded document.
+type Document struct {
+	// Value is the decoded value: nil, bool, int64, float64, string, []any or map[string]any.
+	Value any
+	// Line is the 1-based line of the input where the document starts.
+	Line int
+	// Warnings lists the duplicate keys tolerated under Options.AllowDuplicates, in the words of
+	// the apiserver's field-validation warnings.
+	Warnings []string
+}
+
+// DecodeValue decodes one JSON or YAML document of any type with the default Options.
+func DecodeValue(data []byte) (any, error) { return Options{}.DecodeValue(data) }
+
+// DecodeObject decodes one JSON or YAML document that must be an object, with the default
+// Options.
+func DecodeObject(data []byte) (map[string]any, error) { return Options{}.DecodeObject(data) }
+
+// DecodeDocuments decodes a stream of objects (YAML documents separated by "---" lines, or
+// concatenated JSON objects) with the default Options, skipping empty and null documents.
+func DecodeDocuments(data []byte) ([]map[string]any, error) {
+	return Options{}.DecodeDocuments(data)
+}
+
+// ReadDocuments reads the file at path ("-" reads stdin) and decodes it with DecodeDocuments
+// and the default Options.
+func ReadDocuments(path string, stdin io.Reader) ([]map[string]any, error) {
+	return Options{}.ReadDocuments(path, stdin)
+}
+
+func (o Options) maxBytes() int64 {
+	if o.MaxBytes == 0 {
+		return DefaultMaxBytes
+	}
+	return o.MaxBytes
+}
+
+func (o Options) maxDepth() int {
+	if o.MaxDepth <= 0 || o.MaxDepth > DefaultMaxDepth {
+		return DefaultMaxDepth
+	}
+	return o.MaxDepth
+}
+
+func (o Options) checkSize(n int64) *Error {
+	if max := o.maxBytes(); max >= 0 && n > max {
+		return &Error{Kind: KindTooLarge, Limit: max, Detail: fmt.Sprintf("request entity too large: limit is %d", max)}
+	}
+	return nil
+}
+
+// DecodeValue decodes exactly one document (as the apiserver decodes a request body). With
+// FormatAuto, YAML input holding several documents yields the first one, as
+// sigs.k8s.io/yaml does; use DecodeDocuments for streams.
+func (o Options) DecodeValue(data []byte) (any, error) {
+	d, err := o.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return d.Value, nil
+}
+
+// DecodeObject is DecodeValue for a document that must be a JSON object; anything else is a
+// KindNotObject error.
+func (o Options) DecodeObject(data []byte) (map[string]any, error) {
+	d, err := o.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := d.Value.(map[string]any)
+	if !ok {
+		return nil, notObject(d.Value, d.Line)
+	}
+	return m, nil
+}
+
+// Decode decodes exactly one document and returns it with its warnings.
+func (o Options) Decode(data []byte) (Document, error) {
+	if err := o.checkSize(int64(len(data))); err != nil {
+		return Document{}, err
+	}
+	format := o.Format
+	if format == FormatAuto {
+		format = FormatYAML
+		if c := firstNonSpace(data); c == '{' || c == '[' {
+			format = FormatJSON
+		}
+	}
+	v, warnings, err := o.decodeOne(data, format, 1)
+	if err != nil {
+		return Document{}, err
+	}
+	return Document{Value: v, Line: 1, Warnings: warnings}, nil
+}
+
+func notObject(v any, line int) *Error {
+	return &Error{Kind: KindNotObject, Line: line,
+		Detail: fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKind(v))}
+}
+
+// jsonKind names a value the way encoding/json's UnmarshalTypeError does.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "bool"
+	case int64, float64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	default:
+		return "object"
+	}
+}
+
+func firstNonSpace(data []byte) byte {
+	trimmed := bytes.TrimLeftFunc(data, unicode.IsSpace)
+	if len(trimmed) == 0 {
+		return 0
+	}
+	return trimmed[0]
+}
+
+// decodeOne decodes a single document in the given format; line is the 1-based line of the
+// document's first byte in the whole input, used to make error lines absolute.
+func (o Options) decodeOne(data []byte, format Format, line int) (any, []string, *Error) {
+	var warnings []string
+	jsonData := data
+	if format == FormatYAML {
+		j, err := yaml.YAMLToJSONStrict(data)
+		if err != nil {
+			violations, dup := yamlDuplicates(err)
+			if !dup {
+				return nil, nil, yamlError(err, line)
+			}
+			if !o.AllowDuplicates {
+				return nil, nil, &Error{Kind: KindDuplicate, Line: line - 1 + yamlLine(err.Error()),
+					Detail: err.Error(), Violations: violations, Err: err}
+			}
+			warnings = violations
+			if j, err = yaml.YAMLToJSON(data); err != nil {
+				return nil, nil, yamlError(err, line)
+			}
+		}
+		jsonData = j
+	}
+	var v any
+	strictErrs, err := kjson.UnmarshalStrict(jsonData, &v, kjson.DisallowDuplicateFields)
+	if err != nil {
+		if format == FormatYAML {
+			// The JSON came from sigs.k8s.io/yaml; its offsets mean nothing to the user.
+			return nil, nil, &Error{Kind: KindSyntax, Line: 0, Detail: err.Error(), Err: err}
+		}
+		return nil, nil, jsonError(err, data, line)
+	}
+	if len(strictErrs) > 0 {
+		violations := make([]string, len(strictErrs))
+		path := ""
+		for i, e := range strictErrs {
+			violations[i] = e.Error()
+			var fe kjson.FieldError
+			if path == "" && errors.As(e, &fe) {
+				path = fe.FieldPath()
+			}
+		}
+		if !o.AllowDuplicates {
+			return nil, nil, &Error{Kind: KindDuplicate, Path: path,
+				Detail: "json: " + strings.Join(violations, ", "), Violations: violations}
+		}
+		warnings = append(warnings, violations...)
+	}
+	if max := o.maxDepth(); max < DefaultMaxDepth {
+		if p, deep := tooDeep(v, max); deep {
+			return nil, nil, &Error{Kind: KindTooDeep, Line: line, Path: p, Limit: int64(max),
+				Detail: fmt.Sprintf("exceeded max depth of %d", max)}
+		}
+	}
+	return v, warnings, nil
+}
+
+// tooDeep reports whether v nests more than max maps and lists, and the path to the first
+// value beyond the bound.
+func tooDeep(v any, max int) (string, bool) {
+	var path []string
+	var visit func(v any, depth int) bool
+	visit = func(v any, depth int) bool {
+		switch t := v.(type) {
+		case map[string]any:
+			if depth+1 > max {
+				return true
+			}
+			for k, e := range t {
+				path = append(path, "."+k)
+				if visit(e, depth+1) {
+					return true
+				}
+				path = path[:len(path)-1]
+			}
+		case []any:
+			if depth+1 > max {
+				return true
+			}
+			for i, e := range t {
+				path = append(path, "["+strconv.Itoa(i)+"]")
+				if visit(e, depth+1) {
+					return true
+				}
+				path = path[:len(path)-1]
+			}
+		}
+		return false
+	}
+	if !visit(v, 0) {
+		return "", false
+	}
+	return strings.TrimPrefix(strings.Join(path, ""), "."), true
+}
+
+func jsonError(err error, data []byte, line int) *Error {
+	e := &Error{Kind: KindSyntax, Err: err, Detail: err.Error()}
+	var offset int64 = -1
+	if ok, off := kjson.SyntaxErrorOffset(err); ok {
+		offset = off
+		if strings.Contains(err.Error(), "exceeded max depth") {
+			e.Kind = KindTooDeep
+			e.Limit = DefaultMaxDepth
+		}
+	} else if te := (*typeError)(nil); errors.As(err, &te) {
+		offset = te.Offset
+	}
+	if offset >= 0 && offset <= int64(len(data)) {
+		rel := bytes.Count(data[:offset], []byte("\n"))
+		if offset > 0 && data[offset-1] == '\n' {
+			// The scanner reports the offset after the offending byte.
+			rel--
+		}
+		e.Line = line + rel
+		e.Detail = fmt.Sprintf("json: line %d: %s", rel+1, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return e
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+// yamlLine extracts the first "line N" of a go-yaml message, 0 if none.
+func yamlLine(msg string) int {
+	m := yamlLineRE.FindStringSubmatch(msg)
+	if m == nil {
+		return 0
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+func yamlError(err error, line int) *Error {
+	msg := err.Error()
+	e := &Error{Kind: KindSyntax, Detail: msg, Err: err}
+	if n := yamlLine(msg); n > 0 {
+		e.Line = line - 1 + n
+	}
+	if strings.Contains(msg, "exceeded max depth") {
+		e.Kind = KindTooDeep
+		e.Limit = DefaultMaxDepth
+	}
+	return e
+}
+
+// yamlDuplicates recognises go-yaml's strict-mode duplicate-key error
+// ("yaml: unmarshal errors:\n  line 3: key \"a\" already set in map") and returns its lines
+// the way the apiserver splits them into warnings.
+func yamlDuplicates(err error) ([]string, bool) {
+	const prefix = "yaml: unmarshal errors:\n"
+	msg := err.Error()
+	rest, ok := strings.CutPrefix(msg, prefix)
+	if !ok {
+		return nil, false
+	}
+	lines := strings.Split(rest, "\n")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if !strings.Contains(l, "already set in map") {
+			return nil, false
+		}
+		out = append(out, l)
+	}
+	return out, true
+}
+
+// DecodeDocuments decodes a stream the way kubectl -f does (apimachinery's
+// YAMLOrJSONDecoder): input starting with '{' is a stream of JSON objects; otherwise it is
+// split into YAML documents at lines starting with "---" (which may be followed only by spaces
+// or a comment). Empty and null documents are skipped; every other document must be an object.
+// Errors carry the 1-based Document index and absolute Line.
+func (o Options) DecodeDocuments(data []byte) ([]map[string]any, error) {
+	docs, err := o.DecodeStream(data)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, len(docs))
+	for i, d := range docs {
+		out[i] = d.Value.(map[string]any)
+	}
+	return out, nil
+}
+
+// DecodeStream is DecodeDocuments returning each Document with its start line and warnings.
+func (o Options) DecodeStream(data []byte) ([]Document, error) {
+	if err := o.checkSize(int64(len(data))); err != nil {
+		return nil, err
+	}
+	switch o.Format {
+	case FormatJSON:
+		return o.jsonStream(data, 0, 1, 0)
+	case FormatYAML:
+		return o.yamlStream(data, 1, 0)
+	}
+	if firstNonSpace(data) == '{' {
+		return o.jsonStream(data, 0, 1, 0)
+	}
+	return o.yamlStream(data, 1, 0)
+}
+
+// jsonStream decodes concatenated JSON values. Like YAMLOrJSONDecoder, when the JSON stream
+// breaks after at most one object, the rest (after its first line break) is read as YAML; if
+// that fails too, the JSON error is reported.
+func (o Options) jsonStream(data []byte, base int, line int, docIndex int) ([]Document, error) {
+	var out []Document
+	pos := 0
+	for {
+		start := pos + len(leadingSpace(data[pos:]))
+		if start >= len(data) {
+			return out, nil
+		}
+		end, scanErr := scanJSONValue(data, start)
+		if scanErr != nil {
+			jerr := jsonError(scanErr, data[start:], line+bytes.Count(data[:start], []byte("\n")))
+			jerr.Document = docIndex + len(out) + 1
+			if len(out) <= 1 && o.Format != FormatJSON {
+				rest := data[pos:]
+				if i := firstLineBreakAfterSpace(rest); i >= 0 {
+					restLine := line + bytes.Count(data[:pos+i], []byte("\n"))
+					more, err := o.yamlStream(rest[i:], restLine, docIndex+len(out))
+					if err == nil {
+						return append(out, more...), nil
+					}
+				}
+			}
+			return nil, jerr
+		}
+		docLine := line + bytes.Count(data[:start], []byte("\n"))
+		v, warnings, err := o.decodeOne(data[start:end], FormatJSON, docLine)
+		if err != nil {
+			err.Document = docIndex + len(out) + 1
+			return nil, err
+		}
+		pos = end
+		if v == nil {
+			continue
+		}
+		if _, ok := v.(map[string]any); !ok {
+			e := notObject(v, docLine)
+			e.Document = docIndex + len(out) + 1
+			return nil, e
+		}
+		out = append(out, Document{Value: v, Line: docLine, Warnings: warnings})
+	}
+}
+
+func leadingSpace(b []byte) []byte {
+	t := bytes.TrimLeftFunc(b, unicode.IsSpace)
+	return b[:len(b)-len(t)]
+}
+
+// firstLineBreakAfterSpace returns the index just after the leading whitespace of b up to and
+// including its first '\n' (YAMLOrJSONDecoder.consumeWhitespace), or -1 if b is all space.
+func firstLineBreakAfterSpace(b []byte) int {
+	for i, r := range string(b) {
+		if !unicode.IsSpace(r) {
+			return i
+		}
+		if r == '\n' {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// scanJSONValue returns the end offset of the JSON value starting at data[start] using the
+// reference scanner, or its syntax error.
+func scanJSONValue(data []byte, start int) (int, error) {
+	dec := kjson.NewDecoderCaseSensitivePreserveInts(bytes.NewReader(data[start:]))
+	var raw rawValue
+	if err := dec.Decode(&raw); err != nil {
+		if err == io.EOF {
+			return 0, io.ErrUnexpectedEOF
+		}
+		return 0, err
+	}
+	return start + int(dec.InputOffset()), nil
+}
+
+// rawValue captures a JSON value without decoding it.
+type rawValue []byte
+
+func (r *rawValue) UnmarshalJSON(b []byte) error {
+	*r = b
+	return nil
+}
+
+// yamlStream splits data into YAML documents like apimachinery's YAMLReader and decodes each
+// with YAML rules.
+func (o Options) yamlStream(data []byte, line int, docIndex int) ([]Document, error) {
+	var out []Document
+	docStart, docLine := 0, line
+	n := docIndex
+	flush := func(chunk []byte, chunkLine int) error {
+		if len(bytes.TrimSpace(chunk)) == 0 {
+			return nil
+		}
+		n++
+		v, warnings, err := o.decodeOne(chunk, FormatYAML, chunkLine)
+		if err != nil {
+			err.Document = n
+			return err
+		}
+		if v == nil {
+			n--
+			return nil
+		}
+		if _, ok := v.(map[string]any); !ok {
+			e := notObject(v, chunkLine)
+			e.Document = n
+			return e
+		}
+		out = append(out, Document{Value: v, Line: chunkLine, Warnings: warnings})
+		return nil
+	}
+	cur := line
+	for pos := 0; pos < len(data); {
+		end := bytes.IndexByte(data[pos:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = pos + end + 1
+		}
+		l := data[pos:next]
+		if bytes.HasPrefix(l, []byte("---")) {
+			trimmed := strings.TrimSpace(string(l[3:]))
+			if trimmed != "" && trimmed[0] != '#' {
+				return nil, &Error{Kind: KindSyntax, Line: cur, Document: n + 1,
+					Detail: "invalid Yaml document separator: " + trimmed}
+			}
+			if err := flush(data[docStart:pos], docLine); err != nil {
+				return nil, err
+			}
+			docStart, docLine = next, cur+1
+		}
+		pos = next
+		cur++
+	}
+	if err := flush(data[docStart:], docLine); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ReadDocuments reads path ("-" reads stdin), at most MaxBytes of it, and decodes it with
+// DecodeDocuments. Errors name the source as kubectl does ("error parsing FILE: ...",
+// "STDIN" for "-").
+func (o Options) ReadDocuments(path string, stdin io.Reader) ([]map[string]any, error) {
+	source := path
+	var r io.Reader
+	if path == "-" {
+		source = "STDIN"
+		if stdin == nil {
+			return nil, &Error{Kind: KindRead, Source: source, Detail: "no standard input"}
+		}
+		r = stdin
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, &Error{Kind: KindRead, Detail: err.Error(), Err: err}
+		}
+		defer f.Close()
+		r = f
+	}
+	if max := o.maxBytes(); max >= 0 {
+		r = io.LimitReader(r, max+1)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &Error{Kind: KindRead, Source: source, Detail: err.Error(), Err: err}
+	}
+	docs, err := o.DecodeDocuments(data)
+	if err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			ce.Source = source
+		}
+		return nil, err
+	}
+	return docs, nil
+}

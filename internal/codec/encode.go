@@ -1,0 +1,256 @@
+package codec
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"sigs.k8s.io/yaml"
+)
+
+// EncodeJSON encodes v as compact JSON, byte for byte what encoding/json's Marshal writes for
+// the same value and therefore what the apiserver writes for an unstructured object (minus the
+// trailing newline its json.Encoder adds): map keys sorted bytewise, <, >, & and U+2028/U+2029
+// escaped, invalid UTF-8 replaced by U+FFFD, int64 exact, float64 in encoding/json's format
+// (1e21 and above, or below 1e-6, in exponent form). Values outside the object model, NaN,
+// infinities and cycles yield a KindUnsupported error.
+func EncodeJSON(v any) ([]byte, error) {
+	e := encoder{buf: make([]byte, 0, 512)}
+	if err := e.value(v, 0); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
+}
+
+// EncodeJSONIndent encodes v as `kubectl get -o json` prints an object: encoding/json's
+// MarshalIndent with a four-space indent, followed by a newline.
+func EncodeJSONIndent(v any) ([]byte, error) {
+	e := encoder{buf: make([]byte, 0, 1024), indent: "    "}
+	if err := e.value(v, 0); err != nil {
+		return nil, err
+	}
+	return append(e.buf, '\n'), nil
+}
+
+// EncodeYAML encodes v as `kubectl get -o yaml` prints an object: the JSON encoding converted
+// by sigs.k8s.io/yaml's JSONToYAML (keys sorted, two-space indent, compact sequences).
+func EncodeYAML(v any) ([]byte, error) {
+	j, err := EncodeJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	y, err := yaml.JSONToYAML(j)
+	if err != nil {
+		return nil, &Error{Kind: KindUnsupported, Detail: err.Error(), Err: err}
+	}
+	return y, nil
+}
+
+// cycleCheckDepth mirrors encoding/json: pointer cycles are only tracked below this depth.
+const cycleCheckDepth = 1000
+
+type encoder struct {
+	buf    []byte
+	indent string
+	// seen holds the maps and lists on the current path once nesting passes cycleCheckDepth.
+	seen map[any]struct{}
+	path []string
+}
+
+type sliceID struct {
+	ptr *any
+	n   int
+}
+
+func (e *encoder) fail(kind Kind, detail string) error {
+	return &Error{Kind: kind, Path: strings.TrimPrefix(strings.Join(e.path, ""), "."), Detail: detail}
+}
+
+func (e *encoder) newline(depth int) {
+	if e.indent == "" {
+		return
+	}
+	e.buf = append(e.buf, '\n')
+	for range depth {
+		e.buf = append(e.buf, e.indent...)
+	}
+}
+
+func (e *encoder) value(v any, depth int) error {
+	switch t := v.(type) {
+	case nil:
+		e.buf = append(e.buf, "null"...)
+	case bool:
+		e.buf = strconv.AppendBool(e.buf, t)
+	case int64:
+		e.buf = strconv.AppendInt(e.buf, t, 10)
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return e.fail(KindUnsupported, "json: unsupported value: "+strconv.FormatFloat(t, 'g', -1, 64))
+		}
+		e.buf = appendFloat(e.buf, t)
+	case string:
+		e.buf = appendString(e.buf, t)
+	case []any:
+		if t == nil {
+			e.buf = append(e.buf, "null"...)
+			return nil
+		}
+		if depth >= cycleCheckDepth && len(t) > 0 {
+			id := sliceID{&t[0], len(t)}
+			if err := e.enter(id, "[]interface {}"); err != nil {
+				return err
+			}
+			defer delete(e.seen, id)
+		}
+		e.buf = append(e.buf, '[')
+		for i, item := range t {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.newline(depth + 1)
+			e.path = append(e.path, "["+strconv.Itoa(i)+"]")
+			if err := e.value(item, depth+1); err != nil {
+				return err
+			}
+			e.path = e.path[:len(e.path)-1]
+		}
+		if len(t) > 0 {
+			e.newline(depth)
+		}
+		e.buf = append(e.buf, ']')
+	case map[string]any:
+		if t == nil {
+			e.buf = append(e.buf, "null"...)
+			return nil
+		}
+		if depth >= cycleCheckDepth {
+			if err := e.enter(mapID(t), "map[string]interface {}"); err != nil {
+				return err
+			}
+			defer delete(e.seen, mapID(t))
+		}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		e.buf = append(e.buf, '{')
+		for i, k := range keys {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.newline(depth + 1)
+			e.buf = appendString(e.buf, k)
+			e.buf = append(e.buf, ':')
+			if e.indent != "" {
+				e.buf = append(e.buf, ' ')
+			}
+			e.path = append(e.path, "."+k)
+			if err := e.value(t[k], depth+1); err != nil {
+				return err
+			}
+			e.path = e.path[:len(e.path)-1]
+		}
+		if len(keys) > 0 {
+			e.newline(depth)
+		}
+		e.buf = append(e.buf, '}')
+	default:
+		return e.fail(KindUnsupported, fmt.Sprintf("json: unsupported type: %T", v))
+	}
+	return nil
+}
+
+// mapID identifies a map by its header pointer, as encoding/json's cycle check does.
+func mapID(m map[string]any) any {
+	return reflect.ValueOf(m).Pointer()
+}
+
+func (e *encoder) enter(id any, typ string) error {
+	if e.seen == nil {
+		e.seen = map[any]struct{}{}
+	}
+	if _, ok := e.seen[id]; ok {
+		return e.fail(KindUnsupported, "json: unsupported value: encountered a cycle via "+typ)
+	}
+	e.seen[id] = struct{}{}
+	return nil
+}
+
+// appendFloat formats f like encoding/json (ES6 number-to-string).
+func appendFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// Clean up e-09 to e-9.
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString quotes s like encoding/json with HTML escaping on.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

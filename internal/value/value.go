@@ -1,0 +1,175 @@
+package value
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+)
+
+// TypeError reports a Go value that is not part of the object model (see the package
+// documentation), found at Path.
+type TypeError struct {
+	// Path locates the offending value; empty for the root.
+	Path Path
+	// Type is the Go type that was found, as fmt's %T prints it.
+	Type string
+}
+
+func (e *TypeError) Error() string {
+	if len(e.Path) == 0 {
+		return fmt.Sprintf("value: unsupported type %s", e.Type)
+	}
+	return fmt.Sprintf("value: %s: unsupported type %s", e.Path, e.Type)
+}
+
+// StatusCode reports 500: an unsupported Go type in an object is a programming error of the
+// caller, not bad input from a client.
+func (e *TypeError) StatusCode() int { return 500 }
+
+// Reason reports "InternalError", the apiserver's reason for a 500.
+func (e *TypeError) Reason() string { return "InternalError" }
+
+// Validate reports whether v holds only object-model values: nil, bool, int64, float64 (finite),
+// string, []any and map[string]any, recursively. It returns a *TypeError naming the first
+// offending value in a depth-first walk with sorted map keys, so the answer is deterministic.
+func Validate(v any) error {
+	return validate(v, nil)
+}
+
+func validate(v any, p Path) error {
+	switch t := v.(type) {
+	case nil, bool, int64, string:
+		return nil
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return &TypeError{Path: p.clone(), Type: fmt.Sprintf("float64(%v)", t)}
+		}
+		return nil
+	case []any:
+		for i, e := range t {
+			if err := validate(e, append(p, Index(i))); err != nil {
+				return err
+			}
+		}
+		return nil
+	case map[string]any:
+		for _, k := range sortedKeys(t) {
+			if err := validate(t[k], append(p, Key(k))); err != nil {
+				return err
+			}
+		}
+		return nil
+	default:
+		return &TypeError{Path: p.clone(), Type: reflect.TypeOf(v).String()}
+	}
+}
+
+// DeepCopy returns a fresh copy of v sharing no maps or slices with it. Strings are immutable
+// in Go and are shared. A value outside the object model yields a *TypeError and a nil result;
+// DeepCopy never panics.
+func DeepCopy(v any) (any, error) {
+	return deepCopy(v, nil)
+}
+
+// DeepCopyMap is DeepCopy for an object. A nil map copies to nil.
+func DeepCopyMap(m map[string]any) (map[string]any, error) {
+	if m == nil {
+		return nil, nil
+	}
+	out, err := deepCopyMap(m, nil)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func deepCopy(v any, p Path) (any, error) {
+	switch t := v.(type) {
+	case nil, bool, int64, float64, string:
+		return t, nil
+	case []any:
+		if t == nil {
+			return []any(nil), nil
+		}
+		out := make([]any, len(t))
+		for i, e := range t {
+			c, err := deepCopy(e, append(p, Index(i)))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = c
+		}
+		return out, nil
+	case map[string]any:
+		if t == nil {
+			return map[string]any(nil), nil
+		}
+		return deepCopyMap(t, p)
+	default:
+		return nil, &TypeError{Path: p.clone(), Type: reflect.TypeOf(v).String()}
+	}
+}
+
+func deepCopyMap(m map[string]any, p Path) (map[string]any, error) {
+	out := make(map[string]any, len(m))
+	for k, e := range m {
+		c, err := deepCopy(e, append(p, Key(k)))
+		if err != nil {
+			return nil, err
+		}
+		out[k] = c
+	}
+	return out, nil
+}
+
+// Equal reports whether a and b are the same object-model value, with the semantics of
+// apimachinery's equality.Semantic.DeepEqual over unstructured content:
+//   - int64(1) and float64(1) are different (different dynamic types);
+//   - a nil and an empty map[string]any are equal, and so are a nil and an empty []any;
+//   - an untyped nil equals only an untyped nil;
+//   - float64 values compare with ==, so NaN is unequal to itself and -0 equals 0.
+//
+// Values outside the object model are never equal to anything, including themselves.
+func Equal(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case int64:
+		y, ok := b.(int64)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !Equal(xv, yv) {
+				return false
+			}
+		}
+		return true
+	default:
+		return false
+	}
+}
