@@ -1,0 +1,52 @@
+// Package versions holds kube-apiserver's rules for the versions of an object:
+// resourceVersion comparison (KEP-5504), write preconditions, optimistic
+// concurrency on update, and metadata.generation — its value after a create, an
+// update of the main resource, a write through /status or /scale, and a
+// deletion — plus observedGeneration helpers. The reference is Kubernetes 1.37:
+// k8s.io/apimachinery/pkg/util/resourceversion, k8s.io/apiserver's storage and
+// generic registry, and the REST strategies of k8s.io/kubernetes/pkg/registry
+// and apiextensions-apiserver.
+//
+// The model: a Strategy describes one resource (Builtin, BuiltinResource,
+// CustomResource, StrategyFor). Functions take the stored object and the object
+// a request would write, both in the object model (map[string]any with int64
+// integers), and return what kube-apiserver would store or the error it would
+// answer, as a *status.Error carrying the apiserver's code, reason and words.
+//
+// # Usage
+//
+//	s, _ := versions.Builtin("apps", "Deployment")
+//	if _, err := versions.CheckUpdate(s, stored, sent); err != nil {
+//		// 409: Operation cannot be fulfilled on deployments.apps "web": the object has been modified; ...
+//	}
+//	g, _ := versions.NextGeneration(s, stored, sent, "")
+//	fmt.Println(g) // 1 -> 2: spec.replicas changed; Deployment bumps metadata.generation ...
+//
+//	n, err := versions.CompareResourceVersion("99", "100") // -1, nil
+//
+// Custom API servers whose resourceVersions are not decimal use a Comparator:
+// Decimal (kube-apiserver), EqualityOnly (opaque versions), DecimalOrEquality.
+//
+// # Invariants
+//
+//   - Pure: no clock, no randomness, no I/O, no package state that changes.
+//   - Inputs are never modified and results share no memory with them; all
+//     functions are safe for concurrent use.
+//   - Generation rules assume both objects are as the server sees them: after
+//     decoding and defaulting, in the same API version. Built-in objects are
+//     compared like typed Go structs (absent, null, "", {} and [] are equal;
+//     numbers by value); custom resources like unstructured content (types must
+//     match; null, absent and {} differ). resource.Quantity values are compared
+//     as strings, so "1" and "1000m" differ here although the apiserver's
+//     semantic equality calls them equal.
+//
+// # Errors
+//
+// Server answers are *status.Error values (status.CodeOf, status.ReasonOf):
+// 409 Conflict for preconditions and stale resourceVersions, 422 Invalid for an
+// update without resourceVersion where the strategy requires one, 500 for a
+// resourceVersion that is not a number (the apiserver's versioner fails). An
+// input that is not an object of the model (metadata not a map, generation not
+// an integer) yields a *field.Error naming the path. CompareResourceVersion
+// fails with *InvalidResourceVersionError, whose text is apimachinery's.
+package versions
