@@ -400,6 +400,9 @@ func (o Options) jsonStream(data []byte, base int, line int, docIndex int) ([]Do
 		if scanErr != nil {
 			jerr := jsonError(scanErr, data[start:], line+bytes.Count(data[:start], []byte("\n")))
 			jerr.Document = docIndex + len(out) + 1
+			if jerr.Line == 0 {
+				jerr.Line = line + bytes.Count(data[:start], []byte("\n"))
+			}
 			if len(out) <= 1 && o.Format != FormatJSON {
 				rest := data[pos:]
 				if i := firstLineBreakAfterSpace(rest); i >= 0 {
