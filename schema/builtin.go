@@ -171,7 +171,10 @@ type kindFileDTO struct {
 	PatchMeta int32  `json:"patchMeta"`
 }
 
-var loadCatalogue = sync.OnceValues(func() (*catalogue, error) {
+var loadCatalogue = sync.OnceValues(parseCatalogue)
+
+// parseCatalogue decodes the embedded data; loadCatalogue runs it once.
+func parseCatalogue() (*catalogue, error) {
 	data, err := builtinData.ReadFile("data/kinds.json")
 	if err != nil {
 		return nil, fmt.Errorf("built-in catalogue: %w", err)
@@ -222,7 +225,7 @@ var loadCatalogue = sync.OnceValues(func() (*catalogue, error) {
 		}
 	}
 	return c, nil
-})
+}
 
 // readGzip returns the decompressed content of an embedded .gz file.
 func readGzip(name string) ([]byte, error) {

@@ -183,7 +183,10 @@ type patchMetaFileDTO struct {
 	} `json:"types"`
 }
 
-var loadPatchMeta = sync.OnceValues(func() ([]*pmType, error) {
+var loadPatchMeta = sync.OnceValues(parsePatchMeta)
+
+// parsePatchMeta decodes the embedded data; loadPatchMeta runs it once.
+func parsePatchMeta() ([]*pmType, error) {
 	data, err := readGzip("data/patchmeta.json.gz")
 	if err != nil {
 		return nil, fmt.Errorf("built-in patch metadata: %w", err)
@@ -227,4 +230,4 @@ var loadPatchMeta = sync.OnceValues(func() ([]*pmType, error) {
 		}
 	}
 	return types, nil
-})
+}

@@ -81,7 +81,10 @@ type smdMapDTO struct {
 	ElementRelationship string        `json:"elementRelationship"`
 }
 
-var loadSMD = sync.OnceValues(func() (*typed.Parser, error) {
+var loadSMD = sync.OnceValues(parseSMD)
+
+// parseSMD decodes the embedded data; loadSMD runs it once.
+func parseSMD() (*typed.Parser, error) {
 	data, err := readGzip("data/smd.json.gz")
 	if err != nil {
 		return nil, fmt.Errorf("built-in smd schema: %w", err)
@@ -102,7 +105,7 @@ var loadSMD = sync.OnceValues(func() (*typed.Parser, error) {
 		p.Schema.Types[i] = smdschema.TypeDef{Name: d.Name, Atom: a}
 	}
 	return p, nil
-})
+}
 
 func (d *smdAtomDTO) atom() (smdschema.Atom, error) {
 	var a smdschema.Atom
