@@ -1,0 +1,658 @@
+package gc
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Controller names accepted in Options.Controllers.
+const (
+	ControllerGC        = "garbagecollector"
+	ControllerNamespace = "namespace"
+)
+
+// Options configures Step, Run and Diagnose.
+type Options struct {
+	// Now is the controllers' and the apiserver's clock (deletionTimestamp, condition times).
+	Now time.Time
+	// Kinds resolves kinds before the snapshot's CustomResourceDefinitions and Builtin.
+	Kinds Kinds
+	// Controllers lists the controllers that run: ControllerGC, ControllerNamespace (the
+	// short names "gc" and "ns" are accepted). Nil means both.
+	Controllers []string
+	// MaxRounds bounds Run; zero means 10000. A run that reaches it reports Converged=false.
+	MaxRounds int
+}
+
+func (o Options) runs(c string) bool {
+	if o.Controllers == nil {
+		return true
+	}
+	for _, x := range o.Controllers {
+		switch strings.ToLower(x) {
+		case c:
+			return true
+		case "gc", "garbage-collector":
+			if c == ControllerGC {
+				return true
+			}
+		case "ns", "namespaces":
+			if c == ControllerNamespace {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ActionType names what a controller does to the API.
+type ActionType string
+
+// The actions controllers take.
+const (
+	// ActionDelete: DELETE of Target with PropagationPolicy and a uid precondition.
+	ActionDelete ActionType = "Delete"
+	// ActionRemoveOwnerReferences: patch removing Target's ownerReferences to OwnerUIDs
+	// (orphaning, dangling or waiting owners).
+	ActionRemoveOwnerReferences ActionType = "RemoveOwnerReferences"
+	// ActionUnblockOwnerReferences: patch setting blockOwnerDeletion=false on every blocking
+	// ownerReference of Target (the garbage collector breaking a foreground cycle).
+	ActionUnblockOwnerReferences ActionType = "UnblockOwnerReferences"
+	// ActionRemoveFinalizer: merge patch removing Finalizer from Target's metadata.finalizers.
+	ActionRemoveFinalizer ActionType = "RemoveFinalizer"
+	// ActionEvent: an Event is recorded.
+	ActionEvent ActionType = "Event"
+	// ActionUpdateNamespaceStatus: the namespace controller writes status (phase, conditions).
+	ActionUpdateNamespaceStatus ActionType = "UpdateNamespaceStatus"
+	// ActionFinalizeNamespace: the namespace controller removes "kubernetes" from
+	// spec.finalizers through the finalize subresource.
+	ActionFinalizeNamespace ActionType = "FinalizeNamespace"
+)
+
+// Event is an Event a controller records.
+type Event struct {
+	Type           string `json:"type"`
+	Reason         string `json:"reason"`
+	Message        string `json:"message"`
+	InvolvedObject Ref    `json:"involvedObject"`
+	Source         string `json:"source"`
+}
+
+// Action is one write a controller makes, as data. Apply them in order to reproduce Run.
+type Action struct {
+	Type       ActionType `json:"type"`
+	Controller string     `json:"controller"`
+	Target     Ref        `json:"target"`
+	// PropagationPolicy of an ActionDelete.
+	PropagationPolicy Propagation `json:"propagationPolicy,omitempty"`
+	// OwnerUIDs of an ActionRemoveOwnerReferences or ActionUnblockOwnerReferences.
+	OwnerUIDs []string `json:"ownerUIDs,omitempty"`
+	// Finalizer of an ActionRemoveFinalizer.
+	Finalizer string `json:"finalizer,omitempty"`
+	// Event of an ActionEvent.
+	Event *Event `json:"event,omitempty"`
+	// Status is the namespace status written by ActionUpdateNamespaceStatus.
+	Status map[string]any `json:"status,omitempty"`
+	// Why says, in words, why the controller acts.
+	Why string `json:"why"`
+	// Outcome says what the write did: "removed", "terminating", "updated", "unchanged".
+	Outcome string `json:"outcome,omitempty"`
+}
+
+// String prints the action on one line.
+func (a Action) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s %s", a.Controller, a.Type, a.Target)
+	switch a.Type {
+	case ActionDelete:
+		fmt.Fprintf(&b, " propagationPolicy=%s", a.PropagationPolicy)
+	case ActionRemoveOwnerReferences, ActionUnblockOwnerReferences:
+		fmt.Fprintf(&b, " owners=%s", strings.Join(a.OwnerUIDs, ","))
+	case ActionRemoveFinalizer:
+		fmt.Fprintf(&b, " finalizer=%s", a.Finalizer)
+	case ActionEvent:
+		fmt.Fprintf(&b, " %s %s: %s", a.Event.Type, a.Event.Reason, a.Event.Message)
+	}
+	if a.Why != "" {
+		fmt.Fprintf(&b, " (%s)", a.Why)
+	}
+	if a.Outcome != "" {
+		fmt.Fprintf(&b, " -> %s", a.Outcome)
+	}
+	return b.String()
+}
+
+// InputError lists why a snapshot cannot exist in a cluster: objects without name or uid,
+// duplicate objects, ownerReferences the apiserver rejects.
+type InputError struct {
+	Problems []string
+}
+
+func (e *InputError) Error() string {
+	if len(e.Problems) == 1 {
+		return "invalid snapshot: " + e.Problems[0]
+	}
+	return fmt.Sprintf("invalid snapshot: %d problems: %s", len(e.Problems), strings.Join(e.Problems, "; "))
+}
+
+// item is one object of the working state.
+type item struct {
+	pos  int
+	obj  Object
+	m    meta
+	k    Kind
+	key  string
+	gone bool
+}
+
+func (it *item) ref() Ref { return it.m.ref() }
+
+func (it *item) deletingDependents() bool {
+	return it.m.deleting() && it.m.hasFinalizer(FinalizerForeground)
+}
+
+// refersTo reports whether the item has an ownerReference with the uid.
+func (it *item) refersTo(uid string) bool {
+	for _, o := range it.m.owners {
+		if o.UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+// state is the working copy Step and Run advance. Objects are never mutated: a changed object is
+// a fresh top-level map and metadata map sharing untouched subtrees with its previous version.
+type state struct {
+	opts   Options
+	cat    *catalog
+	items  []*item
+	byUID  map[string]*item
+	byKey  map[string]*item
+	deps   map[string][]*item // owner uid → items that referenced it when last indexed
+	now    time.Time
+	events bool // graph events already emitted
+	// stuck records, per item, why the garbage collector cannot decide about it.
+	stuck map[*item]string
+}
+
+func objKey(group, resource, namespace, name string) string {
+	return group + "/" + resource + "/" + namespace + "/" + name
+}
+
+func newState(objs []Object, opts Options) (*state, error) {
+	s := &state{opts: opts, cat: newCatalog(opts.Kinds, objs), now: opts.Now,
+		items: make([]*item, 0, len(objs)), byUID: make(map[string]*item, len(objs)),
+		byKey: make(map[string]*item, len(objs)), deps: make(map[string][]*item), stuck: map[*item]string{}}
+	var problems []string
+	for i, o := range objs {
+		m, err := readMeta(o)
+		where := fmt.Sprintf("object %d", i)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", where, err))
+			continue
+		}
+		where = fmt.Sprintf("object %d (%s %s)", i, m.apiVersion, m.ref())
+		if m.apiVersion == "" || m.kind == "" {
+			problems = append(problems, where+": apiVersion and kind are required")
+			continue
+		}
+		if m.name == "" {
+			problems = append(problems, where+": metadata.name: Required value")
+			continue
+		}
+		if m.uid == "" {
+			problems = append(problems, where+": metadata.uid: Required value: the garbage collector tracks objects by uid")
+			continue
+		}
+		for _, e := range validateOwnerRefs(&m) {
+			problems = append(problems, where+": "+e)
+		}
+		k := s.cat.kindOf(&m)
+		if k.Namespaced && m.namespace == "" {
+			problems = append(problems, where+": metadata.namespace: Required value: "+k.Kind+" is namespaced")
+			continue
+		}
+		if !k.Namespaced && m.namespace != "" {
+			// The apiserver clears the namespace of cluster-scoped objects.
+			m.namespace = ""
+		}
+		it := &item{pos: i, obj: o, m: m, k: k, key: objKey(k.Group, k.Resource, m.namespace, m.name)}
+		if prev, dup := s.byUID[m.uid]; dup {
+			problems = append(problems, fmt.Sprintf("%s: metadata.uid %q is also the uid of object %d", where, m.uid, prev.pos))
+			continue
+		}
+		if prev, dup := s.byKey[it.key]; dup {
+			problems = append(problems, fmt.Sprintf("%s: same resource, namespace and name as object %d", where, prev.pos))
+			continue
+		}
+		s.byUID[m.uid] = it
+		s.byKey[it.key] = it
+		s.items = append(s.items, it)
+		for _, o := range m.owners {
+			s.deps[o.UID] = append(s.deps[o.UID], it)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &InputError{Problems: problems}
+	}
+	return s, nil
+}
+
+// dependents returns the live items that reference uid now (the graph's dependents).
+func (s *state) dependents(uid string) []*item {
+	var out []*item
+	for _, d := range s.deps[uid] {
+		if !d.gone && d.refersTo(uid) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (s *state) hasDependents(uid string) bool {
+	for _, d := range s.deps[uid] {
+		if !d.gone && d.refersTo(uid) {
+			return true
+		}
+	}
+	return false
+}
+
+// blockingDependents returns the live dependents whose reference to uid blocks owner deletion.
+func (s *state) blockingDependents(uid string) []*item {
+	var out []*item
+	for _, d := range s.deps[uid] {
+		if d.gone {
+			continue
+		}
+		for _, o := range d.m.owners {
+			if o.UID == uid && o.blocking() {
+				out = append(out, d)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ownerState is how the garbage collector classifies one ownerReference.
+type ownerState int
+
+const (
+	ownerSolid ownerState = iota
+	ownerDangling
+	ownerWaiting
+)
+
+// resolveOwner looks an ownerReference up the way the garbage collector's isDangling does: by
+// REST mapping of apiVersion/kind, then GET by name in the dependent's namespace (or cluster
+// scope), comparing uids.
+func (s *state) resolveOwner(it *item, o OwnerReference) (ownerState, *item, error) {
+	k, ok := s.cat.lookup(o.APIVersion, o.Kind)
+	if !ok {
+		return 0, nil, fmt.Errorf("unable to get REST mapping for %s/%s", o.APIVersion, o.Kind)
+	}
+	ns := ""
+	if k.Namespaced {
+		if it.m.namespace == "" {
+			return 0, nil, errClusterScopedDependent
+		}
+		ns = it.m.namespace
+	}
+	owner := s.byKey[objKey(k.Group, k.Resource, ns, o.Name)]
+	if owner == nil || owner.gone || owner.m.uid != o.UID {
+		return ownerDangling, owner, nil
+	}
+	if owner.deletingDependents() {
+		return ownerWaiting, owner, nil
+	}
+	return ownerSolid, owner, nil
+}
+
+var errClusterScopedDependent = fmt.Errorf("cluster-scoped objects cannot refer to namespaced owners")
+
+// round runs each enabled controller once over the state, applying every action as it is taken,
+// and returns the actions.
+func (s *state) round() []Action {
+	var out []Action
+	if s.opts.runs(ControllerGC) {
+		if !s.events {
+			out = append(out, s.graphEvents()...)
+			s.events = true
+		}
+		for _, it := range s.items {
+			if it.gone {
+				continue
+			}
+			for _, a := range s.gcItem(it) {
+				if a.Outcome != "unchanged" {
+					out = append(out, a)
+				}
+			}
+		}
+	}
+	if s.opts.runs(ControllerNamespace) {
+		for _, it := range s.items {
+			if it.gone || it.k.Group != "" || it.k.Kind != "Namespace" || !it.m.deleting() {
+				continue
+			}
+			out = append(out, s.syncNamespace(it)...)
+		}
+	}
+	return out
+}
+
+// graphEvents are the Events the graph builder records while inserting the snapshot's objects:
+// OwnerRefInvalidNamespace for a dependent whose owner uid is an object of another namespace.
+func (s *state) graphEvents() []Action {
+	var out []Action
+	for _, it := range s.items {
+		for _, o := range it.m.owners {
+			owner := s.byUID[o.UID]
+			if owner == nil || owner == it {
+				continue
+			}
+			if owner.m.namespace != "" && owner.m.namespace != it.m.namespace {
+				msg := fmt.Sprintf("ownerRef %s does not exist in namespace %q", coordinates(o, it.m.namespace), it.m.namespace)
+				ev := &Event{Type: "Warning", Reason: "OwnerRefInvalidNamespace", Message: msg, InvolvedObject: it.ref(), Source: "garbage-collector-controller"}
+				out = append(out, Action{Type: ActionEvent, Controller: ControllerGC, Target: it.ref(), Event: ev,
+					Why: "the owner's uid belongs to an object in another namespace"})
+				break
+			}
+			if o.APIVersion != owner.m.apiVersion || o.Kind != owner.m.kind || o.Name != owner.m.name {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// gcItem is the garbage collector's attemptToOrphan and attemptToDeleteItem for one item.
+func (s *state) gcItem(it *item) []Action {
+	delete(s.stuck, it)
+	if it.m.deleting() && it.m.hasFinalizer(FinalizerOrphan) {
+		return s.orphan(it)
+	}
+	if it.m.deleting() && !it.deletingDependents() {
+		return nil
+	}
+	if it.deletingDependents() {
+		blocking := s.blockingDependents(it.m.uid)
+		if len(blocking) == 0 {
+			return []Action{s.removeFinalizer(it, FinalizerForeground, "no dependent blocks the foreground deletion any more")}
+		}
+		return nil
+	}
+	if len(it.m.owners) == 0 {
+		return nil
+	}
+	var solid, dangling, waiting []OwnerReference
+	for _, o := range it.m.owners {
+		st, _, err := s.resolveOwner(it, o)
+		if err != nil {
+			s.stuck[it] = err.Error()
+			return nil
+		}
+		switch st {
+		case ownerSolid:
+			solid = append(solid, o)
+		case ownerDangling:
+			dangling = append(dangling, o)
+		case ownerWaiting:
+			waiting = append(waiting, o)
+		}
+	}
+	switch {
+	case len(solid) != 0:
+		if len(dangling) == 0 && len(waiting) == 0 {
+			return nil
+		}
+		var uids []string
+		for _, o := range append(append([]OwnerReference{}, dangling...), waiting...) {
+			uids = append(uids, o.UID)
+		}
+		why := fmt.Sprintf("owner %s still exists; dropping references to absent or foreground-deleting owners", refNames(solid))
+		return []Action{s.removeOwnerRefs(it, uids, why)}
+	case len(waiting) != 0 && s.hasDependents(it.m.uid):
+		var out []Action
+		for _, d := range s.dependents(it.m.uid) {
+			if d.deletingDependents() {
+				var uids []string
+				for _, o := range it.m.owners {
+					if o.blocking() {
+						uids = append(uids, o.UID)
+					}
+				}
+				out = append(out, s.unblock(it, uids))
+				break
+			}
+		}
+		why := fmt.Sprintf("owner %s is deleting its dependents in the foreground and this object has dependents of its own", refNames(waiting))
+		return append(out, s.deleteItem(it, Foreground, why))
+	default:
+		policy := Background
+		switch {
+		case it.m.hasFinalizer(FinalizerOrphan):
+			policy = Orphan
+		case it.m.hasFinalizer(FinalizerForeground):
+			policy = Foreground
+		}
+		why := ""
+		if len(waiting) != 0 {
+			why = fmt.Sprintf("owner %s is deleting its dependents in the foreground", refNames(waiting))
+			if len(dangling) != 0 {
+				why += fmt.Sprintf("; owner %s is absent", refNames(dangling))
+			}
+		} else {
+			why = fmt.Sprintf("every owner is absent (%s)", refNames(dangling))
+		}
+		return []Action{s.deleteItem(it, policy, why)}
+	}
+}
+
+func refNames(refs []OwnerReference) string {
+	parts := make([]string, len(refs))
+	for i, r := range refs {
+		parts[i] = r.Kind + "/" + r.Name
+	}
+	return strings.Join(parts, ", ")
+}
+
+// orphan is attemptToOrphanWorker: remove the owner from every dependent, then the finalizer.
+func (s *state) orphan(it *item) []Action {
+	var out []Action
+	for _, d := range s.dependents(it.m.uid) {
+		out = append(out, s.removeOwnerRefs(d, []string{it.m.uid}, fmt.Sprintf("owner %s is being deleted with propagationPolicy Orphan", it.ref())))
+	}
+	return append(out, s.removeFinalizer(it, FinalizerOrphan, "every dependent is orphaned"))
+}
+
+// drop takes an item out of the state.
+func (s *state) drop(it *item) {
+	it.gone = true
+	delete(s.byUID, it.m.uid)
+	if s.byKey[it.key] == it {
+		delete(s.byKey, it.key)
+	}
+}
+
+// replace installs a new version of an item's object.
+func (s *state) replace(it *item, obj Object) {
+	m, _ := readMeta(obj)
+	if !it.k.Namespaced {
+		m.namespace = ""
+	}
+	it.obj, it.m = obj, m
+}
+
+func (s *state) deleteItem(it *item, policy Propagation, why string) Action {
+	a := Action{Type: ActionDelete, Controller: ControllerGC, Target: it.ref(), PropagationPolicy: policy, Why: why}
+	a.Outcome = s.applyDelete(it, policy)
+	return a
+}
+
+// applyDelete runs the apiserver's DELETE the garbage collector sends: the policy and a uid
+// precondition.
+func (s *state) applyDelete(it *item, policy Propagation) string {
+	p := policy
+	uid := it.m.uid
+	return s.applyDeleteOpts(it, DeleteOptions{PropagationPolicy: &p, Preconditions: &Preconditions{UID: &uid}})
+}
+
+func (s *state) removeOwnerRefs(it *item, uids []string, why string) Action {
+	a := Action{Type: ActionRemoveOwnerReferences, Controller: ControllerGC, Target: it.ref(), OwnerUIDs: uids, Why: why}
+	drop := map[string]bool{}
+	for _, u := range uids {
+		drop[u] = true
+	}
+	var keep []OwnerReference
+	for _, o := range it.m.owners {
+		if !drop[o.UID] {
+			keep = append(keep, o)
+		}
+	}
+	if len(keep) == len(it.m.owners) {
+		a.Outcome = "unchanged"
+		return a
+	}
+	s.replace(it, withMeta(it.obj, map[string]any{"ownerReferences": ownerList(keep)}))
+	a.Outcome = "updated"
+	return a
+}
+
+func (s *state) unblock(it *item, uids []string) Action {
+	a := Action{Type: ActionUnblockOwnerReferences, Controller: ControllerGC, Target: it.ref(), OwnerUIDs: uids,
+		Why: "a dependent is itself deleting its dependents in the foreground; unblocking to prevent a cycle"}
+	f := false
+	refs := make([]OwnerReference, len(it.m.owners))
+	copy(refs, it.m.owners)
+	for i := range refs {
+		if refs[i].blocking() {
+			refs[i].BlockOwnerDeletion = &f
+		}
+	}
+	s.replace(it, withMeta(it.obj, map[string]any{"ownerReferences": ownerList(refs)}))
+	a.Outcome = "updated"
+	return a
+}
+
+// removeFinalizer patches a finalizer away; the apiserver removes an object being deleted whose
+// last finalizer goes (ShouldDeleteDuringUpdate).
+func (s *state) removeFinalizer(it *item, f, why string) Action {
+	a := Action{Type: ActionRemoveFinalizer, Controller: ControllerGC, Target: it.ref(), Finalizer: f, Why: why}
+	var keep []string
+	for _, x := range it.m.finalizers {
+		if x != f {
+			keep = append(keep, x)
+		}
+	}
+	if len(keep) == len(it.m.finalizers) {
+		a.Outcome = "unchanged"
+		return a
+	}
+	next := withMeta(it.obj, map[string]any{"finalizers": stringList(keep)})
+	if shouldDeleteDuringUpdate(it, next, keep) {
+		s.drop(it)
+		a.Outcome = "removed"
+		return a
+	}
+	s.replace(it, next)
+	a.Outcome = "updated"
+	return a
+}
+
+func shouldDeleteDuringUpdate(it *item, next Object, finalizers []string) bool {
+	if len(finalizers) > 0 || !it.m.deleting() {
+		return false
+	}
+	if it.m.deletionGrace != nil && *it.m.deletionGrace != 0 {
+		return false
+	}
+	if it.k.Group == "" && it.k.Kind == "Namespace" && len(specFinalizers(next)) > 0 {
+		return false
+	}
+	return true
+}
+
+// Step returns what the enabled controllers do on seeing the snapshot once: the garbage
+// collector's graph events and one pass over every object, then the namespace controller's sync
+// of every terminating namespace. Each action is computed after the previous ones took effect,
+// as a single worker would. objs is not modified.
+func Step(objs []Object, opts Options) ([]Action, error) {
+	s, err := newState(objs, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.round(), nil
+}
+
+// Result is the outcome of Run.
+type Result struct {
+	// Rounds holds each round's actions; the last round is the first that had none.
+	Rounds [][]Action
+	// Objects is the final state, in input order, without the removed objects.
+	Objects []Object
+	// Removed lists the objects that were deleted, in the order they went.
+	Removed []Ref
+	// Converged is false when MaxRounds was reached with controllers still acting.
+	Converged bool
+}
+
+// Run runs the enabled controllers over the snapshot until none has anything left to do. objs is
+// not modified.
+func Run(objs []Object, opts Options) (Result, error) {
+	s, err := newState(objs, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.run(), nil
+}
+
+func (s *state) run() Result {
+	max := s.opts.MaxRounds
+	if max <= 0 {
+		max = 10000
+	}
+	var res Result
+	for r := 0; r < max; r++ {
+		acts := s.round()
+		progress := false
+		for _, a := range acts {
+			if a.Type == ActionEvent || !strings.HasPrefix(a.Outcome, "error") {
+				progress = true
+			}
+		}
+		if len(acts) > 0 {
+			res.Rounds = append(res.Rounds, acts)
+		}
+		if !progress {
+			res.Converged = true
+			break
+		}
+		for _, a := range acts {
+			if a.Outcome == "removed" {
+				res.Removed = append(res.Removed, a.Target)
+			}
+		}
+	}
+	res.Objects = s.objects()
+	return res
+}
+
+func (s *state) objects() []Object {
+	out := make([]Object, 0, len(s.items))
+	for _, it := range s.items {
+		if !it.gone {
+			out = append(out, it.obj)
+		}
+	}
+	return out
+}
+
+// sortRefs orders refs for stable output.
+func sortRefs(refs []Ref) {
+	sort.Slice(refs, func(i, j int) bool { return refs[i].String() < refs[j].String() })
+}
