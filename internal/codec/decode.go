@@ -233,7 +233,7 @@ func (o Options) decodeOne(data []byte, format Format, line int) (any, []string,
 	if max := o.maxDepth(); max < DefaultMaxDepth {
 		if p, deep := tooDeep(v, max); deep {
 			return nil, nil, &Error{Kind: KindTooDeep, Line: line, Path: p, Limit: int64(max),
-				Detail: fmt.Sprintf("exceeded max depth of %d", max)}
+				Detail: fmt.Sprintf("exceeded max depth of %d at %s", max, p)}
 		}
 	}
 	return v, warnings, nil
