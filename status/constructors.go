@@ -227,9 +227,24 @@ func UnsupportedMediaType(message string) *Error {
 // apiserver accepts application/json-patch+json, application/merge-patch+json,
 // application/strategic-merge-patch+json and application/apply-patch+yaml, in
 // that order; for a custom resource the same without the strategic merge patch.
+// The custom resource handler answers an unsupported patch type with this
+// error; built-in resources are routed by go-restful, which rejects the request
+// earlier with RouteError(415, "415: Unsupported Media Type").
 func UnknownBodyFormat(accepted []string) *Error {
 	return UnsupportedMediaType("the body of the request was in an unknown format - accepted media types include: " +
 		strings.Join(accepted, ", "))
+}
+
+// RouteError returns the error kube-apiserver sends when its go-restful router
+// rejects a request to a built-in resource before any handler runs, as its
+// service error handler builds it: GenericServerResponse(code, "", no resource,
+// "", message, 0, false). The router's messages are "405: Method Not Allowed"
+// (reported as "the server does not allow this method on the requested
+// resource"), "415: Unsupported Media Type" (kept as is: this is the answer to
+// a PATCH of a built-in resource with an unsupported Content-Type) and
+// "406: Not Acceptable\n\nAvailable representations: ...".
+func RouteError(code int, message string) *Error {
+	return GenericServerResponse(code, "", GroupResource{}, "", message, 0, false)
 }
 
 // NotAcceptable returns the 406 NotAcceptable error the apiserver sends when it

@@ -199,3 +199,10 @@ func ExampleGroupKind_String() {
 	fmt.Println(status.GroupKind{Group: "apps", Kind: "Deployment"}, status.GroupKind{Kind: "Pod"})
 	// Output: Deployment.apps Pod
 }
+
+func ExampleRouteError() {
+	err := status.RouteError(415, "415: Unsupported Media Type")
+	body, _ := json.Marshal(err)
+	fmt.Println(string(body))
+	// Output: {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"415: Unsupported Media Type","reason":"UnsupportedMediaType","details":{},"code":415}
+}
