@@ -41,14 +41,14 @@ type Kind struct {
 	Categories []string
 	// SubresourceOf lists "resource/subresource" pairs whose body is this kind ("deployments/scale").
 	SubresourceOf []string
-	Subresources  Subresources
+	Subresources  KindSubresources
 
 	smdType   string
 	patchMeta int32
 }
 
-// Subresources lists a resource's subresources.
-type Subresources struct {
+// KindSubresources lists a built-in resource's subresources.
+type KindSubresources struct {
 	// Status is true when the resource has a status subresource.
 	Status bool
 	// Scale is non-nil when the resource has a scale subresource (body autoscaling/v1 Scale).
