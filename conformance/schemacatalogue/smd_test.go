@@ -63,10 +63,14 @@ func filler(seed int64) *randfill.Filler {
 			}
 		},
 		func(t *metav1.Time, c randfill.Continue) { *t = metav1.Unix(int64(c.Intn(1000000)), 0) },
-		func(t *metav1.MicroTime, c randfill.Continue) { *t = metav1.NewMicroTime(metav1.Unix(int64(c.Intn(1000000)), 0).Time) },
+		func(t *metav1.MicroTime, c randfill.Continue) {
+			*t = metav1.NewMicroTime(metav1.Unix(int64(c.Intn(1000000)), 0).Time)
+		},
 		func(r *runtime.RawExtension, c randfill.Continue) { *r = runtime.RawExtension{Raw: []byte(`{"x":1}`)} },
 		func(j *apiextensionsv1.JSON, c randfill.Continue) { *j = apiextensionsv1.JSON{Raw: []byte(`1`)} },
-		func(j *apiextensionsv1beta1.JSON, c randfill.Continue) { *j = apiextensionsv1beta1.JSON{Raw: []byte(`"s"`)} },
+		func(j *apiextensionsv1beta1.JSON, c randfill.Continue) {
+			*j = apiextensionsv1beta1.JSON{Raw: []byte(`"s"`)}
+		},
 		func(f *metav1.FieldsV1, c randfill.Continue) { *f = metav1.FieldsV1{Raw: []byte(`{"f:a":{}}`)} },
 	)
 }
