@@ -18,9 +18,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	jsonpatchv5 "github.com/evanphx/json-patch/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	jsonpatchv5 "github.com/evanphx/json-patch/v5"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
