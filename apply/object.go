@@ -1,0 +1,148 @@
+package apply
+
+import (
+	"github.com/writepath/writepath/schema"
+)
+
+// gvkOf reads an object's apiVersion and kind as unstructured.GroupVersionKind does: an
+// unparsable apiVersion gives the empty GVK.
+func gvkOf(obj map[string]any) schema.GroupVersionKind {
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	gv, err := schema.ParseAPIVersion(av)
+	if err != nil {
+		return schema.GroupVersionKind{}
+	}
+	return gv.WithKind(kind)
+}
+
+func metadataOf(obj map[string]any) map[string]any {
+	md, _ := obj["metadata"].(map[string]any)
+	return md
+}
+
+func metaString(obj map[string]any, key string) string {
+	s, _ := metadataOf(obj)[key].(string)
+	return s
+}
+
+// gvknn prints an object as the field manager's errors do: "namespace/name; gvk".
+func gvknn(obj map[string]any) string {
+	return metaString(obj, "namespace") + "/" + metaString(obj, "name") + "; " + gvkOf(obj).String()
+}
+
+// withoutManagedFields returns a shallow copy of obj (and of its metadata) without
+// metadata.managedFields; obj itself is not changed. Objects without the field are returned as is.
+func withoutManagedFields(obj map[string]any) map[string]any {
+	md := metadataOf(obj)
+	if _, ok := md["managedFields"]; !ok {
+		return obj
+	}
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	nmd := make(map[string]any, len(md))
+	for k, v := range md {
+		if k != "managedFields" {
+			nmd[k] = v
+		}
+	}
+	out["metadata"] = nmd
+	return out
+}
+
+// copyMap deep-copies the object model, turning every integer kind into int64 and float32 into
+// float64, so results never share memory with inputs.
+func copyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = copyValue(v)
+	}
+	return out
+}
+
+func copyValue(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		return copyMap(t)
+	case []any:
+		if t == nil {
+			return t
+		}
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = copyValue(x)
+		}
+		return out
+	case int:
+		return int64(t)
+	case int32:
+		return int64(t)
+	case int16:
+		return int64(t)
+	case int8:
+		return int64(t)
+	case uint8:
+		return int64(t)
+	case uint16:
+		return int64(t)
+	case uint32:
+		return int64(t)
+	case uint64:
+		return int64(t)
+	case uint:
+		return int64(t)
+	case float32:
+		return float64(t)
+	}
+	return v
+}
+
+// equalObjects compares two values of the object model, nil different from empty (the store's
+// DeepEqualWithNilDifferentFromEmpty for unstructured objects).
+func equalObjects(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !equalObjects(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalObjects(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case int64:
+		y, ok := b.(int64)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case nil:
+		return b == nil
+	}
+	return false
+}

@@ -1,0 +1,174 @@
+package apply
+
+import (
+	"errors"
+	"fmt"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/writepath/writepath/schema"
+)
+
+// TypeConverter turns an object of the object model into a structured-merge-diff typed value,
+// choosing the type from the object's apiVersion and kind (what the apiserver's TypeConverter
+// does). opts are passed to SMD (typed.AllowDuplicates for live objects).
+type TypeConverter interface {
+	ObjectToTyped(obj map[string]any, opts ...typed.ValidationOptions) (*typed.TypedValue, error)
+}
+
+// Types is a TypeConverter over a fixed set of kinds.
+type Types map[schema.GroupVersionKind]typed.ParseableType
+
+// ObjectToTyped implements TypeConverter. An object whose kind is not in the map fails with a
+// *NoTypeError ("no corresponding type for apps/v1, Kind=Deployment").
+func (t Types) ObjectToTyped(obj map[string]any, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	gvk := gvkOf(obj)
+	pt, ok := t[gvk]
+	if !ok {
+		return nil, &NoTypeError{GVK: gvk}
+	}
+	return pt.FromUnstructured(obj, opts...)
+}
+
+// Builtin is the TypeConverter of every built-in kind of Kubernetes 1.37 (the schema package's
+// catalogue, the types client-go's apply configurations use).
+var Builtin TypeConverter = builtinTypes{}
+
+type builtinTypes struct{}
+
+func (builtinTypes) ObjectToTyped(obj map[string]any, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	gvk := gvkOf(obj)
+	k, err := schema.Builtin(gvk)
+	if err != nil || k.SMDTypeName() == "" {
+		return nil, &NoTypeError{GVK: gvk}
+	}
+	pt, err := k.SMDType()
+	if err != nil {
+		return nil, err
+	}
+	return pt.FromUnstructured(obj, opts...)
+}
+
+// Deduced is the TypeConverter the apiserver uses for kinds without a schema: maps are merged key
+// by key, lists are atomic.
+var Deduced TypeConverter = deducedTypes{}
+
+type deducedTypes struct{}
+
+func (deducedTypes) ObjectToTyped(obj map[string]any, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
+	return typed.DeducedParseableType.FromUnstructured(obj, opts...)
+}
+
+// NoTypeError reports a kind the TypeConverter has no type for. Server-side apply treats it like an
+// unknown API version: ownership recorded at that version is dropped.
+type NoTypeError struct {
+	GVK schema.GroupVersionKind
+}
+
+func (e *NoTypeError) Error() string { return fmt.Sprintf("no corresponding type for %v", e.GVK) }
+
+// VersionConverter converts obj to apiVersion (same group). It is called only when obj is at
+// another version. It must not change obj. An error wrapping ErrVersionUnknown says the version
+// is not served any more: the apiserver then drops the managers recorded at that version.
+type VersionConverter func(obj map[string]any, apiVersion string) (map[string]any, error)
+
+// ErrVersionUnknown is what a VersionConverter wraps for a version it does not know.
+var ErrVersionUnknown = errors.New("version not registered")
+
+// SameSchema returns the VersionConverter of versions that share one schema (CRD versions with
+// conversion strategy None, for instance): converting only rewrites apiVersion. Versions not
+// listed are unknown.
+func SameSchema(apiVersions ...string) VersionConverter {
+	known := make(map[string]bool, len(apiVersions))
+	for _, v := range apiVersions {
+		known[v] = true
+	}
+	return func(obj map[string]any, apiVersion string) (map[string]any, error) {
+		if !known[apiVersion] {
+			return nil, fmt.Errorf("%w: %s", ErrVersionUnknown, apiVersion)
+		}
+		out := make(map[string]any, len(obj))
+		for k, v := range obj {
+			out[k] = v
+		}
+		out["apiVersion"] = apiVersion
+		return out, nil
+	}
+}
+
+// smdConverter adapts a VersionConverter and a TypeConverter to merge.Converter.
+type smdConverter struct {
+	types   TypeConverter
+	convert VersionConverter
+}
+
+type missingVersionError struct{ err error }
+
+func (e *missingVersionError) Error() string { return e.err.Error() }
+func (e *missingVersionError) Unwrap() error { return e.err }
+
+func (c smdConverter) Convert(object *typed.TypedValue, version fieldpath.APIVersion) (*typed.TypedValue, error) {
+	gv, err := schema.ParseAPIVersion(string(version))
+	if err != nil {
+		return object, err
+	}
+	if cur, ok := groupVersionOfTyped(object); ok && cur == gv {
+		return object, nil
+	}
+	obj, err := typedToObject(object)
+	if err != nil {
+		return object, err
+	}
+	if c.convert == nil {
+		return object, &missingVersionError{err: fmt.Errorf("%w: %s", ErrVersionUnknown, version)}
+	}
+	converted, err := c.convert(obj, gv.String())
+	if err != nil {
+		if errors.Is(err, ErrVersionUnknown) {
+			return object, &missingVersionError{err: err}
+		}
+		return object, err
+	}
+	tv, err := c.types.ObjectToTyped(converted)
+	if err != nil {
+		var nt *NoTypeError
+		if errors.As(err, &nt) {
+			return object, &missingVersionError{err: err}
+		}
+		return object, err
+	}
+	return tv, nil
+}
+
+func (c smdConverter) IsMissingVersionError(err error) bool {
+	var m *missingVersionError
+	return errors.As(err, &m)
+}
+
+func groupVersionOfTyped(tv *typed.TypedValue) (schema.GroupVersion, bool) {
+	v := tv.AsValue()
+	if v == nil || !v.IsMap() {
+		return schema.GroupVersion{}, false
+	}
+	av, ok := v.AsMap().Get("apiVersion")
+	if !ok || !av.IsString() {
+		return schema.GroupVersion{}, false
+	}
+	gv, err := schema.ParseAPIVersion(av.AsString())
+	if err != nil {
+		return schema.GroupVersion{}, false
+	}
+	return gv, true
+}
+
+// typedToObject returns a fresh object-model copy of a typed value (SMD's results share memory
+// with their inputs; ints normalised to int64).
+func typedToObject(tv *typed.TypedValue) (map[string]any, error) {
+	u := tv.AsValue().Unstructured()
+	m, ok := u.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("failed to convert value to unstructured for type %T", u)
+	}
+	return copyMap(m), nil
+}

@@ -1,0 +1,361 @@
+package apply
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/managedfields"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// UpdateRequest is a write other than apply (create, PUT, JSON/merge/strategic PATCH): the
+// object is already computed and only its ownership is recorded.
+type UpdateRequest struct {
+	// Live is the stored object, nil for a create.
+	Live map[string]any
+	// Object is the new object as the write produced it. Its metadata.managedFields, when it
+	// has some, replace the live ones (that is how clients edit or reset managedFields).
+	Object map[string]any
+	// Kind is the endpoint's kind and version; the zero value means Object's own.
+	Kind schema.GroupVersionKind
+	// Manager is the fieldManager query parameter; when empty the apiserver uses UserAgent's
+	// prefix up to the first "/".
+	Manager   string
+	UserAgent string
+	// OptionsKind names the options type in the 422 for a bad fieldManager: "CreateOptions",
+	// "UpdateOptions" (the default) or "PatchOptions".
+	OptionsKind string
+	// Subresource is "" for the main resource, or "status", "scale", ...
+	Subresource string
+	// Now is the time recorded when the manager's fields change.
+	Now time.Time
+	// Types, Convert, ResetFields, MaxUpdateManagers and LibraryOnly are as in Request.
+	Types             TypeConverter
+	Convert           VersionConverter
+	ResetFields       map[fieldpath.APIVersion]fieldpath.Filter
+	MaxUpdateManagers int
+	LibraryOnly       bool
+}
+
+// UpdateResult is the outcome of Update.
+type UpdateResult struct {
+	Result
+	// Fallback is set when the field manager failed on this input; the apiserver then keeps the
+	// live managedFields unchanged (FieldManager.UpdateNoErrors) and Object carries them.
+	Fallback error
+}
+
+// Update records the ownership of a non-apply write, as the apiserver does after every create,
+// update and non-apply patch: the manager (with operation Update and the endpoint's apiVersion)
+// gains the fields it changed or added; other managers lose the fields whose values changed.
+// The only error is a 422 for an invalid fieldManager; failures of the field manager itself
+// fall back as the apiserver does (see UpdateResult.Fallback). Inputs are not changed.
+func Update(req UpdateRequest) (UpdateResult, error) {
+	if errs := managedfields.ValidateManager(req.Manager, field.NewPath("fieldManager")); len(errs) > 0 {
+		kind := req.OptionsKind
+		if kind == "" {
+			kind = "UpdateOptions"
+		}
+		return UpdateResult{}, status.Invalid(status.GroupKind{Group: "meta.k8s.io", Kind: kind}, "", errs)
+	}
+	gvk := req.Kind
+	if gvk.Empty() {
+		gvk = gvkOf(req.Object)
+	}
+	e := newEngine(gvk, req.Subresource, req.Now, req.Types, req.Convert, req.ResetFields, req.MaxUpdateManagers)
+	manager := req.Manager
+	if manager == "" {
+		manager = prefixFromUserAgent(req.UserAgent)
+	}
+	live := req.Live
+	if live == nil {
+		live = map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind}
+	}
+
+	managed := decodeLiveOrNew(live, req.Object, req.Subresource != "")
+	newObj := withoutManagedFields(req.Object)
+	obj, managed, err := e.updateTracked(withoutManagedFields(live), newObj, managed, manager)
+	var out map[string]any
+	if err == nil {
+		var entries []managedfields.Entry
+		entries, err = managedfields.Encode(managed)
+		if err != nil {
+			err = fmt.Errorf("failed to encode managed fields: %v", err)
+		} else {
+			out, err = managedfields.WithEntries(obj, entries)
+		}
+	}
+	if err != nil {
+		// UpdateNoErrors: keep the live managedFields.
+		out, werr := managedfields.WithEntries(newObj, managedfields.Lenient(live))
+		if werr != nil {
+			out = copyMap(newObj)
+		}
+		return UpdateResult{Result: Result{Object: out, NoOp: req.Live != nil && equalObjects(out, req.Live)}, Fallback: err}, nil
+	}
+	if req.Live != nil && !req.LibraryOnly {
+		out = keepTimesOnNoop(out, req.Live)
+	}
+	return UpdateResult{Result: Result{Object: out, NoOp: req.Live != nil && equalObjects(out, req.Live)}}, nil
+}
+
+// prefixFromUserAgent is the apiserver's default manager name: the user agent up to the first
+// "/", printable characters only, at most 128 bytes.
+func prefixFromUserAgent(u string) string {
+	m := strings.Split(u, "/")[0]
+	var b strings.Builder
+	for _, r := range m {
+		if !unicode.IsPrint(r) {
+			continue
+		}
+		if b.Len()+utf8.RuneLen(r) > managedfields.MaxFieldManagerLength {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// decodeLiveOrNew picks the managedFields an update starts from: the new object's when it has
+// valid, non-empty ones; none when it resets them ([] or [{}]); the live object's otherwise
+// (always the live object's on a subresource).
+func decodeLiveOrNew(live, newObj map[string]any, subresource bool) managedfields.Managed {
+	decodeOrEmpty := func(entries []managedfields.Entry) managedfields.Managed {
+		m, err := managedfields.Decode(entries)
+		if err != nil {
+			return emptyManaged()
+		}
+		return m
+	}
+	if subresource {
+		return decodeOrEmpty(managedfields.Lenient(live))
+	}
+	entries := managedfields.Lenient(newObj)
+	if isReset(entries) {
+		return emptyManaged()
+	}
+	m, err := managedfields.Decode(entries)
+	if err != nil || len(m.Fields) == 0 {
+		return decodeOrEmpty(managedfields.Lenient(live))
+	}
+	return m
+}
+
+func emptyManaged() managedfields.Managed {
+	return managedfields.Managed{Fields: fieldpath.ManagedFields{}, Times: map[string]*time.Time{}}
+}
+
+func isReset(entries []managedfields.Entry) bool {
+	if len(entries) == 0 {
+		return entries != nil
+	}
+	if len(entries) == 1 {
+		e := entries[0]
+		return e.Manager == "" && e.Operation == "" && e.APIVersion == "" && e.Time == nil && e.FieldsType == "" && e.FieldsV1 == nil && e.Subresource == ""
+	}
+	return false
+}
+
+// updateTracked is skipNonApplied's Update: an existing object (it has a uid) without
+// managedFields is not tracked by updates; only apply starts tracking it.
+func (e *engine) updateTracked(live, newObj map[string]any, managed managedfields.Managed, manager string) (map[string]any, managedfields.Managed, error) {
+	if len(managed.Fields) == 0 && metaString(live, "uid") != "" {
+		return newObj, managed, nil
+	}
+	return e.updateCapped(live, newObj, managed, manager)
+}
+
+// updateCapped is capManagers' Update followed by buildManagerInfo, managedFieldsUpdater,
+// stripMeta and the structured update.
+func (e *engine) updateCapped(live, newObj map[string]any, managed managedfields.Managed, manager string) (map[string]any, managedfields.Managed, error) {
+	id := e.identifier(manager, managedfields.OperationUpdate)
+	obj, managed, err := e.structuredUpdate(live, newObj, managed, currentOperation)
+	if err != nil {
+		return nil, managed, err
+	}
+	stripMeta(managed, currentOperation)
+	if vs, ok := managed.Fields[currentOperation]; ok {
+		delete(managed.Fields, currentOperation)
+		if prev, ok := managed.Fields[id]; ok {
+			managed.Fields[id] = fieldpath.NewVersionedSet(vs.Set().Union(prev.Set()), vs.APIVersion(), vs.Applied())
+		} else {
+			managed.Fields[id] = vs
+		}
+		now := e.now
+		managed.Times[id] = &now
+	}
+	if err := e.capUpdateManagers(managed); err != nil {
+		return nil, managed, fmt.Errorf("failed to cap update managers: %v", err)
+	}
+	return obj, managed, nil
+}
+
+func (e *engine) structuredUpdate(live, newObj map[string]any, managed managedfields.Managed, manager string) (map[string]any, managedfields.Managed, error) {
+	newVersioned, err := e.toVersioned(newObj)
+	if err != nil {
+		return nil, managed, fmt.Errorf("failed to convert new object (%v) to proper version (%v): %v", gvknn(newObj), e.gvk.GroupVersion(), err)
+	}
+	liveVersioned, err := e.toVersioned(live)
+	if err != nil {
+		return nil, managed, fmt.Errorf("failed to convert live object (%v) to proper version: %v", gvknn(live), err)
+	}
+	newTyped, err := e.types.ObjectToTyped(newVersioned, typed.AllowDuplicates)
+	if err != nil {
+		return nil, managed, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", gvknn(newVersioned), err)
+	}
+	liveTyped, err := e.types.ObjectToTyped(liveVersioned, typed.AllowDuplicates)
+	if err != nil {
+		return nil, managed, fmt.Errorf("failed to convert live object (%v) to smd typed: %v", gvknn(liveVersioned), err)
+	}
+	_, fields, err := e.updater.Update(liveTyped, newTyped, e.gv, managed.Fields, manager)
+	if err != nil {
+		return nil, managed, fmt.Errorf("failed to update ManagedFields (%v): %v", gvknn(newVersioned), err)
+	}
+	managed.Fields = fields
+	return newObj, managed, nil
+}
+
+// capUpdateManagers folds the oldest Update managers into "ancient-changes" entries (one per
+// apiVersion) until at most maxUpdaters remain, exactly as capManagersManager does (including
+// its handling of an existing ancient-changes entry).
+func (e *engine) capUpdateManagers(managed managedfields.Managed) error {
+	var updaters []string
+	for id, vs := range managed.Fields {
+		if !vs.Applied() {
+			updaters = append(updaters, id)
+		}
+	}
+	if len(updaters) <= e.maxUpdaters {
+		return nil
+	}
+	seconds := func(id string) int64 {
+		if t := managed.Times[id]; t != nil {
+			return t.Unix()
+		}
+		return 0
+	}
+	sort.Slice(updaters, func(i, j int) bool {
+		si, sj := seconds(updaters[i]), seconds(updaters[j])
+		if si != sj {
+			return si < sj
+		}
+		return updaters[i] < updaters[j]
+	})
+	firstOfVersion := map[fieldpath.APIVersion]string{}
+	for i, length := 0, len(updaters); i < len(updaters) && length > e.maxUpdaters; i++ {
+		id := updaters[i]
+		vs := managed.Fields[id]
+		t := managed.Times[id]
+		version := vs.APIVersion()
+		bucket := managedfields.Identifier(managedfields.Entry{Manager: AncientChangesManager, Operation: managedfields.OperationUpdate, APIVersion: string(version)})
+		first, ok := firstOfVersion[version]
+		if !ok {
+			firstOfVersion[version] = id
+			continue
+		}
+		if _, ok := managed.Fields[bucket]; !ok {
+			s := managed.Fields[first]
+			delete(managed.Fields, first)
+			managed.Fields[bucket] = s
+		}
+		managed.Fields[bucket] = fieldpath.NewVersionedSet(vs.Set().Union(managed.Fields[bucket].Set()), vs.APIVersion(), vs.Applied())
+		delete(managed.Fields, id)
+		length--
+		managed.Times[bucket] = t
+	}
+	return nil
+}
+
+// keepTimesOnNoop is the storage layer's IgnoreManagedFieldsTimestampsTransformer: when a write
+// changes nothing but managedFields timestamps, the old timestamps are kept (and the write is
+// then a no-op).
+func keepTimesOnNoop(newObj, oldObj map[string]any) map[string]any {
+	oldEntries := managedfields.Lenient(oldObj)
+	newEntries := managedfields.Lenient(newObj)
+	if len(oldEntries) != len(newEntries) || len(newEntries) == 0 {
+		return newObj
+	}
+	allSame := true
+	for i := range newEntries {
+		if !timesEqual(newEntries[i].Time, oldEntries[i].Time) {
+			allSame = false
+			break
+		}
+	}
+	if allSame {
+		return newObj
+	}
+	for i := range newEntries {
+		a, b := newEntries[i], oldEntries[i]
+		if a.Manager != b.Manager || a.Operation != b.Operation || a.APIVersion != b.APIVersion ||
+			a.FieldsType != b.FieldsType || a.Subresource != b.Subresource ||
+			(a.FieldsV1 == nil) != (b.FieldsV1 == nil) || string(a.FieldsV1) != string(b.FieldsV1) {
+			return newObj
+		}
+	}
+	if !equalIgnoringManagedFields(newObj, oldObj) {
+		return newObj
+	}
+	for i := range newEntries {
+		newEntries[i].Time = oldEntries[i].Time
+	}
+	out, err := managedfields.WithEntries(newObj, newEntries)
+	if err != nil {
+		return newObj
+	}
+	return out
+}
+
+func timesEqual(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
+}
+
+// equalIgnoringManagedFields is the transformer's equalIgnoringValueAtPath for
+// metadata.managedFields.
+func equalIgnoringManagedFields(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, av := range a {
+		bv, ok := b[k]
+		if !ok {
+			return false
+		}
+		if k != "metadata" {
+			if !equalObjects(av, bv) {
+				return false
+			}
+			continue
+		}
+		am, aok := av.(map[string]any)
+		bm, bok := bv.(map[string]any)
+		if !aok || !bok {
+			continue // the transformer ignores the path when it is not a map on both sides
+		}
+		if len(am) != len(bm) {
+			return false
+		}
+		for mk, amv := range am {
+			bmv, ok := bm[mk]
+			if !ok {
+				return false
+			}
+			if mk != "managedFields" && !equalObjects(amv, bmv) {
+				return false
+			}
+		}
+	}
+	return true
+}

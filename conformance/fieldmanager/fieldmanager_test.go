@@ -1,0 +1,171 @@
+// Package fieldmanager checks writepath's apply package against the production field-manager
+// chain of k8s.io/apimachinery (NewDefaultFieldManager) on random operation sequences.
+package fieldmanager
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/writepath/writepath/apply"
+	wschema "github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+var logicalBase = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// sequences is the number of random operation sequences: a fixed sample normally, >=100k
+// operations with WRITEPATH_LONG=1.
+func sequences() int {
+	if os.Getenv("WRITEPATH_LONG") != "" {
+		return 12500 // x 8 operations = 100k operations
+	}
+	return 300
+}
+
+const opsPerSequence = 8
+
+// ours runs the same operation through writepath.
+type ours struct {
+	gvk         wschema.GroupVersionKind
+	subresource string
+	types       apply.TypeConverter
+	reset       map[fieldpath.APIVersion]fieldpath.Filter
+}
+
+func oursOutcome(obj map[string]any, err error) outcome {
+	if err != nil {
+		var se *status.Error
+		if errors.As(err, &se) {
+			var causes []string
+			if se.Details != nil {
+				for _, c := range se.Details.Causes {
+					causes = append(causes, c.Field+"|"+c.Message)
+				}
+			}
+			sort.Strings(causes)
+			return outcome{Code: int(se.Code), Msg: se.Message, Causes: causes}
+		}
+		return outcome{Code: -1, Msg: "not a status error: " + err.Error()}
+	}
+	return outcome{Object: obj}
+}
+
+func (o *ours) apply(live, config map[string]any, manager string, force bool, now time.Time) outcome {
+	r, err := apply.Apply(apply.Request{Live: live, Config: config, Kind: o.gvk, Manager: manager, Force: force,
+		Subresource: o.subresource, Now: now, Types: o.types, ResetFields: o.reset})
+	return oursOutcome(r.Object, err)
+}
+
+func (o *ours) update(live, newObj map[string]any, manager string, now time.Time) outcome {
+	r, err := apply.Update(apply.UpdateRequest{Live: live, Object: newObj, Kind: o.gvk, Manager: manager,
+		Subresource: o.subresource, Now: now, Types: o.types, ResetFields: o.reset})
+	return oursOutcome(r.Object, err)
+}
+
+// scenario is one endpoint (kind, subresource, reset fields) both sides are built for.
+type scenario struct {
+	name        string
+	gvk         k8sschema.GroupVersionKind
+	subresource string
+	reset       map[fieldpath.APIVersion]*fieldpath.Set
+	gen         func(r *rand.Rand) map[string]any
+}
+
+func deploymentScenarios() []scenario {
+	gvk := k8sschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
+	return []scenario{
+		{name: "deployment", gvk: gvk, gen: genDeployment},
+		{name: "deployment-reset-status", gvk: gvk, gen: genDeployment,
+			reset: map[fieldpath.APIVersion]*fieldpath.Set{"apps/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("status"))}},
+		{name: "deployment-status", gvk: gvk, subresource: "status", gen: genDeployment,
+			reset: map[fieldpath.APIVersion]*fieldpath.Set{"apps/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"))}},
+		{name: "configmap", gvk: k8sschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, gen: genConfigMap},
+	}
+}
+
+var managers = []string{"alice", "bob", "kubectl", "ctrl", "kube-controller-manager"}
+
+func TestDifferential(t *testing.T) {
+	total, ops, errs := 0, 0, 0
+	for _, sc := range deploymentScenarios() {
+		ref := newReference(builtinTypeConverter, sc.gvk, sc.subresource, sc.reset)
+		var filter map[fieldpath.APIVersion]fieldpath.Filter
+		if sc.reset != nil {
+			filter = fieldpath.NewExcludeFilterSetMap(sc.reset)
+		}
+		us := &ours{gvk: wschema.GroupVersionKind(sc.gvk), subresource: sc.subresource, types: apply.Builtin, reset: filter}
+		n := sequences()
+		for seq := 0; seq < n; seq++ {
+			seed := int64(seq)*7919 + int64(len(sc.name))
+			r := rand.New(rand.NewSource(seed))
+			var refLive, ourLive map[string]any
+			for step := 0; step < opsPerSequence; step++ {
+				now := logicalBase.Add(time.Duration(seq*100+step+1) * time.Second)
+				manager := managers[r.Intn(len(managers))]
+				var want, got outcome
+				var desc string
+				switch k := r.Intn(10); {
+				case k < 6 || refLive == nil && k < 8:
+					config := sc.gen(r)
+					mutateConfig(r, config, refLive)
+					force := r.Intn(4) == 0
+					desc = fmt.Sprintf("apply manager=%s force=%v config=%s", manager, force, js(config))
+					before := deepCopy(config)
+					want = ref.apply(refLive, config, manager, force, now)
+					got = us.apply(ourLive, config, manager, force, now)
+					require.Equal(t, before, config, "config mutated")
+				default:
+					newObj := updatedObject(r, sc, refLive)
+					if r.Intn(8) == 0 {
+						manager = ""
+					}
+					desc = fmt.Sprintf("update manager=%q object=%s", manager, js(newObj))
+					want = ref.update(refLive, newObj, manager, now)
+					got = us.update(ourLive, newObj, manager, now)
+				}
+				ops++
+				if want.Object == nil {
+					errs++
+				}
+				if !assert.Equal(t, js(want), js(got), "%s seed=%d step=%d\nlive=%s\n%s", sc.name, seed, step, js(refLive), desc) {
+					t.FailNow()
+				}
+				if want.Object != nil {
+					refLive, ourLive = want.Object, got.Object
+					if step == 0 && r.Intn(2) == 0 {
+						// Stored objects get a uid (it changes how updates start tracking).
+						md, _ := refLive["metadata"].(map[string]any)
+						if md == nil {
+							md = map[string]any{}
+							refLive["metadata"] = md
+						}
+						md["uid"] = "uid-" + strconv.Itoa(seq)
+						ourLive = deepCopy(refLive)
+					}
+				}
+			}
+			total++
+		}
+	}
+	t.Logf("%d sequences, %d operations (%d errors on both sides), 0 disagreements", total, ops, errs)
+}
+
+func js(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("<%v>", err)
+	}
+	return string(b)
+}
