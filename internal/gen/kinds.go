@@ -166,6 +166,9 @@ func buildKinds(discoveryDir string, smd *smdSchema) (*kinds, error) {
 				return nil, err
 			}
 			servedGVs[gv] = true
+			if err := sameResources(l, lists); err != nil {
+				return nil, err
+			}
 		}
 		served = func(gv runtimeschema.GroupVersion) bool { return servedGVs[gv] }
 		result.servedSource = "cluster"
@@ -277,6 +280,41 @@ func buildKinds(discoveryDir string, smd *smdSchema) (*kinds, error) {
 		return a.Kind < b.Kind
 	})
 	return result, nil
+}
+
+// sameResources checks that the cluster serves a group version exactly as the upstream fixture
+// describes it (names, kinds, scope, subresource kinds, verbs), so that the upstream documents,
+// which also cover versions off by default, can be trusted for the facts.
+func sameResources(cluster metav1.APIResourceList, upstream []metav1.APIResourceList) error {
+	type fact struct {
+		name, kind, group, version, verbs string
+		namespaced                        bool
+	}
+	facts := func(l metav1.APIResourceList) map[string]fact {
+		m := map[string]fact{}
+		for _, r := range l.APIResources {
+			m[r.Name] = fact{r.Name, r.Kind, r.Group, r.Version, strings.Join(sortedCopy(r.Verbs), ","), r.Namespaced}
+		}
+		return m
+	}
+	for _, u := range upstream {
+		if u.GroupVersion != cluster.GroupVersion {
+			continue
+		}
+		want, got := facts(u), facts(cluster)
+		for name, f := range got {
+			if want[name] != f {
+				return fmt.Errorf("%s: the cluster serves %+v, the upstream fixture says %+v", cluster.GroupVersion, f, want[name])
+			}
+		}
+		for name := range want {
+			if _, ok := got[name]; !ok {
+				return fmt.Errorf("%s: the upstream fixture has %s, the cluster does not serve it", cluster.GroupVersion, name)
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%s: served by the cluster, absent from the upstream fixtures", cluster.GroupVersion)
 }
 
 func (k *kindDTO) gvk() runtimeschema.GroupVersionKind {
