@@ -162,3 +162,28 @@ func ExampleErrorList_Filter() {
 	fmt.Println(errs.Filter(field.OfType(field.ErrorTypeRequired)).ToAggregate())
 	// Output: spec.b: Invalid value: "x": bad
 }
+
+func ExampleOfType() {
+	p := field.NewPath("spec")
+	errs := field.ErrorList{field.Required(p.Child("a"), ""), field.Forbidden(p.Child("b"), "no")}
+	for _, e := range errs {
+		fmt.Println(field.OfType(field.ErrorTypeForbidden)(e))
+	}
+	// Output:
+	// false
+	// true
+}
+
+func ExamplePath_Parent() {
+	p := field.NewPath("spec", "containers").Index(0)
+	fmt.Println(p.Parent(), p.Parent().Parent(), field.Path{}.Parent().IsEmpty())
+	// Output: spec.containers spec true
+}
+
+func ExampleError_Unwrap() {
+	cause := errors.New("decoder failed")
+	err := fmt.Errorf("validating: %w", field.InternalError(field.NewPath("spec"), cause))
+	var fe *field.Error
+	fmt.Println(errors.As(err, &fe), string(fe.Type), errors.Is(err, cause))
+	// Output: true InternalError true
+}

@@ -206,3 +206,19 @@ func ExampleRouteError() {
 	fmt.Println(string(body))
 	// Output: {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"415: Unsupported Media Type","reason":"UnsupportedMediaType","details":{},"code":415}
 }
+
+func ExampleError_MarshalJSON() {
+	body, _ := json.Marshal(status.NotFound(status.GroupResource{Group: "apps", Resource: "deployments"}, "web"))
+	fmt.Println(string(body))
+	body, _ = json.Marshal(&status.Error{Message: "no code"}) // sent as 500, as the apiserver does
+	fmt.Println(string(body))
+	// Output:
+	// {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"deployments.apps \"web\" not found","reason":"NotFound","details":{"name":"web","group":"apps","kind":"deployments"},"code":404}
+	// {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"no code","code":500}
+}
+
+func ExampleError_StatusCode() {
+	err := status.Gone("watch expired")
+	fmt.Println(err.StatusCode(), err.StatusReason())
+	// Output: 410 Gone
+}

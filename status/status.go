@@ -128,18 +128,32 @@ func CodeOf(err error) int {
 	return http.StatusInternalServerError
 }
 
-// ReasonOf returns the reason of err: that of the first error in its chain with
-// a StatusReason() Reason or a Reason() string method, or ReasonUnknown.
+// ReasonOf returns the reason of err: that of the first error in its chain (in
+// the order errors.As visits it) with a StatusReason() Reason or a Reason()
+// string method, or ReasonUnknown.
 func ReasonOf(err error) Reason {
-	var r interface{ StatusReason() Reason }
-	if errors.As(err, &r) {
-		return r.StatusReason()
+	r, _ := reasonOf(err)
+	return r
+}
+
+func reasonOf(err error) (Reason, bool) {
+	switch e := err.(type) {
+	case nil:
+		return ReasonUnknown, false
+	case interface{ StatusReason() Reason }:
+		return e.StatusReason(), true
+	case interface{ Reason() string }:
+		return Reason(e.Reason()), true
+	case interface{ Unwrap() error }:
+		return reasonOf(e.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, inner := range e.Unwrap() {
+			if r, ok := reasonOf(inner); ok {
+				return r, true
+			}
+		}
 	}
-	var s interface{ Reason() string }
-	if errors.As(err, &s) {
-		return Reason(s.Reason())
-	}
-	return ReasonUnknown
+	return ReasonUnknown, false
 }
 
 // wireStatus is metav1.Status as encoding/json writes it: same field order, same

@@ -183,3 +183,18 @@ func TestUnmarshalJSON(t *testing.T) {
 		assert.Error(t, json.Unmarshal([]byte(bad), &x), bad)
 	}
 }
+
+// reasonOnly has a reason but no code.
+type reasonOnly struct{ inner error }
+
+func (r reasonOnly) Error() string  { return "reason only" }
+func (r reasonOnly) Reason() string { return "Outer" }
+func (r reasonOnly) Unwrap() error  { return r.inner }
+
+func TestReasonOfOrder(t *testing.T) {
+	err := fmt.Errorf("x: %w", reasonOnly{inner: NotFound(GroupResource{}, "n")})
+	assert.Equal(t, Reason("Outer"), ReasonOf(err), "the outermost reason wins, whatever its method")
+	joined := errors.Join(errors.New("a"), fmt.Errorf("b: %w", Gone("g")), NotFound(GroupResource{}, "n"))
+	assert.Equal(t, ReasonGone, ReasonOf(joined), "depth first through joined errors, as errors.As")
+	assert.Equal(t, 410, CodeOf(joined))
+}
