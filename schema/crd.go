@@ -1,0 +1,555 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/status"
+)
+
+// CRD is an apiextensions.k8s.io/v1 CustomResourceDefinition read for its schemas: what the
+// apiserver derives from it to serve the custom resources. A CRD is read-only once built and safe
+// for concurrent use.
+type CRD struct {
+	// Name is metadata.name (<plural>.<group>).
+	Name  string
+	Group string
+	Names Names
+	// Scope is "Namespaced" or "Cluster".
+	Scope string
+	// PreserveUnknownFields is spec.preserveUnknownFields (pruning is off when true).
+	PreserveUnknownFields bool
+	// Versions are in the order of spec.versions.
+	Versions []*Version
+}
+
+// Names are the names of a custom resource (spec.names).
+type Names struct {
+	Plural, Singular, Kind, ListKind string
+	ShortNames, Categories           []string
+}
+
+// Version is one version of a CRD with its schema.
+type Version struct {
+	Name       string
+	Served     bool
+	Storage    bool
+	Deprecated bool
+	// DeprecationWarning is the custom warning text, nil for the default one.
+	DeprecationWarning *string
+	// Props is spec.versions[].schema.openAPIV3Schema as written (nil when absent).
+	Props *Props
+	// Structural is the structural schema the apiserver serves with: built from Props, with its
+	// default values pruned. Nil when Props is nil.
+	Structural   *Structural
+	Subresources Subresources
+	// SelectableFields are the JSON paths of spec.versions[].selectableFields.
+	SelectableFields []string
+
+	crd       *CRD
+	validator *Validator
+	status    *Validator
+}
+
+// Subresources are the subresources of a version.
+type Subresources struct {
+	Status bool
+	Scale  *Scale
+}
+
+// Scale is the scale subresource's paths (".spec.replicas" style).
+type Scale struct {
+	SpecReplicasPath   string
+	StatusReplicasPath string
+	LabelSelectorPath  *string
+}
+
+// GVK returns the group, version and kind of v's objects.
+func (v *Version) GVK() GroupVersionKind {
+	return GroupVersionKind{Group: v.crd.Group, Version: v.Name, Kind: v.crd.Names.Kind}
+}
+
+// CRD returns the definition v belongs to.
+func (v *Version) CRD() *CRD { return v.crd }
+
+// Validator returns the compiled schema validator of v.
+func (v *Version) Validator() *Validator { return v.validator }
+
+// Namespaced reports whether the custom resources are namespaced.
+func (c *CRD) Namespaced() bool { return c.Scope == "Namespaced" }
+
+// Version returns the version named name, or nil.
+func (c *CRD) Version(name string) *Version {
+	for _, v := range c.Versions {
+		if v.Name == name {
+			return v
+		}
+	}
+	return nil
+}
+
+// StorageVersion returns the version marked storage, or nil.
+func (c *CRD) StorageVersion() *Version {
+	for _, v := range c.Versions {
+		if v.Storage {
+			return v
+		}
+	}
+	return nil
+}
+
+var crdGK = status.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}
+
+// FromCRDBytes decodes a CustomResourceDefinition (YAML or JSON) and calls FromCRD.
+func FromCRDBytes(data []byte) (*CRD, error) {
+	obj, err := codec.DecodeObject(data)
+	if err != nil {
+		return nil, err
+	}
+	return FromCRD(obj)
+}
+
+// FromCRD reads an apiextensions.k8s.io/v1 CustomResourceDefinition object. A CRD that does not
+// decode gives a 400 BadRequest *status.Error; one that the apiserver would reject gives a 422
+// Invalid *status.Error whose causes carry apiextensions' messages and paths (structural-schema
+// violations, names, versions, subresources; see the package documentation for what is checked).
+// crd is not modified and the result keeps no reference into it.
+func FromCRD(crd map[string]any) (*CRD, error) {
+	crd = deepCopyJSON(crd).(map[string]any)
+	if av, _ := crd["apiVersion"].(string); av != "apiextensions.k8s.io/v1" {
+		return nil, status.BadRequest(fmt.Sprintf("expected apiVersion apiextensions.k8s.io/v1, got %q", av))
+	}
+	if k, _ := crd["kind"].(string); k != "CustomResourceDefinition" {
+		return nil, status.BadRequest(fmt.Sprintf("expected kind CustomResourceDefinition, got %q", k))
+	}
+	c := &CRD{}
+	if md, ok := crd["metadata"].(map[string]any); ok {
+		c.Name, _ = md["name"].(string)
+	}
+	spec, _ := crd["spec"].(map[string]any)
+	if spec == nil {
+		spec = map[string]any{}
+	}
+	d := decoder{}
+	c.Group = d.str(spec, "group", "spec.group")
+	c.Scope = d.str(spec, "scope", "spec.scope")
+	c.PreserveUnknownFields = d.boolean(spec, "preserveUnknownFields", "spec.preserveUnknownFields")
+	if names, ok := spec["names"].(map[string]any); ok {
+		c.Names = Names{
+			Plural: d.str(names, "plural", "spec.names.plural"), Singular: d.str(names, "singular", "spec.names.singular"),
+			Kind: d.str(names, "kind", "spec.names.kind"), ListKind: d.str(names, "listKind", "spec.names.listKind"),
+			ShortNames: d.strs(names, "shortNames", "spec.names.shortNames"), Categories: d.strs(names, "categories", "spec.names.categories"),
+		}
+	}
+	vs, _ := spec["versions"].([]any)
+	for i, x := range vs {
+		vm, ok := x.(map[string]any)
+		if !ok {
+			d.fail(fmt.Sprintf("spec.versions[%d]", i), "expected object")
+			continue
+		}
+		pth := fmt.Sprintf("spec.versions[%d]", i)
+		v := &Version{crd: c,
+			Name: d.str(vm, "name", pth+".name"), Served: d.boolean(vm, "served", pth+".served"),
+			Storage: d.boolean(vm, "storage", pth+".storage"), Deprecated: d.boolean(vm, "deprecated", pth+".deprecated"),
+		}
+		if w, ok := vm["deprecationWarning"].(string); ok {
+			v.DeprecationWarning = &w
+		}
+		if sc, ok := vm["schema"].(map[string]any); ok {
+			if oas, ok := sc["openAPIV3Schema"]; ok && oas != nil {
+				p, err := ParseProps(oas, pth+".schema.openAPIV3Schema")
+				if err != nil {
+					d.err = append(d.err, err.Error())
+				} else {
+					v.Props = p
+				}
+			}
+		}
+		if sr, ok := vm["subresources"].(map[string]any); ok {
+			if _, ok := sr["status"]; ok && sr["status"] != nil {
+				v.Subresources.Status = true
+			}
+			if sc, ok := sr["scale"].(map[string]any); ok {
+				v.Subresources.Scale = &Scale{
+					SpecReplicasPath:   d.str(sc, "specReplicasPath", pth+".subresources.scale.specReplicasPath"),
+					StatusReplicasPath: d.str(sc, "statusReplicasPath", pth+".subresources.scale.statusReplicasPath"),
+				}
+				if l, ok := sc["labelSelectorPath"].(string); ok {
+					v.Subresources.Scale.LabelSelectorPath = &l
+				}
+			}
+		}
+		if sfs, ok := vm["selectableFields"].([]any); ok {
+			for _, sf := range sfs {
+				if m, ok := sf.(map[string]any); ok {
+					if jp, ok := m["jsonPath"].(string); ok {
+						v.SelectableFields = append(v.SelectableFields, jp)
+					}
+				}
+			}
+		}
+		c.Versions = append(c.Versions, v)
+	}
+	if len(d.err) > 0 {
+		return nil, status.BadRequest(strings.Join(d.err, "; "))
+	}
+	if errs := validateCRD(c); len(errs) > 0 {
+		return nil, status.Invalid(crdGK, c.Name, errs)
+	}
+	for _, v := range c.Versions {
+		if v.Props == nil {
+			continue
+		}
+		s, err := NewStructural(v.Props)
+		if err != nil {
+			return nil, status.InternalError(fmt.Errorf("the server could not properly serve the CR schema"))
+		}
+		if !c.PreserveUnknownFields {
+			if s, err = PruneDefaults(s); err != nil {
+				return nil, status.InternalError(fmt.Errorf("the server could not properly serve the CR schema"))
+			}
+		}
+		v.Structural = s
+		v.validator = NewValidator(v.Props)
+		if st, ok := v.Props.Properties["status"]; ok {
+			v.status = NewValidator(st)
+		}
+	}
+	return c, nil
+}
+
+type decoder struct{ err []string }
+
+func (d *decoder) fail(path, msg string) { d.err = append(d.err, path+": "+msg) }
+
+func (d *decoder) str(m map[string]any, k, path string) string {
+	x, ok := m[k]
+	if !ok || x == nil {
+		return ""
+	}
+	s, ok := x.(string)
+	if !ok {
+		d.fail(path, "cannot unmarshal "+typeName(x)+" into string")
+	}
+	return s
+}
+
+func (d *decoder) boolean(m map[string]any, k, path string) bool {
+	x, ok := m[k]
+	if !ok || x == nil {
+		return false
+	}
+	b, ok := x.(bool)
+	if !ok {
+		d.fail(path, "cannot unmarshal "+typeName(x)+" into bool")
+	}
+	return b
+}
+
+func (d *decoder) strs(m map[string]any, k, path string) []string {
+	x, ok := m[k]
+	if !ok || x == nil {
+		return nil
+	}
+	l, ok := x.([]any)
+	if !ok {
+		d.fail(path, "cannot unmarshal "+typeName(x)+" into []string")
+		return nil
+	}
+	out := make([]string, 0, len(l))
+	for _, e := range l {
+		s, ok := e.(string)
+		if !ok {
+			d.fail(path, "cannot unmarshal "+typeName(e)+" into string")
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// validateCRD applies the part of apiextensions' ValidateCustomResourceDefinition that concerns
+// schemas and names (see the package documentation for what is not checked).
+func validateCRD(c *CRD) field.ErrorList {
+	var all field.ErrorList
+	spec := field.NewPath("spec")
+	if c.Name != c.Names.Plural+"."+c.Group {
+		all = append(all, field.Invalid(field.NewPath("metadata", "name"), c.Name, `must be spec.names.plural+"."+spec.group`))
+	}
+	if c.Group == "" {
+		all = append(all, field.Required(spec.Child("group"), ""))
+	} else if errs := isDNS1123Subdomain(c.Group); len(errs) > 0 {
+		all = append(all, field.Invalid(spec.Child("group"), c.Group, strings.Join(errs, ",")))
+	} else if len(strings.Split(c.Group, ".")) < 2 {
+		all = append(all, field.Invalid(spec.Child("group"), c.Group, "should be a domain with at least one dot"))
+	}
+	switch c.Scope {
+	case "":
+		all = append(all, field.Required(spec.Child("scope"), ""))
+	case "Cluster", "Namespaced":
+	default:
+		all = append(all, field.NotSupported(spec.Child("scope"), c.Scope, []string{"Cluster", "Namespaced"}))
+	}
+	storage := 0
+	seen := map[string]bool{}
+	unique := true
+	for i, v := range c.Versions {
+		vp := spec.Child("versions").Index(i)
+		if v.Storage {
+			storage++
+		}
+		if seen[v.Name] {
+			unique = false
+		}
+		seen[v.Name] = true
+		if errs := isDNS1035Label(v.Name); len(errs) > 0 {
+			all = append(all, field.Invalid(vp.Child("name"), v.Name, strings.Join(errs, ",")))
+		}
+		if v.Props == nil {
+			all = append(all, field.Required(vp.Child("schema").Child("openAPIV3Schema"), ""))
+			continue
+		}
+		all = append(all, validateVersionSchema(v, vp.Child("schema"))...)
+		all = append(all, validateSubresources(v.Subresources, vp.Child("subresources"))...)
+	}
+	if len(c.Versions) == 0 {
+		all = append(all, field.Invalid(spec.Child("versions"), []any{}, "must have exactly one version marked as storage version"))
+	} else if storage != 1 {
+		all = append(all, field.Invalid(spec.Child("versions"), versionsValue(c), "must have exactly one version marked as storage version"))
+	}
+	if !unique {
+		all = append(all, field.Invalid(spec.Child("versions"), versionsValue(c), "must contain unique version names"))
+	}
+	all = append(all, validateNames(c.Names, spec.Child("names"))...)
+	if c.PreserveUnknownFields {
+		all = append(all, field.Invalid(spec.Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
+	}
+	return all
+}
+
+func versionsValue(c *CRD) []any {
+	out := make([]any, len(c.Versions))
+	for i, v := range c.Versions {
+		out[i] = map[string]any{"name": v.Name, "served": v.Served, "storage": v.Storage}
+	}
+	return out
+}
+
+func validateNames(n Names, fld field.Path) field.ErrorList {
+	var all field.ErrorList
+	if n.Plural == "" {
+		all = append(all, field.Required(fld.Child("plural"), ""))
+	} else if errs := isDNS1035Label(n.Plural); len(errs) > 0 {
+		all = append(all, field.Invalid(fld.Child("plural"), n.Plural, strings.Join(errs, ",")))
+	}
+	if n.Singular != "" {
+		if errs := isDNS1035Label(n.Singular); len(errs) > 0 {
+			all = append(all, field.Invalid(fld.Child("singular"), n.Singular, strings.Join(errs, ",")))
+		}
+	}
+	if n.Kind == "" {
+		all = append(all, field.Required(fld.Child("kind"), ""))
+	} else if errs := isDNS1035Label(strings.ToLower(n.Kind)); len(errs) > 0 {
+		all = append(all, field.Invalid(fld.Child("kind"), n.Kind, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
+	}
+	if n.ListKind != "" {
+		if errs := isDNS1035Label(strings.ToLower(n.ListKind)); len(errs) > 0 {
+			all = append(all, field.Invalid(fld.Child("listKind"), n.ListKind, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
+		}
+	}
+	for i, s := range n.ShortNames {
+		if errs := isDNS1035Label(s); len(errs) > 0 {
+			all = append(all, field.Invalid(fld.Child("shortNames").Index(i), s, strings.Join(errs, ",")))
+		}
+	}
+	if n.Kind != "" && n.Kind == n.ListKind {
+		all = append(all, field.Invalid(fld.Child("listKind"), n.ListKind, "kind and listKind may not be the same"))
+	}
+	for i, s := range n.Categories {
+		if errs := isDNS1035Label(s); len(errs) > 0 {
+			all = append(all, field.Invalid(fld.Child("categories").Index(i), s, strings.Join(errs, ",")))
+		}
+	}
+	return all
+}
+
+// validateVersionSchema is validateCustomResourceDefinitionValidation's structural part.
+func validateVersionSchema(v *Version, fld field.Path) field.ErrorList {
+	var all field.ErrorList
+	p := v.Props
+	oas := fld.Child("openAPIV3Schema")
+	if p.Nullable {
+		all = append(all, field.Forbidden(fld.Child("openAPIV3Schema.nullable"), "nullable cannot be true at the root"))
+	}
+	all = append(all, validateSchemaProps(p, oas, true, 0)...)
+	s, err := NewStructural(p)
+	if err != nil {
+		if len(all) == 0 {
+			all = append(all, field.Invalid(oas, "", err.Error()))
+		}
+		return all
+	}
+	all = append(all, ValidateStructural(oas, s)...)
+	return all
+}
+
+// validateSchemaProps is the subset of ValidateCustomResourceDefinitionOpenAPISchema that this
+// package implements: preserve-unknown-fields, map and list types, list-map keys.
+func validateSchemaProps(p *Props, fld field.Path, isRoot bool, depth int) field.ErrorList {
+	if p == nil || depth > maxSchemaDepth {
+		return nil
+	}
+	var all field.ErrorList
+	for _, k := range p.propertyOrderOrSorted() {
+		all = append(all, validateSchemaProps(p.Properties[k], fld.Child("properties").Key(k), false, depth+1)...)
+	}
+	if p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil {
+		all = append(all, validateSchemaProps(p.AdditionalProperties.Schema, fld.Child("additionalProperties"), false, depth+1)...)
+	}
+	if p.Items != nil {
+		all = append(all, validateSchemaProps(p.Items, fld.Child("items"), false, depth+1)...)
+	}
+	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
+		all = append(all, field.Invalid(fld.Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
+	}
+	if p.XMapType != nil && p.Type != "object" {
+		if p.Type == "" {
+			all = append(all, field.Required(fld.Child("type"), "must be object if x-kubernetes-map-type is specified"))
+		} else {
+			all = append(all, field.Invalid(fld.Child("type"), p.Type, "must be object if x-kubernetes-map-type is specified"))
+		}
+	}
+	if p.XMapType != nil && *p.XMapType != "atomic" && *p.XMapType != "granular" {
+		all = append(all, field.NotSupported(fld.Child("x-kubernetes-map-type"), *p.XMapType, []string{"atomic", "granular"}))
+	}
+	if p.XListType != nil && p.Type != "array" {
+		if p.Type == "" {
+			all = append(all, field.Required(fld.Child("type"), "must be array if x-kubernetes-list-type is specified"))
+		} else {
+			all = append(all, field.Invalid(fld.Child("type"), p.Type, "must be array if x-kubernetes-list-type is specified"))
+		}
+	} else if p.XListType != nil && *p.XListType == "set" && p.Items != nil {
+		is := p.Items
+		switch is.Type {
+		case "array":
+			if is.XListType != nil && *is.XListType != "atomic" {
+				all = append(all, field.Invalid(fld.Child("items").Child("x-kubernetes-list-type"), *is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+			}
+		case "object":
+			if is.XMapType == nil || *is.XMapType != "atomic" {
+				var v any
+				if is.XListType != nil {
+					v = *is.XListType
+				}
+				all = append(all, field.Invalid(fld.Child("items").Child("x-kubernetes-map-type"), v, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+			}
+		}
+	}
+	if p.XListType != nil && *p.XListType != "atomic" && *p.XListType != "set" && *p.XListType != "map" {
+		all = append(all, field.NotSupported(fld.Child("x-kubernetes-list-type"), *p.XListType, []string{"atomic", "set", "map"}))
+	}
+	if len(p.XListMapKeys) > 0 {
+		if p.XListType == nil {
+			all = append(all, field.Required(fld.Child("x-kubernetes-list-type"), "must be map if x-kubernetes-list-map-keys is non-empty"))
+		} else if *p.XListType != "map" {
+			all = append(all, field.Invalid(fld.Child("x-kubernetes-list-type"), *p.XListType, "must be map if x-kubernetes-list-map-keys is non-empty"))
+		}
+	}
+	if p.XListType != nil && *p.XListType == "map" {
+		if len(p.XListMapKeys) == 0 {
+			all = append(all, field.Required(fld.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+		}
+		if p.Items == nil && p.ItemsArray == nil {
+			all = append(all, field.Required(fld.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+		}
+		if p.Items != nil && p.Items.Type != "object" {
+			all = append(all, field.Invalid(fld.Child("items").Child("type"), p.Items.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+		}
+		if p.Items != nil && p.Items.Type == "object" {
+			keys := map[string]bool{}
+			for _, k := range p.XListMapKeys {
+				if s, ok := p.Items.Properties[k]; ok {
+					if s.Type == "array" || s.Type == "object" {
+						all = append(all, field.Invalid(fld.Child("items").Child("properties").Key(k).Child("type"), p.Items.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+					}
+				} else {
+					all = append(all, field.Invalid(fld.Child("x-kubernetes-list-map-keys"), listValue(p.XListMapKeys), "entries must all be names of item properties"))
+				}
+				if keys[k] {
+					all = append(all, field.Invalid(fld.Child("x-kubernetes-list-map-keys"), listValue(p.XListMapKeys), "must not contain duplicate entries"))
+				}
+				keys[k] = true
+			}
+		}
+	}
+	if p.Items != nil && p.XListType != nil && (*p.XListType == "set" || *p.XListType == "map") {
+		if p.Items.Nullable {
+			all = append(all, field.Forbidden(fld.Child("items").Child("nullable"), "cannot be nullable when x-kubernetes-list-type is "+*p.XListType))
+		}
+		if *p.XListType == "map" {
+			req := map[string]bool{}
+			for _, r := range p.Items.Required {
+				req[r] = true
+			}
+			for _, k := range p.XListMapKeys {
+				o, ok := p.Items.Properties[k]
+				if !ok {
+					continue
+				}
+				if !req[k] && o.Default == nil {
+					all = append(all, field.Required(fld.Child("items").Child("properties").Key(k).Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
+				}
+				if o.Nullable {
+					all = append(all, field.Forbidden(fld.Child("items").Child("properties").Key(k).Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
+				}
+			}
+		}
+	}
+	return all
+}
+
+func listValue(l []string) []any {
+	out := make([]any, len(l))
+	for i, s := range l {
+		out[i] = s
+	}
+	return out
+}
+
+func validateSubresources(sr Subresources, fld field.Path) field.ErrorList {
+	var all field.ErrorList
+	if sr.Scale == nil {
+		return nil
+	}
+	simple := func(p string, f field.Path) field.ErrorList {
+		if p[0] != '.' {
+			return field.ErrorList{field.Invalid(f, p, "must be a simple json path starting with .")}
+		}
+		return nil
+	}
+	if sr.Scale.SpecReplicasPath == "" {
+		all = append(all, field.Required(fld.Child("scale.specReplicasPath"), ""))
+	} else if errs := simple(sr.Scale.SpecReplicasPath, fld.Child("scale.specReplicasPath")); len(errs) > 0 {
+		all = append(all, errs...)
+	} else if !strings.HasPrefix(sr.Scale.SpecReplicasPath, ".spec.") {
+		all = append(all, field.Invalid(fld.Child("scale.specReplicasPath"), sr.Scale.SpecReplicasPath, "should be a json path under .spec"))
+	}
+	if sr.Scale.StatusReplicasPath == "" {
+		all = append(all, field.Required(fld.Child("scale.statusReplicasPath"), ""))
+	} else if errs := simple(sr.Scale.StatusReplicasPath, fld.Child("scale.statusReplicasPath")); len(errs) > 0 {
+		all = append(all, errs...)
+	} else if !strings.HasPrefix(sr.Scale.StatusReplicasPath, ".status.") {
+		all = append(all, field.Invalid(fld.Child("scale.statusReplicasPath"), sr.Scale.StatusReplicasPath, "should be a json path under .status"))
+	}
+	if l := sr.Scale.LabelSelectorPath; l != nil && *l != "" {
+		if errs := simple(*l, fld.Child("scale.labelSelectorPath")); len(errs) > 0 {
+			all = append(all, errs...)
+		} else if !strings.HasPrefix(*l, ".spec.") && !strings.HasPrefix(*l, ".status.") {
+			all = append(all, field.Invalid(fld.Child("scale.labelSelectorPath"), *l, "should be a json path under either .spec or .status"))
+		}
+	}
+	return all
+}

@@ -1,0 +1,438 @@
+package schema
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Props is an OpenAPI v3 schema as written in a CustomResourceDefinition (apiextensions.k8s.io/v1
+// JSONSchemaProps), kept field for field so that every rule of the apiserver that looks at the
+// written schema (not the structural one) can be applied: the value validator, the CRD schema
+// checks, and structural-schema construction. Props values are read-only once parsed.
+type Props struct {
+	ID          string
+	Schema      string
+	Ref         *string
+	Description string
+	Type        string
+	Format      string
+	Title       string
+	// Default and Example hold the decoded JSON value; HasDefault tells `default: null` from no
+	// default (the apiserver treats both as "no default" in structural schemas).
+	Default          any
+	HasDefault       bool
+	Example          any
+	HasExample       bool
+	Maximum          *float64
+	ExclusiveMaximum bool
+	Minimum          *float64
+	ExclusiveMinimum bool
+	MaxLength        *int64
+	MinLength        *int64
+	Pattern          string
+	MaxItems         *int64
+	MinItems         *int64
+	UniqueItems      bool
+	MultipleOf       *float64
+	Enum             []any
+	MaxProperties    *int64
+	MinProperties    *int64
+	Required         []string
+	// Items is the `items` schema; ItemsArray is set instead when `items` is a JSON array.
+	Items      *Props
+	ItemsArray []Props
+	AllOf      []Props
+	OneOf      []Props
+	AnyOf      []Props
+	Not        *Props
+	Properties map[string]*Props
+	// AdditionalProperties is set when `additionalProperties` is present: Allows is false only for
+	// `additionalProperties: false`.
+	AdditionalProperties *PropsOrBool
+	PatternProperties    map[string]*Props
+	Dependencies         map[string]any
+	AdditionalItems      *PropsOrBool
+	Definitions          map[string]*Props
+	ExternalDocs         *ExternalDocs
+	Nullable             bool
+
+	XPreserveUnknownFields *bool
+	XEmbeddedResource      bool
+	XIntOrString           bool
+	XListMapKeys           []string
+	XListType              *string
+	XMapType               *string
+	// XValidations holds the x-kubernetes-validations rules exactly as written (CEL is evaluated
+	// elsewhere).
+	XValidations []any
+
+	// propertyOrder lists the property names sorted, for deterministic walks.
+	propertyOrder []string
+}
+
+// PropsOrBool is `additionalProperties` / `additionalItems`: a schema or a boolean.
+type PropsOrBool struct {
+	Allows bool
+	Schema *Props
+}
+
+// ExternalDocs is the externalDocs stanza of a schema.
+type ExternalDocs struct {
+	Description string
+	URL         string
+}
+
+// PropertyNames returns the names of p.Properties in sorted order.
+func (p *Props) PropertyNames() []string { return p.propertyOrder }
+
+// maxSchemaDepth bounds the nesting of a schema so that hostile CRDs cannot exhaust the stack.
+const maxSchemaDepth = 1000
+
+// decodeError is a CRD that does not decode into the API types: the apiserver rejects it with
+// 400 BadRequest before any validation runs.
+type decodeError struct {
+	path string
+	msg  string
+}
+
+func (e *decodeError) Error() string {
+	if e.path == "" {
+		return e.msg
+	}
+	return e.path + ": " + e.msg
+}
+
+// StatusCode is 400: the object does not decode.
+func (e *decodeError) StatusCode() int { return 400 }
+
+func typeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "bool"
+	case int64, float64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func wrongType(path, want string, v any) error {
+	return &decodeError{path: path, msg: fmt.Sprintf("cannot unmarshal %s into %s", typeName(v), want)}
+}
+
+// ParseProps decodes a JSON schema value (as decoded by the codec: map[string]any with int64 and
+// float64 numbers) into Props. path names the value in error messages.
+func ParseProps(v any, path string) (*Props, error) {
+	return parseProps(v, path, 0)
+}
+
+func parseProps(v any, path string, depth int) (*Props, error) {
+	if depth > maxSchemaDepth {
+		return nil, &decodeError{path: path, msg: fmt.Sprintf("schema nesting exceeds %d levels", maxSchemaDepth)}
+	}
+	if v == nil {
+		return &Props{}, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, wrongType(path, "JSONSchemaProps", v)
+	}
+	p := &Props{}
+	var err error
+	str := func(k string, dst *string) {
+		if err != nil {
+			return
+		}
+		if x, ok := m[k]; ok && x != nil {
+			s, ok := x.(string)
+			if !ok {
+				err = wrongType(path+"."+k, "string", x)
+				return
+			}
+			*dst = s
+		}
+	}
+	strPtr := func(k string) *string {
+		if err != nil {
+			return nil
+		}
+		if x, ok := m[k]; ok && x != nil {
+			s, ok := x.(string)
+			if !ok {
+				err = wrongType(path+"."+k, "string", x)
+				return nil
+			}
+			return &s
+		}
+		return nil
+	}
+	boolean := func(k string, dst *bool) {
+		if err != nil {
+			return
+		}
+		if x, ok := m[k]; ok && x != nil {
+			b, ok := x.(bool)
+			if !ok {
+				err = wrongType(path+"."+k, "bool", x)
+				return
+			}
+			*dst = b
+		}
+	}
+	float := func(k string) *float64 {
+		if err != nil {
+			return nil
+		}
+		if x, ok := m[k]; ok && x != nil {
+			switch n := x.(type) {
+			case int64:
+				f := float64(n)
+				return &f
+			case float64:
+				return &n
+			default:
+				err = wrongType(path+"."+k, "float64", x)
+			}
+		}
+		return nil
+	}
+	integer := func(k string) *int64 {
+		if err != nil {
+			return nil
+		}
+		if x, ok := m[k]; ok && x != nil {
+			switch n := x.(type) {
+			case int64:
+				return &n
+			case float64:
+				if n == float64(int64(n)) {
+					i := int64(n)
+					return &i
+				}
+				err = &decodeError{path: path + "." + k, msg: fmt.Sprintf("cannot unmarshal number %v into int64", n)}
+			default:
+				err = wrongType(path+"."+k, "int64", x)
+			}
+		}
+		return nil
+	}
+	strs := func(k string) []string {
+		if err != nil {
+			return nil
+		}
+		x, ok := m[k]
+		if !ok || x == nil {
+			return nil
+		}
+		l, ok := x.([]any)
+		if !ok {
+			err = wrongType(path+"."+k, "[]string", x)
+			return nil
+		}
+		out := make([]string, 0, len(l))
+		for i, e := range l {
+			s, ok := e.(string)
+			if !ok {
+				if e == nil {
+					s = ""
+				} else {
+					err = wrongType(fmt.Sprintf("%s.%s[%d]", path, k, i), "string", e)
+					return nil
+				}
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	schemaList := func(k string) []Props {
+		if err != nil {
+			return nil
+		}
+		x, ok := m[k]
+		if !ok || x == nil {
+			return nil
+		}
+		l, ok := x.([]any)
+		if !ok {
+			err = wrongType(path+"."+k, "[]JSONSchemaProps", x)
+			return nil
+		}
+		out := make([]Props, 0, len(l))
+		for i, e := range l {
+			sub, e2 := parseProps(e, fmt.Sprintf("%s.%s[%d]", path, k, i), depth+1)
+			if e2 != nil {
+				err = e2
+				return nil
+			}
+			out = append(out, *sub)
+		}
+		return out
+	}
+	schemaMap := func(k string) (map[string]*Props, []string) {
+		if err != nil {
+			return nil, nil
+		}
+		x, ok := m[k]
+		if !ok || x == nil {
+			return nil, nil
+		}
+		mm, ok := x.(map[string]any)
+		if !ok {
+			err = wrongType(path+"."+k, "map[string]JSONSchemaProps", x)
+			return nil, nil
+		}
+		out := make(map[string]*Props, len(mm))
+		names := make([]string, 0, len(mm))
+		for name := range mm {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			sub, e2 := parseProps(mm[name], path+"."+k+"."+name, depth+1)
+			if e2 != nil {
+				err = e2
+				return nil, nil
+			}
+			out[name] = sub
+		}
+		return out, names
+	}
+	schemaOrBool := func(k string) *PropsOrBool {
+		if err != nil {
+			return nil
+		}
+		x, ok := m[k]
+		if !ok || x == nil {
+			return nil
+		}
+		switch t := x.(type) {
+		case bool:
+			return &PropsOrBool{Allows: t}
+		case map[string]any:
+			sub, e2 := parseProps(t, path+"."+k, depth+1)
+			if e2 != nil {
+				err = e2
+				return nil
+			}
+			return &PropsOrBool{Allows: true, Schema: sub}
+		default:
+			err = &decodeError{path: path + "." + k, msg: "JSONSchemaPropsOrBool: expected bool or object"}
+			return nil
+		}
+	}
+
+	str("id", &p.ID)
+	str("$schema", &p.Schema)
+	p.Ref = strPtr("$ref")
+	str("description", &p.Description)
+	str("type", &p.Type)
+	str("format", &p.Format)
+	str("title", &p.Title)
+	if x, ok := m["default"]; ok {
+		p.Default, p.HasDefault = x, true
+	}
+	if x, ok := m["example"]; ok {
+		p.Example, p.HasExample = x, true
+	}
+	p.Maximum = float("maximum")
+	boolean("exclusiveMaximum", &p.ExclusiveMaximum)
+	p.Minimum = float("minimum")
+	boolean("exclusiveMinimum", &p.ExclusiveMinimum)
+	p.MaxLength = integer("maxLength")
+	p.MinLength = integer("minLength")
+	str("pattern", &p.Pattern)
+	p.MaxItems = integer("maxItems")
+	p.MinItems = integer("minItems")
+	boolean("uniqueItems", &p.UniqueItems)
+	p.MultipleOf = float("multipleOf")
+	if x, ok := m["enum"]; ok && x != nil && err == nil {
+		l, ok := x.([]any)
+		if !ok {
+			err = wrongType(path+".enum", "[]JSON", x)
+		} else {
+			p.Enum = l
+		}
+	}
+	p.MaxProperties = integer("maxProperties")
+	p.MinProperties = integer("minProperties")
+	p.Required = strs("required")
+	if x, ok := m["items"]; ok && x != nil && err == nil {
+		switch t := x.(type) {
+		case map[string]any:
+			p.Items, err = parseProps(t, path+".items", depth+1)
+		case []any:
+			p.ItemsArray = schemaList("items")
+			if p.ItemsArray == nil && err == nil {
+				p.ItemsArray = []Props{}
+			}
+		default:
+			err = &decodeError{path: path + ".items", msg: "JSONSchemaPropsOrArray: expected object or array"}
+		}
+	}
+	p.AllOf = schemaList("allOf")
+	p.OneOf = schemaList("oneOf")
+	p.AnyOf = schemaList("anyOf")
+	if x, ok := m["not"]; ok && x != nil && err == nil {
+		p.Not, err = parseProps(x, path+".not", depth+1)
+	}
+	p.Properties, p.propertyOrder = schemaMap("properties")
+	p.AdditionalProperties = schemaOrBool("additionalProperties")
+	p.PatternProperties, _ = schemaMap("patternProperties")
+	if x, ok := m["dependencies"]; ok && x != nil && err == nil {
+		d, ok := x.(map[string]any)
+		if !ok {
+			err = wrongType(path+".dependencies", "JSONSchemaDependencies", x)
+		} else {
+			p.Dependencies = d
+		}
+	}
+	p.AdditionalItems = schemaOrBool("additionalItems")
+	p.Definitions, _ = schemaMap("definitions")
+	if x, ok := m["externalDocs"]; ok && x != nil && err == nil {
+		d, ok := x.(map[string]any)
+		if !ok {
+			err = wrongType(path+".externalDocs", "ExternalDocumentation", x)
+		} else {
+			p.ExternalDocs = &ExternalDocs{}
+			if s, ok := d["description"].(string); ok {
+				p.ExternalDocs.Description = s
+			}
+			if s, ok := d["url"].(string); ok {
+				p.ExternalDocs.URL = s
+			}
+		}
+	}
+	boolean("nullable", &p.Nullable)
+	if x, ok := m["x-kubernetes-preserve-unknown-fields"]; ok && x != nil && err == nil {
+		b, ok := x.(bool)
+		if !ok {
+			err = wrongType(path+".x-kubernetes-preserve-unknown-fields", "bool", x)
+		} else {
+			p.XPreserveUnknownFields = &b
+		}
+	}
+	boolean("x-kubernetes-embedded-resource", &p.XEmbeddedResource)
+	boolean("x-kubernetes-int-or-string", &p.XIntOrString)
+	p.XListMapKeys = strs("x-kubernetes-list-map-keys")
+	p.XListType = strPtr("x-kubernetes-list-type")
+	p.XMapType = strPtr("x-kubernetes-map-type")
+	if x, ok := m["x-kubernetes-validations"]; ok && x != nil && err == nil {
+		l, ok := x.([]any)
+		if !ok {
+			err = wrongType(path+".x-kubernetes-validations", "ValidationRules", x)
+		} else {
+			p.XValidations = l
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}

@@ -1,0 +1,361 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/status"
+)
+
+// Request is one write of a custom object to a CRD version, as the apiserver receives it after
+// decoding.
+type Request struct {
+	// Object is the decoded object (not modified).
+	Object map[string]any
+	// Old is the stored object for an update, nil for a create. It is taken as stored: already
+	// pruned and defaulted.
+	Old map[string]any
+	// FieldValidation is Strict, Warn or Ignore ("" means Strict, kubectl's default).
+	FieldValidation FieldValidation
+	// DecodeWarnings are the duplicate-field findings of the decoder (`duplicate field "x"`), as
+	// internal/codec reports them with AllowDuplicates.
+	DecodeWarnings []string
+}
+
+// Result is what the write path makes of a Request.
+type Result struct {
+	// Object is the object after pruning, metadata coercion and defaulting.
+	Object map[string]any
+	// Pruned lists the unknown fields removed ("spec.foo", "metadata.bar"), sorted.
+	Pruned []string
+	// Warnings are the warnings the apiserver would return (field validation, deprecated
+	// version, finalizer names), in its order.
+	Warnings []string
+	// Errors are the validation errors (empty when valid).
+	Errors field.ErrorList
+}
+
+// Process runs a create (req.Old nil) or an update of a custom object through the apiserver's
+// CRD write path up to storage: decoding checks, field validation, pruning, metadata coercion,
+// defaulting, then validation (schema, metadata, list sets and maps, scale paths; on update with
+// ratcheting). CEL rules (x-kubernetes-validations) are not evaluated here.
+//
+// It returns an error (a *status.Error) where the apiserver fails the request before validation:
+// 400 for strict field-validation failures and undecodable metadata. Validation failures are in
+// Result.Errors; Invalid turns them into the 422 the apiserver sends.
+func (v *Version) Process(req Request) (Result, error) {
+	fv := req.FieldValidation
+	if fv == "" {
+		fv = FieldValidationStrict
+	}
+	obj, unknown, err := v.Coerce(req.Object, fv != FieldValidationIgnore)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Pruned: unknown}
+	warnings, ferr := FieldValidationFindings(fv, req.DecodeWarnings, unknown)
+	if ferr != nil {
+		return Result{}, ferr
+	}
+	res.Warnings = append(res.Warnings, warnings...)
+	if v.Structural != nil {
+		obj = Default(obj, v.Structural).(map[string]any)
+	}
+	res.Object = obj
+	if v.Deprecated {
+		if v.DeprecationWarning != nil {
+			res.Warnings = append(res.Warnings, *v.DeprecationWarning)
+		} else {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s/%s %s is deprecated", v.crd.Group, v.Name, v.crd.Names.Kind))
+		}
+	}
+	// What validation sees: the strategy resets status when the status subresource is on.
+	vobj := obj
+	if v.Subresources.Status {
+		vobj = shallowCopy(obj)
+		if req.Old == nil {
+			delete(vobj, "status")
+		} else if os, ok := req.Old["status"]; ok {
+			vobj["status"] = os
+		} else {
+			delete(vobj, "status")
+		}
+	}
+	if req.Old == nil {
+		res.Errors = v.ValidateCreate(vobj)
+	} else {
+		res.Errors = v.ValidateUpdate(vobj, req.Old)
+	}
+	res.Warnings = append(res.Warnings, finalizerWarnings(vobj, req.Old)...)
+	return res, nil
+}
+
+// Invalid returns the 422 Invalid status error the apiserver sends for errs about obj.
+func (v *Version) Invalid(obj map[string]any, errs field.ErrorList) *status.Error {
+	name := ""
+	if md, ok := obj["metadata"].(map[string]any); ok {
+		name, _ = md["name"].(string)
+	}
+	return status.Invalid(status.GroupKind{Group: v.crd.Group, Kind: v.crd.Names.Kind}, name, errs)
+}
+
+func shallowCopy(m map[string]any) map[string]any {
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// Coerce is the apiserver's decode-time treatment of a custom object (unstructuredSchemaCoercer):
+// the root metadata is normalised through ObjectMeta, unknown fields are pruned, null values of
+// non-nullable fields without default are dropped, and the metadata of embedded resources is
+// normalised. With trackUnknown it returns the unknown field paths (metadata ones first, as the
+// apiserver lists them). obj is not modified. Errors are 400 BadRequest *status.Error values.
+func (v *Version) Coerce(obj map[string]any, trackUnknown bool) (map[string]any, []string, error) {
+	out := deepCopyJSON(obj).(map[string]any)
+	var unknown []string
+	kind, foundKind := out["kind"]
+	apiVersion, foundAPIVersion := out["apiVersion"]
+	if foundKind {
+		if _, ok := kind.(string); !ok {
+			return nil, nil, status.BadRequest(fmt.Sprintf(".kind accessor error: %v is of the type %s, expected string", kind, goTypeName(kind)))
+		}
+	}
+	if foundAPIVersion {
+		if _, ok := apiVersion.(string); !ok {
+			return nil, nil, status.BadRequest(fmt.Sprintf(".apiVersion accessor error: %v is of the type %s, expected string", apiVersion, goTypeName(apiVersion)))
+		}
+	}
+	var om *ObjectMeta
+	md, foundMeta := out["metadata"]
+	if foundMeta {
+		var mu []string
+		var err error
+		om, mu, err = decodeObjectMeta(md, trackUnknown, "metadata")
+		if err != nil {
+			return nil, nil, status.BadRequest(err.Error())
+		}
+		unknown = append(unknown, mu...)
+	}
+	gv, err := ParseAPIVersion(strOf(apiVersion))
+	if err != nil {
+		return nil, nil, status.BadRequest(err.Error())
+	}
+	if gv.Group == v.crd.Group && strOf(kind) == v.crd.Names.Kind {
+		s := v.Structural
+		if !v.crd.PreserveUnknownFields {
+			unknown = append(unknown, pruneInPlace(out, s, true, trackUnknown)...)
+			pruneNonNullableNullsWithoutDefaults(out, s)
+		}
+		if needsCoerce(s, 0) {
+			c := &coercer{track: trackUnknown}
+			if ferr := c.coerce(field.Path{}, out, s); ferr != nil {
+				return nil, nil, status.BadRequest(ferr.Error())
+			}
+			sort.Strings(c.unknown)
+			unknown = append(unknown, c.unknown...)
+		}
+	}
+	if foundKind {
+		out["kind"] = kind
+	}
+	if foundAPIVersion {
+		out["apiVersion"] = apiVersion
+	}
+	if foundMeta {
+		out["metadata"] = om.unstructured()
+	}
+	return out, unknown, nil
+}
+
+func strOf(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func goTypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "<nil>"
+	case bool:
+		return "bool"
+	case int64:
+		return "int64"
+	case float64:
+		return "float64"
+	case []any:
+		return "[]interface {}"
+	case map[string]any:
+		return "map[string]interface {}"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// ValidateCreate validates a (coerced and defaulted) custom object for a create, like the
+// custom resource strategy's Validate without CEL.
+func (v *Version) ValidateCreate(obj map[string]any) field.ErrorList {
+	if errs := v.validateTypeMeta(obj); len(errs) > 0 {
+		return errs
+	}
+	var all field.ErrorList
+	om, errs := rootObjectMeta(obj)
+	if len(errs) > 0 {
+		all = append(all, errs...)
+	} else {
+		all = append(all, validateObjectMeta(om, v.crd.Namespaced(), nameIsDNSSubdomain, field.NewPath("metadata"))...)
+	}
+	all = append(all, v.validator.Validate(field.Path{}, obj)...)
+	all = append(all, v.validateScale(obj)...)
+	all = append(all, ValidateEmbeddedResources(field.Path{}, obj, v.Structural, false)...)
+	all = append(all, ValidateListSetsAndMaps(field.Path{}, v.Structural, obj)...)
+	return all
+}
+
+// ValidateUpdate validates an update of old to obj, with validation ratcheting (unchanged
+// invalid values pass), like the custom resource strategy's ValidateUpdate without CEL.
+func (v *Version) ValidateUpdate(obj, old map[string]any) field.ErrorList {
+	if errs := v.validateTypeMeta(obj); len(errs) > 0 {
+		return errs
+	}
+	var all field.ErrorList
+	om, errs := rootObjectMeta(obj)
+	oldOM, oldErrs := rootObjectMeta(old)
+	switch {
+	case len(errs) > 0:
+		all = append(all, errs...)
+	case len(oldErrs) > 0:
+		all = append(all, oldErrs...)
+	default:
+		all = append(all, validateObjectMetaUpdate(om, oldOM, field.NewPath("metadata"))...)
+	}
+	all = append(all, v.validator.ValidateUpdate(field.Path{}, obj, old, v.Structural)...)
+	all = append(all, v.validateScale(obj)...)
+	all = append(all, ValidateEmbeddedResources(field.Path{}, obj, v.Structural, false)...)
+	if len(ValidateListSetsAndMaps(field.Path{}, v.Structural, old)) == 0 {
+		all = append(all, ValidateListSetsAndMaps(field.Path{}, v.Structural, obj)...)
+	}
+	return all
+}
+
+func (v *Version) validateTypeMeta(obj map[string]any) field.ErrorList {
+	var all field.ErrorList
+	kind, _ := obj["kind"].(string)
+	av, _ := obj["apiVersion"].(string)
+	if kind != v.crd.Names.Kind {
+		all = append(all, field.Invalid(field.NewPath("kind"), kind, "must be "+v.crd.Names.Kind))
+	}
+	if want := v.crd.Group + "/" + v.Name; av != want {
+		all = append(all, field.Invalid(field.NewPath("apiVersion"), av, "must be "+want))
+	}
+	return all
+}
+
+func rootObjectMeta(obj map[string]any) (*ObjectMeta, field.ErrorList) {
+	raw := obj["metadata"]
+	if raw == nil {
+		return &ObjectMeta{}, nil
+	}
+	if _, ok := raw.(map[string]any); !ok {
+		return nil, field.ErrorList{field.Invalid(field.NewPath("metadata"), raw, fmt.Sprintf("expected map[string]interface{}, got %s", goTypeName(raw)))}
+	}
+	om, _, err := decodeObjectMeta(raw, false, "")
+	if err != nil {
+		return nil, field.ErrorList{field.Invalid(field.NewPath("metadata"), raw, err.Error())}
+	}
+	return om, nil
+}
+
+// nestedInt64 reads an int64 at a scale path like unstructured.NestedInt64.
+func nestedInt64(obj map[string]any, path string) (int64, error) {
+	fields := strings.Split(strings.TrimPrefix(path, "."), ".")
+	var cur any = obj
+	for i, f := range fields {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return 0, fmt.Errorf("%v accessor error: %v is of the type %s, expected map[string]interface{}", jsonPath(fields[:i]), cur, goTypeName(cur))
+		}
+		cur, ok = m[f]
+		if !ok {
+			return 0, nil
+		}
+	}
+	n, ok := cur.(int64)
+	if !ok {
+		return 0, fmt.Errorf("%v accessor error: %v is of the type %s, expected int64", jsonPath(fields), cur, goTypeName(cur))
+	}
+	return n, nil
+}
+
+func jsonPath(fields []string) string { return "." + strings.Join(fields, ".") }
+
+func (v *Version) validateScale(obj map[string]any) field.ErrorList {
+	sc := v.Subresources.Scale
+	if sc == nil {
+		return nil
+	}
+	var all field.ErrorList
+	check := func(path string) {
+		n, err := nestedInt64(obj, path)
+		switch {
+		case err != nil:
+			all = append(all, field.Invalid(field.NewPath(path), n, err.Error()))
+		case n < 0:
+			all = append(all, field.Invalid(field.NewPath(path), n, "should be a non-negative integer"))
+		case n > math.MaxInt32:
+			all = append(all, field.Invalid(field.NewPath(path), n, fmt.Sprintf("should be less than or equal to %v", math.MaxInt32)))
+		}
+	}
+	check(sc.SpecReplicasPath)
+	check(sc.StatusReplicasPath)
+	return all
+}
+
+var standardFinalizers = map[string]bool{"orphan": true, "foregroundDeletion": true, "kubernetes": true}
+
+// finalizerWarnings are the custom resource strategy's warnings for newly added finalizers.
+func finalizerWarnings(obj, old map[string]any) []string {
+	names := func(o map[string]any) []string {
+		md, _ := o["metadata"].(map[string]any)
+		l, _ := md["finalizers"].([]any)
+		var out []string
+		for _, f := range l {
+			if s, ok := f.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	added := map[string]bool{}
+	for _, f := range names(obj) {
+		added[f] = true
+	}
+	if old != nil {
+		for _, f := range names(old) {
+			delete(added, f)
+		}
+	}
+	list := make([]string, 0, len(added))
+	for f := range added {
+		list = append(list, f)
+	}
+	sort.Strings(list)
+	var w []string
+	const p = "metadata.finalizers"
+	for _, f := range list {
+		for _, m := range isQualifiedName(f) {
+			w = append(w, fmt.Sprintf("%s: %q: %s", p, f, m))
+		}
+		if len(strings.Split(f, "/")) == 1 && !standardFinalizers[f] {
+			if strings.Contains(f, ".") {
+				w = append(w, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers", p, f))
+			} else {
+				w = append(w, fmt.Sprintf("%s: %q: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers", p, f))
+			}
+		}
+	}
+	return w
+}
