@@ -78,6 +78,7 @@ func (s *state) syncNamespace(ns *item) []Action {
 				Why: fmt.Sprintf("namespace %s is terminating", name)}
 			p := Background
 			a.Outcome = s.applyDeleteOpts(it, DeleteOptions{PropagationPolicy: &p})
+			a.Object = current(it)
 			if a.Outcome != "unchanged" {
 				out = append(out, a)
 			}
@@ -179,6 +180,7 @@ func (s *state) syncNamespace(ns *item) []Action {
 	} else {
 		s.replace(ns, next)
 		a.Outcome = "updated"
+		a.Object = ns.obj
 	}
 	return append(out, a)
 }
@@ -311,7 +313,7 @@ func (s *state) writeNamespaceStatus(ns *item, edit func(map[string]any), why st
 	edit(st)
 	out["status"] = st
 	s.replace(ns, out)
-	return Action{Type: ActionUpdateNamespaceStatus, Controller: ControllerNamespace, Target: ns.ref(), Status: st, Why: why, Outcome: "updated"}
+	return Action{Type: ActionUpdateNamespaceStatus, Controller: ControllerNamespace, Target: ns.ref(), Status: st, Why: why, Outcome: "updated", Object: ns.obj}
 }
 
 // applyDeleteOpts runs the apiserver's DELETE on an item with the given options.

@@ -97,8 +97,12 @@ type Action struct {
 	Status map[string]any `json:"status,omitempty"`
 	// Why says, in words, why the controller acts.
 	Why string `json:"why"`
-	// Outcome says what the write did: "removed", "terminating", "updated", "unchanged".
+	// Outcome says what the write did: "removed", "terminating", "updated", "unchanged", or
+	// "error: <the apiserver's message>".
 	Outcome string `json:"outcome,omitempty"`
+	// Object is Target as stored after the write (nil when removed or for events), so a caller
+	// can apply the action to its own store by writing it.
+	Object Object `json:"-"`
 }
 
 // String prints the action on one line.
@@ -345,6 +349,14 @@ func (s *state) round() []Action {
 	return out
 }
 
+// current returns the item's object, nil once removed.
+func current(it *item) Object {
+	if it.gone {
+		return nil
+	}
+	return it.obj
+}
+
 // graphEvents are the Events the graph builder records while inserting the snapshot's objects:
 // OwnerRefInvalidNamespace for a dependent whose owner uid is an object of another namespace.
 func (s *state) graphEvents() []Action {
@@ -491,6 +503,7 @@ func (s *state) replace(it *item, obj Object) {
 func (s *state) deleteItem(it *item, policy Propagation, why string) Action {
 	a := Action{Type: ActionDelete, Controller: ControllerGC, Target: it.ref(), PropagationPolicy: policy, Why: why}
 	a.Outcome = s.applyDelete(it, policy)
+	a.Object = current(it)
 	return a
 }
 
@@ -520,6 +533,7 @@ func (s *state) removeOwnerRefs(it *item, uids []string, why string) Action {
 	}
 	s.replace(it, withMeta(it.obj, map[string]any{"ownerReferences": ownerList(keep)}))
 	a.Outcome = "updated"
+	a.Object = it.obj
 	return a
 }
 
@@ -536,6 +550,7 @@ func (s *state) unblock(it *item, uids []string) Action {
 	}
 	s.replace(it, withMeta(it.obj, map[string]any{"ownerReferences": ownerList(refs)}))
 	a.Outcome = "updated"
+	a.Object = it.obj
 	return a
 }
 
@@ -561,6 +576,7 @@ func (s *state) removeFinalizer(it *item, f, why string) Action {
 	}
 	s.replace(it, next)
 	a.Outcome = "updated"
+	a.Object = it.obj
 	return a
 }
 
