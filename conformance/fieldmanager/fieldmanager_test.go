@@ -10,12 +10,15 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/writepath/writepath/apply"
@@ -29,9 +32,9 @@ var logicalBase = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 // operations with WRITEPATH_LONG=1.
 func sequences() int {
 	if os.Getenv("WRITEPATH_LONG") != "" {
-		return 12500 // x 8 operations = 100k operations
+		return 2000 // x 8 operations x 8 scenarios = 128k operations
 	}
-	return 300
+	return 60
 }
 
 const opsPerSequence = 8
@@ -81,6 +84,14 @@ type scenario struct {
 	subresource string
 	reset       map[fieldpath.APIVersion]*fieldpath.Set
 	gen         func(r *rand.Rand) map[string]any
+	// crd builds the reference with NewDefaultCRDFieldManager and these type converters.
+	crd      bool
+	refTypes func() (refTC any, ourTC apply.TypeConverter)
+	// managers is the pool of manager names (default: managers).
+	managers []string
+	ops      int
+	// applies is how many operations in 10 are applies (default 6).
+	applies int
 }
 
 func deploymentScenarios() []scenario {
@@ -92,34 +103,69 @@ func deploymentScenarios() []scenario {
 		{name: "deployment-status", gvk: gvk, subresource: "status", gen: genDeployment,
 			reset: map[fieldpath.APIVersion]*fieldpath.Set{"apps/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata", "labels"))}},
 		{name: "configmap", gvk: k8sschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, gen: genConfigMap},
+		{name: "configmap-many-managers", gvk: k8sschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, gen: genWideConfigMap,
+			managers: manyManagers(), ops: 40, applies: 2},
+		{name: "crd-widget", gvk: widgetGVK, gen: genWidget, crd: true, refTypes: func() (any, apply.TypeConverter) { return widgetTypes() }},
+		{name: "crd-widget-status", gvk: widgetGVK, subresource: "status", gen: genWidget, crd: true,
+			refTypes: func() (any, apply.TypeConverter) { return widgetTypes() },
+			reset: map[fieldpath.APIVersion]*fieldpath.Set{"example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata"))}},
+		{name: "crd-deduced", gvk: k8sschema.GroupVersionKind{Group: "example.com", Version: "v2", Kind: "Gadget"}, gen: genDeduced, crd: true,
+			refTypes: func() (any, apply.TypeConverter) { return managedfields.NewDeducedTypeConverter(), apply.Deduced }},
 	}
 }
 
 var managers = []string{"alice", "bob", "kubectl", "ctrl", "kube-controller-manager"}
 
+func manyManagers() []string {
+	var out []string
+	for i := 0; i < 16; i++ {
+		out = append(out, "m"+strconv.Itoa(i))
+	}
+	return append(out, "kubectl")
+}
+
 func TestDifferential(t *testing.T) {
 	total, ops, errs := 0, 0, 0
+	stats := map[string]int{}
 	for _, sc := range deploymentScenarios() {
-		ref := newReference(builtinTypeConverter, sc.gvk, sc.subresource, sc.reset)
+		refTC, ourTC := managedfields.TypeConverter(builtinTypeConverter), apply.Builtin
+		if sc.refTypes != nil {
+			rt, ot := sc.refTypes()
+			refTC, ourTC = rt.(managedfields.TypeConverter), ot
+		}
+		ref := newReference(refTC, sc.gvk, sc.subresource, sc.reset, sc.crd)
+		pool := sc.managers
+		if pool == nil {
+			pool = managers
+		}
+		nops := sc.ops
+		if nops == 0 {
+			nops = opsPerSequence
+		}
 		var filter map[fieldpath.APIVersion]fieldpath.Filter
 		if sc.reset != nil {
 			filter = fieldpath.NewExcludeFilterSetMap(sc.reset)
 		}
-		us := &ours{gvk: wschema.GroupVersionKind(sc.gvk), subresource: sc.subresource, types: apply.Builtin, reset: filter}
-		n := sequences()
+		us := &ours{gvk: wschema.GroupVersionKind(sc.gvk), subresource: sc.subresource, types: ourTC, reset: filter}
+		n := sequences() * opsPerSequence / nops
 		for seq := 0; seq < n; seq++ {
 			seed := int64(seq)*7919 + int64(len(sc.name))
 			r := rand.New(rand.NewSource(seed))
 			var refLive, ourLive map[string]any
-			for step := 0; step < opsPerSequence; step++ {
+			for step := 0; step < nops; step++ {
 				now := logicalBase.Add(time.Duration(seq*100+step+1) * time.Second)
-				manager := managers[r.Intn(len(managers))]
+				manager := pool[r.Intn(len(pool))]
 				var want, got outcome
 				var desc string
+				applies := sc.applies
+				if applies == 0 {
+					applies = 6
+				}
 				switch k := r.Intn(10); {
-				case k < 6 || refLive == nil && k < 8:
+				case k < applies || refLive == nil && k < 8:
 					config := sc.gen(r)
 					mutateConfig(r, config, refLive)
+					config = roundTrip(config)
 					force := r.Intn(4) == 0
 					desc = fmt.Sprintf("apply manager=%s force=%v config=%s", manager, force, js(config))
 					before := deepCopy(config)
@@ -127,7 +173,7 @@ func TestDifferential(t *testing.T) {
 					got = us.apply(ourLive, config, manager, force, now)
 					require.Equal(t, before, config, "config mutated")
 				default:
-					newObj := updatedObject(r, sc, refLive)
+					newObj := roundTrip(updatedObject(r, sc, refLive))
 					if r.Intn(8) == 0 {
 						manager = ""
 					}
@@ -138,6 +184,16 @@ func TestDifferential(t *testing.T) {
 				ops++
 				if want.Object == nil {
 					errs++
+					stats[fmt.Sprintf("error %d", want.Code)]++
+				} else {
+					if n := strings.Count(js(want.Object["metadata"]), `"operation":"Update"`); n > stats["max updaters"] {
+						stats["max updaters"] = n
+					}
+					for _, name := range []string{"ancient-changes", "before-first-apply"} {
+						if strings.Contains(js(want.Object["metadata"]), `"manager":"`+name+`"`) {
+							stats[name]++
+						}
+					}
 				}
 				if !assert.Equal(t, js(want), js(got), "%s seed=%d step=%d\nlive=%s\n%s", sc.name, seed, step, js(refLive), desc) {
 					t.FailNow()
@@ -159,7 +215,20 @@ func TestDifferential(t *testing.T) {
 			total++
 		}
 	}
-	t.Logf("%d sequences, %d operations (%d errors on both sides), 0 disagreements", total, ops, errs)
+	t.Logf("%d sequences, %d operations (%d errors on both sides), 0 disagreements; %v", total, ops, errs, stats)
+}
+
+// roundTrip gives a generated object the shape a decoded request body has.
+func roundTrip(m map[string]any) map[string]any {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	var out map[string]any
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(b, &out); err != nil {
+		panic(err)
+	}
+	return out
 }
 
 func js(v any) string {

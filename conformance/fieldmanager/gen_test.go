@@ -213,14 +213,15 @@ func deepValue(v any) any {
 // updatedObject builds the object of a non-apply write: the live object with a random config
 // laid over it, random removals, and sometimes edited managedFields.
 func updatedObject(r *rand.Rand, sc scenario, live map[string]any) map[string]any {
+	wide := sc.name == "configmap-many-managers"
 	var obj map[string]any
-	if live == nil || r.Intn(5) == 0 {
+	if live == nil || !wide && r.Intn(5) == 0 {
 		obj = sc.gen(r)
 	} else {
 		obj = deepCopy(live)
 		mergeInto(obj, sc.gen(r))
 	}
-	if r.Intn(3) == 0 {
+	if !wide && r.Intn(3) == 0 {
 		if spec, ok := obj["spec"].(map[string]any); ok {
 			for k := range spec {
 				if r.Intn(3) == 0 {
@@ -237,7 +238,7 @@ func updatedObject(r *rand.Rand, sc scenario, live map[string]any) map[string]an
 		}
 	}
 	md, _ := obj["metadata"].(map[string]any)
-	if md != nil {
+	if md != nil && (!wide || r.Intn(5) == 0) {
 		switch r.Intn(12) {
 		case 0:
 			md["managedFields"] = []any{}
@@ -259,4 +260,14 @@ func updatedObject(r *rand.Rand, sc scenario, live map[string]any) map[string]an
 		}
 	}
 	return obj
+}
+
+// genWideConfigMap sets a few of many keys, so that many managers can own fields at once (the
+// cap on Update managers).
+func genWideConfigMap(r *rand.Rand) map[string]any {
+	data := map[string]any{}
+	for i := 0; i < 2; i++ {
+		data["k"+string(rune('a'+r.Intn(26)))] = pick(r, "1", "2", "3")
+	}
+	return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "wide"}, "data": data}
 }

@@ -53,12 +53,16 @@ type reference struct {
 	fm *managedfields.FieldManager
 }
 
-func newReference(tc managedfields.TypeConverter, gvk schema.GroupVersionKind, subresource string, reset map[fieldpath.APIVersion]*fieldpath.Set) *reference {
+func newReference(tc managedfields.TypeConverter, gvk schema.GroupVersionKind, subresource string, reset map[fieldpath.APIVersion]*fieldpath.Set, crd bool) *reference {
 	var filter map[fieldpath.APIVersion]fieldpath.Filter
 	if reset != nil {
 		filter = fieldpath.NewExcludeFilterSetMap(reset)
 	}
-	fm, err := managedfields.NewDefaultFieldManager(tc, identityConverter{}, noDefaulter{}, fakeCreater{}, gvk, gvk.GroupVersion(), subresource, filter)
+	newFM := managedfields.NewDefaultFieldManager
+	if crd {
+		newFM = managedfields.NewDefaultCRDFieldManager
+	}
+	fm, err := newFM(tc, identityConverter{}, noDefaulter{}, fakeCreater{}, gvk, gvk.GroupVersion(), subresource, filter)
 	if err != nil {
 		panic(err)
 	}

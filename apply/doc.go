@@ -1,0 +1,50 @@
+// Package apply computes server-side apply and the field ownership of every other write exactly
+// as kube-apiserver 1.37 does, offline.
+//
+// structured-merge-diff (SMD) is the engine: its merge.Updater merges an apply configuration into
+// the live object and moves ownership between managers. Around it the apiserver puts layers, and
+// this package reproduces each one with its exact error texts: the fieldManager check (422), the
+// decoding of the live managedFields (500), the kind and version check of the configuration (400),
+// kubectl's client-side-apply upgrade (the "kubectl" manager may take fields its last-applied
+// annotation still matches) and last-applied refresh, before-first-apply (the fields of an object
+// that had no managedFields), manager identity (manager, operation, apiVersion for Update entries,
+// subresource; an empty name becomes "unknown"), timestamps (set only when the manager's fields or
+// the object changed), metadata fields that are never owned, the reset fields of the endpoint, at
+// most 10 Update managers (older ones folded into "ancient-changes" per apiVersion), the 409 with
+// its message and causes, and the storage layer's rule that a write changing only timestamps keeps
+// the old ones.
+//
+// # Usage
+//
+//	res, err := apply.Apply(apply.Request{
+//		Live:    live,          // nil: the object does not exist and apply creates it
+//		Config:  config,        // the apply configuration
+//		Manager: "my-operator", // fieldManager
+//		Now:     now,           // recorded in managedFields; never read from the clock
+//	})
+//	var conflict *apply.ConflictError
+//	if errors.As(err, &conflict) { ... conflict.Conflicts, conflict.Status (the 409) ... }
+//	res.Object // the stored object, with metadata.managedFields
+//
+// Update records the ownership of a create, PUT or non-apply PATCH whose result is already known.
+// Types come from Request.Types: Builtin (every built-in kind), Deduced (kinds without a schema),
+// or Types built from SMD parseable types (CRD schemas, see the schema package).
+//
+// # Invariants
+//
+// Apply and Update are pure: they never change their inputs, never keep references into them, and
+// never read the clock; the same request gives the same bytes. They are safe for concurrent use.
+// Several API versions: managers recorded at another apiVersion are compared after converting the
+// object with Request.Convert; with no converter (or a version the converter reports unknown, or a
+// kind the TypeConverter has no type for) their entries are dropped, as the apiserver drops
+// entries of versions it no longer serves.
+//
+// # Errors
+//
+// Every error carries an HTTP status (it is or wraps a *status.Error): 400 for a configuration of
+// the wrong kind or version or carrying managedFields, 409 *ConflictError for conflicts (message
+// and causes as the apiserver words them; causes sorted by manager, where the apiserver's order is
+// random), 422 for an invalid fieldManager, 500 for what the apiserver reports as internal (a
+// configuration SMD cannot type, such as duplicate keys in a keyed list: "failed to create typed
+// patch object (ns/name; apps/v1, Kind=Deployment): ...", or undecodable live managedFields).
+package apply
