@@ -16,8 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"k8s.io/apimachinery/pkg/util/managedfields"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
@@ -108,7 +108,7 @@ func deploymentScenarios() []scenario {
 		{name: "crd-widget", gvk: widgetGVK, gen: genWidget, crd: true, refTypes: func() (any, apply.TypeConverter) { return widgetTypes() }},
 		{name: "crd-widget-status", gvk: widgetGVK, subresource: "status", gen: genWidget, crd: true,
 			refTypes: func() (any, apply.TypeConverter) { return widgetTypes() },
-			reset: map[fieldpath.APIVersion]*fieldpath.Set{"example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata"))}},
+			reset:    map[fieldpath.APIVersion]*fieldpath.Set{"example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"), fieldpath.MakePathOrDie("metadata"))}},
 		{name: "crd-deduced", gvk: k8sschema.GroupVersionKind{Group: "example.com", Version: "v2", Kind: "Gadget"}, gen: genDeduced, crd: true,
 			refTypes: func() (any, apply.TypeConverter) { return managedfields.NewDeducedTypeConverter(), apply.Deduced }},
 	}
