@@ -109,6 +109,9 @@ func metaDecodeError(err error) error {
 	msg = metaUIDType.ReplaceAllString(msg, "$1 of type types.UID")
 	msg = metaOperationType.ReplaceAllString(msg, "$1 of type v1.ManagedFieldsOperationType")
 	msg = strings.ReplaceAll(msg, "schema.metaTime", "v1.Time")
+	msg = strings.ReplaceAll(msg, "schema.ObjectMeta", "v1.ObjectMeta")
+	msg = strings.ReplaceAll(msg, "schema.OwnerReference", "v1.OwnerReference")
+	msg = strings.ReplaceAll(msg, "schema.ManagedFieldsEntry", "v1.ManagedFieldsEntry")
 	return errors.New(msg)
 }
 

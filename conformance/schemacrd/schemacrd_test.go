@@ -12,6 +12,7 @@ import (
 	"os"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -74,9 +75,14 @@ func wStrings(l field.ErrorList) []string {
 type stats struct {
 	cases, structural, nonStructural, constructErr, objects, updates int
 	disagreements                                                    []string
+	kinds                                                            map[string]int
 }
 
 func (s *stats) disagree(format string, args ...any) {
+	if s.kinds == nil {
+		s.kinds = map[string]int{}
+	}
+	s.kinds[strings.Fields(format)[0]]++
 	if len(s.disagreements) < 20 {
 		s.disagreements = append(s.disagreements, fmt.Sprintf(format, args...))
 	}
@@ -99,6 +105,7 @@ func TestDifferential(t *testing.T) {
 	}
 	t.Logf("cases=%d structural=%d nonStructural=%d constructErrors=%d objects=%d updates=%d disagreements=%d",
 		st.cases, st.structural, st.nonStructural, st.constructErr, st.objects, st.updates, len(st.disagreements))
+	assert.Empty(t, st.kinds)
 	assert.Empty(t, st.disagreements)
 }
 

@@ -1,0 +1,228 @@
+package schemacrd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/apiserver/pkg/cel/common"
+	kjson "sigs.k8s.io/json"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/schema"
+)
+
+// ratchetingCases is where apiextensions ships the Gateway API CRDs and objects of its
+// ratcheting integration test.
+func ratchetingCases(t testing.TB) string {
+	t.Helper()
+	info, ok := debug.ReadBuildInfo()
+	require.True(t, ok)
+	version := ""
+	for _, d := range info.Deps {
+		if d.Path == "k8s.io/apiextensions-apiserver" {
+			version = d.Version
+		}
+	}
+	if version == "" {
+		version = "v0.37.2"
+	}
+	gomodcache := os.Getenv("GOMODCACHE")
+	if gomodcache == "" {
+		home, _ := os.UserHomeDir()
+		gomodcache = filepath.Join(home, "go", "pkg", "mod")
+	}
+	dir := filepath.Join(gomodcache, "k8s.io", "apiextensions-apiserver@"+version, "test", "integration", "ratcheting_test_cases")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("ratcheting test cases not in the module cache: %v", err)
+	}
+	return dir
+}
+
+func loadDocs(t testing.TB, dir string) []map[string]any {
+	var out []map[string]any
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(d.Name()) != ".yaml" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+		for {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				return err
+			}
+			if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
+				continue
+			}
+			var m map[string]any
+			// Numbers as the apiserver decodes them: integers are int64.
+			if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &m); err != nil {
+				return err
+			}
+			if m != nil {
+				out = append(out, m)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	return out
+}
+
+type gwVersion struct {
+	mine      *schema.Version
+	ref       *structuralschema.Structural
+	validator apiservervalidation.SchemaValidator
+}
+
+func loadGateway(t testing.TB) (map[string]gwVersion, []map[string]any, []map[string]any) {
+	dir := ratchetingCases(t)
+	versions := map[string]gwVersion{}
+	for _, crd := range loadDocs(t, filepath.Join(dir, "crds")) {
+		mine, err := schema.FromCRD(crd)
+		require.NoError(t, err, "FromCRD %v", crd["metadata"])
+		var parsed apiextensionsv1.CustomResourceDefinition
+		require.NoError(t, runtime.DefaultUnstructuredConverter.FromUnstructured(crd, &parsed))
+		for _, v := range parsed.Spec.Versions {
+			internal := &apiextensionsinternal.CustomResourceValidation{}
+			require.NoError(t, apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(v.Schema, internal, nil))
+			s, err := structuralschema.NewStructural(internal.OpenAPIV3Schema)
+			require.NoError(t, err)
+			s = s.DeepCopy()
+			require.NoError(t, structuraldefaulting.PruneDefaults(s))
+			validator, _, err := apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema)
+			require.NoError(t, err)
+			key := parsed.Spec.Group + "/" + v.Name + "/" + parsed.Spec.Names.Kind
+			versions[key] = gwVersion{mine: mine.Version(v.Name), ref: s, validator: validator}
+		}
+	}
+	return versions, loadDocs(t, filepath.Join(dir, "valid")), loadDocs(t, filepath.Join(dir, "invalid"))
+}
+
+func gvkKey(obj map[string]any) string {
+	av, _ := obj["apiVersion"].(string)
+	k, _ := obj["kind"].(string)
+	return av + "/" + k
+}
+
+// refPrepare is what the apiserver does to a decoded custom object before validation: prune,
+// drop non-nullable nulls, coerce embedded metadata, default.
+func refPrepare(obj map[string]any, s *structuralschema.Structural) (map[string]any, []string, error) {
+	o := runtime.DeepCopyJSON(obj)
+	unknown := pruning.PruneWithOptions(o, s, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(o, s)
+	if err, _ := schemaobjectmeta.CoerceWithOptions(nil, o, s, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true}); err != nil {
+		return nil, nil, err
+	}
+	structuraldefaulting.Default(o, s)
+	return o, unknown, nil
+}
+
+func TestGatewayAPI(t *testing.T) {
+	versions, valid, invalid := loadGateway(t)
+	require.NotEmpty(t, versions)
+	byGVK := map[string][]map[string]any{}
+	checked, updates := 0, 0
+	var disagreements []string
+	for _, set := range [][]map[string]any{valid, invalid} {
+		for _, obj := range set {
+			v, ok := versions[gvkKey(obj)]
+			if !ok {
+				continue
+			}
+			checked++
+			refObj, refUnknown, err := refPrepare(obj, v.ref)
+			require.NoError(t, err)
+			res, err := v.mine.Process(schema.Request{Object: obj, FieldValidation: schema.FieldValidationIgnore})
+			require.NoError(t, err)
+			mineUnknown, _ := schema.Prune(obj, v.mine.Structural, schema.PruneOptions{IsResourceRoot: true, ReturnPruned: true})
+			_ = mineUnknown
+			// Process normalises the root metadata through ObjectMeta, as the apiserver's decoder
+			// does; refPrepare does not, so compare everything but metadata here.
+			a, b := withoutMeta(refObj), withoutMeta(res.Object)
+			if !reflect.DeepEqual(a, b) {
+				disagreements = append(disagreements, "prepare "+mustJSON(obj)+"\nref="+mustJSON(a)+"\nmine="+mustJSON(b))
+				continue
+			}
+			_, myPruned := schema.Prune(obj, v.mine.Structural, schema.PruneOptions{IsResourceRoot: true, ReturnPruned: true})
+			if !reflect.DeepEqual(nilIfEmpty(refUnknown), nilIfEmpty(myPruned)) {
+				disagreements = append(disagreements, "pruned paths "+mustJSON(obj))
+			}
+			re := kStrings(apiservervalidation.ValidateCustomResource(nil, runtime.DeepCopyJSON(refObj), v.validator))
+			re = append(re, kStrings(listtype.ValidateListSetsAndMaps(nil, v.ref, refObj))...)
+			re = append(re, kStrings(schemaobjectmeta.Validate(context.Background(), nil, refObj, v.ref, false))...)
+			me := wStrings(v.mine.Validator().Validate(field.Path{}, res.Object))
+			me = append(me, wStrings(schema.ValidateListSetsAndMaps(field.Path{}, v.mine.Structural, res.Object))...)
+			me = append(me, wStrings(schema.ValidateEmbeddedResources(field.Path{}, res.Object, v.mine.Structural, false))...)
+			if !reflect.DeepEqual(nilIfEmpty(re), nilIfEmpty(me)) {
+				disagreements = append(disagreements, "validate "+mustJSON(obj)+"\nref="+strings.Join(re, "\n")+"\nmine="+strings.Join(me, "\n"))
+			}
+			byGVK[gvkKey(obj)] = append(byGVK[gvkKey(obj)], refObj)
+		}
+	}
+	// Updates between every pair of objects of a kind, with ratcheting, as apiextensions'
+	// BenchmarkRatcheting pairs them.
+	for key, objs := range byGVK {
+		v := versions[key]
+		for i, old := range objs {
+			for j, obj := range objs {
+				if os.Getenv("WRITEPATH_LONG") == "" && (i+j)%6 != 0 {
+					continue // the fixed sample; WRITEPATH_LONG runs every pair
+				}
+				updates++
+				corr := common.NewCorrelatedObject(runtime.DeepCopyJSON(obj), runtime.DeepCopyJSON(old), &model.Structural{Structural: v.ref})
+				re := kStrings(apiservervalidation.ValidateCustomResourceUpdate(nil, corr.Value, corr.OldValue, v.validator, apiservervalidation.WithRatcheting(corr)))
+				me := wStrings(v.mine.Validator().ValidateUpdate(field.Path{}, obj, old, v.mine.Structural))
+				if !reflect.DeepEqual(nilIfEmpty(re), nilIfEmpty(me)) {
+					disagreements = append(disagreements, "update old="+mustJSON(old)+" new="+mustJSON(obj)+"\nref="+strings.Join(re, "\n")+"\nmine="+strings.Join(me, "\n"))
+				}
+			}
+		}
+	}
+	t.Logf("gateway api: versions=%d objects=%d updates=%d disagreements=%d", len(versions), checked, updates, len(disagreements))
+	if len(disagreements) > 5 {
+		disagreements = disagreements[:5]
+	}
+	assert.Empty(t, disagreements)
+	assert.Greater(t, checked, 30)
+}
+
+func withoutMeta(m map[string]any) map[string]any {
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != "metadata" {
+			c[k] = v
+		}
+	}
+	return c
+}
