@@ -37,15 +37,16 @@ func main() {
 	out := flag.String("out", "../../schema/data", "directory the generated files are written to")
 	verify := flag.Bool("verify", false, "do not write; fail if the files in -out differ from what would be generated")
 	discovery := flag.String("discovery", "testdata/discovery", "directory of recorded discovery documents")
+	openAPI := flag.String("openapi", "testdata/openapi", "directory of recorded OpenAPI v3 documents")
 	flag.Parse()
-	if err := run(*out, *discovery, *verify); err != nil {
+	if err := run(*out, *discovery, *openAPI, *verify); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out, discoveryDir string, verify bool) error {
-	files, err := generate(discoveryDir)
+func run(out, discoveryDir, openAPIDir string, verify bool) error {
+	files, err := generate(discoveryDir, openAPIDir)
 	if err != nil {
 		return err
 	}
@@ -92,8 +93,8 @@ func run(out, discoveryDir string, verify bool) error {
 }
 
 // generate returns the uncompressed content of every output file.
-func generate(discoveryDir string) (map[string][]byte, error) {
-	smd, err := buildSMD()
+func generate(discoveryDir, openAPIDir string) (map[string][]byte, error) {
+	smd, err := buildSMD(openAPIDir)
 	if err != nil {
 		return nil, fmt.Errorf("smd schema: %w", err)
 	}

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"compress/gzip"
+	"encoding/json"
 	"fmt"
+	"os"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -12,14 +15,21 @@ import (
 	"strconv"
 	"strings"
 
-	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	"k8s.io/kube-openapi/pkg/schemaconv"
+	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
-// smdSources are the generated apply-configuration schemas the catalogue is built from: the
-// schemas applyconfiguration-gen derives from the same OpenAPI definitions the apiserver's field
-// manager converts with schemaconv, so their list and map semantics are the apiserver's.
+// The SMD types come, first, from the OpenAPI v3 documents a real kube-apiserver 1.37 serves
+// (testdata/openapi, recorded by record-openapi.sh), converted exactly as the apiserver's field
+// manager converts its definitions (schemaconv.ToSchemaFromOpenAPI, preserveUnknownFields=false):
+// that is the schema server-side apply runs on. Types only served with non-default flags (alpha
+// and beta versions) are not in those documents; they come from the generated apply-configuration
+// schemas of client-go, apiextensions-apiserver and kube-aggregator, which applyconfiguration-gen
+// derives from the same Go types and markers. The two differ only in ways SMD does not act on
+// (union metadata, how untyped values are spelled out, a default on ScaleSpec.replicas), which
+// conformance/schemacatalogue shows.
 var smdSources = []struct{ module, file string }{
 	{"k8s.io/client-go", "applyconfigurations/internal/internal.go"},
 	{"k8s.io/apiextensions-apiserver", "pkg/client/applyconfiguration/internal/internal.go"},
@@ -28,14 +38,24 @@ var smdSources = []struct{ module, file string }{
 
 type smdSchema struct {
 	types map[string]schema.TypeDef
+	// served counts the types taken from the served OpenAPI, fallback those from the
+	// apply-configuration schemas.
+	served, fallback int
 }
 
 func (s *smdSchema) has(name string) bool { _, ok := s.types[name]; return ok }
 
-// buildSMD parses every source schema, merges them (a type defined by several sources, such as
-// ObjectMeta, must be defined identically) and adds the types they lack.
-func buildSMD() (*smdSchema, error) {
+func buildSMD(openAPIDir string) (*smdSchema, error) {
 	out := &smdSchema{types: map[string]schema.TypeDef{}}
+	served, err := servedSMD(openAPIDir)
+	if err != nil {
+		return nil, err
+	}
+	for _, td := range served.Types {
+		out.types[td.Name] = td
+	}
+	out.served = len(out.types)
+	fallback := map[string]schema.TypeDef{}
 	for _, src := range smdSources {
 		yamlText, err := schemaYAMLFromSource(src.module, src.file)
 		if err != nil {
@@ -46,32 +66,91 @@ func buildSMD() (*smdSchema, error) {
 			return nil, fmt.Errorf("%s: %w", src.module, err)
 		}
 		for _, td := range p.Schema.Types {
-			if prev, ok := out.types[td.Name]; ok {
+			if prev, ok := fallback[td.Name]; ok {
 				if !reflect.DeepEqual(prev, td) {
 					return nil, fmt.Errorf("type %s is defined differently by %s and an earlier source", td.Name, src.module)
 				}
 				continue
 			}
-			out.types[td.Name] = td
+			fallback[td.Name] = td
+			if !out.has(td.Name) {
+				out.types[td.Name] = td
+				out.fallback++
+			}
 		}
 	}
-	// autoscaling/v1 Scale is the body of every built-in scale subresource; no apply-configuration
-	// schema has it because no client applies it, but the apiserver's field manager tracks it.
-	for _, t := range []reflect.Type{
-		reflect.TypeFor[autoscalingv1.Scale](),
-		reflect.TypeFor[autoscalingv1.ScaleSpec](),
-		reflect.TypeFor[autoscalingv1.ScaleStatus](),
-	} {
-		td, err := deriveTypeDef(t, out)
+	if !out.has("io.k8s.api.autoscaling.v1.Scale") {
+		return nil, fmt.Errorf("the served OpenAPI lacks autoscaling/v1 Scale")
+	}
+	return out, nil
+}
+
+// servedSMD converts the definitions of every recorded OpenAPI v3 document; a definition name
+// must mean the same in every document that has it.
+func servedSMD(dir string) (*schema.Schema, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json.gz"))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s: no OpenAPI documents", dir)
+	}
+	sort.Strings(paths)
+	defs := map[string]*spec.Schema{}
+	defJSON := map[string]string{}
+	for _, p := range paths {
+		f, err := os.Open(p)
 		if err != nil {
 			return nil, err
 		}
-		if out.has(td.Name) {
-			return nil, fmt.Errorf("type %s already present; remove its derivation", td.Name)
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		out.types[td.Name] = td
+		var doc struct {
+			Components struct {
+				Schemas map[string]json.RawMessage `json:"schemas"`
+			} `json:"components"`
+		}
+		err = json.NewDecoder(zr).Decode(&doc)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		for name, raw := range doc.Components.Schemas {
+			key, err := withoutGVKs(raw)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", p, name, err)
+			}
+			if prev, ok := defJSON[name]; ok {
+				if prev != key {
+					return nil, fmt.Errorf("%s: definition %s differs from an earlier document's", p, name)
+				}
+				continue
+			}
+			var s spec.Schema
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", p, name, err)
+			}
+			defJSON[name] = key
+			defs[name] = &s
+		}
 	}
-	return out, nil
+	return schemaconv.ToSchemaFromOpenAPI(defs, false)
+}
+
+// withoutGVKs returns a definition's JSON without x-kubernetes-group-version-kind, which lists the
+// group versions a document serves the type in (WatchEvent, DeleteOptions) and so differs between
+// documents; schemaconv does not read it.
+func withoutGVKs(raw json.RawMessage) (string, error) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return "", err
+	}
+	delete(m, "x-kubernetes-group-version-kind")
+	out, err := json.Marshal(m)
+	return string(out), err
 }
 
 // schemaYAMLFromSource reads the schemaYAML literal of a generated internal.go in the module cache.
@@ -122,68 +201,6 @@ func openAPIName(t reflect.Type) string {
 	}
 	parts[0] = strings.Join(domain, ".")
 	return strings.Join(parts, ".") + "." + t.Name()
-}
-
-// deriveTypeDef builds the SMD type of a Go struct the way openapi-gen and schemaconv would for a
-// struct without list, map or union markers: fields sorted by JSON name, scalars by Go kind, named
-// structs by reference, and openapi-gen's enforced defaults (a non-pointer struct defaults to {},
-// a non-omitempty non-pointer scalar to its zero value). Anything else is refused rather than
-// guessed.
-func deriveTypeDef(t reflect.Type, known *smdSchema) (schema.TypeDef, error) {
-	m := &schema.Map{}
-	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		tag := sf.Tag.Get("json")
-		name, opts, _ := strings.Cut(tag, ",")
-		if sf.Anonymous && name == "" {
-			if sf.Type.Name() == "TypeMeta" {
-				m.Fields = append(m.Fields,
-					schema.StructField{Name: "apiVersion", Type: scalarRef(schema.String)},
-					schema.StructField{Name: "kind", Type: scalarRef(schema.String)})
-				continue
-			}
-			return schema.TypeDef{}, fmt.Errorf("%s.%s: embedded field not supported", t, sf.Name)
-		}
-		if name == "" || name == "-" {
-			return schema.TypeDef{}, fmt.Errorf("%s.%s: no json name", t, sf.Name)
-		}
-		omitEmpty := strings.Contains(","+opts+",", ",omitempty,")
-		field := schema.StructField{Name: name}
-		ft := sf.Type
-		switch ft.Kind() {
-		case reflect.Struct:
-			ref := openAPIName(ft)
-			if !known.has(ref) && ref != openAPIName(reflect.TypeFor[autoscalingv1.ScaleSpec]()) && ref != openAPIName(reflect.TypeFor[autoscalingv1.ScaleStatus]()) {
-				return schema.TypeDef{}, fmt.Errorf("%s.%s: type %s unknown", t, sf.Name, ref)
-			}
-			field.Type = schema.TypeRef{NamedType: &ref}
-			field.Default = map[any]any{}
-		case reflect.Int32, reflect.Int64, reflect.Int:
-			field.Type = scalarRef(schema.Numeric)
-			if !omitEmpty {
-				field.Default = 0
-			}
-		case reflect.String:
-			field.Type = scalarRef(schema.String)
-			if !omitEmpty {
-				field.Default = ""
-			}
-		case reflect.Bool:
-			field.Type = scalarRef(schema.Boolean)
-			if !omitEmpty {
-				field.Default = false
-			}
-		default:
-			return schema.TypeDef{}, fmt.Errorf("%s.%s: kind %s needs markers; derive it elsewhere", t, sf.Name, ft.Kind())
-		}
-		m.Fields = append(m.Fields, field)
-	}
-	sort.Slice(m.Fields, func(i, j int) bool { return m.Fields[i].Name < m.Fields[j].Name })
-	return schema.TypeDef{Name: openAPIName(t), Atom: schema.Atom{Map: m}}, nil
-}
-
-func scalarRef(s schema.Scalar) schema.TypeRef {
-	return schema.TypeRef{Inlined: schema.Atom{Scalar: &s}}
 }
 
 // The JSON form of the schema, shared with schema/smd.go (which decodes it): the SMD YAML
@@ -275,6 +292,9 @@ func atomDTO(a schema.Atom) smdAtomDTO {
 		for _, f := range a.Map.Fields {
 			m.Fields = append(m.Fields, smdFieldDTO{Name: f.Name, Type: refDTO(f.Type), Default: jsonValue(f.Default)})
 		}
+		// schemaconv emits fields in map order; SMD finds fields by name, so sort them (as
+		// applyconfiguration-gen does) for a deterministic output.
+		sort.Slice(m.Fields, func(i, j int) bool { return m.Fields[i].Name < m.Fields[j].Name })
 		for _, u := range a.Map.Unions {
 			ud := smdUnionDTO{Discriminator: u.Discriminator, DeduceInvalidDiscriminator: u.DeduceInvalidDiscriminator}
 			for _, f := range u.Fields {
