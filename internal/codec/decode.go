@@ -60,7 +60,8 @@ type Options struct {
 type Document struct {
 	// Value is the decoded value: nil, bool, int64, float64, string, []any or map[string]any.
 	Value any
-	// Line is the 1-based line of the input where the document starts.
+	// Line is the 1-based line of the input where the document starts (at its "---" line when
+	// the separator opens the document, as in YAMLReader, whose chunks go-yaml numbers from there).
 	Line int
 	// Warnings lists the duplicate keys tolerated under Options.AllowDuplicates, in the words of
 	// the apiserver's field-validation warnings.
@@ -194,14 +195,18 @@ func (o Options) decodeOne(data []byte, format Format, line int) (any, []string,
 			if !dup {
 				return nil, nil, yamlError(err, line)
 			}
+			// The apiserver converts without strictness first: a fatal error there (a NaN, an
+			// unsupported key) wins over duplicate keys.
+			lenient, err2 := yaml.YAMLToJSON(data)
+			if err2 != nil {
+				return nil, nil, yamlError(err2, line)
+			}
 			if !o.AllowDuplicates {
 				return nil, nil, &Error{Kind: KindDuplicate, Line: line - 1 + yamlLine(err.Error()),
 					Detail: err.Error(), Violations: violations, Err: err}
 			}
 			warnings = violations
-			if j, err = yaml.YAMLToJSON(data); err != nil {
-				return nil, nil, yamlError(err, line)
-			}
+			j = lenient
 		}
 		jsonData = j
 	}
@@ -369,68 +374,80 @@ func (o Options) DecodeDocuments(data []byte) ([]map[string]any, error) {
 }
 
 // DecodeStream is DecodeDocuments returning each Document with its start line and warnings.
+// On error it also returns the documents decoded before the failing one, so a caller can
+// process a stream document by document as kubectl does.
 func (o Options) DecodeStream(data []byte) ([]Document, error) {
 	if err := o.checkSize(int64(len(data))); err != nil {
 		return nil, err
 	}
-	switch o.Format {
-	case FormatJSON:
-		return o.jsonStream(data, 0, 1, 0)
-	case FormatYAML:
-		return o.yamlStream(data, 1, 0)
+	var docs []Document
+	var err *Error
+	switch {
+	case o.Format == FormatYAML:
+		docs, err, _ = o.yamlStream(data, 1, 0)
+	case o.Format == FormatJSON || firstNonSpace(data) == '{':
+		docs, err = o.jsonStream(data, 1)
+	default:
+		docs, err, _ = o.yamlStream(data, 1, 0)
 	}
-	if firstNonSpace(data) == '{' {
-		return o.jsonStream(data, 0, 1, 0)
+	if err != nil {
+		return docs, err
 	}
-	return o.yamlStream(data, 1, 0)
+	return docs, nil
 }
 
 // jsonStream decodes concatenated JSON values. Like YAMLOrJSONDecoder, when the JSON stream
-// breaks after at most one object, the rest (after its first line break) is read as YAML; if
-// that fails too, the JSON error is reported.
-func (o Options) jsonStream(data []byte, base int, line int, docIndex int) ([]Document, error) {
+// breaks after at most one object, the rest (after its first line break) is read as YAML;
+// the JSON error is reported only if the first YAML chunk fails too.
+func (o Options) jsonStream(data []byte, line int) ([]Document, *Error) {
 	var out []Document
 	pos := 0
+	decoded := 0 // JSON values decoded, null ones included (YAMLOrJSONDecoder's count)
 	for {
 		start := pos + len(leadingSpace(data[pos:]))
 		if start >= len(data) {
 			return out, nil
 		}
+		startLine := line + bytes.Count(data[:start], []byte("\n"))
 		end, scanErr := scanJSONValue(data, start)
 		if scanErr != nil {
-			jerr := jsonError(scanErr, data[start:], line+bytes.Count(data[:start], []byte("\n")))
-			jerr.Document = docIndex + len(out) + 1
+			jerr := jsonError(scanErr, data[start:], startLine)
+			jerr.Document = len(out) + 1
 			if jerr.Line == 0 {
-				jerr.Line = line + bytes.Count(data[:start], []byte("\n"))
+				jerr.Line = startLine
 			}
-			if len(out) <= 1 && o.Format != FormatJSON {
+			if decoded <= 1 && o.Format != FormatJSON {
 				rest := data[pos:]
 				if i := firstLineBreakAfterSpace(rest); i >= 0 {
 					restLine := line + bytes.Count(data[:pos+i], []byte("\n"))
-					more, err := o.yamlStream(rest[i:], restLine, docIndex+len(out))
-					if err == nil {
-						return append(out, more...), nil
+					more, yerr, failedChunk := o.yamlStream(rest[i:], restLine, len(out))
+					out = append(out, more...)
+					if yerr == nil {
+						return out, nil
+					}
+					if failedChunk > 0 {
+						return out, yerr
 					}
 				}
 			}
-			return nil, jerr
+			return out, jerr
 		}
-		docLine := line + bytes.Count(data[:start], []byte("\n"))
-		v, warnings, err := o.decodeOne(data[start:end], FormatJSON, docLine)
+		decoded++
+		v, warnings, err := o.decodeOne(data[start:end], FormatJSON, startLine)
 		if err != nil {
-			err.Document = docIndex + len(out) + 1
-			return nil, err
+			err.Document = len(out) + 1
+			return out, err
 		}
 		pos = end
 		if v == nil {
 			continue
 		}
 		if _, ok := v.(map[string]any); !ok {
-			e := notObject(v, docLine)
-			e.Document = docIndex + len(out) + 1
-			return nil, e
+			e := notObject(v, startLine)
+			e.Document = len(out) + 1
+			return out, e
 		}
-		out = append(out, Document{Value: v, Line: docLine, Warnings: warnings})
+		out = append(out, Document{Value: v, Line: startLine, Warnings: warnings})
 	}
 }
 
@@ -476,25 +493,27 @@ func (r *rawValue) UnmarshalJSON(b []byte) error {
 }
 
 // yamlStream splits data into YAML documents like apimachinery's YAMLReader and decodes each
-// with YAML rules.
-func (o Options) yamlStream(data []byte, line int, docIndex int) ([]Document, error) {
+// with YAML rules. It returns the documents before any error, the error, and the 0-based index
+// of the chunk that failed (empty chunks count, as they do for YAMLToJSONDecoder).
+func (o Options) yamlStream(data []byte, line int, docIndex int) ([]Document, *Error, int) {
 	var out []Document
 	docStart, docLine := 0, line
 	n := docIndex
-	flush := func(chunk []byte, chunkLine int) error {
+	chunks := 0
+	flush := func(chunk []byte, chunkLine int) *Error {
+		defer func() { chunks++ }()
 		if len(bytes.TrimSpace(chunk)) == 0 {
 			return nil
 		}
-		n++
 		v, warnings, err := o.decodeOne(chunk, FormatYAML, chunkLine)
 		if err != nil {
-			err.Document = n
+			err.Document = n + 1
 			return err
 		}
 		if v == nil {
-			n--
 			return nil
 		}
+		n++
 		if _, ok := v.(map[string]any); !ok {
 			e := notObject(v, chunkLine)
 			e.Document = n
@@ -514,21 +533,25 @@ func (o Options) yamlStream(data []byte, line int, docIndex int) ([]Document, er
 		if bytes.HasPrefix(l, []byte("---")) {
 			trimmed := strings.TrimSpace(string(l[3:]))
 			if trimmed != "" && trimmed[0] != '#' {
-				return nil, &Error{Kind: KindSyntax, Line: cur, Document: n + 1,
-					Detail: "invalid Yaml document separator: " + trimmed}
+				return out, &Error{Kind: KindSyntax, Line: cur, Document: n + 1,
+					Detail: "invalid Yaml document separator: " + trimmed}, chunks
 			}
-			if err := flush(data[docStart:pos], docLine); err != nil {
-				return nil, err
+			// Like YAMLReader, a separator that opens an empty chunk stays in it (go-yaml then
+			// reads it as an explicit document start, which shifts its line numbers).
+			if pos > docStart {
+				if err := flush(data[docStart:pos], docLine); err != nil {
+					return out, err, chunks - 1
+				}
+				docStart, docLine = next, cur+1
 			}
-			docStart, docLine = next, cur+1
 		}
 		pos = next
 		cur++
 	}
 	if err := flush(data[docStart:], docLine); err != nil {
-		return nil, err
+		return out, err, chunks - 1
 	}
-	return out, nil
+	return out, nil, chunks
 }
 
 // ReadDocuments reads path ("-" reads stdin), at most MaxBytes of it, and decodes it with
