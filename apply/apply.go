@@ -233,7 +233,11 @@ func (e *engine) applyLastApplied(live, config map[string]any, managed managedfi
 	}
 	if err != nil {
 		if conflicts, ok := err.(merge.Conflicts); ok {
-			return nil, managed, newConflictError(conflicts, managed)
+			// newManaged includes before-first-apply when the apply recorded it.
+			if newManaged.Fields == nil {
+				newManaged = managed
+			}
+			return nil, managed, newConflictError(conflicts, newManaged)
 		}
 		return nil, managed, err
 	}

@@ -1,0 +1,116 @@
+package apply_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/writepath/writepath/apply"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/managedfields"
+)
+
+func mustObject(y string) map[string]any {
+	m, err := codec.DecodeObject([]byte(y))
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+const deploymentConfig = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - {name: app, image: "nginx:1.27"}
+`
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func ExampleApply() {
+	// Create on apply: there is no live object yet.
+	res, err := apply.Apply(apply.Request{Config: mustObject(deploymentConfig), Manager: "alice", Now: t0})
+	if err != nil {
+		panic(err)
+	}
+	entries, _, _ := managedfields.FromObject(res.Object)
+	fmt.Println(string(managedfields.MarshalEntries(entries)))
+
+	// Another manager applies a different replica count: 409.
+	live := res.Object
+	_, err = apply.Apply(apply.Request{Live: live, Manager: "hpa-bot", Now: t0.Add(time.Minute), Config: mustObject(`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec: {replicas: 5}
+`)})
+	var conflict *apply.ConflictError
+	fmt.Println(errors.As(err, &conflict), conflict.StatusCode(), err)
+	// Output:
+	// [{"manager":"alice","operation":"Apply","apiVersion":"apps/v1","time":"2026-01-01T00:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{},"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},"f:name":{}}}}}}}}]
+	// true 409 Apply failed with 1 conflict: conflict with "alice": .spec.replicas
+}
+
+func ExampleExplain() {
+	live, _ := apply.Apply(apply.Request{Config: mustObject(deploymentConfig), Manager: "alice", Now: t0})
+	req := apply.Request{Live: live.Object, Manager: "bob", Now: t0.Add(time.Hour), Config: mustObject(`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: 2
+  template:
+    spec:
+      containers:
+      - {name: app, image: "nginx:1.28"}
+`)}
+	_, err := apply.Apply(req)
+	var conflict *apply.ConflictError
+	if !errors.As(err, &conflict) {
+		panic(err)
+	}
+	apply.Explain(req, conflict).WriteTo(os.Stdout)
+	// Output:
+	// FIELD                                             OWNER  OPERATION  APIVERSION  TIME                  SUBRESOURCE  LIVE          REQUESTED
+	// .spec.replicas                                    alice  Apply      apps/v1     2026-01-01T00:00:00Z  <none>       3             2
+	// .spec.template.spec.containers[name="app"].image  alice  Apply      apps/v1     2026-01-01T00:00:00Z  <none>       "nginx:1.27"  "nginx:1.28"
+	// --force-conflicts would take .spec.replicas, .spec.template.spec.containers[name="app"].image from "alice" and give them to "bob"
+}
+
+func ExampleUpdate() {
+	live, _ := apply.Apply(apply.Request{Config: mustObject(deploymentConfig), Manager: "alice", Now: t0})
+	// A controller scales through a PUT: it takes .spec.replicas from alice.
+	scaled := mustObject(deploymentConfig)
+	scaled["spec"].(map[string]any)["replicas"] = int64(7)
+	scaled["metadata"].(map[string]any)["managedFields"] = live.Object["metadata"].(map[string]any)["managedFields"]
+	res, err := apply.Update(apply.UpdateRequest{Live: live.Object, Object: scaled, Manager: "autoscaler", Now: t0.Add(time.Hour)})
+	if err != nil {
+		panic(err)
+	}
+	managedfields.WriteTable(os.Stdout, res.Object, ".spec.replicas")
+	// Output:
+	// MANAGER     OPERATION  APIVERSION  TIME                  SUBRESOURCE  FIELDS
+	// autoscaler  Update     apps/v1     2026-01-01T01:00:00Z  <none>       .spec.replicas
+}
+
+func ExampleWouldConflict() {
+	live, _ := apply.Apply(apply.Request{Config: mustObject(deploymentConfig), Manager: "alice", Now: t0})
+	conflicts, err := apply.WouldConflict(apply.Request{Live: live.Object, Manager: "bob", Now: t0, Config: mustObject(`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec: {replicas: 3, paused: true}
+`)})
+	// Same value: shared ownership, no conflict.
+	fmt.Println(len(conflicts), err)
+	// Output:
+	// 0 <nil>
+}
