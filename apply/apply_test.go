@@ -33,7 +33,7 @@ type scenario struct {
 }
 
 type step struct {
-	Op          string         `json:"op"` // apply (default) or update
+	Op          string         `json:"op"`   // apply (default) or update
 	Kind        string         `json:"kind"` // "apps/v1 Deployment"; default the body's
 	Manager     string         `json:"manager"`
 	UserAgent   string         `json:"userAgent"`
