@@ -122,4 +122,3 @@ func BenchmarkCataloguePatchMetaWalk(b *testing.B) {
 		}
 	})
 }
-
