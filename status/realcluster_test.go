@@ -30,6 +30,7 @@ func TestRealClusterBodies(t *testing.T) {
 	cases := map[string]*status.Error{
 		"notfound":      status.NotFound(configmaps, "missing"),
 		"notfound-crd":  status.NotFound(widgets, "missing"),
+		"notfound-html": status.NotFound(configmaps, "a<b>&é"),
 		"alreadyexists": status.AlreadyExists(configmaps, "cm1"),
 		"conflict": status.Conflict(configmaps, "cm1",
 			errors.New("the object has been modified; please apply your changes to the latest version and try again")),

@@ -35,6 +35,7 @@ echo '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm1"},"data":{"a
 curl -sS -o /dev/null -X POST -H 'Content-Type: application/json' --data-binary @/tmp/fielderrors-cm1.json "$base$cms"
 
 rec notfound GET "$cms/missing"
+rec notfound-html GET "$cms/a%3Cb%3E%26%C3%A9"
 rec alreadyexists POST "$cms" application/json /tmp/fielderrors-cm1.json
 echo '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm1","resourceVersion":"1"},"data":{"a":"c"}}' >/tmp/fielderrors-stale.json
 rec conflict PUT "$cms/cm1" application/json /tmp/fielderrors-stale.json
