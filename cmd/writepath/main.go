@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// verb is one subcommand: `writepath <name> ...`.
+type verb struct {
+	// name is the word on the command line.
+	name string
+	// short is the one-line summary shown by `writepath --help`.
+	short string
+	// run executes the verb with the arguments after its name and returns the
+	// exit code (see exitOK, exitNegative, exitUsage in cli.go).
+	run func(e *env, args []string) int
+}
+
+// verbs is the table of subcommands, in the order `writepath --help` lists them.
+//
+// To add a verb: write cmd/writepath/<verb>.go with a func run<Verb>(e *env,
+// args []string) int that builds its flags with e.flags (which gives it
+// --help, kubectl-style errors and exit code 2 on bad usage), reads objects
+// with e.readObjects (-f FILE|-, multi-document YAML/JSON), prints with
+// e.printObject (-o yaml|json) and ends with e.fail(err) on errors, then add
+// one line below. Tests go in <verb>_test.go as golden cases (see main_test.go).
+func verbs() []verb {
+	return []verb{
+		{"version", "Print the writepath version and the Kubernetes version it models", runVersion},
+		{"rv", "Compare resourceVersions and check updates for optimistic concurrency", runRV},
+		{"generation", "Predict metadata.generation after a write", runGeneration},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole command: it parses args (without the program name), runs
+// the verb and returns the exit code. Tests call it in-process.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "-help", "help":
+		if len(args) > 1 && args[0] == "help" {
+			return run([]string{args[1], "--help"}, stdin, stdout, stderr)
+		}
+		usage(stdout)
+		return exitOK
+	}
+	for _, v := range verbs() {
+		if v.name == args[0] {
+			e.verb = v.name
+			return v.run(e, args[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "error: unknown command %q for \"writepath\"\nRun 'writepath --help' for usage.\n", args[0])
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "writepath predicts what kube-apiserver %s does with a write, without a cluster.\n\n", kubernetesMinor)
+	fmt.Fprintln(w, "Usage:\n  writepath <command> [flags]\n\nCommands:")
+	for _, v := range verbs() {
+		fmt.Fprintf(w, "  %-12s %s\n", v.name, v.short)
+	}
+	fmt.Fprintln(w, "\nUse \"writepath <command> --help\" for more information about a command.")
+	fmt.Fprintln(w, "Exit status: 0 success, 1 the answer is negative (conflict, invalid, denied), 2 bad usage or unreadable input.")
+}

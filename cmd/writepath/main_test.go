@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cliCase is one run of the command, compared with testdata/cli/<name>.golden
+// (UPDATE_GOLDEN=1 rewrites the golden files). Arguments are relative to the
+// repository root, where the tests run.
+type cliCase struct {
+	name  string
+	args  []string
+	stdin string
+	exit  int
+}
+
+const ex = "testdata/examples/"
+
+func cliCases() []cliCase {
+	return []cliCase{
+		// framework
+		{"no-args", nil, "", exitUsage},
+		{"help", []string{"--help"}, "", exitOK},
+		{"help-verb", []string{"help", "rv"}, "", exitOK},
+		{"unknown-verb", []string{"frobnicate"}, "", exitUsage},
+		{"bad-flag", []string{"version", "--bogus"}, "", exitUsage},
+		{"bad-output", []string{"version", "-o", "wide"}, "", exitUsage},
+		// version
+		{"version", []string{"version"}, "", exitOK},
+		{"version-help", []string{"version", "--help"}, "", exitOK},
+		{"version-json", []string{"version", "-o", "json"}, "", exitOK},
+		// rv
+		{"rv-help", []string{"rv", "--help"}, "", exitOK},
+		{"rv-missing", []string{"rv"}, "", exitUsage},
+		{"rv-compare", []string{"rv", "compare", "99", "100"}, "", exitOK},
+		{"rv-compare-help", []string{"rv", "compare", "-h"}, "", exitOK},
+		{"rv-compare-equal", []string{"rv", "compare", "123456789012345678901234567890", "123456789012345678901234567890"}, "", exitOK},
+		{"rv-compare-greater-yaml", []string{"rv", "compare", "-o", "yaml", "1000", "999"}, "", exitOK},
+		{"rv-compare-leading-zero", []string{"rv", "compare", "0100", "100"}, "", exitNegative},
+		{"rv-compare-empty", []string{"rv", "compare", "", "1"}, "", exitNegative},
+		{"rv-compare-equality", []string{"rv", "compare", "--comparator", "equality", "etag-1", "etag-2"}, "", exitOK},
+		{"rv-compare-one-arg", []string{"rv", "compare", "1"}, "", exitUsage},
+		{"rv-compare-bad-comparator", []string{"rv", "compare", "--comparator", "lexical", "1", "2"}, "", exitUsage},
+		{"rv-check-ok", []string{"rv", "check", "-f", ex + "deployment.yaml", "-f", ex + "deployment-scaled.yaml"}, "", exitOK},
+		{"rv-check-stale", []string{"rv", "check", "-f", ex + "deployment.yaml", "-f", ex + "deployment-stale.yaml"}, "", exitNegative},
+		{"rv-check-crd-no-rv", []string{"rv", "check", "-f", ex + "crontab.yaml", "-f", "-"}, "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\nspec: {}\n", exitNegative},
+		{"rv-check-configmap-no-rv", []string{"rv", "check", "-f", ex + "configmap.yaml", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\n", exitOK},
+		{"rv-check-not-a-number", []string{"rv", "check", "-f", ex + "configmap.yaml", "-f", "-"}, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web-config","resourceVersion":"abc"}}`, exitNegative},
+		{"rv-check-wrong-uid", []string{"rv", "check", "-f", ex + "configmap.yaml", "-f", "-"}, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web-config","uid":"x"}}`, exitNegative},
+		// generation
+		{"generation-help", []string{"generation", "--help"}, "", exitOK},
+		{"generation-readme", []string{"generation", "-f", ex + "deployment.yaml", "-f", ex + "deployment-scaled.yaml"}, "", exitOK},
+		{"generation-scale", []string{"generation", "--subresource", "scale", "-f", ex + "deployment.yaml", "-f", ex + "scale.yaml"}, "", exitOK},
+		{"generation-scale-full-object", []string{"generation", "--subresource", "scale", "-f", ex + "deployment.yaml", "-f", ex + "deployment-new-image.yaml"}, "", exitOK},
+		{"generation-status", []string{"generation", "--subresource", "status", "-f", ex + "deployment.yaml", "-f", ex + "deployment-scaled.yaml"}, "", exitOK},
+		{"generation-history", []string{"generation", "-f", ex + "deployment.yaml", "-f", ex + "deployment-labeled.yaml", "-f", ex + "deployment-new-image.yaml"}, "", exitOK},
+		{"generation-history-json", []string{"generation", "-o", "json", "-f", ex + "deployment.yaml", "-f", ex + "deployment-labeled.yaml", "-f", ex + "deployment-new-image.yaml"}, "", exitOK},
+		{"generation-stale", []string{"generation", "-f", ex + "deployment.yaml", "-f", ex + "deployment-stale.yaml"}, "", exitNegative},
+		{"generation-create", []string{"generation", "-f", ex + "deployment.yaml"}, "", exitOK},
+		{"generation-configmap", []string{"generation", "-f", ex + "configmap.yaml", "-f", ex + "configmap-edited.yaml"}, "", exitOK},
+		{"generation-crd-guess", []string{"generation", "-f", ex + "crontab.yaml", "-f", ex + "crontab-status.yaml"}, "", exitOK},
+		{"generation-crd-file", []string{"generation", "--crd", ex + "crontab-crd.yaml", "-f", ex + "crontab.yaml", "-f", ex + "crontab-status.yaml", "-f", ex + "crontab-rescheduled.yaml"}, "", exitOK},
+		{"generation-crd-status-flag", []string{"generation", "--crd-status-subresource", "--subresource", "status", "-f", ex + "crontab.yaml", "-f", ex + "crontab-status.yaml"}, "", exitOK},
+		{"generation-crd-no-status", []string{"generation", "--subresource", "status", "-f", ex + "crontab.yaml", "-f", ex + "crontab-status.yaml"}, "", exitUsage},
+		{"generation-configmap-scale", []string{"generation", "--subresource", "scale", "-f", ex + "configmap.yaml", "-f", ex + "configmap-edited.yaml"}, "", exitUsage},
+		{"generation-stdin-multidoc", []string{"generation", "-f", "-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, generation: 1, resourceVersion: \"5\"}\nspec: {containers: [{name: c, image: a}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, resourceVersion: \"5\"}\nspec: {containers: [{name: c, image: b}]}\n", exitOK},
+		{"generation-no-files", []string{"generation"}, "", exitUsage},
+		{"generation-missing-file", []string{"generation", "-f", ex + "nope.yaml"}, "", exitUsage},
+		{"generation-malformed", []string{"generation", "-f", "-"}, "apiVersion: v1\nkind: [\n", exitUsage},
+		{"generation-duplicate-key", []string{"generation", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nkind: ConfigMap\nmetadata: {name: x}\n", exitUsage},
+		{"generation-no-kind", []string{"generation", "-f", "-"}, "metadata: {name: x}\n", exitUsage},
+		{"generation-bad-generation", []string{"generation", "-f", "-"}, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x, generation: many, resourceVersion: \"1\"}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x, resourceVersion: \"1\"}\n", exitUsage},
+		{"generation-stdin-twice", []string{"generation", "-f", "-", "-f", "-"}, "", exitUsage},
+		{"generation-extra-arg", []string{"generation", "-f", ex + "deployment.yaml", "extra"}, "", exitUsage},
+	}
+}
+
+func TestCLI(t *testing.T) {
+	t.Chdir("../..")
+	for _, c := range cliCases() {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+			assert.Equal(t, c.exit, code, "exit code of %v; stderr: %s", c.args, stderr.String())
+			got := fmt.Sprintf("$ writepath %s\nexit: %d\n--- stdout\n%s--- stderr\n%s", quoteArgs(c.args), code, stdout.String(), stderr.String())
+			if c.stdin != "" {
+				got = "--- stdin\n" + c.stdin + "\n" + got
+			}
+			golden := filepath.Join("testdata", "cli", c.name+".golden")
+			if os.Getenv("UPDATE_GOLDEN") != "" {
+				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), got, "golden %s", golden)
+		})
+	}
+}
+
+// TestGoldenFilesHaveCases keeps testdata/cli free of stale files.
+func TestGoldenFilesHaveCases(t *testing.T) {
+	names := map[string]bool{}
+	for _, c := range cliCases() {
+		assert.False(t, names[c.name], "duplicate case %s", c.name)
+		names[c.name] = true
+	}
+	files, err := filepath.Glob("../../testdata/cli/*.golden")
+	require.NoError(t, err)
+	for _, f := range files {
+		assert.True(t, names[strings.TrimSuffix(filepath.Base(f), ".golden")], "golden file without a case: %s", f)
+	}
+}
+
+// TestVerbsTable checks every verb answers --help with exit 0 on stdout.
+func TestVerbsTable(t *testing.T) {
+	for _, v := range verbs() {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{v.name, "--help"}, nil, &stdout, &stderr)
+		assert.Equal(t, exitOK, code, v.name)
+		assert.Contains(t, stdout.String(), "Usage:\n  writepath "+v.name, v.name)
+		assert.Empty(t, stderr.String(), v.name)
+	}
+}
+
+func quoteArgs(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"") {
+			a = fmt.Sprintf("%q", a)
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
