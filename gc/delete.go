@@ -58,6 +58,10 @@ type DeleteResult struct {
 	// Code is the HTTP status: 200, or 202 when the object remains and orphanDependents=false
 	// was given.
 	Code int
+	// Written is the state the apiserver wrote just before removing the object, when it wrote
+	// one (a graceful deletion with a zero grace period: pods); watchers see it as a
+	// modification followed by the deletion.
+	Written Object
 	// Response is the response body: the object (its state after the request, or its last
 	// state for registries that return deleted objects) or a metav1.Status.
 	Response Object
@@ -307,6 +311,9 @@ func deleteGeneric(obj Object, m *meta, k Kind, opts DeleteOptions, now time.Tim
 		// Written with the deletion timestamp, then deleted from storage at once.
 		nm, _ := readMeta(next)
 		r := removed(next, &nm, k, opts)
+		if !opts.dryRun() {
+			r.Written = next
+		}
 		if opts.dryRun() {
 			// Store.Delete returns the dry-run update's output as it is.
 			r.Response = next

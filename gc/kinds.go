@@ -202,8 +202,14 @@ func crdKinds(obj Object) []Kind {
 
 // catalog resolves kinds: the caller's lookup first, then CRDs of the snapshot, then Builtin.
 type catalog struct {
-	user Kinds
-	crds map[string]Kind // apiVersion + "/" + kind
+	user  Kinds
+	crds  map[string]Kind // apiVersion + "/" + kind
+	cache map[[2]string]lookupResult
+}
+
+type lookupResult struct {
+	k  Kind
+	ok bool
 }
 
 func newCatalog(user Kinds, objs []Object) *catalog {
@@ -223,6 +229,19 @@ func newCatalog(user Kinds, objs []Object) *catalog {
 }
 
 func (c *catalog) lookup(apiVersion, kind string) (Kind, bool) {
+	if c.cache == nil {
+		c.cache = map[[2]string]lookupResult{}
+	}
+	key := [2]string{apiVersion, kind}
+	if r, ok := c.cache[key]; ok {
+		return r.k, r.ok
+	}
+	k, ok := c.resolve(apiVersion, kind)
+	c.cache[key] = lookupResult{k, ok}
+	return k, ok
+}
+
+func (c *catalog) resolve(apiVersion, kind string) (Kind, bool) {
 	if c.user != nil {
 		if k, ok := c.user(apiVersion, kind); ok {
 			return k, true

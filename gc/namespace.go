@@ -77,7 +77,7 @@ func (s *state) syncNamespace(ns *item) []Action {
 			a := Action{Type: ActionDelete, Controller: ControllerNamespace, Target: it.ref(), PropagationPolicy: Background,
 				Why: fmt.Sprintf("namespace %s is terminating", name)}
 			p := Background
-			a.Outcome = s.applyDeleteOpts(it, DeleteOptions{PropagationPolicy: &p})
+			a.Outcome, a.Written = s.applyDeleteOpts(it, DeleteOptions{PropagationPolicy: &p})
 			a.Object = current(it)
 			if a.Outcome != "unchanged" {
 				out = append(out, a)
@@ -317,7 +317,7 @@ func (s *state) writeNamespaceStatus(ns *item, edit func(map[string]any), why st
 }
 
 // applyDeleteOpts runs the apiserver's DELETE on an item with the given options.
-func (s *state) applyDeleteOpts(it *item, opts DeleteOptions) string {
+func (s *state) applyDeleteOpts(it *item, opts DeleteOptions) (string, Object) {
 	var res DeleteResult
 	var err error
 	if it.k.Group == "" && it.k.Kind == "Namespace" {
@@ -327,13 +327,13 @@ func (s *state) applyDeleteOpts(it *item, opts DeleteOptions) string {
 	}
 	switch {
 	case err != nil:
-		return "error: " + err.Error()
+		return "error: " + err.Error(), nil
 	case res.Removed:
 		s.drop(it)
-		return "removed"
+		return "removed", res.Written
 	case res.Changed:
 		s.replace(it, res.Object)
-		return "terminating"
+		return "terminating", nil
 	}
-	return "unchanged"
+	return "unchanged", nil
 }

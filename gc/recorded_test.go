@@ -230,7 +230,7 @@ func replay(t *testing.T, st recordedStep) {
 		history[key(o)] = []string{project(o)}
 	}
 	req := st.Request
-	var next gc.Object
+	var next, written gc.Object
 	removed := false
 	idx := findObject(snapshot, req.Target)
 	var reqErr error
@@ -257,7 +257,7 @@ func replay(t *testing.T, st recordedStep) {
 			} else {
 				assert.Equal(t, project(st.Response), project(res.Response), "response object")
 			}
-			next, removed = res.Object, res.Removed
+			next, removed, written = res.Object, res.Removed, res.Written
 		}
 	case "patch":
 		require.GreaterOrEqual(t, idx, 0)
@@ -279,6 +279,9 @@ func replay(t *testing.T, st recordedStep) {
 	if idx >= 0 && idx < len(snapshot) && req.Op != "create" {
 		k := key(snapshot[idx])
 		if removed {
+			if written != nil {
+				history[k] = append(history[k], project(written))
+			}
 			snapshot = append(snapshot[:idx:idx], snapshot[idx+1:]...)
 			history[k] = append(history[k], project(nil))
 		} else if next != nil {
@@ -312,6 +315,9 @@ func replay(t *testing.T, st recordedStep) {
 			k := fmt.Sprintf("%s %s %s", a.Target.APIVersion, a.Target.Kind, a.Target.Name)
 			if a.Target.Namespace != "" {
 				k = fmt.Sprintf("%s %s %s/%s", a.Target.APIVersion, a.Target.Kind, a.Target.Namespace, a.Target.Name)
+			}
+			if a.Written != nil {
+				history[k] = append(history[k], project(a.Written))
 			}
 			history[k] = append(history[k], project(a.Object))
 		}

@@ -103,6 +103,9 @@ type Action struct {
 	// Object is Target as stored after the write (nil when removed or for events), so a caller
 	// can apply the action to its own store by writing it.
 	Object Object `json:"-"`
+	// Written is, for a removal, the state the apiserver wrote just before (see
+	// DeleteResult.Written); nil otherwise.
+	Written Object `json:"-"`
 }
 
 // String prints the action on one line.
@@ -147,7 +150,7 @@ type item struct {
 	obj  Object
 	m    meta
 	k    Kind
-	key  string
+	key  objKey
 	gone bool
 }
 
@@ -174,7 +177,7 @@ type state struct {
 	cat    *catalog
 	items  []*item
 	byUID  map[string]*item
-	byKey  map[string]*item
+	byKey  map[objKey]*item
 	deps   map[string][]*item // owner uid → items that referenced it when last indexed
 	now    time.Time
 	events bool // graph events already emitted
@@ -182,54 +185,43 @@ type state struct {
 	stuck map[*item]string
 }
 
-func objKey(group, resource, namespace, name string) string {
-	return group + "/" + resource + "/" + namespace + "/" + name
-}
+// objKey identifies an object by what a GET names: group, resource, namespace, name.
+type objKey struct{ group, resource, namespace, name string }
 
 func newState(objs []Object, opts Options) (*state, error) {
 	s := &state{opts: opts, cat: newCatalog(opts.Kinds, objs), now: opts.Now,
 		items: make([]*item, 0, len(objs)), byUID: make(map[string]*item, len(objs)),
-		byKey: make(map[string]*item, len(objs)), deps: make(map[string][]*item), stuck: map[*item]string{}}
+		byKey: make(map[objKey]*item, len(objs)), deps: make(map[string][]*item), stuck: map[*item]string{}}
 	var problems []string
 	for i, o := range objs {
 		m, err := readMeta(o)
-		where := fmt.Sprintf("object %d", i)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %v", where, err))
+			problems = append(problems, fmt.Sprintf("object %d: %v", i, err))
 			continue
 		}
-		where = fmt.Sprintf("object %d (%s %s)", i, m.apiVersion, m.ref())
-		if m.apiVersion == "" || m.kind == "" {
-			problems = append(problems, where+": apiVersion and kind are required")
+		if m.apiVersion == "" || m.kind == "" || m.name == "" || m.uid == "" || len(m.owners) > 0 || len(m.ownerErrs) > 0 {
+			problems = append(problems, checkObject(i, &m)...)
+		}
+		if m.apiVersion == "" || m.kind == "" || m.name == "" || m.uid == "" {
 			continue
 		}
-		if m.name == "" {
-			problems = append(problems, where+": metadata.name: Required value")
-			continue
-		}
-		if m.uid == "" {
-			problems = append(problems, where+": metadata.uid: Required value: the garbage collector tracks objects by uid")
-			continue
-		}
-		for _, e := range validateOwnerRefs(&m) {
-			problems = append(problems, where+": "+e)
-		}
+		where := lazyWhere(i, &m)
 		k := s.cat.kindOf(&m)
 		if k.Namespaced && m.namespace == "" {
-			problems = append(problems, where+": metadata.namespace: Required value: "+k.Kind+" is namespaced")
+			problems = append(problems, where()+": metadata.namespace: Required value: "+k.Kind+" is namespaced")
 			continue
 		}
 		if !k.Namespaced && m.namespace != "" {
 			// The apiserver clears the namespace of cluster-scoped objects.
 			m.namespace = ""
 		}
-		it := &item{pos: i, obj: o, m: m, k: k, key: objKey(k.Group, k.Resource, m.namespace, m.name)}
+		it := &item{pos: i, obj: o, m: m, k: k, key: objKey{k.Group, k.Resource, m.namespace, m.name}}
 		if prev, dup := s.byUID[m.uid]; dup {
-			problems = append(problems, fmt.Sprintf("%s: metadata.uid %q is also the uid of object %d", where, m.uid, prev.pos))
+			problems = append(problems, fmt.Sprintf("%s: metadata.uid %q is also the uid of object %d", where(), m.uid, prev.pos))
 			continue
 		}
 		if prev, dup := s.byKey[it.key]; dup {
-			problems = append(problems, fmt.Sprintf("%s: same resource, namespace and name as object %d", where, prev.pos))
+			problems = append(problems, fmt.Sprintf("%s: same resource, namespace and name as object %d", where(), prev.pos))
 			continue
 		}
 		s.byUID[m.uid] = it
@@ -243,6 +235,33 @@ func newState(objs []Object, opts Options) (*state, error) {
 		return nil, &InputError{Problems: problems}
 	}
 	return s, nil
+}
+
+func lazyWhere(i int, m *meta) func() string {
+	return func() string { return fmt.Sprintf("object %d (%s %s)", i, m.apiVersion, m.ref()) }
+}
+
+// checkObject reports what the apiserver would reject about an object of a snapshot.
+func checkObject(i int, m *meta) []string {
+	errs := validateOwnerRefs(m)
+	if len(errs) == 0 && m.apiVersion != "" && m.kind != "" && m.name != "" && m.uid != "" {
+		return nil
+	}
+	where := lazyWhere(i, m)()
+	var problems []string
+	if m.apiVersion == "" || m.kind == "" {
+		problems = append(problems, where+": apiVersion and kind are required")
+	}
+	if m.name == "" {
+		problems = append(problems, where+": metadata.name: Required value")
+	}
+	if m.uid == "" {
+		problems = append(problems, where+": metadata.uid: Required value: the garbage collector tracks objects by uid")
+	}
+	for _, e := range errs {
+		problems = append(problems, where+": "+e)
+	}
+	return problems
 }
 
 // dependents returns the live items that reference uid now (the graph's dependents).
@@ -306,7 +325,7 @@ func (s *state) resolveOwner(it *item, o OwnerReference) (ownerState, *item, err
 		}
 		ns = it.m.namespace
 	}
-	owner := s.byKey[objKey(k.Group, k.Resource, ns, o.Name)]
+	owner := s.byKey[objKey{k.Group, k.Resource, ns, o.Name}]
 	if owner == nil || owner.gone || owner.m.uid != o.UID {
 		return ownerDangling, owner, nil
 	}
@@ -502,14 +521,14 @@ func (s *state) replace(it *item, obj Object) {
 
 func (s *state) deleteItem(it *item, policy Propagation, why string) Action {
 	a := Action{Type: ActionDelete, Controller: ControllerGC, Target: it.ref(), PropagationPolicy: policy, Why: why}
-	a.Outcome = s.applyDelete(it, policy)
+	a.Outcome, a.Written = s.applyDelete(it, policy)
 	a.Object = current(it)
 	return a
 }
 
 // applyDelete runs the apiserver's DELETE the garbage collector sends: the policy and a uid
 // precondition.
-func (s *state) applyDelete(it *item, policy Propagation) string {
+func (s *state) applyDelete(it *item, policy Propagation) (string, Object) {
 	p := policy
 	uid := it.m.uid
 	return s.applyDeleteOpts(it, DeleteOptions{PropagationPolicy: &p, Preconditions: &Preconditions{UID: &uid}})

@@ -93,7 +93,7 @@ var resources = []schema.GroupVersionResource{
 	{Version: "v1", Resource: "configmaps"}, {Version: "v1", Resource: "secrets"}, {Version: "v1", Resource: "pods"},
 	{Version: "v1", Resource: "namespaces"}, {Version: "v1", Resource: "events"},
 	{Group: "apps", Version: "v1", Resource: "deployments"}, {Group: "apps", Version: "v1", Resource: "replicasets"},
-	{Group: "batch", Version: "v1", Resource: "jobs"},
+	{Group: "batch", Version: "v1", Resource: "jobs"}, {Version: "v1", Resource: "serviceaccounts"},
 	{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"},
 	{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"},
 	{Group: "gc.writepath.test", Version: "v1", Resource: "widgets"},
@@ -112,7 +112,7 @@ type recorder struct {
 func main() {
 	kubeconfig := flag.String("kubeconfig", "/tmp/realcluster/kubeconfig", "kubeconfig of the real cluster")
 	dir := flag.String("testdata", "../testdata/gc", "testdata/gc directory")
-	only := flag.String("run", "", "record only scenarios whose name contains this")
+	only := flag.String("run", "", "record only scenarios whose name contains one of these comma-separated strings")
 	flag.Parse()
 	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	must(err)
@@ -129,7 +129,7 @@ func main() {
 		must(err)
 		var sc Scenario
 		must(yaml.UnmarshalStrict(data, &sc))
-		if *only != "" && !strings.Contains(sc.Name, *only) {
+		if *only != "" && !matchesAny(sc.Name, strings.Split(*only, ",")) {
 			continue
 		}
 		fmt.Fprintln(os.Stderr, "recording", sc.Name)
@@ -138,6 +138,15 @@ func main() {
 		must(err)
 		must(os.WriteFile(filepath.Join(*dir, "recorded", sc.Name+".json"), append(out, '\n'), 0o644))
 	}
+}
+
+func matchesAny(name string, subs []string) bool {
+	for _, s := range subs {
+		if s != "" && strings.Contains(name, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func must(err error) {
@@ -352,6 +361,15 @@ func (r *recorder) waitFor(conds []string) {
 // inScope keeps the scenario's objects: those in its namespaces, its namespaces, and the
 // cluster-scoped objects it created (named gc-...).
 func (r *recorder) inScope(o map[string]any) bool {
+	if io, ok := o["involvedObject"].(map[string]any); ok && o["kind"] == "Event" {
+		// Events about cluster-scoped objects land in "default".
+		ns, _ := io["namespace"].(string)
+		name, _ := io["name"].(string)
+		kind, _ := io["kind"].(string)
+		if ns == "" && kind != "Namespace" {
+			return strings.HasPrefix(name, "gc-")
+		}
+	}
 	t := targetOf(o)
 	if t.Namespace != "" {
 		return r.scope[t.Namespace]
