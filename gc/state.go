@@ -346,13 +346,17 @@ func (s *state) round() []Action {
 			out = append(out, s.graphEvents()...)
 			s.events = true
 		}
-		for _, it := range s.items {
-			if it.gone {
-				continue
-			}
-			for _, a := range s.gcItem(it) {
-				if a.Outcome != "unchanged" {
-					out = append(out, a)
+		// Owners waiting on their dependents first: the graph builder enqueues them as soon
+		// as a dependent goes or stops blocking, while dependents are retried with back-off.
+		for pass := 0; pass < 2; pass++ {
+			for _, it := range s.items {
+				if it.gone || (pass == 0) != (it.m.deleting() && (it.m.hasFinalizer(FinalizerForeground) || it.m.hasFinalizer(FinalizerOrphan))) {
+					continue
+				}
+				for _, a := range s.gcItem(it) {
+					if a.Outcome != "unchanged" {
+						out = append(out, a)
+					}
 				}
 			}
 		}
@@ -448,7 +452,6 @@ func (s *state) gcItem(it *item) []Action {
 		why := fmt.Sprintf("owner %s still exists; dropping references to absent or foreground-deleting owners", refNames(solid))
 		return []Action{s.removeOwnerRefs(it, uids, why)}
 	case len(waiting) != 0 && s.hasDependents(it.m.uid):
-		var out []Action
 		for _, d := range s.dependents(it.m.uid) {
 			if d.deletingDependents() {
 				var uids []string
@@ -457,12 +460,16 @@ func (s *state) gcItem(it *item) []Action {
 						uids = append(uids, o.UID)
 					}
 				}
-				out = append(out, s.unblock(it, uids))
+				if len(uids) > 0 {
+					// The DELETE that follows carries the resourceVersion read before this
+					// patch: it conflicts, and the item is processed again later.
+					return []Action{s.unblock(it, uids)}
+				}
 				break
 			}
 		}
-		why := fmt.Sprintf("owner %s is deleting its dependents in the foreground and this object has dependents of its own", refNames(waiting))
-		return append(out, s.deleteItem(it, Foreground, why))
+		why := "owner " + refNames(waiting) + " is deleting its dependents in the foreground and this object has dependents of its own"
+		return []Action{s.deleteItem(it, Foreground, why)}
 	default:
 		policy := Background
 		switch {
