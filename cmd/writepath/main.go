@@ -30,6 +30,7 @@ func verbs() []verb {
 		{"version", "Print the writepath version and the Kubernetes version it models", runVersion},
 		{"rv", "Compare resourceVersions and check updates for optimistic concurrency", runRV},
 		{"generation", "Predict metadata.generation after a write", runGeneration},
+		{"schema", "Explain list types, keys and patch strategies of a built-in kind's fields", runSchema},
 	}
 }
 
