@@ -58,7 +58,16 @@ type encoder struct {
 	indent string
 	// seen holds the maps and lists on the current path once nesting passes cycleCheckDepth.
 	seen map[any]struct{}
-	path []string
+	// path is the position being encoded (a key, or an index when key is nil), rendered only
+	// for an error.
+	path []pathStep
+	// keys is scratch space for sorting map keys, used as a stack by nested maps.
+	keys []string
+}
+
+type pathStep struct {
+	key   *string
+	index int
 }
 
 type sliceID struct {
@@ -67,7 +76,18 @@ type sliceID struct {
 }
 
 func (e *encoder) fail(kind Kind, detail string) error {
-	return &Error{Kind: kind, Path: strings.TrimPrefix(strings.Join(e.path, ""), "."), Detail: detail}
+	var b strings.Builder
+	for i, s := range e.path {
+		if s.key == nil {
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(*s.key)
+	}
+	return &Error{Kind: kind, Path: b.String(), Detail: detail}
 }
 
 func (e *encoder) newline(depth int) {
@@ -113,7 +133,7 @@ func (e *encoder) value(v any, depth int) error {
 				e.buf = append(e.buf, ',')
 			}
 			e.newline(depth + 1)
-			e.path = append(e.path, "["+strconv.Itoa(i)+"]")
+			e.path = append(e.path, pathStep{index: i})
 			if err := e.value(item, depth+1); err != nil {
 				return err
 			}
@@ -134,11 +154,15 @@ func (e *encoder) value(v any, depth int) error {
 			}
 			defer delete(e.seen, mapID(t))
 		}
-		keys := make([]string, 0, len(t))
+		base := len(e.keys)
 		for k := range t {
-			keys = append(keys, k)
+			e.keys = append(e.keys, k)
 		}
+		// Nested maps push their keys above ours and may move e.keys; this slice keeps
+		// pointing at our (unchanged) keys either way.
+		keys := e.keys[base:len(e.keys):len(e.keys)]
 		slices.Sort(keys)
+		defer func() { e.keys = e.keys[:base] }()
 		e.buf = append(e.buf, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -150,7 +174,7 @@ func (e *encoder) value(v any, depth int) error {
 			if e.indent != "" {
 				e.buf = append(e.buf, ' ')
 			}
-			e.path = append(e.path, "."+k)
+			e.path = append(e.path, pathStep{key: &keys[i]})
 			if err := e.value(t[k], depth+1); err != nil {
 				return err
 			}
