@@ -155,6 +155,10 @@ func Encode(m Managed) ([]Entry, error) {
 	return out, nil
 }
 
+func sortIdx(idx []int, entries []Entry) {
+	sort.Slice(idx, func(i, j int) bool { return less(entries[idx[i]], entries[idx[j]]) })
+}
+
 // Sort orders entries as the apiserver does before writing them (sortEncodedManagedFields).
 func Sort(entries []Entry) {
 	sort.Slice(entries, func(i, j int) bool { return less(entries[i], entries[j]) })

@@ -165,6 +165,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		before := deepCopy(obj)
+		checkFastPaths(t, obj)
 		entries, _, err := managedfields.FromObject(obj)
 		if err != nil {
 			return
@@ -187,4 +188,59 @@ func FuzzDecode(f *testing.F) {
 		}
 		require.True(t, reflect.DeepEqual(before, obj), "input changed")
 	})
+}
+
+// checkFastPaths asserts that DecodeObject equals Decode(Lenient(obj)) and that EncodeList
+// equals the list WithEntries writes.
+func checkFastPaths(t *testing.T, obj map[string]any) {
+	slow, slowErr := managedfields.Decode(managedfields.Lenient(obj))
+	fast, fastErr := managedfields.DecodeObject(obj)
+	if slowErr != nil || fastErr != nil {
+		require.Equal(t, fmt.Sprint(slowErr), fmt.Sprint(fastErr))
+		return
+	}
+	require.Equal(t, len(slow.Fields), len(fast.Fields))
+	for id, vs := range slow.Fields {
+		fv, ok := fast.Fields[id]
+		require.True(t, ok, id)
+		require.True(t, vs.Set().Equals(fv.Set()), "%s: %v vs %v", id, vs.Set(), fv.Set())
+		require.Equal(t, vs.APIVersion(), fv.APIVersion())
+		require.Equal(t, vs.Applied(), fv.Applied())
+		require.Equal(t, fmt.Sprint(slow.Times[id]), fmt.Sprint(fast.Times[id]))
+	}
+	enc, err := managedfields.Encode(slow)
+	require.NoError(t, err)
+	viaEntries, err := managedfields.WithEntries(map[string]any{}, enc)
+	require.NoError(t, err)
+	list, err := managedfields.EncodeList(slow)
+	require.NoError(t, err)
+	var want any
+	if md, ok := viaEntries["metadata"].(map[string]any); ok {
+		want = md["managedFields"]
+	}
+	if list == nil {
+		require.Nil(t, want)
+	} else {
+		require.Equal(t, want, any(list))
+	}
+}
+
+func TestFastPaths(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(goldenDir, "*.yaml"))
+	require.NoError(t, err)
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		t.Run(filepath.Base(file), func(t *testing.T) { checkFastPaths(t, object(string(data))) })
+	}
+	// Sets whose keys need care: members with children, unknown prefixes, null values.
+	checkFastPaths(t, object(`
+metadata:
+  managedFields:
+  - manager: m
+    operation: Update
+    apiVersion: v1
+    fieldsType: FieldsV1
+    fieldsV1: {"f:a": {".": {}, "f:b": {}}, "f:c": {"x:y": {}}, "f:d": null, "f:e": {"f:f": {"x:z": {}}}, "k:{\"name\":\"n\"}": {".": {}}, "v:\"s\"": {}, "i:3": {}}
+`))
 }

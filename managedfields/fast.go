@@ -1,0 +1,244 @@
+package managedfields
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// Object-model fast paths: the apiserver reads and writes FieldsV1 as JSON; in the object model
+// the sets are nested maps, so they are converted directly (no JSON round trip). The results are
+// identical to FromObject+Decode and Encode+WithEntries; malformed input falls back to the JSON
+// path so that errors keep the apiserver's wording.
+
+// DecodeObject reads and decodes an object's managedFields the way the apiserver's field manager
+// does for a stored object: malformed entries (wrong JSON types) read as no managedFields at all
+// (Lenient), then Decode's checks and errors apply.
+func DecodeObject(obj map[string]any) (Managed, error) {
+	md, _ := obj["metadata"].(map[string]any)
+	items, ok := md["managedFields"].([]any)
+	if !ok {
+		return Managed{Fields: fieldpath.ManagedFields{}, Times: map[string]*time.Time{}}, nil
+	}
+	m := Managed{Fields: make(fieldpath.ManagedFields, len(items)), Times: make(map[string]*time.Time, len(items))}
+	type pending struct {
+		e   Entry
+		raw map[string]any
+		has bool
+	}
+	entries := make([]pending, 0, len(items))
+	for _, item := range items {
+		im, ok := item.(map[string]any)
+		if !ok {
+			return Decode(nil)
+		}
+		fv, hasFields := im["fieldsV1"]
+		shallow := im
+		if hasFields {
+			shallow = make(map[string]any, len(im))
+			for k, v := range im {
+				if k != "fieldsV1" {
+					shallow[k] = v
+				}
+			}
+		}
+		e, err := EntryFromObject(shallow)
+		if err != nil {
+			return Decode(nil) // Lenient: unreadable list, no managedFields
+		}
+		raw, isMap := fv.(map[string]any)
+		if hasFields && fv != nil && !isMap {
+			// Not an object: let the JSON path report it exactly.
+			full, _, ferr := FromObject(obj)
+			if ferr != nil {
+				return Decode(nil)
+			}
+			return Decode(full)
+		}
+		entries = append(entries, pending{e: e, raw: raw, has: hasFields && fv != nil})
+	}
+	for i, p := range entries {
+		e := p.e
+		switch e.Operation {
+		case OperationApply, OperationUpdate:
+		default:
+			return Managed{}, errors.New("operation must be `Apply` or `Update`")
+		}
+		if e.APIVersion == "" {
+			return Managed{}, errors.New("apiVersion must not be empty")
+		}
+		switch e.FieldsType {
+		case FieldsTypeV1:
+		case "":
+			return Managed{}, fmt.Errorf("missing fieldsType in managed fields entry %d", i)
+		default:
+			return Managed{}, fmt.Errorf("invalid fieldsType %s in managed fields entry %d", quote(e.FieldsType), i)
+		}
+		set := fieldpath.NewSet()
+		if p.has {
+			if _, err := setFromMap(set, nil, p.raw); err != nil {
+				// The JSON path words the error as the apiserver does.
+				full, _, ferr := FromObject(obj)
+				if ferr != nil {
+					return Decode(nil)
+				}
+				return Decode(full)
+			}
+		}
+		id := Identifier(e)
+		m.Fields[id] = fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
+		m.Times[id] = e.Time
+	}
+	return m, nil
+}
+
+var errSlowPath = errors.New("fieldsV1 needs the JSON decoder")
+
+// setFromMap inserts the paths of a FieldsV1 object into set, as SMD's FromJSON reads them: a
+// key is a member when its object has "." or no recognised child; keys with an unknown prefix
+// are skipped. It returns the number of recognised keys of m.
+func setFromMap(set *fieldpath.Set, prefix fieldpath.Path, m map[string]any) (int, error) {
+	recognised := 0
+	for k, v := range m {
+		if k == "." {
+			continue
+		}
+		pe, err := fieldpath.DeserializePathElement(k)
+		if err == fieldpath.ErrUnknownPathElementType {
+			continue
+		}
+		if err != nil {
+			return 0, errSlowPath
+		}
+		recognised++
+		child := make(fieldpath.Path, len(prefix)+1)
+		copy(child, prefix)
+		child[len(prefix)] = pe
+		var cm map[string]any
+		switch t := v.(type) {
+		case map[string]any:
+			cm = t
+		case nil:
+		default:
+			return 0, errSlowPath
+		}
+		n, err := setFromMap(set, child, cm)
+		if err != nil {
+			return 0, err
+		}
+		_, dot := cm["."]
+		if dot || n == 0 {
+			set.Insert(child)
+		}
+	}
+	return recognised, nil
+}
+
+// EncodeList encodes m as the object-model value of metadata.managedFields: entry maps in the
+// apiserver's order (nil when m is empty). It equals the list WithEntries(obj, Encode(m)) writes.
+func EncodeList(m Managed) ([]any, error) {
+	if len(m.Fields) == 0 {
+		return nil, nil
+	}
+	type item struct {
+		e   Entry
+		set *fieldpath.Set
+	}
+	items := make([]item, 0, len(m.Fields))
+	for id, vs := range m.Fields {
+		e, err := ParseIdentifier(id)
+		if err != nil {
+			return nil, fmt.Errorf("error encoding versioned set for %v: error unmarshalling manager identifier %v: %v", id, id, err)
+		}
+		e.APIVersion = string(vs.APIVersion())
+		if vs.Applied() {
+			e.Operation = OperationApply
+		}
+		e.FieldsType = FieldsTypeV1
+		if t, ok := m.Times[id]; ok && t != nil {
+			tt := *t
+			e.Time = &tt
+		}
+		items = append(items, item{e: e, set: vs.Set()})
+	}
+	// Sort by the entry fields (the set does not take part).
+	entries := make([]Entry, len(items))
+	for i := range items {
+		entries[i] = items[i].e
+	}
+	idx := make([]int, len(items))
+	for i := range idx {
+		idx[i] = i
+	}
+	sortIdx(idx, entries)
+	out := make([]any, 0, len(items))
+	for _, i := range idx {
+		e := items[i].e
+		obj := make(map[string]any, 7)
+		if e.Manager != "" {
+			obj["manager"] = e.Manager
+		}
+		obj["operation"] = string(e.Operation)
+		if e.APIVersion != "" {
+			obj["apiVersion"] = e.APIVersion
+		}
+		if e.Time != nil {
+			if e.Time.IsZero() {
+				obj["time"] = nil
+			} else {
+				obj["time"] = e.Time.UTC().Format(timeLayout)
+			}
+		}
+		obj["fieldsType"] = FieldsTypeV1
+		fm, err := setToMap(items[i].set)
+		if err != nil {
+			return nil, err
+		}
+		obj["fieldsV1"] = fm
+		if e.Subresource != "" {
+			obj["subresource"] = e.Subresource
+		}
+		out = append(out, obj)
+	}
+	return out, nil
+}
+
+// setToMap is SMD's ToJSON (emitContentsV1) building maps instead of bytes.
+func setToMap(s *fieldpath.Set) (map[string]any, error) {
+	out := make(map[string]any, s.Members.Size()+s.Children.Size())
+	var err error
+	s.Members.Iterate(func(pe fieldpath.PathElement) {
+		if err != nil {
+			return
+		}
+		k, serr := fieldpath.SerializePathElement(pe)
+		if serr != nil {
+			err = serr
+			return
+		}
+		out[k] = map[string]any{}
+	})
+	s.Children.Iterate(func(pe fieldpath.PathElement) {
+		if err != nil {
+			return
+		}
+		k, serr := fieldpath.SerializePathElement(pe)
+		if serr != nil {
+			err = serr
+			return
+		}
+		child, _ := s.Children.Get(pe)
+		cm, cerr := setToMap(child)
+		if cerr != nil {
+			err = cerr
+			return
+		}
+		if s.Members.Has(pe) && len(cm) > 0 {
+			cm["."] = map[string]any{}
+		}
+		out[k] = cm
+	})
+	return out, err
+}
