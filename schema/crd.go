@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -48,9 +49,11 @@ type Version struct {
 	// SelectableFields are the JSON paths of spec.versions[].selectableFields.
 	SelectableFields []string
 
-	crd       *CRD
-	validator *Validator
-	status    *Validator
+	crd             *CRD
+	validator       *Validator
+	status          *Validator
+	rawSchema       any
+	rawSubresources any
 }
 
 // Subresources are the subresources of a version.
@@ -143,6 +146,13 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 			ShortNames: d.strs(names, "shortNames", "spec.names.shortNames"), Categories: d.strs(names, "categories", "spec.names.categories"),
 		}
 	}
+	// v1 defaulting (SetDefaults_CustomResourceDefinitionSpec).
+	if c.Names.Singular == "" {
+		c.Names.Singular = strings.ToLower(c.Names.Kind)
+	}
+	if c.Names.ListKind == "" && c.Names.Kind != "" {
+		c.Names.ListKind = c.Names.Kind + "List"
+	}
 	vs, _ := spec["versions"].([]any)
 	for i, x := range vs {
 		vm, ok := x.(map[string]any)
@@ -158,6 +168,7 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 		if w, ok := vm["deprecationWarning"].(string); ok {
 			v.DeprecationWarning = &w
 		}
+		v.rawSchema, v.rawSubresources = vm["schema"], vm["subresources"]
 		if sc, ok := vm["schema"].(map[string]any); ok {
 			if oas, ok := sc["openAPIV3Schema"]; ok && oas != nil {
 				p, err := ParseProps(oas, pth+".schema.openAPIV3Schema")
@@ -196,7 +207,7 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 	if len(d.err) > 0 {
 		return nil, status.BadRequest(strings.Join(d.err, "; "))
 	}
-	if errs := validateCRD(c); len(errs) > 0 {
+	if errs := validateCRD(c, crd["metadata"]); len(errs) > 0 {
 		return nil, status.Invalid(crdGK, c.Name, errs)
 	}
 	for _, v := range c.Versions {
@@ -271,14 +282,26 @@ func (d *decoder) strs(m map[string]any, k, path string) []string {
 	return out
 }
 
-// validateCRD applies the part of apiextensions' ValidateCustomResourceDefinition that concerns
-// schemas and names (see the package documentation for what is not checked).
-func validateCRD(c *CRD) field.ErrorList {
+// validateCRD applies apiextensions' ValidateCustomResourceDefinition for a create, in its
+// order, except the checks the package documentation lists as missing. Like the apiserver (which
+// converts v1 to its internal version first), a schema or subresources stanza identical in every
+// version is validated once, at spec.validation / spec.subresources.
+func validateCRD(c *CRD, meta any) field.ErrorList {
 	var all field.ErrorList
-	spec := field.NewPath("spec")
-	if c.Name != c.Names.Plural+"."+c.Group {
-		all = append(all, field.Invalid(field.NewPath("metadata", "name"), c.Name, `must be spec.names.plural+"."+spec.group`))
+	om, _, err := decodeObjectMeta(meta, false, "")
+	if err != nil {
+		all = append(all, field.Invalid(field.NewPath("metadata"), meta, err.Error()))
+	} else {
+		nameFn := func(name string, prefix bool) []string {
+			ret := nameIsDNSSubdomain(name, prefix)
+			if name != c.Names.Plural+"."+c.Group {
+				ret = append(ret, `must be spec.names.plural+"."+spec.group`)
+			}
+			return ret
+		}
+		all = append(all, validateObjectMeta(om, false, nameFn, field.NewPath("metadata"))...)
 	}
+	spec := field.NewPath("spec")
 	if c.Group == "" {
 		all = append(all, field.Required(spec.Child("group"), ""))
 	} else if errs := isDNS1123Subdomain(c.Group); len(errs) > 0 {
@@ -293,9 +316,23 @@ func validateCRD(c *CRD) field.ErrorList {
 	default:
 		all = append(all, field.NotSupported(spec.Child("scope"), c.Scope, []string{"Cluster", "Namespaced"}))
 	}
+	schemasIdentical, subresourcesIdentical := true, true
+	for _, v := range c.Versions {
+		schemasIdentical = schemasIdentical && jsonDeepEqual(v.rawSchema, c.Versions[0].rawSchema)
+		subresourcesIdentical = subresourcesIdentical && jsonDeepEqual(v.rawSubresources, c.Versions[0].rawSubresources)
+	}
+	topLevelSchema := len(c.Versions) > 0 && schemasIdentical && c.Versions[0].Props != nil
+	if !topLevelSchema {
+		for i, v := range c.Versions {
+			if v.Props == nil {
+				all = append(all, field.Required(spec.Child("versions").Index(i).Child("schema").Child("openAPIV3Schema"), ""))
+			}
+		}
+	}
 	storage := 0
 	seen := map[string]bool{}
 	unique := true
+	anyStatus := false
 	for i, v := range c.Versions {
 		vp := spec.Child("versions").Index(i)
 		if v.Storage {
@@ -305,25 +342,52 @@ func validateCRD(c *CRD) field.ErrorList {
 			unique = false
 		}
 		seen[v.Name] = true
+		anyStatus = anyStatus || v.Subresources.Status
 		if errs := isDNS1035Label(v.Name); len(errs) > 0 {
 			all = append(all, field.Invalid(vp.Child("name"), v.Name, strings.Join(errs, ",")))
 		}
-		if v.Props == nil {
-			all = append(all, field.Required(vp.Child("schema").Child("openAPIV3Schema"), ""))
-			continue
+		if v.DeprecationWarning != nil {
+			if !v.Deprecated {
+				all = append(all, field.Invalid(vp.Child("deprecationWarning"), *v.DeprecationWarning, "can only be set for deprecated versions"))
+			} else {
+				if len(*v.DeprecationWarning) > 256 {
+					all = append(all, field.Invalid(vp.Child("deprecationWarning"), *v.DeprecationWarning, "must be <= 256 characters long"))
+				}
+				if *v.DeprecationWarning == "" {
+					all = append(all, field.Invalid(vp.Child("deprecationWarning"), *v.DeprecationWarning, "must not be an empty string"))
+				}
+			}
 		}
-		all = append(all, validateVersionSchema(v, vp.Child("schema"))...)
-		all = append(all, validateSubresources(v.Subresources, vp.Child("subresources"))...)
-	}
-	if len(c.Versions) == 0 {
-		all = append(all, field.Invalid(spec.Child("versions"), []any{}, "must have exactly one version marked as storage version"))
-	} else if storage != 1 {
-		all = append(all, field.Invalid(spec.Child("versions"), versionsValue(c), "must have exactly one version marked as storage version"))
+		if !schemasIdentical && v.Props != nil {
+			all = append(all, validateVersionSchema(v.Props, v.Subresources.Status, vp.Child("schema"))...)
+		}
+		if !subresourcesIdentical {
+			all = append(all, validateSubresources(v.Subresources, vp.Child("subresources"))...)
+		}
 	}
 	if !unique {
 		all = append(all, field.Invalid(spec.Child("versions"), versionsValue(c), "must contain unique version names"))
 	}
+	if storage != 1 {
+		all = append(all, field.Invalid(spec.Child("versions"), versionsValue(c), "must have exactly one version marked as storage version"))
+	}
+	if len(c.Versions) > 0 && c.Versions[0].Name != "" {
+		if errs := isDNS1035Label(c.Versions[0].Name); len(errs) > 0 {
+			all = append(all, field.Invalid(spec.Child("version"), c.Versions[0].Name, strings.Join(errs, ",")))
+		}
+	}
+	for _, n := range []struct{ name, value string }{{"plural", c.Names.Plural}, {"singular", c.Names.Singular}, {"kind", c.Names.Kind}, {"listKind", c.Names.ListKind}} {
+		if n.value == "" {
+			all = append(all, field.Required(spec.Child("names", n.name), ""))
+		}
+	}
 	all = append(all, validateNames(c.Names, spec.Child("names"))...)
+	if topLevelSchema {
+		all = append(all, validateVersionSchema(c.Versions[0].Props, anyStatus, spec.Child("validation"))...)
+	}
+	if subresourcesIdentical && len(c.Versions) > 0 {
+		all = append(all, validateSubresources(c.Versions[0].Subresources, spec.Child("subresources"))...)
+	}
 	if c.PreserveUnknownFields {
 		all = append(all, field.Invalid(spec.Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
 	}
@@ -340,9 +404,7 @@ func versionsValue(c *CRD) []any {
 
 func validateNames(n Names, fld field.Path) field.ErrorList {
 	var all field.ErrorList
-	if n.Plural == "" {
-		all = append(all, field.Required(fld.Child("plural"), ""))
-	} else if errs := isDNS1035Label(n.Plural); len(errs) > 0 {
+	if errs := isDNS1035Label(n.Plural); n.Plural != "" && len(errs) > 0 {
 		all = append(all, field.Invalid(fld.Child("plural"), n.Plural, strings.Join(errs, ",")))
 	}
 	if n.Singular != "" {
@@ -350,9 +412,7 @@ func validateNames(n Names, fld field.Path) field.ErrorList {
 			all = append(all, field.Invalid(fld.Child("singular"), n.Singular, strings.Join(errs, ",")))
 		}
 	}
-	if n.Kind == "" {
-		all = append(all, field.Required(fld.Child("kind"), ""))
-	} else if errs := isDNS1035Label(strings.ToLower(n.Kind)); len(errs) > 0 {
+	if errs := isDNS1035Label(strings.ToLower(n.Kind)); n.Kind != "" && len(errs) > 0 {
 		all = append(all, field.Invalid(fld.Child("kind"), n.Kind, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
 	}
 	if n.ListKind != "" {
@@ -376,42 +436,146 @@ func validateNames(n Names, fld field.Path) field.ErrorList {
 	return all
 }
 
-// validateVersionSchema is validateCustomResourceDefinitionValidation's structural part.
-func validateVersionSchema(v *Version, fld field.Path) field.ErrorList {
+// validateVersionSchema is validateCustomResourceDefinitionValidation without CEL: the root
+// rules, the structural-schema rules and default validation, then the OpenAPI schema rules.
+func validateVersionSchema(p *Props, statusEnabled bool, fld field.Path) field.ErrorList {
 	var all field.ErrorList
-	p := v.Props
 	oas := fld.Child("openAPIV3Schema")
+	if statusEnabled && p.Type != "" && p.Type != "object" {
+		all = append(all, field.Invalid(fld.Child("openAPIV3Schema.type"), p.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`))
+	}
 	if p.Nullable {
 		all = append(all, field.Forbidden(fld.Child("openAPIV3Schema.nullable"), "nullable cannot be true at the root"))
 	}
-	all = append(all, validateSchemaProps(p, oas, true, 0)...)
-	s, err := NewStructural(p)
-	if err != nil {
-		if len(all) == 0 {
-			all = append(all, field.Invalid(oas, "", err.Error()))
-		}
-		return all
+	var initErrs field.ErrorList
+	if s, err := NewStructural(p); err != nil {
+		initErrs = append(initErrs, field.Invalid(oas, "", err.Error()))
+	} else if errs := ValidateStructural(oas, s); len(errs) > 0 {
+		all = append(all, errs...)
+	} else {
+		all = append(all, validateDefaults(context.Background(), oas, s)...)
 	}
-	all = append(all, ValidateStructural(oas, s)...)
+	all = append(all, validateSchemaProps(p, oas, specValidator{allowDefaults: true}, true, 0)...)
+	if len(all) == 0 {
+		all = append(all, initErrs...)
+	}
 	return all
 }
 
-// validateSchemaProps is the subset of ValidateCustomResourceDefinitionOpenAPISchema that this
-// package implements: preserve-unknown-fields, map and list types, list-map keys.
-func validateSchemaProps(p *Props, fld field.Path, isRoot bool, depth int) field.ErrorList {
+// specValidator carries the context of ValidateCustomResourceDefinitionOpenAPISchema's
+// specStandardValidatorV3.
+type specValidator struct {
+	allowDefaults bool
+	reason        string
+	insideMeta    bool
+}
+
+var openapiV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
+
+func (v specValidator) validate(p *Props, fld field.Path) field.ErrorList {
+	var all field.ErrorList
+	if p.Type != "" {
+		ok := false
+		for _, t := range openapiV3Types {
+			ok = ok || t == p.Type
+		}
+		if !ok {
+			all = append(all, field.NotSupported(fld.Child("type"), p.Type, openapiV3Types))
+		}
+	}
+	if p.HasDefault && p.Default != nil && !v.allowDefaults {
+		d := "must not be set"
+		if v.reason != "" {
+			d += " " + v.reason
+		}
+		all = append(all, field.Forbidden(fld.Child("default"), d))
+	}
+	if p.ID != "" {
+		all = append(all, field.Forbidden(fld.Child("id"), "id is not supported"))
+	}
+	if p.AdditionalItems != nil {
+		all = append(all, field.Forbidden(fld.Child("additionalItems"), "additionalItems is not supported"))
+	}
+	if len(p.PatternProperties) != 0 {
+		all = append(all, field.Forbidden(fld.Child("patternProperties"), "patternProperties is not supported"))
+	}
+	if len(p.Definitions) != 0 {
+		all = append(all, field.Forbidden(fld.Child("definitions"), "definitions is not supported"))
+	}
+	if p.Dependencies != nil {
+		all = append(all, field.Forbidden(fld.Child("dependencies"), "dependencies is not supported"))
+	}
+	if p.Ref != nil {
+		all = append(all, field.Forbidden(fld.Child("$ref"), "$ref is not supported"))
+	}
+	if p.Type == "null" {
+		all = append(all, field.Forbidden(fld.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+	}
+	if len(p.ItemsArray) != 0 {
+		all = append(all, field.Forbidden(fld.Child("items"), "items must be a schema object and not an array"))
+	}
+	if v.insideMeta && p.XEmbeddedResource {
+		all = append(all, field.Forbidden(fld.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+	}
+	return all
+}
+
+// validateSchemaProps is ValidateCustomResourceDefinitionOpenAPISchema without CEL and without
+// the checks listed as missing in the package documentation.
+func validateSchemaProps(p *Props, fld field.Path, ssv specValidator, isRoot bool, depth int) field.ErrorList {
 	if p == nil || depth > maxSchemaDepth {
 		return nil
 	}
-	var all field.ErrorList
-	for _, k := range p.propertyOrderOrSorted() {
-		all = append(all, validateSchemaProps(p.Properties[k], fld.Child("properties").Key(k), false, depth+1)...)
+	all := ssv.validate(p, fld)
+	if p.UniqueItems {
+		all = append(all, field.Forbidden(fld.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
 	}
-	if p.AdditionalProperties != nil && p.AdditionalProperties.Schema != nil {
-		all = append(all, validateSchemaProps(p.AdditionalProperties.Schema, fld.Child("additionalProperties"), false, depth+1)...)
+	if p.AdditionalProperties != nil {
+		if len(p.Properties) != 0 && (!p.AdditionalProperties.Allows || p.AdditionalProperties.Schema != nil) {
+			all = append(all, field.Forbidden(fld.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+		}
+		sub := ssv
+		if ssv.insideMeta {
+			sub.allowDefaults, sub.reason = false, "inside additionalProperties applying to object metadata"
+		}
+		all = append(all, validateSchemaProps(p.AdditionalProperties.Schema, fld.Child("additionalProperties"), sub, false, depth+1)...)
+	}
+	for _, k := range p.propertyOrderOrSorted() {
+		sub := ssv
+		if (isRoot || p.XEmbeddedResource) && (k == "metadata" || k == "kind" || k == "apiVersion") {
+			sub.insideMeta = true
+			if isRoot {
+				sub.allowDefaults, sub.reason = false, "in top-level "+k
+			}
+		}
+		all = append(all, validateSchemaProps(p.Properties[k], fld.Child("properties").Key(k), sub, false, depth+1)...)
+	}
+	all = append(all, validateSchemaProps(p.Not, fld.Child("not"), ssv, false, depth+1)...)
+	for i := range p.AllOf {
+		all = append(all, validateSchemaProps(&p.AllOf[i], fld.Child("allOf").Index(i), ssv, false, depth+1)...)
+	}
+	for i := range p.OneOf {
+		all = append(all, validateSchemaProps(&p.OneOf[i], fld.Child("oneOf").Index(i), ssv, false, depth+1)...)
+	}
+	for i := range p.AnyOf {
+		all = append(all, validateSchemaProps(&p.AnyOf[i], fld.Child("anyOf").Index(i), ssv, false, depth+1)...)
+	}
+	for _, k := range sortedKeys(p.Definitions) {
+		all = append(all, validateSchemaProps(p.Definitions[k], fld.Child("definitions").Key(k), ssv, false, depth+1)...)
 	}
 	if p.Items != nil {
-		all = append(all, validateSchemaProps(p.Items, fld.Child("items"), false, depth+1)...)
+		all = append(all, validateSchemaProps(p.Items, fld.Child("items"), ssv, false, depth+1)...)
 	}
+	for i := range p.ItemsArray {
+		all = append(all, validateSchemaProps(&p.ItemsArray[i], fld.Child("items").Index(i), ssv, false, depth+1)...)
+	}
+	all = append(all, validateSchemaTypes(p, fld)...)
+	return all
+}
+
+// validateSchemaTypes holds the preserve-unknown-fields, map-type and list-type rules.
+func validateSchemaTypes(p *Props, fld field.Path) field.ErrorList {
+	var all field.ErrorList
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
 		all = append(all, field.Invalid(fld.Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
 	}

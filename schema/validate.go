@@ -1101,3 +1101,6 @@ func asInt64(v any) int64 {
 	}
 	return -1
 }
+
+// compileRE compiles a pattern with Go's RE2 engine, as the apiserver does (linear time).
+func compileRE(pattern string) (*regexp.Regexp, error) { return regexp.Compile(pattern) }

@@ -31,6 +31,10 @@ var (
 
 func maxLenError(n int) string { return fmt.Sprintf("must be no more than %d characters", n) }
 
+// contentMaxLenError is the wording of apimachinery's api/validate/content package (label keys
+// and values), which counts bytes.
+func contentMaxLenError(n int) string { return fmt.Sprintf("must be no more than %d bytes", n) }
+
 func regexError(msg, format string, examples ...string) string {
 	if len(examples) == 0 {
 		return msg + " (regex used for validation is '" + format + "')"
@@ -45,10 +49,12 @@ func regexError(msg, format string, examples ...string) string {
 	return msg + "regex used for validation is '" + format + "')"
 }
 
-func isDNS1123Subdomain(v string) []string {
+func isDNS1123Subdomain(v string) []string { return dns1123Subdomain(v, maxLenError) }
+
+func dns1123Subdomain(v string, maxLen func(int) string) []string {
 	var errs []string
 	if len(v) > 253 {
-		errs = append(errs, maxLenError(253))
+		errs = append(errs, maxLen(253))
 	}
 	if !rxDNS1123Subdomain.MatchString(v) {
 		errs = append(errs, regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", dns1123SubdomainFmt, "example.com"))
@@ -97,7 +103,7 @@ func isQualifiedName(v string) []string {
 		if prefix == "" {
 			errs = append(errs, "prefix part must be non-empty")
 		} else {
-			for _, m := range isDNS1123Subdomain(prefix) {
+			for _, m := range dns1123Subdomain(prefix, contentMaxLenError) {
 				errs = append(errs, "prefix part "+m)
 			}
 		}
@@ -108,7 +114,7 @@ func isQualifiedName(v string) []string {
 	if name == "" {
 		errs = append(errs, "name part must be non-empty")
 	} else if len(name) > 63 {
-		errs = append(errs, "name part "+maxLenError(63))
+		errs = append(errs, "name part "+contentMaxLenError(63))
 	}
 	if !rxLabelKey.MatchString(name) {
 		errs = append(errs, "name part "+regexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
@@ -119,7 +125,7 @@ func isQualifiedName(v string) []string {
 func isLabelValue(v string) []string {
 	var errs []string
 	if len(v) > 63 {
-		errs = append(errs, maxLenError(63))
+		errs = append(errs, contentMaxLenError(63))
 	}
 	if !rxLabelValue.MatchString(v) {
 		errs = append(errs, regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", labelValueFmt, "MyValue", "my_value", "12345"))

@@ -198,18 +198,17 @@ func goTypeName(v any) string {
 // ValidateCreate validates a (coerced and defaulted) custom object for a create, like the
 // custom resource strategy's Validate without CEL.
 func (v *Version) ValidateCreate(obj map[string]any) field.ErrorList {
-	if errs := v.validateTypeMeta(obj); len(errs) > 0 {
-		return errs
+	all := v.validateTypeMeta(obj)
+	if len(all) == 0 {
+		om, errs := rootObjectMeta(obj)
+		if len(errs) > 0 {
+			all = append(all, errs...)
+		} else {
+			all = append(all, validateObjectMeta(om, v.crd.Namespaced(), nameIsDNSSubdomain, field.NewPath("metadata"))...)
+		}
+		all = append(all, v.validator.Validate(field.Path{}, obj)...)
+		all = append(all, v.validateScale(obj)...)
 	}
-	var all field.ErrorList
-	om, errs := rootObjectMeta(obj)
-	if len(errs) > 0 {
-		all = append(all, errs...)
-	} else {
-		all = append(all, validateObjectMeta(om, v.crd.Namespaced(), nameIsDNSSubdomain, field.NewPath("metadata"))...)
-	}
-	all = append(all, v.validator.Validate(field.Path{}, obj)...)
-	all = append(all, v.validateScale(obj)...)
 	all = append(all, ValidateEmbeddedResources(field.Path{}, obj, v.Structural, false)...)
 	all = append(all, ValidateListSetsAndMaps(field.Path{}, v.Structural, obj)...)
 	return all
@@ -218,22 +217,21 @@ func (v *Version) ValidateCreate(obj map[string]any) field.ErrorList {
 // ValidateUpdate validates an update of old to obj, with validation ratcheting (unchanged
 // invalid values pass), like the custom resource strategy's ValidateUpdate without CEL.
 func (v *Version) ValidateUpdate(obj, old map[string]any) field.ErrorList {
-	if errs := v.validateTypeMeta(obj); len(errs) > 0 {
-		return errs
+	all := v.validateTypeMeta(obj)
+	if len(all) == 0 {
+		om, errs := rootObjectMeta(obj)
+		oldOM, oldErrs := rootObjectMeta(old)
+		switch {
+		case len(errs) > 0:
+			all = append(all, errs...)
+		case len(oldErrs) > 0:
+			all = append(all, oldErrs...)
+		default:
+			all = append(all, validateObjectMetaUpdate(om, oldOM, field.NewPath("metadata"))...)
+		}
+		all = append(all, v.validator.ValidateUpdate(field.Path{}, obj, old, v.Structural)...)
+		all = append(all, v.validateScale(obj)...)
 	}
-	var all field.ErrorList
-	om, errs := rootObjectMeta(obj)
-	oldOM, oldErrs := rootObjectMeta(old)
-	switch {
-	case len(errs) > 0:
-		all = append(all, errs...)
-	case len(oldErrs) > 0:
-		all = append(all, oldErrs...)
-	default:
-		all = append(all, validateObjectMetaUpdate(om, oldOM, field.NewPath("metadata"))...)
-	}
-	all = append(all, v.validator.ValidateUpdate(field.Path{}, obj, old, v.Structural)...)
-	all = append(all, v.validateScale(obj)...)
 	all = append(all, ValidateEmbeddedResources(field.Path{}, obj, v.Structural, false)...)
 	if len(ValidateListSetsAndMaps(field.Path{}, v.Structural, old)) == 0 {
 		all = append(all, ValidateListSetsAndMaps(field.Path{}, v.Structural, obj)...)

@@ -1,0 +1,219 @@
+package schemacrd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	crdvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+func crdFor(s map[string]any, namespaced bool) map[string]any {
+	scope := "Cluster"
+	if namespaced {
+		scope = "Namespaced"
+	}
+	return map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1",
+		"kind":       "CustomResourceDefinition",
+		"metadata":   map[string]any{"name": "widgets.example.com"},
+		"spec": map[string]any{
+			"group": "example.com",
+			"scope": scope,
+			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+			"versions": []any{map[string]any{
+				"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": deepCopy(s)},
+			}},
+		},
+	}
+}
+
+// refCoerce is apiextensions' unstructuredSchemaCoercer.apply for a request (strict decoding,
+// metadata not dropped) followed by the decoder's defaulting.
+func refCoerce(obj map[string]any, s *structuralschema.Structural) (map[string]any, []string, error) {
+	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
+	kind, foundKind, err := unstructured.NestedString(u.Object, "kind")
+	if err != nil {
+		return nil, nil, err
+	}
+	apiVersion, foundAPIVersion, err := unstructured.NestedString(u.Object, "apiVersion")
+	if err != nil {
+		return nil, nil, err
+	}
+	om, foundMeta, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	gv, err := kschema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, nil, err
+	}
+	if gv.Group == "example.com" && kind == "Widget" {
+		unknown = append(unknown, pruning.PruneWithOptions(u.Object, s, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
+		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, s)
+		err, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, s, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+		if err != nil {
+			return nil, nil, err
+		}
+		unknown = append(unknown, paths...)
+	}
+	if foundKind {
+		u.SetKind(kind)
+	}
+	if foundAPIVersion {
+		u.SetAPIVersion(apiVersion)
+	}
+	if foundMeta {
+		if err := schemaobjectmeta.SetObjectMeta(u.Object, om); err != nil {
+			return nil, nil, err
+		}
+	}
+	structuraldefaulting.Default(u.Object, s)
+	return u.Object, unknown, nil
+}
+
+// TestStrategy compares whole writes: the decode-time coercion and defaulting of a Version with
+// apiextensions' coercer, and ValidateCreate/ValidateUpdate with the custom resource strategy's
+// Validate/ValidateUpdate (which include metadata validation, the schema validator with
+// ratcheting, list sets and maps and embedded metadata; CEL has no rules in these schemas).
+func TestStrategy(t *testing.T) {
+	n := sampleSize() / 2
+	g := &gen{r: rand.New(rand.NewSource(424242))}
+	var disagreements []string
+	kinds := map[string]int{}
+	disagree := func(kind, msg string) {
+		kinds[kind]++
+		if len(disagreements) < 10 {
+			disagreements = append(disagreements, kind+" "+msg)
+		}
+	}
+	crds, rejected, objects, updates := 0, 0, 0, 0
+	crdKinds := map[string]int{}
+	var crdSamples []string
+	for i := 0; i < n; i++ {
+		s := g.rootSchema()
+		namespaced := g.chance(0.5)
+		crdObj := crdFor(s, namespaced)
+		c, err := schema.FromCRD(crdObj)
+		refCRDErrs := refValidateCRD(t, crdObj)
+		if (err == nil) != (len(refCRDErrs) == 0) {
+			crdKinds[fmt.Sprintf("mineOK=%v", err == nil)]++
+			if len(crdSamples) < 6 {
+				crdSamples = append(crdSamples, fmt.Sprintf("%s\nref=%q\nmine=%v", mustJSON(s), refCRDErrs, err))
+			}
+		}
+		if err != nil {
+			rejected++
+			var se *status.Error
+			if errors.As(err, &se) && se.Details != nil && len(refCRDErrs) > 0 {
+				var mine []string
+				for _, c := range se.Details.Causes {
+					mine = append(mine, c.Field+": "+c.Message)
+				}
+				sort.Strings(mine)
+				if !reflect.DeepEqual(refCRDErrs, mine) {
+					crdKinds["errors"]++
+					if len(crdSamples) < 6 {
+						crdSamples = append(crdSamples, fmt.Sprintf("%s\nref=%q\nmine=%q", mustJSON(s), refCRDErrs, mine))
+					}
+				}
+			}
+			continue
+		}
+		crds++
+		v := c.Version("v1")
+		ref := refSchema(t, s)
+		refS, err := structuralschema.NewStructural(ref)
+		require.NoError(t, err)
+		refS = refS.DeepCopy()
+		require.NoError(t, structuraldefaulting.PruneDefaults(refS))
+		validator, _, err := apiservervalidation.NewSchemaValidator(ref)
+		require.NoError(t, err)
+		gvk := kschema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
+		strategy := customresource.NewStrategy(nil, namespaced, gvk, validator, nil, refS, nil, nil, nil)
+
+		var prev map[string]any
+		for j := 0; j < 3; j++ {
+			objects++
+			obj := g.object(s)
+			if namespaced && g.chance(0.7) {
+				if md, ok := obj["metadata"].(map[string]any); ok {
+					md["namespace"] = "default"
+				}
+			}
+			if g.chance(0.5) {
+				if md, ok := obj["metadata"].(map[string]any); ok {
+					md["resourceVersion"] = "5"
+				}
+			}
+			refObj, refUnknown, refErr := refCoerce(obj, refS)
+			myObj, myUnknown, myErr := v.Coerce(obj, true)
+			if (refErr == nil) != (myErr == nil) {
+				disagree("coerce-error", fmt.Sprintf("%s obj %s: ref=%v mine=%v", mustJSON(s), mustJSON(obj), refErr, myErr))
+				continue
+			}
+			if refErr != nil {
+				continue
+			}
+			myObj = schema.Default(myObj, v.Structural).(map[string]any)
+			if !reflect.DeepEqual(refObj, myObj) || !reflect.DeepEqual(nilIfEmpty(refUnknown), nilIfEmpty(myUnknown)) {
+				disagree("coerce", fmt.Sprintf("%s obj %s:\nref=%s %q\nmine=%s %q", mustJSON(s), mustJSON(obj), mustJSON(refObj), refUnknown, mustJSON(myObj), myUnknown))
+				continue
+			}
+			re := kStrings(strategy.Validate(context.Background(), &unstructured.Unstructured{Object: runtime.DeepCopyJSON(refObj)}))
+			me := wStrings(v.ValidateCreate(myObj))
+			if !reflect.DeepEqual(nilIfEmpty(re), nilIfEmpty(me)) {
+				disagree("validate", fmt.Sprintf("%s obj %s:\nref=%q\nmine=%q", mustJSON(s), mustJSON(refObj), re, me))
+			}
+			if prev != nil {
+				updates++
+				re := kStrings(strategy.ValidateUpdate(context.Background(), &unstructured.Unstructured{Object: runtime.DeepCopyJSON(refObj)}, &unstructured.Unstructured{Object: runtime.DeepCopyJSON(prev)}))
+				me := wStrings(v.ValidateUpdate(myObj, prev))
+				if !reflect.DeepEqual(nilIfEmpty(re), nilIfEmpty(me)) {
+					disagree("validate-update", fmt.Sprintf("%s obj %s old %s:\nref=%q\nmine=%q", mustJSON(s), mustJSON(refObj), mustJSON(prev), re, me))
+				}
+			}
+			prev = refObj
+		}
+	}
+	t.Logf("crds=%d rejected=%d objects=%d updates=%d disagreements=%v", crds, rejected, objects, updates, kinds)
+	t.Logf("CRD acceptance and error disagreements: %v\n%s", crdKinds, strings.Join(crdSamples, "\n"))
+	assert.Empty(t, crdKinds)
+	assert.Empty(t, kinds)
+	assert.Empty(t, disagreements)
+}
+
+// refValidateCRD is apiextensions' ValidateCustomResourceDefinition on the CRD.
+func refValidateCRD(t testing.TB, crd map[string]any) []string {
+	var v1 apiextensionsv1.CustomResourceDefinition
+	b, _ := json.Marshal(crd)
+	require.NoError(t, json.Unmarshal(b, &v1))
+	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(&v1)
+	var internal apiextensions.CustomResourceDefinition
+	require.NoError(t, apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&v1, &internal, nil))
+	return kStrings(crdvalidation.ValidateCustomResourceDefinition(context.Background(), &internal))
+}

@@ -1,0 +1,188 @@
+package schema
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/writepath/writepath/field"
+)
+
+// compileStructural compiles the validator of a structural schema as apiextensions'
+// Structural.ToKubeOpenAPI + NewSchemaValidatorFromOpenAPI do (used to validate defaults): the
+// format is kept as written and int-or-string adds no type of its own.
+func compileStructural(s *Structural, depth int) *vnode {
+	if s == nil || depth > maxSchemaDepth {
+		return nil
+	}
+	n := &vnode{nullable: s.Nullable}
+	if s.Type != "" {
+		n.types = []string{s.Type}
+	}
+	if s.Items != nil {
+		n.items = compileStructural(s.Items, depth+1)
+	}
+	if s.Properties != nil {
+		n.properties = make(map[string]*vnode, len(s.Properties))
+		n.propNames = s.PropertyNames()
+		for _, k := range n.propNames {
+			n.properties[k] = compileStructural(s.Properties[k], depth+1)
+		}
+	}
+	if s.AdditionalProperties != nil {
+		n.apSet = true
+		n.apAllows = s.AdditionalProperties.Bool
+		n.apSchema = compileStructural(s.AdditionalProperties.Structural, depth+1)
+	}
+	compileValueValidation(n, s.ValueValidation, depth)
+	return n
+}
+
+func compileValueValidation(n *vnode, v *ValueValidation, depth int) {
+	if v == nil {
+		return
+	}
+	n.format = v.Format
+	n.fmtOK = knownFormat(n.format)
+	if len(n.types) == 1 {
+		switch n.types[0] {
+		case "integer":
+			n.numType = "integer"
+			if n.format == "int32" || n.format == "int64" {
+				n.numFmt = n.format
+			}
+		case "number":
+			n.numType = "number"
+			if n.format == "float" || n.format == "double" {
+				n.numFmt = n.format
+			}
+		}
+	}
+	n.maximum, n.exclusiveMax, n.minimum, n.exclusiveMin = v.Maximum, v.ExclusiveMaximum, v.Minimum, v.ExclusiveMinimum
+	n.maxLength, n.minLength, n.pattern = v.MaxLength, v.MinLength, v.Pattern
+	if n.pattern != "" {
+		n.re, n.reErr = compileRE(n.pattern)
+	}
+	n.maxItems, n.minItems, n.uniqueItems, n.multipleOf = v.MaxItems, v.MinItems, v.UniqueItems, v.MultipleOf
+	n.enum, n.maxProps, n.minProps, n.required = v.Enum, v.MaxProperties, v.MinProperties, v.Required
+	for i := range v.AllOf {
+		n.allOf = append(n.allOf, compileNested(&v.AllOf[i], depth+1))
+	}
+	for i := range v.AnyOf {
+		n.anyOf = append(n.anyOf, compileNested(&v.AnyOf[i], depth+1))
+	}
+	for i := range v.OneOf {
+		n.oneOf = append(n.oneOf, compileNested(&v.OneOf[i], depth+1))
+	}
+	if v.Not != nil {
+		n.not = compileNested(v.Not, depth+1)
+	}
+}
+
+func compileNested(v *NestedValueValidation, depth int) *vnode {
+	if v == nil || depth > maxSchemaDepth {
+		return nil
+	}
+	n := &vnode{nullable: v.ForbiddenNullable}
+	if v.ForbiddenType != "" {
+		n.types = []string{v.ForbiddenType}
+	}
+	if v.Items != nil {
+		n.items = compileNested(v.Items, depth+1)
+	}
+	if v.Properties != nil {
+		n.properties = make(map[string]*vnode, len(v.Properties))
+		n.propNames = sortedKeys(v.Properties)
+		for _, k := range n.propNames {
+			n.properties[k] = compileNested(v.Properties[k], depth+1)
+		}
+	}
+	compileValueValidation(n, &v.ValueValidation, depth)
+	return n
+}
+
+// validateDefaults is apiextensions' defaulting.ValidateDefaults without CEL: every default
+// must be pruned, coerce as metadata where it is metadata, and validate against its schema.
+func validateDefaults(ctx context.Context, pth field.Path, s *Structural) field.ErrorList {
+	root := s
+	if !root.XEmbeddedResource {
+		c := *root
+		c.XEmbeddedResource = true
+		root = &c
+	}
+	return validateDefaultsAt(ctx, pth, root, root, nil, false, 0)
+}
+
+func validateDefaultsAt(ctx context.Context, pth field.Path, s, rootSchema *Structural, path []pathStep, insideMeta bool, depth int) field.ErrorList {
+	if s == nil || depth > maxSchemaDepth {
+		return nil
+	}
+	if s.XEmbeddedResource {
+		insideMeta = false
+		path = nil
+		rootSchema = s
+	}
+	var all field.ErrorList
+	if s.Default != nil {
+		validator := &Validator{root: compileStructural(s, 0)}
+		if insideMeta {
+			obj, err := surround(s.Default, path)
+			if err == nil {
+				if _, ok := obj["kind"]; !ok {
+					obj["kind"] = "Validation"
+				}
+				if _, ok := obj["apiVersion"]; !ok {
+					obj["apiVersion"] = "validation/v1"
+				}
+				root := rootSchema
+				if !root.XEmbeddedResource {
+					c := *root
+					c.XEmbeddedResource = true
+					root = &c
+				}
+				c := &coercer{}
+				if ferr := c.coerce(field.Path{}, obj, root); ferr != nil {
+					all = append(all, field.Invalid(pth.Child("default"), s.Default, fmt.Sprintf("must result in valid metadata: %v", ferr)))
+				} else if errs := ValidateEmbeddedResources(field.Path{}, obj, rootSchema, true); len(errs) > 0 {
+					all = append(all, field.Invalid(pth.Child("default"), s.Default, fmt.Sprintf("must result in valid metadata: %v", errs.ToAggregate())))
+				} else {
+					all = append(all, validator.Validate(pth.Child("default"), s.Default)...)
+				}
+			}
+		} else {
+			pruned, _ := Prune(s.Default, s, PruneOptions{IsResourceRoot: s.XEmbeddedResource})
+			if !jsonDeepEqual(pruned, s.Default) {
+				all = append(all, field.Invalid(pth.Child("default"), s.Default, "must not have unknown fields"))
+			}
+			cs := s
+			if s.XEmbeddedResource {
+				cs = s
+			}
+			c := &coercer{}
+			x := deepCopyJSON(s.Default)
+			if ferr := coerceRootAware(c, pth.Child("default"), x, cs); ferr != nil {
+				all = append(all, ferr)
+			} else if errs := ValidateEmbeddedResources(pth.Child("default"), s.Default, s, s.XEmbeddedResource); len(errs) > 0 {
+				all = append(all, errs...)
+			} else {
+				all = append(all, validator.Validate(pth.Child("default"), s.Default)...)
+			}
+		}
+	}
+	if s.Items != nil {
+		all = append(all, validateDefaultsAt(ctx, pth.Child("items"), s.Items, rootSchema, append(path[:len(path):len(path)], pathStep{isIndex: true}), insideMeta, depth+1)...)
+	}
+	for _, k := range s.PropertyNames() {
+		sub := insideMeta
+		if s.XEmbeddedResource && (k == "metadata" || k == "apiVersion" || k == "kind") {
+			sub = true
+		}
+		all = append(all, validateDefaultsAt(ctx, pth.Child("properties").Key(k), s.Properties[k], rootSchema, append(path[:len(path):len(path)], pathStep{key: k}), sub, depth+1)...)
+	}
+	return all
+}
+
+// coerceRootAware is objectmeta.Coerce with isResourceRoot = s.XEmbeddedResource (the schema
+// is already marked embedded when it is a resource root).
+func coerceRootAware(c *coercer, pth field.Path, x any, s *Structural) *field.Error {
+	return c.coerce(pth, x, s)
+}
