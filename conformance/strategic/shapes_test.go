@@ -22,7 +22,7 @@ func obj(fields map[string]*shape) *shape { return &shape{kind: "obj", fields: f
 func list(mergeKey string, elem *shape) *shape {
 	return &shape{kind: "list", mergeKey: mergeKey, elem: elem}
 }
-func plist(values ...any) *shape { return &shape{kind: "plist", values: values} }
+func plist(values ...any) *shape  { return &shape{kind: "plist", values: values} }
 func scalar(values ...any) *shape { return &shape{kind: "scalar", values: values} }
 func free() *shape                { return &shape{kind: "free"} }
 
