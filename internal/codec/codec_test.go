@@ -183,9 +183,8 @@ func TestFlattenLists(t *testing.T) {
 		{"apiVersion": "v1", "kind": "PodList", "items": []any{
 			map[string]any{"metadata": map[string]any{"name": "p1"}},
 			map[string]any{"kind": "Pod", "metadata": map[string]any{"name": "p2"}},
-			map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{
-				map[string]any{"metadata": map[string]any{"name": "nested"}},
-			}},
+			nil,
+			map[string]any{"kind": "Thing", "items": "not a list, so not a nested list"},
 		}},
 		{"apiVersion": "v1", "kind": "List", "items": nil},
 	}
@@ -200,13 +199,24 @@ func TestFlattenLists(t *testing.T) {
 		docs[0],
 		{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "p1"}},
 		{"kind": "Pod", "metadata": map[string]any{"name": "p2"}},
-		{"metadata": map[string]any{"name": "nested"}},
+		{"apiVersion": "v1", "kind": "Pod"},
+		{"kind": "Thing", "items": "not a list, so not a nested list"},
 	}, flat)
 
-	_, err = FlattenLists([]map[string]any{{"kind": "List", "items": []any{"x"}}})
-	assert.Equal(t, KindNotObject, kindOf(t, err))
-	_, err = FlattenLists([]map[string]any{{"kind": "List", "items": "x"}})
-	assert.Equal(t, KindNotObject, kindOf(t, err))
+	for _, tt := range []struct {
+		doc  map[string]any
+		want string
+	}{
+		{map[string]any{"kind": "List", "items": []any{"x"}}, "json: cannot unmarshal string into Go value of type map[string]interface {}"},
+		{map[string]any{"kind": "List", "items": "x"}, "json: cannot unmarshal string into Go struct field decodeList.items of type []json.RawMessage"},
+		{map[string]any{"kind": "List", "items": []any{map[string]any{"kind": "List", "items": []any{}}}},
+			"*unstructured.Unstructured is not a list: no Items field in this object"},
+	} {
+		_, err = FlattenLists([]map[string]any{tt.doc})
+		require.Error(t, err)
+		assert.Equal(t, KindNotObject, kindOf(t, err))
+		assert.Equal(t, "document 1: "+tt.want, err.Error())
+	}
 }
 
 func TestEncodeErrors(t *testing.T) {

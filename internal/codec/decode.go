@@ -497,7 +497,7 @@ func (r *rawValue) UnmarshalJSON(b []byte) error {
 // of the chunk that failed (empty chunks count, as they do for YAMLToJSONDecoder).
 func (o Options) yamlStream(data []byte, line int, docIndex int) ([]Document, *Error, int) {
 	var out []Document
-	docStart, docLine := 0, line
+	docLine := line
 	n := docIndex
 	chunks := 0
 	flush := func(chunk []byte, chunkLine int) *Error {
@@ -522,6 +522,11 @@ func (o Options) yamlStream(data []byte, line int, docIndex int) ([]Document, *E
 		out = append(out, Document{Value: v, Line: chunkLine, Warnings: warnings})
 		return nil
 	}
+	// Chunks are rebuilt line by line as YAMLReader's LineReader does: bufio.ReadLine drops
+	// "\r\n" and "\n", and every line gets "\n" back. The byte layout matters: go-yaml reports
+	// the first error within the window it has read, so different bytes can mean different
+	// errors.
+	var chunk []byte
 	cur := line
 	for pos := 0; pos < len(data); {
 		end := bytes.IndexByte(data[pos:], '\n')
@@ -530,6 +535,7 @@ func (o Options) yamlStream(data []byte, line int, docIndex int) ([]Document, *E
 			next = pos + end + 1
 		}
 		l := data[pos:next]
+		content := bytes.TrimSuffix(bytes.TrimSuffix(l, []byte("\n")), []byte("\r"))
 		if bytes.HasPrefix(l, []byte("---")) {
 			trimmed := strings.TrimSpace(string(l[3:]))
 			if trimmed != "" && trimmed[0] != '#' {
@@ -538,18 +544,26 @@ func (o Options) yamlStream(data []byte, line int, docIndex int) ([]Document, *E
 			}
 			// Like YAMLReader, a separator that opens an empty chunk stays in it (go-yaml then
 			// reads it as an explicit document start, which shifts its line numbers).
-			if pos > docStart {
-				if err := flush(data[docStart:pos], docLine); err != nil {
+			if len(chunk) > 0 {
+				if err := flush(chunk, docLine); err != nil {
 					return out, err, chunks - 1
 				}
-				docStart, docLine = next, cur+1
+				chunk = nil
+				docLine = cur + 1
+				pos = next
+				cur++
+				continue
 			}
 		}
+		chunk = append(chunk, content...)
+		chunk = append(chunk, '\n')
 		pos = next
 		cur++
 	}
-	if err := flush(data[docStart:], docLine); err != nil {
-		return out, err, chunks - 1
+	if len(chunk) > 0 {
+		if err := flush(chunk, docLine); err != nil {
+			return out, err, chunks - 1
+		}
 	}
 	return out, nil, chunks
 }
