@@ -12,7 +12,6 @@ import (
 	"unicode"
 
 	kjson "sigs.k8s.io/json"
-	"sigs.k8s.io/yaml"
 )
 
 // DefaultMaxBytes is the apiserver's request body limit (3 MiB, the default of
@@ -189,7 +188,7 @@ func (o Options) decodeOne(data []byte, format Format, line int) (any, []string,
 	var warnings []string
 	jsonData := data
 	if format == FormatYAML {
-		j, err := yaml.YAMLToJSONStrict(data)
+		j, err := yamlToJSON(data, true)
 		if err != nil {
 			violations, dup := yamlDuplicates(err)
 			if !dup {
@@ -197,7 +196,7 @@ func (o Options) decodeOne(data []byte, format Format, line int) (any, []string,
 			}
 			// The apiserver converts without strictness first: a fatal error there (a NaN, an
 			// unsupported key) wins over duplicate keys.
-			lenient, err2 := yaml.YAMLToJSON(data)
+			lenient, err2 := yamlToJSON(data, false)
 			if err2 != nil {
 				return nil, nil, yamlError(err2, line)
 			}
@@ -324,6 +323,10 @@ func yamlLine(msg string) int {
 func yamlError(err error, line int) *Error {
 	msg := err.Error()
 	e := &Error{Kind: KindSyntax, Detail: msg, Err: err}
+	if kc := (*keyCollision)(nil); errors.As(err, &kc) {
+		e.Kind = KindDuplicate
+		e.Violations = []string{msg}
+	}
 	if n := yamlLine(msg); n > 0 {
 		e.Line = line - 1 + n
 	}

@@ -35,9 +35,9 @@
 //     parsers' bound) or Options.MaxDepth fails in time linear in the input, never overflows the
 //     stack.
 //   - Deterministic: the same input gives the same value, warnings and error text; encoding sorts
-//     map keys. One exception inherited from sigs.k8s.io/yaml: two YAML keys that differ as YAML
-//     but stringify to the same JSON key (1 and "1", true and "true")
-//     collide in an order the reference leaves to Go's map iteration.
+//     map keys. Where the reference is not deterministic, writepath refuses to guess: two keys of
+//     one YAML map that differ as YAML but become the same JSON key (1 and "1", true and "true")
+//     are a KindDuplicate error, because sigs.k8s.io/yaml keeps one of them at random.
 //   - Round trip: EncodeJSON(v) decodes to v, except that an integral float64 reads back as the
 //     equal int64 (as after an apiserver storage round trip); after one round trip the encoding
 //     is a fixpoint.
