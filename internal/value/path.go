@@ -238,8 +238,11 @@ func remove(cur any, p Path, i int) (any, bool, error) {
 			return out, true, nil
 		}
 		child, removed, err := remove(l[e.index], p, i+1)
-		if err != nil || !removed {
-			return cur, false, err
+		if err != nil {
+			return nil, false, err
+		}
+		if !removed {
+			return cur, false, nil
 		}
 		out := slices.Clone(l)
 		out[e.index] = child
@@ -263,8 +266,11 @@ func remove(cur any, p Path, i int) (any, bool, error) {
 		return out, true, nil
 	}
 	child, removed, err := remove(next, p, i+1)
-	if err != nil || !removed {
-		return cur, false, err
+	if err != nil {
+		return nil, false, err
+	}
+	if !removed {
+		return cur, false, nil
 	}
 	out := maps.Clone(m)
 	out[e.key] = child
