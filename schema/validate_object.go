@@ -27,7 +27,10 @@ type Request struct {
 
 // Result is what the write path makes of a Request.
 type Result struct {
-	// Object is the object after pruning, metadata coercion and defaulting.
+	// Object is the object after pruning, metadata coercion and defaulting, with status reset
+	// as the custom resource strategy does when the status subresource is enabled (dropped on
+	// create, the old status kept on update). metadata.generation and the other fields the
+	// registry sets (uid, creationTimestamp, resourceVersion) are not filled in.
 	Object map[string]any
 	// Pruned lists the unknown fields removed ("spec.foo", "metadata.bar"), sorted.
 	Pruned []string
@@ -64,7 +67,6 @@ func (v *Version) Process(req Request) (Result, error) {
 	if v.Structural != nil {
 		obj = Default(obj, v.Structural).(map[string]any)
 	}
-	res.Object = obj
 	if v.Deprecated {
 		if v.DeprecationWarning != nil {
 			res.Warnings = append(res.Warnings, *v.DeprecationWarning)
@@ -72,7 +74,8 @@ func (v *Version) Process(req Request) (Result, error) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s/%s %s is deprecated", v.crd.Group, v.Name, v.crd.Names.Kind))
 		}
 	}
-	// What validation sees: the strategy resets status when the status subresource is on.
+	// The strategy resets status when the status subresource is on (PrepareForCreate drops it,
+	// PrepareForUpdate keeps the stored one): that is what is validated and stored.
 	vobj := obj
 	if v.Subresources.Status {
 		vobj = shallowCopy(obj)
@@ -84,6 +87,7 @@ func (v *Version) Process(req Request) (Result, error) {
 			delete(vobj, "status")
 		}
 	}
+	res.Object = vobj
 	if req.Old == nil {
 		res.Errors = v.ValidateCreate(vobj)
 	} else {
@@ -242,7 +246,14 @@ func (v *Version) ValidateUpdate(obj, old map[string]any) field.ErrorList {
 func (v *Version) validateTypeMeta(obj map[string]any) field.ErrorList {
 	var all field.ErrorList
 	kind, _ := obj["kind"].(string)
+	// The type accessor of unstructured objects reports the parsed group/version ("/v1" reads
+	// as "v1", an unparseable one as "").
 	av, _ := obj["apiVersion"].(string)
+	if gv, err := ParseAPIVersion(av); err != nil {
+		av = ""
+	} else {
+		av = gv.String()
+	}
 	if kind != v.crd.Names.Kind {
 		all = append(all, field.Invalid(field.NewPath("kind"), kind, "must be "+v.crd.Names.Kind))
 	}

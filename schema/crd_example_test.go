@@ -1,0 +1,228 @@
+package schema_test
+
+import (
+	"fmt"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
+)
+
+const widgetCRD = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [size]
+            properties:
+              size: {type: integer, minimum: 1, maximum: 10}
+              color: {type: string, enum: [red, blue], default: red}
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [name]
+                items:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    port: {type: integer, default: 80}
+          status:
+            type: object
+            x-kubernetes-preserve-unknown-fields: true
+`
+
+func mustCRD() *schema.CRD {
+	crd, err := schema.FromCRDBytes([]byte(widgetCRD))
+	if err != nil {
+		panic(err)
+	}
+	return crd
+}
+
+func mustObject(yaml string) map[string]any {
+	obj, err := codec.DecodeObject([]byte(yaml))
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+func printJSON(v any) {
+	b, err := codec.EncodeJSON(v)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(b))
+}
+
+// FromCRD reads a CustomResourceDefinition; a bad one is rejected with the apiserver's 422.
+func ExampleFromCRD() {
+	crd := mustCRD()
+	v := crd.Version("v1")
+	fmt.Println(v.GVK(), crd.Namespaced(), v.Subresources.Status, v.Structural.Properties["spec"].Properties["ports"].XListType)
+
+	_, err := schema.FromCRDBytes([]byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  scope: Cluster
+  names: {plural: gadgets, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            properties:
+              size: {type: integer}
+`))
+	fmt.Println(err)
+	// Output:
+	// example.com/v1, Kind=Widget true true map
+	// CustomResourceDefinition.apiextensions.k8s.io "gadgets.example.com" is invalid: spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields
+}
+
+// Process runs a create through pruning, defaulting and validation.
+func ExampleVersion_Process() {
+	v := mustCRD().Version("v1")
+	res, err := v.Process(schema.Request{
+		Object: mustObject(`
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w1, namespace: default, bogus: 1}
+spec:
+  size: 12
+  shape: round
+  ports: [{name: http}, {name: http, port: 8080}]
+`),
+		FieldValidation: schema.FieldValidationWarn,
+	})
+	if err != nil {
+		panic(err)
+	}
+	printJSON(res.Object)
+	fmt.Println(res.Warnings)
+	for _, e := range res.Errors {
+		fmt.Println(e)
+	}
+	// Output:
+	// {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default"},"spec":{"color":"red","ports":[{"name":"http","port":80},{"name":"http","port":8080}],"size":12}}
+	// [unknown field "metadata.bogus" unknown field "spec.shape"]
+	// spec.size: Invalid value: 12: spec.size in body should be less than or equal to 10
+	// spec.ports[1]: Duplicate value: {"name":"http"}
+}
+
+// Strict field validation fails the request like the apiserver (400).
+func ExampleFieldValidationFindings() {
+	_, err := schema.FieldValidationFindings(schema.FieldValidationStrict, []string{`duplicate field "spec.size"`}, []string{"spec.shape"})
+	fmt.Println(err)
+	w, _ := schema.FieldValidationFindings(schema.FieldValidationWarn, nil, []string{"spec.shape"})
+	fmt.Println(w)
+	// Output:
+	// strict decoding error: duplicate field "spec.size", unknown field "spec.shape"
+	// [unknown field "spec.shape"]
+}
+
+// Prune removes what the schema does not specify and says what it removed.
+func ExamplePrune() {
+	s := mustCRD().Version("v1").Structural
+	out, pruned := schema.Prune(mustObject(`{"apiVersion":"example.com/v1","kind":"Widget","spec":{"size":1,"x":{"y":1}},"status":{"free":true},"top":1}`),
+		s, schema.PruneOptions{IsResourceRoot: true, ReturnPruned: true})
+	printJSON(out)
+	fmt.Println(pruned)
+	// Output:
+	// {"apiVersion":"example.com/v1","kind":"Widget","spec":{"size":1},"status":{"free":true}}
+	// [spec.x top]
+}
+
+// Default fills in defaults, also inside list items.
+func ExampleDefault() {
+	s := mustCRD().Version("v1").Structural
+	printJSON(schema.Default(mustObject(`{"spec":{"ports":[{"name":"a"},{"name":"b","port":1}]}}`), s))
+	// Output:
+	// {"spec":{"color":"red","ports":[{"name":"a","port":80},{"name":"b","port":1}]}}
+}
+
+// Validate reports schema violations with the apiserver's wording.
+func ExampleValidator_Validate() {
+	v := mustCRD().Version("v1")
+	for _, e := range v.Validator().Validate(field.Path{}, mustObject(`{"spec":{"color":"green","size":"3"}}`)) {
+		fmt.Println(e)
+	}
+	// Output:
+	// spec.color: Unsupported value: "green": supported values: "red", "blue"
+	// spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"
+}
+
+// ValidateUpdate ratchets: an invalid value that did not change is accepted.
+func ExampleValidator_ValidateUpdate() {
+	v := mustCRD().Version("v1")
+	old := mustObject(`{"spec":{"size":50,"color":"red"}}`)
+	fmt.Println(v.Validator().ValidateUpdate(field.Path{}, mustObject(`{"spec":{"size":50,"color":"blue"}}`), old, v.Structural))
+	fmt.Println(v.Validator().ValidateUpdate(field.Path{}, mustObject(`{"spec":{"size":51,"color":"blue"}}`), old, v.Structural))
+	// Output:
+	// []
+	// [spec.size: Invalid value: 51: spec.size in body should be less than or equal to 10]
+}
+
+// ValidateStructural lists the structural-schema violations of a schema.
+func ExampleValidateStructural() {
+	p, err := schema.ParseProps(mustObject(`{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}]},"b":{}}}`), "openAPIV3Schema")
+	if err != nil {
+		panic(err)
+	}
+	s, err := schema.NewStructural(p)
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range schema.ValidateStructural(field.NewPath("openAPIV3Schema"), s) {
+		fmt.Println(e)
+	}
+	// Output:
+	// openAPIV3Schema.properties[a].anyOf[0].type: Forbidden: must be empty to be structural
+	// openAPIV3Schema.properties[a].type: Required value: must not be empty for specified object fields
+	// openAPIV3Schema.properties[b].type: Required value: must not be empty for specified object fields
+}
+
+// ValidateListSetsAndMaps finds duplicate set items and list-map keys.
+func ExampleValidateListSetsAndMaps() {
+	s := mustCRD().Version("v1").Structural
+	fmt.Println(schema.ValidateListSetsAndMaps(field.Path{}, s, mustObject(`{"spec":{"ports":[{"name":"a"},{"name":"a"}]}}`)))
+	// Output:
+	// [spec.ports[1]: Duplicate value: {"name":"a"}]
+}
+
+// Coerce is the decode-time treatment: metadata through ObjectMeta, pruning, null removal.
+func ExampleVersion_Coerce() {
+	v := mustCRD().Version("v1")
+	out, unknown, err := v.Coerce(mustObject(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","labels":{},"creationTimestamp":"2024-05-01T10:00:00+02:00"},"spec":{"size":null,"color":null}}`), true)
+	if err != nil {
+		panic(err)
+	}
+	printJSON(out)
+	fmt.Println(unknown)
+	// Output:
+	// {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"creationTimestamp":"2024-05-01T08:00:00Z","name":"w"},"spec":{"color":null}}
+	// []
+}
