@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/writepath/writepath/merge"
+	"github.com/writepath/writepath/schema"
 )
 
 func ExampleApplyMergePatch() {
@@ -52,4 +53,66 @@ func ExampleCreateThreeWayMergePatch() {
 	fmt.Println(string(p))
 	// Output:
 	// {"spec":{"replicas":3,"size":null}}
+}
+
+func ExampleApplyStrategic() {
+	kind, err := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	if err != nil {
+		panic(err)
+	}
+	meta, err := merge.KindMeta(kind)
+	if err != nil {
+		panic(err)
+	}
+	live := map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "web"},
+		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{
+			map[string]any{"name": "app", "image": "nginx:1"},
+			map[string]any{"name": "sidecar", "image": "envoy"},
+		}}}},
+	}
+	res, err := merge.ApplyStrategic(live, []byte(`{"spec":{"template":{"spec":{"containers":[
+		{"name":"app","image":"nginx:2"},
+		{"name":"sidecar","$patch":"delete"}]}}}}`), meta, merge.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Object["spec"].(map[string]any)["template"].(map[string]any)["spec"])
+
+	// A kind without patch metadata (a custom resource) is refused.
+	_, err = merge.ApplyStrategic(live, []byte(`{}`), nil, merge.Options{})
+	fmt.Println(err)
+	// Output:
+	// map[containers:[map[image:nginx:2 name:app]]]
+	// the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml
+}
+
+func ExampleCreateStrategic() {
+	kind, _ := schema.Builtin(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+	meta, _ := merge.KindMeta(kind)
+	p, err := merge.CreateStrategic(
+		map[string]any{"metadata": map[string]any{"finalizers": []any{"a", "b"}}},
+		map[string]any{"metadata": map[string]any{"finalizers": []any{"b"}}},
+		meta)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(p))
+	// Output:
+	// {"metadata":{"$deleteFromPrimitiveList/finalizers":["a"],"$setElementOrder/finalizers":["b"]}}
+}
+
+func ExampleCreateThreeWayStrategic() {
+	kind, _ := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	meta, _ := merge.KindMeta(kind)
+	lastApplied := map[string]any{"spec": map[string]any{"replicas": int64(3)}}
+	config := map[string]any{"spec": map[string]any{"replicas": int64(3), "paused": true}}
+	live := map[string]any{"spec": map[string]any{"replicas": int64(12)}} // scaled by an HPA
+	p, err := merge.CreateThreeWayStrategic(lastApplied, config, live, meta, true)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(p))
+	// Output:
+	// {"spec":{"paused":true,"replicas":3}}
 }

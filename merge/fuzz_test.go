@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 )
 
 func FuzzApplyMergePatch(f *testing.F) {
@@ -50,6 +51,74 @@ func FuzzCreateThreeWayMergePatch(f *testing.F) {
 		}
 		if _, err := ApplyMergePatch(current, p, Options{}); err != nil && current != nil {
 			t.Fatalf("created patch %s does not apply: %v", p, err)
+		}
+	})
+}
+
+func FuzzApplyStrategic(f *testing.F) {
+	f.Add([]byte(`{"metadata":{"finalizers":["a"]},"spec":{"containers":[{"name":"a","image":"x"}]}}`),
+		[]byte(`{"metadata":{"$deleteFromPrimitiveList/finalizers":["a"]},"spec":{"$setElementOrder/containers":[{"name":"b"},{"name":"a"}],"containers":[{"name":"b"},{"name":"a","$patch":"delete"}]}}`))
+	f.Add([]byte(`{"spec":{"volumes":[{"name":"v","emptyDir":{}}]}}`), []byte(`{"spec":{"volumes":[{"name":"v","$retainKeys":["name"]}]}}`))
+	f.Add([]byte(`{"metadata":{"finalizers":[]}}`), []byte(`{"metadata":{"finalizers":[null]}}`))
+	kind, err := schema.Builtin(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	meta, err := KindMeta(kind)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, docJSON, patchJSON []byte) {
+		doc, err := codec.DecodeObject(docJSON)
+		if err != nil || doc == nil {
+			return
+		}
+		before, err := codec.EncodeJSON(doc)
+		if err != nil {
+			return
+		}
+		res, err := ApplyStrategic(doc, patchJSON, meta, Options{})
+		after, _ := codec.EncodeJSON(doc)
+		if string(before) != string(after) {
+			t.Fatal("object mutated")
+		}
+		if err == nil {
+			if _, err := codec.EncodeJSON(res.Object); err != nil {
+				t.Fatalf("result outside the object model: %v", err)
+			}
+		}
+	})
+}
+
+func FuzzCreateThreeWayStrategic(f *testing.F) {
+	f.Add([]byte(`{"spec":{"replicas":3,"template":{"spec":{"containers":[{"name":"a"}]}}}}`),
+		[]byte(`{"spec":{"replicas":3,"template":{"spec":{"containers":[{"name":"b"}]}}}}`),
+		[]byte(`{"spec":{"replicas":12,"template":{"spec":{"containers":[{"name":"a","image":"x"}]}}}}`), false)
+	kind, err := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	meta, err := KindMeta(kind)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, o, m, c []byte, overwrite bool) {
+		original, e1 := codec.DecodeObject(o)
+		modified, e2 := codec.DecodeObject(m)
+		current, e3 := codec.DecodeObject(c)
+		if e1 != nil || e2 != nil || e3 != nil {
+			return
+		}
+		ob, _ := codec.EncodeJSON(original)
+		mb, _ := codec.EncodeJSON(modified)
+		cb, _ := codec.EncodeJSON(current)
+		_, _ = CreateThreeWayStrategic(original, modified, current, meta, overwrite)
+		_, _ = CreateStrategic(original, modified, meta)
+		ob2, _ := codec.EncodeJSON(original)
+		mb2, _ := codec.EncodeJSON(modified)
+		cb2, _ := codec.EncodeJSON(current)
+		if string(ob) != string(ob2) || string(mb) != string(mb2) || string(cb) != string(cb2) {
+			t.Fatal("input mutated")
 		}
 	})
 }
