@@ -279,7 +279,6 @@ func TestThreeWay(t *testing.T) {
 	}
 }
 
-
 // FuzzApplyDifferential: any Pod document and patch give the reference's
 // outcome (re-running the reference when its error depends on map order).
 func FuzzApplyDifferential(f *testing.F) {
