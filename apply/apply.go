@@ -151,7 +151,7 @@ func Apply(req Request) (Result, error) {
 	}
 
 	// FieldManager.Apply: the live managedFields must decode.
-	managed, err := managedfields.Decode(managedfields.Lenient(live))
+	managed, err := managedfields.DecodeObject(live)
 	if err != nil {
 		return Result{}, internalError(fmt.Errorf("failed to decode managed fields: %v", err))
 	}
@@ -161,14 +161,12 @@ func Apply(req Request) (Result, error) {
 	if err != nil {
 		return Result{}, asStatus(err)
 	}
-	entries, err := managedfields.Encode(managed)
+	list, err := managedfields.EncodeList(managed)
 	if err != nil {
 		return Result{}, internalError(fmt.Errorf("failed to encode managed fields: %v", err))
 	}
-	out, err := managedfields.WithEntries(obj, entries)
-	if err != nil {
-		return Result{}, internalError(err)
-	}
+	out := obj // owned: every path above returns a fresh object
+	setManagedList(out, list)
 
 	// patcher.applyPatch: an object created by apply may not carry a uid.
 	if !exists {

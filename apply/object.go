@@ -146,3 +146,21 @@ func equalObjects(a, b any) bool {
 	}
 	return false
 }
+
+// setManagedList sets metadata.managedFields of obj, which the caller owns, to list; a nil list
+// removes the field, as the apiserver does when nothing is owned.
+func setManagedList(obj map[string]any, list []any) {
+	md, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		if list == nil {
+			return
+		}
+		md = map[string]any{}
+		obj["metadata"] = md
+	}
+	if list == nil {
+		delete(md, "managedFields")
+	} else {
+		md["managedFields"] = list
+	}
+}

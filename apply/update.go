@@ -86,12 +86,13 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 	obj, managed, err := e.updateTracked(withoutManagedFields(live), newObj, managed, manager)
 	var out map[string]any
 	if err == nil {
-		var entries []managedfields.Entry
-		entries, err = managedfields.Encode(managed)
+		var list []any
+		list, err = managedfields.EncodeList(managed)
 		if err != nil {
 			err = fmt.Errorf("failed to encode managed fields: %v", err)
 		} else {
-			out, err = managedfields.WithEntries(obj, entries)
+			out = copyMap(obj)
+			setManagedList(out, list)
 		}
 	}
 	if err != nil {
@@ -277,11 +278,21 @@ func (e *engine) capUpdateManagers(managed managedfields.Managed) error {
 
 // keepTimesOnNoop is the storage layer's IgnoreManagedFieldsTimestampsTransformer: when a write
 // changes nothing but managedFields timestamps, the old timestamps are kept (and the write is
-// then a no-op).
+// then a no-op). newObj is owned by the caller and updated in place.
 func keepTimesOnNoop(newObj, oldObj map[string]any) map[string]any {
+	newList, _ := metadataOf(newObj)["managedFields"].([]any)
+	oldList, _ := metadataOf(oldObj)["managedFields"].([]any)
+	if len(newList) == 0 || len(oldList) != len(newList) {
+		return newObj
+	}
+	// The objects must be equal apart from managedFields (checked first: it is what usually
+	// differs, and the cheapest to check).
+	if !equalIgnoringManagedFields(newObj, oldObj) {
+		return newObj
+	}
 	oldEntries := managedfields.Lenient(oldObj)
 	newEntries := managedfields.Lenient(newObj)
-	if len(oldEntries) != len(newEntries) || len(newEntries) == 0 {
+	if len(oldEntries) != len(newEntries) {
 		return newObj
 	}
 	allSame := true
@@ -302,17 +313,18 @@ func keepTimesOnNoop(newObj, oldObj map[string]any) map[string]any {
 			return newObj
 		}
 	}
-	if !equalIgnoringManagedFields(newObj, oldObj) {
-		return newObj
+	for i, item := range newList {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return newObj
+		}
+		if t := oldEntries[i].Time; t != nil {
+			m["time"] = t.UTC().Format(time.RFC3339)
+		} else {
+			delete(m, "time")
+		}
 	}
-	for i := range newEntries {
-		newEntries[i].Time = oldEntries[i].Time
-	}
-	out, err := managedfields.WithEntries(newObj, newEntries)
-	if err != nil {
-		return newObj
-	}
-	return out
+	return newObj
 }
 
 func timesEqual(a, b *time.Time) bool {

@@ -2,6 +2,7 @@ package managedfields
 
 import (
 	"errors"
+	"strings"
 	"fmt"
 	"time"
 
@@ -77,8 +78,11 @@ func DecodeObject(obj map[string]any) (Managed, error) {
 			return Managed{}, fmt.Errorf("invalid fieldsType %s in managed fields entry %d", quote(e.FieldsType), i)
 		}
 		set := fieldpath.NewSet()
+		canon := false
 		if p.has {
-			if _, err := setFromMap(set, nil, p.raw); err != nil {
+			var err error
+			_, canon, err = setFromMap(set, p.raw)
+			if err != nil {
 				// The JSON path words the error as the apiserver does.
 				full, _, ferr := FromObject(obj)
 				if ferr != nil {
@@ -88,52 +92,80 @@ func DecodeObject(obj map[string]any) (Managed, error) {
 			}
 		}
 		id := Identifier(e)
-		m.Fields[id] = fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
+		vs := fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
+		m.Fields[id] = vs
 		m.Times[id] = e.Time
+		if p.has && canon {
+			if m.source == nil {
+				m.source = make(map[fieldpath.VersionedSet]map[string]any, len(entries))
+			}
+			m.source[vs] = p.raw
+		}
 	}
 	return m, nil
 }
 
 var errSlowPath = errors.New("fieldsV1 needs the JSON decoder")
 
-// setFromMap inserts the paths of a FieldsV1 object into set, as SMD's FromJSON reads them: a
-// key is a member when its object has "." or no recognised child; keys with an unknown prefix
-// are skipped. It returns the number of recognised keys of m.
-func setFromMap(set *fieldpath.Set, prefix fieldpath.Path, m map[string]any) (int, error) {
+// setFromMap adds the paths of a FieldsV1 object to set, as SMD's FromJSON reads them: a key is
+// a member when its object has "." or no recognised child; keys with an unknown prefix are
+// skipped. It returns the number of recognised keys of m, and whether m is exactly what SMD
+// would write for the set (so that it can be copied instead of re-encoded).
+func setFromMap(set *fieldpath.Set, m map[string]any) (int, bool, error) {
 	recognised := 0
+	canon := true
+	dot := false
 	for k, v := range m {
 		if k == "." {
+			dot = true
+			if vm, ok := v.(map[string]any); !ok || len(vm) != 0 {
+				canon = false
+			}
 			continue
 		}
 		pe, err := fieldpath.DeserializePathElement(k)
 		if err == fieldpath.ErrUnknownPathElementType {
+			canon = false
 			continue
 		}
 		if err != nil {
-			return 0, errSlowPath
+			return 0, false, errSlowPath
+		}
+		if !strings.HasPrefix(k, "f:") {
+			if s, err := fieldpath.SerializePathElement(pe); err != nil || s != k {
+				canon = false
+			}
 		}
 		recognised++
-		child := make(fieldpath.Path, len(prefix)+1)
-		copy(child, prefix)
-		child[len(prefix)] = pe
 		var cm map[string]any
 		switch t := v.(type) {
 		case map[string]any:
 			cm = t
 		case nil:
+			canon = false
 		default:
-			return 0, errSlowPath
+			return 0, false, errSlowPath
 		}
-		n, err := setFromMap(set, child, cm)
-		if err != nil {
-			return 0, err
+		n := 0
+		if len(cm) > 0 {
+			child := fieldpath.NewSet()
+			var childCanon bool
+			if n, childCanon, err = setFromMap(child, cm); err != nil {
+				return 0, false, err
+			}
+			canon = canon && childCanon
+			if !child.Empty() {
+				*set.Children.Descend(pe) = *child
+			}
 		}
-		_, dot := cm["."]
-		if dot || n == 0 {
-			set.Insert(child)
+		if _, d := cm["."]; d || n == 0 {
+			set.Members.Insert(pe)
 		}
 	}
-	return recognised, nil
+	if dot && recognised == 0 {
+		canon = false
+	}
+	return recognised, canon, nil
 }
 
 // EncodeList encodes m as the object-model value of metadata.managedFields: entry maps in the
@@ -145,6 +177,7 @@ func EncodeList(m Managed) ([]any, error) {
 	type item struct {
 		e   Entry
 		set *fieldpath.Set
+		raw map[string]any
 	}
 	items := make([]item, 0, len(m.Fields))
 	for id, vs := range m.Fields {
@@ -161,7 +194,7 @@ func EncodeList(m Managed) ([]any, error) {
 			tt := *t
 			e.Time = &tt
 		}
-		items = append(items, item{e: e, set: vs.Set()})
+		items = append(items, item{e: e, set: vs.Set(), raw: m.source[vs]})
 	}
 	// Sort by the entry fields (the set does not take part).
 	entries := make([]Entry, len(items))
@@ -192,11 +225,15 @@ func EncodeList(m Managed) ([]any, error) {
 			}
 		}
 		obj["fieldsType"] = FieldsTypeV1
-		fm, err := setToMap(items[i].set)
-		if err != nil {
-			return nil, err
+		if raw := items[i].raw; raw != nil {
+			obj["fieldsV1"] = copyFields(raw)
+		} else {
+			fm, err := setToMap(items[i].set)
+			if err != nil {
+				return nil, err
+			}
+			obj["fieldsV1"] = fm
 		}
-		obj["fieldsV1"] = fm
 		if e.Subresource != "" {
 			obj["subresource"] = e.Subresource
 		}
@@ -241,4 +278,12 @@ func setToMap(s *fieldpath.Set) (map[string]any, error) {
 		out[k] = cm
 	})
 	return out, err
+}
+
+func copyFields(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = copyFields(v.(map[string]any))
+	}
+	return out
 }

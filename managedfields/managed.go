@@ -18,6 +18,10 @@ import (
 type Managed struct {
 	Fields fieldpath.ManagedFields
 	Times  map[string]*time.Time
+
+	// source remembers, for sets decoded by DecodeObject, the FieldsV1 map they came from, so
+	// that EncodeList copies it instead of serializing an unchanged set again.
+	source map[fieldpath.VersionedSet]map[string]any
 }
 
 // Copy returns a copy whose maps can be changed without affecting m (the sets themselves are
@@ -30,6 +34,7 @@ func (m Managed) Copy() Managed {
 	for k, v := range m.Times {
 		out.Times[k] = v
 	}
+	out.source = m.source
 	return out
 }
 

@@ -223,6 +223,15 @@ func checkFastPaths(t *testing.T, obj map[string]any) {
 	} else {
 		require.Equal(t, want, any(list))
 	}
+	// Encoding what DecodeObject returned (it copies unchanged canonical FieldsV1 maps) gives
+	// the same list.
+	fastList, err := managedfields.EncodeList(fast)
+	require.NoError(t, err)
+	if fastList == nil {
+		require.Nil(t, want)
+	} else {
+		require.Equal(t, want, any(fastList))
+	}
 }
 
 func TestFastPaths(t *testing.T) {
@@ -242,5 +251,15 @@ metadata:
     apiVersion: v1
     fieldsType: FieldsV1
     fieldsV1: {"f:a": {".": {}, "f:b": {}}, "f:c": {"x:y": {}}, "f:d": null, "f:e": {"f:f": {"x:z": {}}}, "k:{\"name\":\"n\"}": {".": {}}, "v:\"s\"": {}, "i:3": {}}
+  - manager: canonical
+    operation: Apply
+    apiVersion: v1
+    fieldsType: FieldsV1
+    fieldsV1: {"f:a": {".": {}, "f:b": {}}, "f:c": {"k:{\"name\":\"n\",\"port\":1}": {".": {}, "f:x": {}}, "v:\"s\"": {}}}
+  - manager: non-canonical-key
+    operation: Update
+    apiVersion: v1
+    fieldsType: FieldsV1
+    fieldsV1: {"f:c": {"k:{\"port\":1,\"name\":\"n\"}": {}, "k:{ \"name\": \"m\"}": {}}}
 `))
 }
