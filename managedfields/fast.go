@@ -2,8 +2,8 @@ package managedfields
 
 import (
 	"errors"
-	"strings"
 	"fmt"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"

@@ -11,10 +11,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/applyconfigurations"
 	"k8s.io/client-go/kubernetes/scheme"
-	sigsyaml "sigs.k8s.io/yaml"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/internal/codec"
