@@ -1,7 +1,6 @@
 package gc
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/writepath/writepath/field"
@@ -116,7 +115,7 @@ func Delete(obj Object, opts DeleteOptions, now time.Time) (DeleteResult, error)
 // beforeDelete mirrors rest.BeforeDelete: it returns whether the deletion is graceful, whether a
 // graceful deletion is already pending, and the metadata changes graceful deletion makes.
 func beforeDelete(obj Object, m *meta, k Kind, opts *DeleteOptions, now time.Time) (graceful, pending bool, set map[string]any, err error) {
-	if err := checkDeletePreconditions(k, opts.Preconditions, obj); err != nil {
+	if err := checkDeletePreconditions(k, opts.Preconditions, obj, m); err != nil {
 		return false, false, nil, err
 	}
 	if g := opts.GracePeriodSeconds; g != nil && *g < 0 {
@@ -244,6 +243,9 @@ func gcFinalizers(m *meta, k Kind, opts *DeleteOptions) (changed bool, finalizer
 }
 
 func sameSet(a, b []string) bool {
+	if len(a) <= 8 && len(b) <= 8 {
+		return contained(a, b) && contained(b, a)
+	}
 	as, bs := map[string]bool{}, map[string]bool{}
 	for _, x := range a {
 		as[x] = true
@@ -262,7 +264,29 @@ func sameSet(a, b []string) bool {
 	return true
 }
 
+// contained reports whether every string of a is in b.
+func contained(a, b []string) bool {
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			if x == y {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
 func deleteGeneric(obj Object, m *meta, k Kind, opts DeleteOptions, now time.Time) (DeleteResult, error) {
+	return deleteObject(obj, m, k, opts, now, true)
+}
+
+// deleteObject is deleteGeneric; respond=false skips building the response body.
+func deleteObject(obj Object, m *meta, k Kind, opts DeleteOptions, now time.Time, respond bool) (DeleteResult, error) {
 	graceful, pending, set, err := beforeDelete(obj, m, k, &opts, now)
 	if err != nil {
 		return DeleteResult{}, err
@@ -272,12 +296,16 @@ func deleteGeneric(obj Object, m *meta, k Kind, opts DeleteOptions, now time.Tim
 		code = 202
 	}
 	if pending {
-		return DeleteResult{Object: obj, Code: code, Response: finalizeResponse(obj, m, k)}, nil
+		r := DeleteResult{Object: obj, Code: code}
+		if respond {
+			r.Response = finalizeResponse(obj, m, k)
+		}
+		return r, nil
 	}
 	changedFinalizers, finalizers := gcFinalizers(m, k, &opts)
 	if !graceful && len(m.finalizers) == 0 && !changedFinalizers {
 		// Delete at once.
-		return removed(obj, m, k, opts), nil
+		return removed(obj, m, k, opts, respond), nil
 	}
 	if set == nil {
 		set = map[string]any{}
@@ -288,7 +316,7 @@ func deleteGeneric(obj Object, m *meta, k Kind, opts DeleteOptions, now time.Tim
 	pendingFinalizers := len(finalizers) != 0
 	if !graceful {
 		if !pendingFinalizers {
-			r := removed(obj, m, k, opts)
+			r := removed(obj, m, k, opts, respond)
 			if opts.dryRun() {
 				// The dry-run update aborted before filling its output, and Store.Delete
 				// returns that empty object.
@@ -309,8 +337,8 @@ func deleteGeneric(obj Object, m *meta, k Kind, opts DeleteOptions, now time.Tim
 	next := withMeta(obj, set)
 	if !pendingFinalizers && *opts.GracePeriodSeconds == 0 {
 		// Written with the deletion timestamp, then deleted from storage at once.
-		nm, _ := readMeta(next)
-		r := removed(next, &nm, k, opts)
+		nm := *m
+		r := removed(next, &nm, k, opts, respond)
 		if !opts.dryRun() {
 			r.Written = next
 		}
@@ -320,7 +348,7 @@ func deleteGeneric(obj Object, m *meta, k Kind, opts DeleteOptions, now time.Tim
 		}
 		return r, nil
 	}
-	changed := !metaEqual(obj, next)
+	changed := metaChanges(obj, set)
 	res := DeleteResult{Object: next, Changed: changed, Code: code, Response: next}
 	if opts.dryRun() {
 		res.Object, res.Changed = obj, false
@@ -329,8 +357,11 @@ func deleteGeneric(obj Object, m *meta, k Kind, opts DeleteOptions, now time.Tim
 }
 
 // removed builds the result of a deletion from storage.
-func removed(last Object, m *meta, k Kind, opts DeleteOptions) DeleteResult {
-	r := DeleteResult{Removed: true, Changed: true, Code: 200, Response: finalizeResponse(last, m, k)}
+func removed(last Object, m *meta, k Kind, opts DeleteOptions, respond bool) DeleteResult {
+	r := DeleteResult{Removed: true, Changed: true, Code: 200}
+	if respond {
+		r.Response = finalizeResponse(last, m, k)
+	}
 	if opts.dryRun() {
 		r.Object, r.Changed = nil, false
 	}
@@ -353,10 +384,54 @@ func finalizeResponse(last Object, m *meta, k Kind) Object {
 	return Object{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success", "details": details}
 }
 
-func metaEqual(a, b Object) bool {
-	ja, _ := json.Marshal(a["metadata"])
-	jb, _ := json.Marshal(b["metadata"])
-	return string(ja) == string(jb)
+// metaChanges reports whether setting the metadata entries of set (nil removes) changes obj.
+func metaChanges(obj Object, set map[string]any) bool {
+	md, _ := obj["metadata"].(map[string]any)
+	for k, v := range set {
+		old, present := md[k]
+		if v == nil {
+			if present && old != nil {
+				return true
+			}
+			continue
+		}
+		if !present || !scalarEqual(old, v) {
+			return true
+		}
+	}
+	return false
+}
+
+func scalarEqual(a, b any) bool {
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !scalarEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			if w, ok := y[k]; !ok || !scalarEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	if ai, ok := asInt(a); ok {
+		bi, ok := asInt(b)
+		return ok && ai == bi
+	}
+	return a == b
 }
 
 var immortalNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
@@ -364,7 +439,7 @@ var immortalNamespaces = map[string]bool{"default": true, "kube-system": true, "
 // deleteNamespace mirrors the namespace registry's Delete: the first DELETE only marks the
 // namespace Terminating; the namespace goes once spec.finalizers is empty.
 func deleteNamespace(obj Object, m *meta, k Kind, opts DeleteOptions, now time.Time) (DeleteResult, error) {
-	if err := checkDeletePreconditions(k, opts.Preconditions, obj); err != nil {
+	if err := checkDeletePreconditions(k, opts.Preconditions, obj, m); err != nil {
 		return DeleteResult{}, err
 	}
 	if immortalNamespaces[m.name] {

@@ -27,8 +27,8 @@ func badRequest(msg string) *status.Error { return status.BadRequest(msg) }
 
 // checkDeletePreconditions runs the versions package's DELETE precondition check, which words
 // the conflict as rest.BeforeDelete (or the namespace registry) does.
-func checkDeletePreconditions(k Kind, p *Preconditions, obj Object) error {
-	if p == nil {
+func checkDeletePreconditions(k Kind, p *Preconditions, obj Object, m *meta) error {
+	if p == nil || ((p.UID == nil || *p.UID == m.uid) && (p.ResourceVersion == nil || *p.ResourceVersion == m.resourceVersion)) {
 		return nil
 	}
 	s := versions.Strategy{Group: k.Group, Resource: k.Resource, Kind: k.Kind}

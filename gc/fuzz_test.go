@@ -111,6 +111,12 @@ func FuzzRun(f *testing.F) {
 		after, _ := json.Marshal(objs)
 		assert.JSONEq(t, string(before), string(after), "Run modified its input")
 		assert.True(t, res.Converged, "no fixpoint within 200 rounds")
+		// Change tracking decides nothing by itself: a run evaluating everything each round
+		// takes the same actions.
+		full, err := gc.RunFullScan(objs, gc.Options{Now: t0, MaxRounds: 200})
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprint(full.Rounds), fmt.Sprint(res.Rounds), "rounds with and without change tracking")
+		assert.Equal(t, full.Objects, res.Objects, "final objects with and without change tracking")
 		// At the fixpoint, another run does nothing.
 		again, err := gc.Run(res.Objects, gc.Options{Now: t0, MaxRounds: 200})
 		require.NoError(t, err)

@@ -77,7 +77,7 @@ func (s *state) syncNamespace(ns *item) []Action {
 			a := Action{Type: ActionDelete, Controller: ControllerNamespace, Target: it.ref(), PropagationPolicy: Background,
 				Why: fmt.Sprintf("namespace %s is terminating", name)}
 			p := Background
-			a.Outcome, a.Written = s.applyDeleteOpts(it, DeleteOptions{PropagationPolicy: &p})
+			a.Outcome, a.written = s.applyDeleteOpts(it, DeleteOptions{PropagationPolicy: &p})
 			a.Object = current(it)
 			if a.Outcome != "unchanged" {
 				out = append(out, a)
@@ -317,23 +317,71 @@ func (s *state) writeNamespaceStatus(ns *item, edit func(map[string]any), why st
 }
 
 // applyDeleteOpts runs the apiserver's DELETE on an item with the given options.
-func (s *state) applyDeleteOpts(it *item, opts DeleteOptions) (string, Object) {
+func (s *state) applyDeleteOpts(it *item, opts DeleteOptions) (string, *writtenState) {
+	if outcome, w, ok := s.fastDelete(it, opts); ok {
+		if outcome == "removed" {
+			s.drop(it)
+		}
+		return outcome, w
+	}
 	var res DeleteResult
 	var err error
 	if it.k.Group == "" && it.k.Kind == "Namespace" {
 		res, err = deleteNamespace(it.obj, &it.m, it.k, opts, s.now)
 	} else {
-		res, err = deleteGeneric(it.obj, &it.m, it.k, opts, s.now)
+		res, err = deleteObject(it.obj, &it.m, it.k, opts, s.now, false)
 	}
 	switch {
 	case err != nil:
 		return "error: " + err.Error(), nil
 	case res.Removed:
 		s.drop(it)
-		return "removed", res.Written
+		var w *writtenState
+		if res.Written != nil {
+			wm, _ := readMeta(res.Written)
+			w = &writtenState{prev: it.obj, timestamp: wm.deletionTimestamp}
+			if it.m.generation > 0 {
+				w.generation = wm.generation
+			}
+		}
+		return "removed", w
 	case res.Changed:
 		s.replace(it, res.Object)
 		return "terminating", nil
 	}
 	return "unchanged", nil
+}
+
+// fastDelete answers the common DELETEs of a run without building objects: an object without
+// finalizers deleted in the background (or orphaning, for a resource whose policy does not
+// support it), and such a pod that is deleted at once. ok is false for everything else.
+func (s *state) fastDelete(it *item, opts DeleteOptions) (outcome string, w *writtenState, ok bool) {
+	if len(it.m.finalizers) != 0 || it.m.deleting() || len(opts.DryRun) != 0 || opts.OrphanDependents != nil ||
+		opts.GracePeriodSeconds != nil || (it.k.Group == "" && it.k.Kind == "Namespace") {
+		return "", nil, false
+	}
+	if p := opts.Preconditions; p != nil && ((p.UID != nil && *p.UID != it.m.uid) || p.ResourceVersion != nil) {
+		return "", nil, false
+	}
+	if opts.PropagationPolicy == nil || (*opts.PropagationPolicy != Background && it.k.Policy != PolicyUnsupported) {
+		return "", nil, false
+	}
+	if !it.k.Graceful {
+		return "removed", nil, true
+	}
+	if podPeriod(it.obj, nil) != 0 {
+		return "", nil, false
+	}
+	w = &writtenState{prev: it.obj, timestamp: s.nowString()}
+	if it.m.generation > 0 {
+		w.generation = it.m.generation + 1
+	}
+	return "removed", w, true
+}
+
+func (s *state) nowString() string {
+	if s.nowStr == "" {
+		s.nowStr = formatTime(s.now)
+	}
+	return s.nowStr
 }

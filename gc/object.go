@@ -102,24 +102,13 @@ func readMeta(obj Object) (meta, error) {
 		}
 		md = map[string]any{}
 	}
-	str := func(k string) (string, error) {
-		v, present := md[k]
-		if !present || v == nil {
-			return "", nil
-		}
-		s, ok := v.(string)
-		if !ok {
-			return "", fmt.Errorf("metadata.%s: must be a string", k)
-		}
-		return s, nil
-	}
 	var err error
-	for _, f := range []struct {
+	for _, f := range [...]struct {
 		k string
 		p *string
 	}{{"namespace", &m.namespace}, {"name", &m.name}, {"uid", &m.uid}, {"resourceVersion", &m.resourceVersion}, {"deletionTimestamp", &m.deletionTimestamp}} {
-		if *f.p, err = str(f.k); err != nil {
-			return m, err
+		if *f.p, err = optString(md, f.k); err != nil {
+			return m, fmt.Errorf("metadata.%w", err)
 		}
 	}
 	if g, present := md["generation"]; present && g != nil {
@@ -172,31 +161,55 @@ func readOwnerRef(x any) (OwnerReference, error) {
 	if !ok {
 		return o, fmt.Errorf("must be an object")
 	}
-	for _, f := range []struct {
-		k string
-		p *string
-	}{{"apiVersion", &o.APIVersion}, {"kind", &o.Kind}, {"name", &o.Name}, {"uid", &o.UID}} {
-		if v, present := m[f.k]; present && v != nil {
-			s, ok := v.(string)
-			if !ok {
-				return o, fmt.Errorf("%s: must be a string", f.k)
-			}
-			*f.p = s
-		}
+	var err error
+	if o.APIVersion, err = optString(m, "apiVersion"); err != nil {
+		return o, err
 	}
-	for _, f := range []struct {
-		k string
-		p **bool
-	}{{"controller", &o.Controller}, {"blockOwnerDeletion", &o.BlockOwnerDeletion}} {
-		if v, present := m[f.k]; present && v != nil {
-			b, ok := v.(bool)
-			if !ok {
-				return o, fmt.Errorf("%s: must be a boolean", f.k)
-			}
-			*f.p = &b
-		}
+	if o.Kind, err = optString(m, "kind"); err != nil {
+		return o, err
+	}
+	if o.Name, err = optString(m, "name"); err != nil {
+		return o, err
+	}
+	if o.UID, err = optString(m, "uid"); err != nil {
+		return o, err
+	}
+	if o.Controller, err = optBool(m, "controller"); err != nil {
+		return o, err
+	}
+	if o.BlockOwnerDeletion, err = optBool(m, "blockOwnerDeletion"); err != nil {
+		return o, err
 	}
 	return o, nil
+}
+
+func optString(m map[string]any, k string) (string, error) {
+	v, present := m[k]
+	if !present || v == nil {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s: must be a string", k)
+	}
+	return s, nil
+}
+
+var boolTrue, boolFalse = true, false
+
+func optBool(m map[string]any, k string) (*bool, error) {
+	v, present := m[k]
+	if !present || v == nil {
+		return nil, nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return nil, fmt.Errorf("%s: must be a boolean", k)
+	}
+	if b {
+		return &boolTrue, nil
+	}
+	return &boolFalse, nil
 }
 
 // validateOwnerRefs mirrors apimachinery's ValidateOwnerReferences: the errors kube-apiserver

@@ -103,9 +103,29 @@ type Action struct {
 	// Object is Target as stored after the write (nil when removed or for events), so a caller
 	// can apply the action to its own store by writing it.
 	Object Object `json:"-"`
-	// Written is, for a removal, the state the apiserver wrote just before (see
-	// DeleteResult.Written); nil otherwise.
-	Written Object `json:"-"`
+	// written describes, for a removal, the state the apiserver wrote just before; see
+	// Written.
+	written *writtenState
+}
+
+// writtenState is the graceful update written before a removal, kept small and built on demand.
+type writtenState struct {
+	prev       Object
+	timestamp  string
+	generation int64
+}
+
+// Written returns, for a removal, the state the apiserver wrote just before removing the
+// object (see DeleteResult.Written); nil otherwise.
+func (a Action) Written() Object {
+	if a.written == nil {
+		return nil
+	}
+	set := map[string]any{"deletionTimestamp": a.written.timestamp, "deletionGracePeriodSeconds": int64(0)}
+	if a.written.generation > 0 {
+		set["generation"] = a.written.generation
+	}
+	return withMeta(a.written.prev, set)
 }
 
 // String prints the action on one line.
@@ -146,8 +166,9 @@ func (e *InputError) Error() string {
 
 // item is one object of the working state.
 type item struct {
-	pos  int
-	obj  Object
+	pos   int
+	dirty bool
+	obj   Object
 	m    meta
 	k    Kind
 	key  objKey
@@ -180,9 +201,27 @@ type state struct {
 	byKey  map[objKey]*item
 	deps   map[string][]*item // owner uid → items that referenced it when last indexed
 	now    time.Time
+	nowStr string
 	events bool // graph events already emitted
 	// stuck records, per item, why the garbage collector cannot decide about it.
 	stuck map[*item]string
+	// fullScan evaluates every item in every round instead of those whose neighbourhood
+	// changed; tests use it to check that both agree.
+	fullScan bool
+}
+
+// touch marks an item, its dependents and its owners for evaluation in the garbage
+// collector's next pass: what it decides about an object depends on nothing else.
+func (s *state) touch(it *item) {
+	it.dirty = true
+	for _, d := range s.deps[it.m.uid] {
+		d.dirty = true
+	}
+	for _, o := range it.m.owners {
+		if x := s.byUID[o.UID]; x != nil {
+			x.dirty = true
+		}
+	}
 }
 
 // objKey identifies an object by what a GET names: group, resource, namespace, name.
@@ -215,7 +254,7 @@ func newState(objs []Object, opts Options) (*state, error) {
 			// The apiserver clears the namespace of cluster-scoped objects.
 			m.namespace = ""
 		}
-		it := &item{pos: i, obj: o, m: m, k: k, key: objKey{k.Group, k.Resource, m.namespace, m.name}}
+		it := &item{pos: i, dirty: true, obj: o, m: m, k: k, key: objKey{k.Group, k.Resource, m.namespace, m.name}}
 		if prev, dup := s.byUID[m.uid]; dup {
 			problems = append(problems, fmt.Sprintf("%s: metadata.uid %q is also the uid of object %d", where(), m.uid, prev.pos))
 			continue
@@ -340,7 +379,13 @@ var errClusterScopedDependent = fmt.Errorf("cluster-scoped objects cannot refer 
 // round runs each enabled controller once over the state, applying every action as it is taken,
 // and returns the actions.
 func (s *state) round() []Action {
-	var out []Action
+	dirty := 0
+	for _, it := range s.items {
+		if it.dirty && !it.gone {
+			dirty++
+		}
+	}
+	out := make([]Action, 0, dirty)
 	if s.opts.runs(ControllerGC) {
 		if !s.events {
 			out = append(out, s.graphEvents()...)
@@ -350,14 +395,11 @@ func (s *state) round() []Action {
 		// as a dependent goes or stops blocking, while dependents are retried with back-off.
 		for pass := 0; pass < 2; pass++ {
 			for _, it := range s.items {
-				if it.gone || (pass == 0) != (it.m.deleting() && (it.m.hasFinalizer(FinalizerForeground) || it.m.hasFinalizer(FinalizerOrphan))) {
+				if it.gone || !(it.dirty || s.fullScan) || (pass == 0) != (it.m.deleting() && (it.m.hasFinalizer(FinalizerForeground) || it.m.hasFinalizer(FinalizerOrphan))) {
 					continue
 				}
-				for _, a := range s.gcItem(it) {
-					if a.Outcome != "unchanged" {
-						out = append(out, a)
-					}
-				}
+				it.dirty = false
+				out = s.gcItem(it, out)
 			}
 		}
 	}
@@ -387,7 +429,7 @@ func (s *state) graphEvents() []Action {
 	for _, it := range s.items {
 		for _, o := range it.m.owners {
 			owner := s.byUID[o.UID]
-			if owner == nil || owner == it {
+			if owner == nil || owner == it || owner.gone {
 				continue
 			}
 			if owner.m.namespace != "" && owner.m.namespace != it.m.namespace {
@@ -406,30 +448,30 @@ func (s *state) graphEvents() []Action {
 }
 
 // gcItem is the garbage collector's attemptToOrphan and attemptToDeleteItem for one item.
-func (s *state) gcItem(it *item) []Action {
+func (s *state) gcItem(it *item, out []Action) []Action {
 	delete(s.stuck, it)
 	if it.m.deleting() && it.m.hasFinalizer(FinalizerOrphan) {
-		return s.orphan(it)
+		return s.orphan(it, out)
 	}
 	if it.m.deleting() && !it.deletingDependents() {
-		return nil
+		return out
 	}
 	if it.deletingDependents() {
 		blocking := s.blockingDependents(it.m.uid)
 		if len(blocking) == 0 {
-			return []Action{s.removeFinalizer(it, FinalizerForeground, "no dependent blocks the foreground deletion any more")}
+			return add(out, s.removeFinalizer(it, FinalizerForeground, "no dependent blocks the foreground deletion any more"))
 		}
-		return nil
+		return out
 	}
 	if len(it.m.owners) == 0 {
-		return nil
+		return out
 	}
 	var solid, dangling, waiting []OwnerReference
 	for _, o := range it.m.owners {
 		st, _, err := s.resolveOwner(it, o)
 		if err != nil {
 			s.stuck[it] = err.Error()
-			return nil
+			return out
 		}
 		switch st {
 		case ownerSolid:
@@ -443,14 +485,14 @@ func (s *state) gcItem(it *item) []Action {
 	switch {
 	case len(solid) != 0:
 		if len(dangling) == 0 && len(waiting) == 0 {
-			return nil
+			return out
 		}
 		var uids []string
 		for _, o := range append(append([]OwnerReference{}, dangling...), waiting...) {
 			uids = append(uids, o.UID)
 		}
-		why := fmt.Sprintf("owner %s still exists; dropping references to absent or foreground-deleting owners", refNames(solid))
-		return []Action{s.removeOwnerRefs(it, uids, why)}
+		why := "owner " + refNames(solid) + " still exists; dropping references to absent or foreground-deleting owners"
+		return add(out, s.removeOwnerRefs(it, uids, why))
 	case len(waiting) != 0 && s.hasDependents(it.m.uid):
 		for _, d := range s.dependents(it.m.uid) {
 			if d.deletingDependents() {
@@ -463,13 +505,13 @@ func (s *state) gcItem(it *item) []Action {
 				if len(uids) > 0 {
 					// The DELETE that follows carries the resourceVersion read before this
 					// patch: it conflicts, and the item is processed again later.
-					return []Action{s.unblock(it, uids)}
+					return add(out, s.unblock(it, uids))
 				}
 				break
 			}
 		}
 		why := "owner " + refNames(waiting) + " is deleting its dependents in the foreground and this object has dependents of its own"
-		return []Action{s.deleteItem(it, Foreground, why)}
+		return add(out, s.deleteItem(it, Foreground, why))
 	default:
 		policy := Background
 		switch {
@@ -480,18 +522,29 @@ func (s *state) gcItem(it *item) []Action {
 		}
 		why := ""
 		if len(waiting) != 0 {
-			why = fmt.Sprintf("owner %s is deleting its dependents in the foreground", refNames(waiting))
+			why = "owner " + refNames(waiting) + " is deleting its dependents in the foreground"
 			if len(dangling) != 0 {
-				why += fmt.Sprintf("; owner %s is absent", refNames(dangling))
+				why += "; owner " + refNames(dangling) + " is absent"
 			}
 		} else {
-			why = fmt.Sprintf("every owner is absent (%s)", refNames(dangling))
+			why = "every owner is absent (" + refNames(dangling) + ")"
 		}
-		return []Action{s.deleteItem(it, policy, why)}
+		return add(out, s.deleteItem(it, policy, why))
 	}
 }
 
+// add appends an action unless it changed nothing.
+func add(out []Action, a Action) []Action {
+	if a.Outcome == "unchanged" {
+		return out
+	}
+	return append(out, a)
+}
+
 func refNames(refs []OwnerReference) string {
+	if len(refs) == 1 {
+		return refs[0].Kind + "/" + refs[0].Name
+	}
 	parts := make([]string, len(refs))
 	for i, r := range refs {
 		parts[i] = r.Kind + "/" + r.Name
@@ -500,42 +553,41 @@ func refNames(refs []OwnerReference) string {
 }
 
 // orphan is attemptToOrphanWorker: remove the owner from every dependent, then the finalizer.
-func (s *state) orphan(it *item) []Action {
-	var out []Action
+func (s *state) orphan(it *item, out []Action) []Action {
 	for _, d := range s.dependents(it.m.uid) {
-		out = append(out, s.removeOwnerRefs(d, []string{it.m.uid}, fmt.Sprintf("owner %s is being deleted with propagationPolicy Orphan", it.ref())))
+		out = add(out, s.removeOwnerRefs(d, []string{it.m.uid}, "owner "+it.ref().String()+" is being deleted with propagationPolicy Orphan"))
 	}
-	return append(out, s.removeFinalizer(it, FinalizerOrphan, "every dependent is orphaned"))
+	return add(out, s.removeFinalizer(it, FinalizerOrphan, "every dependent is orphaned"))
 }
 
 // drop takes an item out of the state.
+// The indexes keep removed items; lookups check gone.
 func (s *state) drop(it *item) {
+	s.touch(it)
 	it.gone = true
-	delete(s.byUID, it.m.uid)
-	if s.byKey[it.key] == it {
-		delete(s.byKey, it.key)
-	}
 }
 
 // replace installs a new version of an item's object.
 func (s *state) replace(it *item, obj Object) {
+	s.touch(it)
 	m, _ := readMeta(obj)
 	if !it.k.Namespaced {
 		m.namespace = ""
 	}
 	it.obj, it.m = obj, m
+	s.touch(it)
 }
 
 func (s *state) deleteItem(it *item, policy Propagation, why string) Action {
 	a := Action{Type: ActionDelete, Controller: ControllerGC, Target: it.ref(), PropagationPolicy: policy, Why: why}
-	a.Outcome, a.Written = s.applyDelete(it, policy)
+	a.Outcome, a.written = s.applyDelete(it, policy)
 	a.Object = current(it)
 	return a
 }
 
 // applyDelete runs the apiserver's DELETE the garbage collector sends: the policy and a uid
 // precondition.
-func (s *state) applyDelete(it *item, policy Propagation) (string, Object) {
+func (s *state) applyDelete(it *item, policy Propagation) (string, *writtenState) {
 	p := policy
 	uid := it.m.uid
 	return s.applyDeleteOpts(it, DeleteOptions{PropagationPolicy: &p, Preconditions: &Preconditions{UID: &uid}})
