@@ -169,10 +169,10 @@ type item struct {
 	pos   int
 	dirty bool
 	obj   Object
-	m    meta
-	k    Kind
-	key  objKey
-	gone bool
+	m     meta
+	k     Kind
+	key   objKey
+	gone  bool
 }
 
 func (it *item) ref() Ref { return it.m.ref() }
