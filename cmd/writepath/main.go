@@ -31,6 +31,7 @@ func verbs() []verb {
 		{"rv", "Compare resourceVersions and check updates for optimistic concurrency", runRV},
 		{"generation", "Predict metadata.generation after a write", runGeneration},
 		{"schema", "Explain list types, keys and patch strategies of a built-in kind's fields", runSchema},
+		{"validate", "Prune, default and validate a custom object against its CRD", runValidate},
 	}
 }
 

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestValidateCLI runs `writepath validate` cases against testdata/schema/cli/<name>.golden
+// (UPDATE_GOLDEN=1 rewrites them).
+func TestValidateCLI(t *testing.T) {
+	t.Chdir("../..")
+	const d = "testdata/schema/cli/"
+	cases := []cliCase{
+		{"validate-help", []string{"validate", "--help"}, "", exitOK},
+		{"validate-missing-flags", []string{"validate", "-f", d + "widget.yaml"}, "", exitUsage},
+		{"validate-create", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget.yaml"}, "", exitOK},
+		{"validate-create-json", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget.yaml", "-o", "json"}, "", exitOK},
+		{"validate-strict", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget-invalid.yaml"}, "", exitNegative},
+		{"validate-warn", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget-invalid.yaml", "--field-validation", "Warn"}, "", exitNegative},
+		{"validate-ignore", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget-invalid.yaml", "--field-validation", "Ignore"}, "", exitNegative},
+		{"validate-update-ratcheting", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget-update.yaml", "--old", d + "widget-old.yaml"}, "", exitNegative},
+		{"validate-crontab", []string{"validate", "--crd", "testdata/examples/crontab-crd.yaml", "-f", "testdata/examples/crontab.yaml"}, "", exitOK},
+		{"validate-wrong-kind", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", "testdata/examples/crontab.yaml"}, "", exitUsage},
+		{"validate-bad-level", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget.yaml", "--field-validation", "Loose"}, "", exitUsage},
+		{"validate-bad-crd", []string{"validate", "--crd", d + "widget.yaml", "-f", d + "widget.yaml"}, "", exitNegative},
+		{"validate-stdin", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", "-"}, "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"x\",\"namespace\":\"n\"},\"spec\":{\"size\":1}}", exitOK},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+			assert.Equal(t, c.exit, code, "exit code of %v; stderr: %s", c.args, stderr.String())
+			got := fmt.Sprintf("$ writepath %s\nexit: %d\n--- stdout\n%s--- stderr\n%s", quoteArgs(c.args), code, stdout.String(), stderr.String())
+			golden := filepath.Join(d, c.name+".golden")
+			if os.Getenv("UPDATE_GOLDEN") != "" {
+				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), got, "golden %s", golden)
+		})
+	}
+}
