@@ -302,11 +302,11 @@ func (e *engine) structuredApply(live, config map[string]any, managed managedfie
 	}
 	configTyped, err := e.types.ObjectToTyped(config)
 	if err != nil {
-		return nil, managed, fmt.Errorf("failed to create typed patch object (%v): %v", gvknn(config), err)
+		return nil, managed, fmt.Errorf("failed to create typed patch object (%v): %v", gvknn(config), sortedTypeError(err))
 	}
 	liveTyped, err := e.types.ObjectToTyped(liveVersioned, typed.AllowDuplicates)
 	if err != nil {
-		return nil, managed, fmt.Errorf("failed to create typed live object (%v): %v", gvknn(liveVersioned), err)
+		return nil, managed, fmt.Errorf("failed to create typed live object (%v): %v", gvknn(liveVersioned), sortedTypeError(err))
 	}
 	newTyped, fields, err := e.updater.Apply(liveTyped, configTyped, e.gv, managed.Fields, id, force)
 	if err != nil {

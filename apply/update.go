@@ -211,11 +211,11 @@ func (e *engine) structuredUpdate(live, newObj map[string]any, managed managedfi
 	}
 	newTyped, err := e.types.ObjectToTyped(newVersioned, typed.AllowDuplicates)
 	if err != nil {
-		return nil, managed, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", gvknn(newVersioned), err)
+		return nil, managed, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", gvknn(newVersioned), sortedTypeError(err))
 	}
 	liveTyped, err := e.types.ObjectToTyped(liveVersioned, typed.AllowDuplicates)
 	if err != nil {
-		return nil, managed, fmt.Errorf("failed to convert live object (%v) to smd typed: %v", gvknn(liveVersioned), err)
+		return nil, managed, fmt.Errorf("failed to convert live object (%v) to smd typed: %v", gvknn(liveVersioned), sortedTypeError(err))
 	}
 	_, fields, err := e.updater.Update(liveTyped, newTyped, e.gv, managed.Fields, manager)
 	if err != nil {
