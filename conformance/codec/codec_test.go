@@ -373,7 +373,8 @@ func refEncodings(obj map[string]any) (compact, indent, yml []byte, compactErr, 
 func TestEncodeVsReference(t *testing.T) {
 	g := newGen(4)
 	c := &tally{t: t, name: "encoding vs serializer/json, kubectl -o json, kubectl -o yaml"}
-	for i := range sampleSize(3000) {
+	n := sampleSize(3000)
+	for i := 0; c.cases < n; i++ {
 		var obj map[string]any
 		if i%2 == 0 {
 			obj = g.object(0)
