@@ -43,7 +43,9 @@ type Error struct {
 	// ("spec.template.metadata.labels.app", "spec.containers[0].name"), "" when unknown.
 	Path string
 	// Detail is the message as the reference library words it, e.g.
-	// `yaml: line 3: could not find expected ':'` or `json: duplicate field "a"`.
+	// `yaml: line 3: could not find expected ':'` or `json: duplicate field "a"`. Line numbers
+	// inside it count from the start of the document, as go-yaml's do; JSON syntax errors, for
+	// which sigs.k8s.io/json gives only a byte offset, get a "json: line N: " prefix.
 	Detail string
 	// Violations lists, for KindDuplicate, each violation in the words the apiserver uses for
 	// its field-validation warnings (`duplicate field "a"`, `line 3: key "a" already set in
@@ -55,8 +57,8 @@ type Error struct {
 	Err error
 }
 
-// Error prints the location prefix (source, document) followed by Detail; JSON syntax errors,
-// whose library words carry no position, are prefixed with "json: line N: ".
+// Error prints kubectl's "error parsing SOURCE: " when read from a file, "document N: " inside
+// a stream, then Detail.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Source != "" {
