@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/codec"
@@ -54,6 +57,10 @@ type Version struct {
 	status          *Validator
 	rawSchema       any
 	rawSubresources any
+
+	smdOnce sync.Once
+	smdType typed.ParseableType
+	smdErr  error
 }
 
 // Subresources are the subresources of a version.

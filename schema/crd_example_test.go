@@ -226,3 +226,33 @@ func ExampleVersion_Coerce() {
 	// {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"creationTimestamp":"2024-05-01T08:00:00Z","name":"w"},"spec":{"color":null}}
 	// []
 }
+
+// SMDType gives apply the apiserver's list and map semantics for a custom resource.
+func ExampleVersion_SMDType() {
+	v := mustCRD().Version("v1")
+	t, err := v.SMDType()
+	if err != nil {
+		panic(err)
+	}
+	tv, err := t.FromUnstructured(mustObject(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"size":1,"ports":[{"name":"http","port":80}]},"status":{"free":{"form":1}}}`))
+	if err != nil {
+		panic(err)
+	}
+	set, err := tv.ToFieldSet()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(v.SMDTypeName())
+	fmt.Println(set)
+	// Output:
+	// com.example.v1.Widget
+	// .apiVersion
+	// .kind
+	// .metadata.name
+	// .spec.size
+	// .spec.ports[name="http"]
+	// .spec.ports[name="http"].name
+	// .spec.ports[name="http"].port
+	// .status.free
+	// .status.free.form
+}
