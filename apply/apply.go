@@ -60,6 +60,10 @@ type Request struct {
 	// ResetFields are the fields the endpoint resets and never records as owned, per apiVersion
 	// (see ResetFields in this package); nil for none.
 	ResetFields map[fieldpath.APIVersion]fieldpath.Filter
+	// ResetValues are the paths whose values the endpoint's strategy puts back to the stored
+	// ones after the merge (see ResetPaths); "metadata" stands for the metadata fields a status
+	// write resets. On create they are removed.
+	ResetValues [][]string
 	// Default, when set, defaults the merged object (CRD structural defaults, built-in defaulting
 	// functions). It must return a new object and not change its argument.
 	Default func(map[string]any) map[string]any
@@ -167,6 +171,9 @@ func Apply(req Request) (Result, error) {
 	}
 	out := obj // owned: every path above returns a fresh object
 	setManagedList(out, list)
+	if req.ResetValues != nil {
+		resetValues(out, req.Live, req.ResetValues)
+	}
 
 	// patcher.applyPatch: an object created by apply may not carry a uid.
 	if !exists {

@@ -42,6 +42,7 @@ type UpdateRequest struct {
 	Types             TypeConverter
 	Convert           VersionConverter
 	ResetFields       map[fieldpath.APIVersion]fieldpath.Filter
+	ResetValues       [][]string
 	MaxUpdateManagers int
 	LibraryOnly       bool
 }
@@ -93,6 +94,9 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 		} else {
 			out = copyMap(obj)
 			setManagedList(out, list)
+			if req.ResetValues != nil {
+				resetValues(out, req.Live, req.ResetValues)
+			}
 		}
 	}
 	if err != nil {

@@ -30,6 +30,8 @@ func verbs() []verb {
 		{"version", "Print the writepath version and the Kubernetes version it models", runVersion},
 		{"rv", "Compare resourceVersions and check updates for optimistic concurrency", runRV},
 		{"generation", "Predict metadata.generation after a write", runGeneration},
+		{"apply", "Predict an apply (--server-side: result with managedFields, or the conflicts and who owns them)", runApply},
+		{"owners", "Show who owns which fields of an object (metadata.managedFields as a table)", runOwners},
 		{"schema", "Explain list types, keys and patch strategies of a built-in kind's fields", runSchema},
 		{"validate", "Prune, default and validate a custom object against its CRD", runValidate},
 	}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const applyCLI = "testdata/apply/cli/"
+
+// applyCases are the apply --server-side and owners runs, compared with
+// testdata/apply/cli/<name>.golden (UPDATE_GOLDEN=1 rewrites them).
+func applyCases() []cliCase {
+	now := "--now=2026-01-02T00:00:00Z"
+	return []cliCase{
+		{"apply-ss-help", []string{"apply", "--server-side", "--help"}, "", exitOK},
+		{"apply-help", []string{"apply", "--help"}, "", exitOK},
+		{"apply-ss-create", []string{"apply", "--server-side", "-f", applyCLI + "web-config.yaml", "--field-manager", "alice", now}, "", exitOK},
+		{"apply-ss-create-json", []string{"apply", "--server-side", "-f", applyCLI + "web-config.yaml", "--field-manager", "alice", now, "-o", "json"}, "", exitOK},
+		{"apply-ss-hpa-conflict", []string{"apply", "--server-side", "-f", applyCLI + "web-config.yaml", "--live", applyCLI + "web-live.yaml", "--field-manager", "alice", now}, "", exitNegative},
+		{"apply-ss-hpa-force", []string{"apply", "--server-side", "-f", applyCLI + "web-config.yaml", "--live", applyCLI + "web-live.yaml", "--field-manager", "alice", "--force-conflicts", now}, "", exitOK},
+		{"apply-ss-hpa-shared", []string{"apply", "--server-side", "-f", applyCLI + "hpa-config.yaml", "--live", applyCLI + "web-live.yaml", "--field-manager", "bob", now}, "", exitNegative},
+		{"apply-ss-status", []string{"apply", "--server-side", "--subresource", "status", "-f", "-", "--live", applyCLI + "web-live.yaml", "--field-manager", "ctrl", now},
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default, labels: {x: \"z\"}}\nspec: {replicas: 1}\nstatus: {replicas: 5}\n", exitOK},
+		{"apply-ss-wrong-kind", []string{"apply", "--server-side", "-f", "-", "--live", applyCLI + "web-live.yaml", now},
+			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web, namespace: default}\n", exitNegative},
+		{"apply-ss-duplicates", []string{"apply", "--server-side", "-f", "-", now},
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: \"x\"}, {name: a, image: \"w\"}]}\n", exitNegative},
+		{"apply-ss-managedfields", []string{"apply", "--server-side", "-f", "-", now},
+			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, managedFields: []}\n", exitNegative},
+		{"apply-ss-empty-manager", []string{"apply", "--server-side", "-f", applyCLI + "web-config.yaml", "--field-manager", "", now}, "", exitNegative},
+		{"apply-ss-custom-resource", []string{"apply", "--server-side", "-f", "-", now},
+			"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {list: [1, 2], size: 3}\n", exitOK},
+		{"apply-ss-bad-now", []string{"apply", "--server-side", "-f", applyCLI + "web-config.yaml", "--now", "yesterday"}, "", exitUsage},
+		{"apply-ss-no-file", []string{"apply", "--server-side"}, "", exitUsage},
+		{"apply-ss-scale-unsupported", []string{"apply", "--server-side", "--subresource", "scale", "-f", applyCLI + "web-config.yaml", now}, "", exitUsage},
+		{"owners-help", []string{"owners", "--help"}, "", exitOK},
+		{"owners-table", []string{"owners", "-f", applyCLI + "web-live.yaml"}, "", exitOK},
+		{"owners-field", []string{"owners", "-f", applyCLI + "web-live.yaml", "--field", ".spec.replicas"}, "", exitOK},
+		{"owners-subtree", []string{"owners", "-f", applyCLI + "web-live.yaml", "--field", "spec.template"}, "", exitOK},
+		{"owners-bad-entry", []string{"owners", "-f", "-"},
+			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  managedFields:\n  - {manager: m, operation: Patch, apiVersion: v1, fieldsType: FieldsV1, fieldsV1: {}}\n", exitUsage},
+		{"owners-none", []string{"owners", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", exitOK},
+	}
+}
+
+func TestApplyCLI(t *testing.T) {
+	t.Chdir("../..")
+	for _, c := range applyCases() {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+			assert.Equal(t, c.exit, code, "exit code of %v; stderr: %s", c.args, stderr.String())
+			got := fmt.Sprintf("$ writepath %s\nexit: %d\n--- stdout\n%s--- stderr\n%s", quoteArgs(c.args), code, stdout.String(), stderr.String())
+			if c.stdin != "" {
+				got = "--- stdin\n" + c.stdin + "\n" + got
+			}
+			golden := filepath.Join(applyCLI, c.name+".golden")
+			if os.Getenv("UPDATE_GOLDEN") != "" {
+				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), got, "golden %s", golden)
+		})
+	}
+}
