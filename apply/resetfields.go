@@ -63,23 +63,23 @@ var resetRules = map[string]resetRule{
 	"scheduling.k8s.io/PodGroup":                {versions: []string{"scheduling.k8s.io/v1beta1", "scheduling.k8s.io/v1alpha3"}, sets: mainAndSpecs(metaAndSpec)},
 	"scheduling.k8s.io/CompositePodGroup":       {versions: []string{"scheduling.k8s.io/v1alpha3"}, sets: mainAndSpecs(metaAndSpec)},
 	// ServiceCIDRStatusFieldWiping is on by default in 1.37.
-	"networking.k8s.io/ServiceCIDR":                       {versions: []string{"networking.k8s.io/v1", "networking.k8s.io/v1beta1"}, sets: mainAndSpecs(metaAndSpec)},
-	"networking.k8s.io/Ingress":                           {versions: []string{"networking.k8s.io/v1", "networking.k8s.io/v1beta1"}, sets: mainAndSpecs(specOnly)},
-	"extensions/Ingress":                                  {versions: []string{"extensions/v1beta1"}, sets: mainAndSpecs(specOnly)},
-	"storagemigration.k8s.io/StorageVersionMigration":     {versions: []string{"storagemigration.k8s.io/v1", "storagemigration.k8s.io/v1beta1"}, sets: mainAndSpecs(metaAndSpec)},
-	"policy/PodDisruptionBudget":                          {versions: []string{"policy/v1", "policy/v1beta1"}, sets: mainAndSpecs(specOnly)},
-	"resource.k8s.io/ResourceClaim":                       {versions: []string{"resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1", "resource.k8s.io/v1alpha3"}, sets: mainAndSpecs(metaAndSpec)},
-	"resource.k8s.io/DeviceTaintRule":                     {versions: []string{"resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1alpha3"}, sets: mainAndSpecs(metaAndSpec)},
-	"resource.k8s.io/ResourcePoolStatusRequest":           {versions: []string{"resource.k8s.io/v1alpha3"}, sets: mainAndSpecs(metaAndSpec)},
-	"internal.apiserver.k8s.io/StorageVersion":            {versions: []string{"internal.apiserver.k8s.io/v1alpha1"}, sets: mainAndSpecs(metaAndSpec)},
-	"storage.k8s.io/VolumeAttachment":                     {versions: []string{"storage.k8s.io/v1"}, sets: mainAndSpecs(metaAndSpec)},
-	"storage.k8s.io/CSINode":                              {versions: []string{"storage.k8s.io/v1"}, sets: mainAndSpecs(metaAndSpec)},
-	"autoscaling/HorizontalPodAutoscaler":                 {versions: []string{"autoscaling/v1", "autoscaling/v2"}, sets: mainAndSpecs(specOnly)},
-	"flowcontrol.apiserver.k8s.io/FlowSchema":             {versions: flowcontrolVersions, sets: mainAndSpecs(metaAndSpec)},
+	"networking.k8s.io/ServiceCIDR":                           {versions: []string{"networking.k8s.io/v1", "networking.k8s.io/v1beta1"}, sets: mainAndSpecs(metaAndSpec)},
+	"networking.k8s.io/Ingress":                               {versions: []string{"networking.k8s.io/v1", "networking.k8s.io/v1beta1"}, sets: mainAndSpecs(specOnly)},
+	"extensions/Ingress":                                      {versions: []string{"extensions/v1beta1"}, sets: mainAndSpecs(specOnly)},
+	"storagemigration.k8s.io/StorageVersionMigration":         {versions: []string{"storagemigration.k8s.io/v1", "storagemigration.k8s.io/v1beta1"}, sets: mainAndSpecs(metaAndSpec)},
+	"policy/PodDisruptionBudget":                              {versions: []string{"policy/v1", "policy/v1beta1"}, sets: mainAndSpecs(specOnly)},
+	"resource.k8s.io/ResourceClaim":                           {versions: []string{"resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1", "resource.k8s.io/v1alpha3"}, sets: mainAndSpecs(metaAndSpec)},
+	"resource.k8s.io/DeviceTaintRule":                         {versions: []string{"resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1alpha3"}, sets: mainAndSpecs(metaAndSpec)},
+	"resource.k8s.io/ResourcePoolStatusRequest":               {versions: []string{"resource.k8s.io/v1alpha3"}, sets: mainAndSpecs(metaAndSpec)},
+	"internal.apiserver.k8s.io/StorageVersion":                {versions: []string{"internal.apiserver.k8s.io/v1alpha1"}, sets: mainAndSpecs(metaAndSpec)},
+	"storage.k8s.io/VolumeAttachment":                         {versions: []string{"storage.k8s.io/v1"}, sets: mainAndSpecs(metaAndSpec)},
+	"storage.k8s.io/CSINode":                                  {versions: []string{"storage.k8s.io/v1"}, sets: mainAndSpecs(metaAndSpec)},
+	"autoscaling/HorizontalPodAutoscaler":                     {versions: []string{"autoscaling/v1", "autoscaling/v2"}, sets: mainAndSpecs(specOnly)},
+	"flowcontrol.apiserver.k8s.io/FlowSchema":                 {versions: flowcontrolVersions, sets: mainAndSpecs(metaAndSpec)},
 	"flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration": {versions: flowcontrolVersions, sets: mainAndSpecs(metaAndSpec)},
-	"lifecycle.k8s.io/Eviction":                           {versions: []string{"lifecycle.k8s.io/v1alpha1"}, sets: mainAndSpecs(metaAndSpec)},
-	"lifecycle.k8s.io/EvictionRequest":                    {versions: []string{"lifecycle.k8s.io/v1alpha1"}, sets: mainAndSpecs(metaAndSpec)},
-	"admissionregistration.k8s.io/ValidatingAdmissionPolicy": {versions: []string{"admissionregistration.k8s.io/v1", "admissionregistration.k8s.io/v1beta1", "admissionregistration.k8s.io/v1alpha1"}, sets: mainAndSpecs(metaAndSpec)},
+	"lifecycle.k8s.io/Eviction":                               {versions: []string{"lifecycle.k8s.io/v1alpha1"}, sets: mainAndSpecs(metaAndSpec)},
+	"lifecycle.k8s.io/EvictionRequest":                        {versions: []string{"lifecycle.k8s.io/v1alpha1"}, sets: mainAndSpecs(metaAndSpec)},
+	"admissionregistration.k8s.io/ValidatingAdmissionPolicy":  {versions: []string{"admissionregistration.k8s.io/v1", "admissionregistration.k8s.io/v1beta1", "admissionregistration.k8s.io/v1alpha1"}, sets: mainAndSpecs(metaAndSpec)},
 	// The CRD status strategy does not reset metadata (kubernetes#137681).
 	"apiextensions.k8s.io/CustomResourceDefinition": {versions: []string{"apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1"}, sets: mainAndSpecs(specOnly)},
 	"apiregistration.k8s.io/APIService":             {versions: []string{"apiregistration.k8s.io/v1", "apiregistration.k8s.io/v1beta1"}, sets: mainAndSpecs(metaAndSpec)},
@@ -160,7 +160,6 @@ func makePath(p []string) fieldpath.Path {
 	}
 	return fieldpath.MakePathOrDie(elems...)
 }
-
 
 // ResetPaths returns the paths whose values the REST strategy of a built-in endpoint resets after
 // the merge (PrepareForCreate/PrepareForUpdate), for Request.ResetValues: the same paths as
