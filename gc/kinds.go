@@ -1,6 +1,7 @@
 package gc
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -205,6 +206,8 @@ type catalog struct {
 	user  Kinds
 	crds  map[string]Kind // apiVersion + "/" + kind
 	cache map[[2]string]lookupResult
+	// placed holds the kinds of snapshot objects, shared by every object of a kind.
+	placed map[[2]string]*Kind
 }
 
 type lookupResult struct {
@@ -251,6 +254,24 @@ func (c *catalog) resolve(apiVersion, kind string) (Kind, bool) {
 		return k, true
 	}
 	return Builtin(apiVersion, kind)
+}
+
+// kindPtr is kindOf, shared between the objects of a kind.
+func (c *catalog) kindPtr(m *meta) *Kind {
+	if c.placed == nil {
+		c.placed = map[[2]string]*Kind{}
+	}
+	key := [2]string{m.apiVersion, m.kind}
+	if _, known := c.lookup(m.apiVersion, m.kind); !known {
+		// A guessed kind depends on the object's namespace.
+		key[1] += "\x00" + fmt.Sprint(m.namespace != "")
+	}
+	if k, ok := c.placed[key]; ok {
+		return k
+	}
+	k := c.kindOf(m)
+	c.placed[key] = &k
+	return &k
 }
 
 // kindOf resolves the kind of an object in the snapshot. Objects of kinds nobody declares are

@@ -95,7 +95,7 @@ func (s *state) syncNamespace(ns *item) []Action {
 			if it.gone {
 				continue
 			}
-			for _, v := range s.servedVersions(it.k) {
+			for _, v := range s.servedVersions(*it.k) {
 				key := it.k.Group + "/" + v + "/" + it.k.Resource
 				if _, seen := byRes[key]; !seen {
 					keys = append(keys, key)
@@ -327,9 +327,9 @@ func (s *state) applyDeleteOpts(it *item, opts DeleteOptions) (string, *writtenS
 	var res DeleteResult
 	var err error
 	if it.k.Group == "" && it.k.Kind == "Namespace" {
-		res, err = deleteNamespace(it.obj, &it.m, it.k, opts, s.now)
+		res, err = deleteNamespace(it.obj, &it.m, *it.k, opts, s.now)
 	} else {
-		res, err = deleteObject(it.obj, &it.m, it.k, opts, s.now, false)
+		res, err = deleteObject(it.obj, &it.m, *it.k, opts, s.now, false)
 	}
 	switch {
 	case err != nil:

@@ -170,8 +170,7 @@ type item struct {
 	dirty bool
 	obj   Object
 	m     meta
-	k     Kind
-	key   objKey
+	k     *Kind
 	gone  bool
 }
 
@@ -198,7 +197,10 @@ type state struct {
 	cat    *catalog
 	items  []*item
 	byUID  map[string]*item
-	byKey  map[objKey]*item
+	// byKey finds objects by resource, namespace and name: hashed, with the rare collisions
+	// kept apart.
+	byKey    map[uint64]*item
+	collided map[objKey]*item
 	deps   map[string][]*item // owner uid → items that referenced it when last indexed
 	now    time.Time
 	nowStr string
@@ -227,10 +229,49 @@ func (s *state) touch(it *item) {
 // objKey identifies an object by what a GET names: group, resource, namespace, name.
 type objKey struct{ group, resource, namespace, name string }
 
+func (k objKey) hash() uint64 {
+	h := uint64(14695981039346656037)
+	for _, s := range [...]string{k.group, k.resource, k.namespace, k.name} {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+		h ^= 0xff
+		h *= 1099511628211
+	}
+	return h
+}
+
+func keyOf(it *item) objKey {
+	return objKey{it.k.Group, it.k.Resource, it.m.namespace, it.m.name}
+}
+
+func (s *state) lookupKey(k objKey) *item {
+	if it, ok := s.byKey[k.hash()]; ok {
+		if keyOf(it) == k {
+			return it
+		}
+		return s.collided[k]
+	}
+	return nil
+}
+
+func (s *state) storeKey(k objKey, it *item) {
+	h := k.hash()
+	if prev, ok := s.byKey[h]; ok && keyOf(prev) != k {
+		if s.collided == nil {
+			s.collided = map[objKey]*item{}
+		}
+		s.collided[k] = it
+		return
+	}
+	s.byKey[h] = it
+}
+
 func newState(objs []Object, opts Options) (*state, error) {
 	s := &state{opts: opts, cat: newCatalog(opts.Kinds, objs), now: opts.Now,
 		items: make([]*item, 0, len(objs)), byUID: make(map[string]*item, len(objs)),
-		byKey: make(map[objKey]*item, len(objs)), deps: make(map[string][]*item), stuck: map[*item]string{}}
+		byKey: make(map[uint64]*item, len(objs)), deps: make(map[string][]*item), stuck: map[*item]string{}}
 	var problems []string
 	for i, o := range objs {
 		m, err := readMeta(o)
@@ -245,7 +286,7 @@ func newState(objs []Object, opts Options) (*state, error) {
 			continue
 		}
 		where := lazyWhere(i, &m)
-		k := s.cat.kindOf(&m)
+		k := s.cat.kindPtr(&m)
 		if k.Namespaced && m.namespace == "" {
 			problems = append(problems, where()+": metadata.namespace: Required value: "+k.Kind+" is namespaced")
 			continue
@@ -254,17 +295,18 @@ func newState(objs []Object, opts Options) (*state, error) {
 			// The apiserver clears the namespace of cluster-scoped objects.
 			m.namespace = ""
 		}
-		it := &item{pos: i, dirty: true, obj: o, m: m, k: k, key: objKey{k.Group, k.Resource, m.namespace, m.name}}
+		it := &item{pos: i, dirty: true, obj: o, m: m, k: k}
+		key := objKey{k.Group, k.Resource, m.namespace, m.name}
 		if prev, dup := s.byUID[m.uid]; dup {
 			problems = append(problems, fmt.Sprintf("%s: metadata.uid %q is also the uid of object %d", where(), m.uid, prev.pos))
 			continue
 		}
-		if prev, dup := s.byKey[it.key]; dup {
+		if prev := s.lookupKey(key); prev != nil {
 			problems = append(problems, fmt.Sprintf("%s: same resource, namespace and name as object %d", where(), prev.pos))
 			continue
 		}
 		s.byUID[m.uid] = it
-		s.byKey[it.key] = it
+		s.storeKey(key, it)
 		s.items = append(s.items, it)
 		for _, o := range m.owners {
 			s.deps[o.UID] = append(s.deps[o.UID], it)
@@ -364,7 +406,7 @@ func (s *state) resolveOwner(it *item, o OwnerReference) (ownerState, *item, err
 		}
 		ns = it.m.namespace
 	}
-	owner := s.byKey[objKey{k.Group, k.Resource, ns, o.Name}]
+	owner := s.lookupKey(objKey{k.Group, k.Resource, ns, o.Name})
 	if owner == nil || owner.gone || owner.m.uid != o.UID {
 		return ownerDangling, owner, nil
 	}
@@ -466,7 +508,8 @@ func (s *state) gcItem(it *item, out []Action) []Action {
 	if len(it.m.owners) == 0 {
 		return out
 	}
-	var solid, dangling, waiting []OwnerReference
+	var solidBuf, danglingBuf, waitingBuf [2]OwnerReference
+	solid, dangling, waiting := solidBuf[:0], danglingBuf[:0], waitingBuf[:0]
 	for _, o := range it.m.owners {
 		st, _, err := s.resolveOwner(it, o)
 		if err != nil {
@@ -727,6 +770,22 @@ func (s *state) run() Result {
 			break
 		}
 		for _, a := range acts {
+			if a.Outcome == "removed" {
+				res.Removed = append(res.Removed, a.Target)
+			}
+		}
+	}
+	n := 0
+	for _, r := range res.Rounds {
+		for _, a := range r {
+			if a.Outcome == "removed" {
+				n++
+			}
+		}
+	}
+	res.Removed = make([]Ref, 0, n)
+	for _, r := range res.Rounds {
+		for _, a := range r {
 			if a.Outcome == "removed" {
 				res.Removed = append(res.Removed, a.Target)
 			}

@@ -75,7 +75,7 @@ func Update(old, updated Object, kinds Kinds) (UpdateResult, error) {
 	if len(set) > 0 {
 		next = withMeta(updated, set)
 	}
-	it := &item{m: om, k: k}
+	it := &item{m: om, k: &k}
 	if shouldDeleteDuringUpdate(it, next, nm.finalizers) {
 		return UpdateResult{Removed: true}, nil
 	}
