@@ -34,23 +34,30 @@ var patchTypesWithoutStrategic = []string{
 // other strategicpatch errors, which the apiserver does not classify). obj is
 // not modified; the result shares nothing with the arguments.
 func ApplyStrategic(obj map[string]any, patchJSON []byte, meta Meta, opts Options) (Result, error) {
-	if err := opts.checkBody(patchJSON, "strategic"); err != nil {
-		return Result{}, err
-	}
+	// The content type is checked before the body is read.
 	if meta == nil {
 		return Result{}, fail(status.UnknownBodyFormat(patchTypesWithoutStrategic), ErrUnsupportedStrategicMergePatchFormat)
+	}
+	if err := opts.checkSize(patchJSON); err != nil {
+		return Result{}, err
 	}
 	patchMap := map[string]any{}
 	var strictErrs []string
 	if v := opts.validation(); v == FieldValidationWarn || v == FieldValidationStrict {
 		strict, err := kjson.UnmarshalStrict(patchJSON, &patchMap)
 		if err != nil {
+			if e := invalidJSON(patchJSON); e != nil {
+				return Result{}, e
+			}
 			return Result{}, fail(status.BadRequest(err.Error()), err)
 		}
 		for _, e := range strict {
 			strictErrs = append(strictErrs, e.Error())
 		}
 	} else if err := kjson.UnmarshalCaseSensitivePreserveInts(patchJSON, &patchMap); err != nil {
+		if e := invalidJSON(patchJSON); e != nil {
+			return Result{}, e
+		}
 		return Result{}, fail(status.BadRequest(err.Error()), err)
 	}
 	original, err := copyObject(obj)
@@ -95,11 +102,13 @@ func strategicStatus(err error) error {
 // $setElementOrder lists), or a *PreconditionError. Bytes are encoding/json's.
 // Arguments are not modified.
 func CreateStrategic(original, modified map[string]any, meta Meta, preconditions ...Precondition) ([]byte, error) {
-	o, err := copyDecoded(original)
+	// diffMaps only reads its inputs (lists are sorted on copies), so they
+	// are copied only when they hold numbers a JSON round trip would change.
+	o, err := asDecoded(original)
 	if err != nil {
 		return nil, err
 	}
-	m, err := copyDecoded(modified)
+	m, err := asDecoded(modified)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +133,10 @@ func CreateStrategic(original, modified map[string]any, meta Meta, preconditions
 // (*ConflictError). A nil map stands for an empty document. Arguments are not
 // modified.
 func CreateThreeWayStrategic(original, modified, current map[string]any, meta Meta, overwrite bool, preconditions ...Precondition) ([]byte, error) {
-	o, err := copyDecoded(original)
+	// original and current are only read (diffs sort copies of lists);
+	// modified is copied because its values end up in the patch, which the
+	// final merge modifies in place.
+	o, err := asDecoded(original)
 	if err != nil {
 		return nil, err
 	}
@@ -132,11 +144,18 @@ func CreateThreeWayStrategic(original, modified, current map[string]any, meta Me
 	if err != nil {
 		return nil, err
 	}
-	c, err := copyDecoded(current)
+	var c map[string]any
+	if overwrite {
+		c, err = asDecoded(current)
+	} else {
+		// The conflict message shows current's lists as the first diff left
+		// them (sorted in place): work on a private copy, in place.
+		c, err = copyDecoded(current)
+	}
 	if err != nil {
 		return nil, err
 	}
-	delta, err := diffMaps(c, m, meta, diffOptions{ignoreDeletions: true, setElementOrder: true})
+	delta, err := diffMaps(c, m, meta, diffOptions{ignoreDeletions: true, setElementOrder: true, sortInPlace: !overwrite})
 	if err != nil {
 		return nil, unwrapPanic(err)
 	}
@@ -178,6 +197,54 @@ func unwrapPanic(err error) error {
 		return ErrReferencePanics
 	}
 	return err
+}
+
+// asDecoded returns m itself when reading it equals reading its JSON
+// encoding back (no integral float64, no typed nil maps or lists), else a copy
+// as copyDecoded makes it.
+func asDecoded(m map[string]any) (map[string]any, error) {
+	if m == nil {
+		return map[string]any{}, nil
+	}
+	if roundTripStable(m) {
+		return m, nil
+	}
+	return copyDecoded(m)
+}
+
+func roundTripStable(v any) bool {
+	switch t := v.(type) {
+	case nil, bool, int64, string:
+		return true
+	case float64:
+		c, err := copyValue(t)
+		if err != nil {
+			return false
+		}
+		_, isFloat := c.(float64)
+		return isFloat
+	case map[string]any:
+		if t == nil {
+			return false
+		}
+		for _, e := range t {
+			if !roundTripStable(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if t == nil {
+			return false
+		}
+		for _, e := range t {
+			if !roundTripStable(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // copyDecoded copies a document as decoding its JSON encoding would produce

@@ -14,6 +14,10 @@ type diffOptions struct {
 	ignoreChangesAndAdditions bool
 	ignoreDeletions           bool
 	buildRetainKeysDirective  bool
+	// sortInPlace sorts original's primitive lists in place, as the
+	// reference does; set when the caller owns original and later output
+	// shows those lists (the three-way conflict message).
+	sortInPlace bool
 }
 
 func diffMaps(original, modified map[string]any, meta Meta, opts diffOptions) (map[string]any, error) {
@@ -190,9 +194,11 @@ func diffLists(original, modified []any, meta Meta, mergeKey string, opts diffOp
 		}
 		return patchList, deleteList, setOrderList, nil
 	}
-	if patchList, deleteList, err = diffListsOfScalars(original, modified, opts); err != nil {
+	var sortedOriginal []any
+	if patchList, deleteList, sortedOriginal, err = diffListsOfScalars(original, modified, opts); err != nil {
 		return nil, nil, nil, err
 	}
+	original = sortedOriginal
 	patchList, err = normalizeSliceOrder(patchList, modified, mergeKey, kind)
 	if opts.setElementOrder && ((!opts.ignoreDeletions && len(deleteList) > 0) ||
 		(!opts.ignoreChangesAndAdditions && !reflect.DeepEqual(original, modified))) {
@@ -216,10 +222,16 @@ func isOrderSame(original, modified []any, mergeKey string) (bool, error) {
 
 // diffListsOfScalars sorts original in place, as the reference does (later
 // comparisons of the same list see it sorted).
-func diffListsOfScalars(original, modified []any, opts diffOptions) ([]any, []any, error) {
+func diffListsOfScalars(original, modified []any, opts diffOptions) ([]any, []any, []any, error) {
 	modifiedCopy := make([]any, len(modified))
 	copy(modifiedCopy, modified)
-	o := sortScalars(original)
+	// The reference sorts original in place; sorting a copy keeps the caller's
+	// document intact, and every later reader of the list sorts it again.
+	o := original
+	if !opts.sortInPlace {
+		o = append(make([]any, 0, len(original)), original...)
+	}
+	o = sortScalars(o)
 	m := sortScalars(modifiedCopy)
 	oi, mi := 0, 0
 	addList := []any{}
@@ -258,9 +270,9 @@ func diffListsOfScalars(original, modified []any, opts diffOptions) ([]any, []an
 	}
 	dl, err := deduplicateScalars(deletionList)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return addList, dl, nil
+	return addList, dl, o, nil
 }
 
 func diffListsOfMaps(original, modified []any, meta Meta, mergeKey string, opts diffOptions) ([]any, []any, error) {
@@ -462,6 +474,8 @@ func slicesHaveConflicts(l, r []any, meta Meta, strategy, mergeKey string) (bool
 		return true, nil
 	}
 	if kind != kindMap {
+		// In place, as the reference (the sorted lists show in the conflict
+		// message and in the patch); the caller passes copies it owns.
 		if l, err = deduplicateAndSortScalars(l); err != nil {
 			return true, err
 		}
