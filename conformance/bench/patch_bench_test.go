@@ -252,4 +252,5 @@ func BenchmarkPatchMergePatch(b *testing.B) {
 		}
 	})
 }
+
 var appsv1Deployment appsv1.Deployment
