@@ -256,16 +256,46 @@ func (s *state) lookupKey(k objKey) *item {
 	return nil
 }
 
-func (s *state) storeKey(k objKey, it *item) {
+// storeKey indexes it under k, or returns the item already there.
+func (s *state) storeKey(k objKey, it *item) *item {
 	h := k.hash()
-	if prev, ok := s.byKey[h]; ok && keyOf(prev) != k {
-		if s.collided == nil {
-			s.collided = map[objKey]*item{}
-		}
-		s.collided[k] = it
-		return
-	}
+	n := len(s.byKey)
 	s.byKey[h] = it
+	if len(s.byKey) > n {
+		return nil
+	}
+	// The hash was taken: by the same key (a duplicate) or by a collision.
+	var prev *item
+	for _, x := range s.items {
+		if x.k != nil && objKeyHash(x) == h && x != it {
+			prev = x
+			break
+		}
+	}
+	s.byKey[h] = prev
+	if prev != nil && keyOf(prev) == k {
+		return prev
+	}
+	if p := s.collided[k]; p != nil {
+		return p
+	}
+	if s.collided == nil {
+		s.collided = map[objKey]*item{}
+	}
+	s.collided[k] = it
+	return nil
+}
+
+func objKeyHash(it *item) uint64 { return keyOf(it).hash() }
+
+// findUID returns the indexed item with the uid other than it (slow path for duplicates).
+func (s *state) findUID(uid string, it *item) *item {
+	for _, x := range s.items {
+		if x.m.uid == uid && x != it {
+			return x
+		}
+	}
+	return nil
 }
 
 func newState(objs []Object, opts Options) (*state, error) {
@@ -297,16 +327,20 @@ func newState(objs []Object, opts Options) (*state, error) {
 		}
 		it := &item{pos: i, dirty: true, obj: o, m: m, k: k}
 		key := objKey{k.Group, k.Resource, m.namespace, m.name}
-		if prev, dup := s.byUID[m.uid]; dup {
+		// One map operation each: a duplicate shows as a map that did not grow.
+		n := len(s.byUID)
+		s.byUID[m.uid] = it
+		if len(s.byUID) == n {
+			prev := s.findUID(m.uid, it)
+			s.byUID[m.uid] = prev
 			problems = append(problems, fmt.Sprintf("%s: metadata.uid %q is also the uid of object %d", where(), m.uid, prev.pos))
 			continue
 		}
-		if prev := s.lookupKey(key); prev != nil {
+		if prev := s.storeKey(key, it); prev != nil {
+			delete(s.byUID, m.uid)
 			problems = append(problems, fmt.Sprintf("%s: same resource, namespace and name as object %d", where(), prev.pos))
 			continue
 		}
-		s.byUID[m.uid] = it
-		s.storeKey(key, it)
 		s.items = append(s.items, it)
 		for _, o := range m.owners {
 			s.deps[o.UID] = append(s.deps[o.UID], it)
