@@ -484,6 +484,11 @@ func slicesHaveConflicts(l, r []any, meta Meta, strategy, mergeKey string) (bool
 		}
 	}
 	for i := range l {
+		if i >= len(r) {
+			// Deduplication can leave r shorter; the reference indexes past
+			// its end and panics.
+			return true, errPanic
+		}
 		if c, err := mergingFieldsHaveConflicts(l[i], r[i], meta, "", ""); c {
 			return true, err
 		}

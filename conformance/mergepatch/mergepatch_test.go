@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -229,7 +230,13 @@ func mutate(rng *rand.Rand, v any) any {
 	switch t := v.(type) {
 	case map[string]any:
 		m := map[string]any{}
-		for k, e := range t {
+		ks := make([]string, 0, len(t))
+		for k := range t {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		for _, k := range ks {
+			e := t[k]
 			if rng.Intn(5) != 0 {
 				m[k] = mutate(rng, e)
 			}

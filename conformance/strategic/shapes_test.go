@@ -377,7 +377,8 @@ func (g gen) mutate(s *shape, v any, depth int) any {
 			return g.doc(s, depth)
 		}
 		out := map[string]any{}
-		for k, e := range m {
+		for _, k := range sortedKeys(m) {
+			e := m[k]
 			fs := s.fields[k]
 			switch {
 			case g.rng.Intn(8) == 0:
@@ -422,7 +423,8 @@ func (g gen) mutate(s *shape, v any, depth int) any {
 	case "free":
 		m, _ := v.(map[string]any)
 		out := map[string]any{}
-		for k, e := range m {
+		for _, k := range sortedKeys(m) {
+			e := m[k]
 			if g.rng.Intn(4) != 0 {
 				out[k] = e
 			}
@@ -436,4 +438,13 @@ func (g gen) mutate(s *shape, v any, depth int) any {
 		return g.pick(s.values)
 	}
 	return v
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
