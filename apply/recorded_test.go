@@ -56,7 +56,9 @@ func widgetTypes(t *testing.T) apply.TypeConverter {
 	builtin, err := schema.BuiltinParser()
 	require.NoError(t, err)
 	str, num := smdschema.String, smdschema.Numeric
-	scalar := func(s smdschema.Scalar) smdschema.TypeRef { return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: &s}} }
+	scalar := func(s smdschema.Scalar) smdschema.TypeRef {
+		return smdschema.TypeRef{Inlined: smdschema.Atom{Scalar: &s}}
+	}
 	named := func(n string) smdschema.TypeRef { return smdschema.TypeRef{NamedType: &n} }
 	types := append([]smdschema.TypeDef(nil), builtin.Schema.Types...)
 	types = append(types,
