@@ -100,3 +100,43 @@ func ExamplePathError() {
 	fmt.Println(errors.As(err, &pe), pe.Path, pe.StatusCode(), err)
 	// Output: true kind.x 400 value: kind.x: expected a map, found string
 }
+
+func ExamplePath_String() {
+	p := value.Path{value.Key("metadata"), value.Key("labels"), value.Key("app")}
+	fmt.Println(p.String(), len(p.Index(0)), len(p))
+	// Output: metadata.labels.app 4 3
+}
+
+func ExampleElement() {
+	for _, e := range value.NewPath("spec", "containers").Index(2) {
+		if e.IsIndex() {
+			fmt.Println("index", e.IndexValue())
+		} else {
+			fmt.Println("key", e.KeyName())
+		}
+	}
+	// Output:
+	// key spec
+	// key containers
+	// index 2
+}
+
+func ExampleTypeError() {
+	_, err := value.DeepCopy(map[string]any{"spec": map[string]any{"replicas": int32(3)}})
+	var te *value.TypeError
+	fmt.Println(errors.As(err, &te), te.Path, te.Type, te.StatusCode(), te.Reason())
+	// Output: true spec.replicas int32 500 InternalError
+}
+
+func ExampleKey() {
+	obj := map[string]any{"data": map[string]any{"a.b": "dotted key"}}
+	v, _, _ := value.Get(obj, value.Path{value.Key("data"), value.Key("a.b")})
+	fmt.Println(v)
+	// Output: dotted key
+}
+
+func ExampleIndex() {
+	v, _, _ := value.Get([]any{"x", "y"}, value.Path{value.Index(1)})
+	fmt.Println(v)
+	// Output: y
+}
