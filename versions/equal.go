@@ -103,9 +103,16 @@ func (d *differ) diff(p field.Path, a, b any, presentA, presentB bool) {
 			}
 		}
 		sort.Strings(keys)
+		// In a typed object a Go map (labels, annotations, ...) tells a key
+		// with an empty value from a missing key; a struct field does not.
+		goMap := !d.unstructured && isMapField(p)
 		for _, k := range keys {
 			va, oka := x[k]
 			vb, okb := y[k]
+			if goMap && oka != okb {
+				d.add(childPath(p, k))
+				continue
+			}
 			d.diff(childPath(p, k), va, vb, oka, okb)
 		}
 	case []any:
@@ -143,6 +150,12 @@ var mapFields = map[string]bool{
 	"labels": true, "annotations": true, "matchLabels": true, "nodeSelector": true,
 	"data": true, "stringData": true, "binaryData": true, "limits": true, "requests": true,
 	"capacity": true, "allocatable": true, "hard": true, "used": true, "parameters": true,
+}
+
+// isMapField reports whether p ends in a field that holds a string-keyed map.
+func isMapField(p field.Path) bool {
+	segs := p.Segments()
+	return len(segs) > 0 && segs[len(segs)-1].Kind == field.SegmentChild && mapFields[segs[len(segs)-1].Name]
 }
 
 func scalarEqual(a, b any, unstructured bool) bool {

@@ -89,6 +89,8 @@ func TestNextGenerationEquality(t *testing.T) {
 		{"typed: 1 vs 1.0", dep, `{"metadata":{"generation":1},"spec":{"replicas":1}}`, `{"metadata":{"generation":1},"spec":{"replicas":1.0}}`, false},
 		{"typed: 0 vs absent", dep, `{"metadata":{"generation":1},"spec":{}}`, `{"metadata":{"generation":1},"spec":{"replicas":0}}`, true},
 		{"typed: annotations nil vs empty", dep, `{"metadata":{"generation":1},"spec":{}}`, `{"metadata":{"generation":1,"annotations":{}},"spec":{}}`, false},
+		{"typed: annotation with empty value", dep, `{"metadata":{"generation":1},"spec":{}}`, `{"metadata":{"generation":1,"annotations":{"a":""}},"spec":{}}`, true},
+		{"typed: template label with empty value", dep, `{"metadata":{"generation":1},"spec":{"template":{"metadata":{"labels":{"a":"b"}}}}}`, `{"metadata":{"generation":1},"spec":{"template":{"metadata":{"labels":{"a":"b","c":""}}}}}`, true},
 		{"typed: labels ignored", dep, `{"metadata":{"generation":1},"spec":{}}`, `{"metadata":{"generation":1,"labels":{"a":"b"}},"spec":{}}`, false},
 		{"typed: list order", dep, `{"metadata":{"generation":1},"spec":{"l":[1,2]}}`, `{"metadata":{"generation":1},"spec":{"l":[2,1]}}`, true},
 		{"unstructured: absent vs {}", cr, `{"metadata":{"generation":1},"spec":{"a":1}}`, `{"metadata":{"generation":1},"spec":{"a":1,"b":{}}}`, true},
