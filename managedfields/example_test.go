@@ -103,3 +103,20 @@ func tryObject(y string) (m map[string]any, ok bool) {
 	}
 	return m, true
 }
+
+func ExampleUpgrade() {
+	entries := []managedfields.Entry{
+		{Manager: "kubectl-client-side-apply", Operation: managedfields.OperationUpdate, APIVersion: "v1", FieldsType: "FieldsV1",
+			FieldsV1: []byte(`{"f:data":{"f:a":{},"f:b":{}}}`)},
+		{Manager: "kubectl", Operation: managedfields.OperationApply, APIVersion: "v1", FieldsType: "FieldsV1",
+			FieldsV1: []byte(`{"f:data":{"f:c":{}}}`)},
+	}
+	// What kubectl does after its first server-side apply of an object it applied client-side.
+	out, err := managedfields.Upgrade(entries, []string{"kubectl-client-side-apply"}, "kubectl", "")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(managedfields.MarshalEntries(out)))
+	// Output:
+	// [{"manager":"kubectl","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{},"f:b":{},"f:c":{}}}}]
+}
