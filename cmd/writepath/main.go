@@ -34,6 +34,8 @@ func verbs() []verb {
 		{"owners", "Show who owns which fields of an object (metadata.managedFields as a table)", runOwners},
 		{"schema", "Explain list types, keys and patch strategies of a built-in kind's fields", runSchema},
 		{"validate", "Prune, default and validate a custom object against its CRD", runValidate},
+		{"delete", "Simulate a DELETE and the garbage collector and namespace controller to their fixpoint", runDelete},
+		{"why-stuck", "Explain why an object or a namespace stays Terminating", runWhyStuck},
 	}
 }
 
