@@ -193,18 +193,18 @@ func (it *item) refersTo(uid string) bool {
 // state is the working copy Step and Run advance. Objects are never mutated: a changed object is
 // a fresh top-level map and metadata map sharing untouched subtrees with its previous version.
 type state struct {
-	opts   Options
-	cat    *catalog
-	items  []*item
-	byUID  map[string]*item
+	opts  Options
+	cat   *catalog
+	items []*item
+	byUID map[string]*item
 	// byKey finds objects by resource, namespace and name: hashed, with the rare collisions
 	// kept apart.
 	byKey    map[uint64]*item
 	collided map[objKey]*item
-	deps   map[string][]*item // owner uid → items that referenced it when last indexed
-	now    time.Time
-	nowStr string
-	events bool // graph events already emitted
+	deps     map[string][]*item // owner uid → items that referenced it when last indexed
+	now      time.Time
+	nowStr   string
+	events   bool // graph events already emitted
 	// stuck records, per item, why the garbage collector cannot decide about it.
 	stuck map[*item]string
 	// fullScan evaluates every item in every round instead of those whose neighbourhood
