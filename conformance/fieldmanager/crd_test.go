@@ -32,7 +32,10 @@ func array(items spec.Schema, ext map[string]any) spec.Schema {
 }
 
 // widgetOpenAPI is a CRD-like schema with every list and map flavour.
-func widgetOpenAPI() map[string]*spec.Schema {
+func widgetOpenAPI() map[string]*spec.Schema { return widgetOpenAPIVersions("v1") }
+
+// widgetOpenAPIVersions is the Widget schema served at several versions of example.com.
+func widgetOpenAPIVersions(versions ...string) map[string]*spec.Schema {
 	labels := spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"object"}, AdditionalProperties: &spec.SchemaOrBool{Allows: true, Schema: spec.StringProperty()}}}
 	meta := object(map[string]spec.Schema{
 		"name": str(), "namespace": str(), "uid": str(), "resourceVersion": str(), "generation": integ(),
@@ -52,7 +55,7 @@ func widgetOpenAPI() map[string]*spec.Schema {
 	}, nil)
 	status := object(map[string]spec.Schema{"phase": str(), "count": integ()}, nil)
 	root := object(map[string]spec.Schema{"apiVersion": str(), "kind": str(), "metadata": meta, "spec": specS, "status": status},
-		map[string]any{"x-kubernetes-group-version-kind": []any{map[string]any{"group": "example.com", "version": "v1", "kind": "Widget"}}})
+		map[string]any{"x-kubernetes-group-version-kind": gvkList(versions)})
 	return map[string]*spec.Schema{"com.example.v1.Widget": &root}
 }
 
@@ -145,4 +148,12 @@ func genDeduced(r *rand.Rand) map[string]any {
 	obj["apiVersion"] = "example.com/v2"
 	obj["kind"] = "Gadget"
 	return obj
+}
+
+func gvkList(versions []string) []any {
+	var out []any
+	for _, v := range versions {
+		out = append(out, map[string]any{"group": "example.com", "version": v, "kind": "Widget"})
+	}
+	return out
 }

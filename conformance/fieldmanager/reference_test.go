@@ -54,6 +54,10 @@ type reference struct {
 }
 
 func newReference(tc managedfields.TypeConverter, gvk schema.GroupVersionKind, subresource string, reset map[fieldpath.APIVersion]*fieldpath.Set, crd bool) *reference {
+	return newReferenceWith(tc, identityConverter{}, gvk, subresource, reset, crd)
+}
+
+func newReferenceWith(tc managedfields.TypeConverter, conv runtime.ObjectConvertor, gvk schema.GroupVersionKind, subresource string, reset map[fieldpath.APIVersion]*fieldpath.Set, crd bool) *reference {
 	var filter map[fieldpath.APIVersion]fieldpath.Filter
 	if reset != nil {
 		filter = fieldpath.NewExcludeFilterSetMap(reset)
@@ -62,7 +66,7 @@ func newReference(tc managedfields.TypeConverter, gvk schema.GroupVersionKind, s
 	if crd {
 		newFM = managedfields.NewDefaultCRDFieldManager
 	}
-	fm, err := newFM(tc, identityConverter{}, noDefaulter{}, fakeCreater{}, gvk, gvk.GroupVersion(), subresource, filter)
+	fm, err := newFM(tc, conv, noDefaulter{}, fakeCreater{}, gvk, gvk.GroupVersion(), subresource, filter)
 	if err != nil {
 		panic(err)
 	}
