@@ -25,7 +25,9 @@ import (
 // strategy None) by rewriting apiVersion; other versions are not registered.
 type sameSchemaConverter struct{ known map[string]bool }
 
-func (c sameSchemaConverter) Convert(in, out, context any) error { return fmt.Errorf("not implemented") }
+func (c sameSchemaConverter) Convert(in, out, context any) error {
+	return fmt.Errorf("not implemented")
+}
 func (c sameSchemaConverter) ConvertFieldLabel(k8sschema.GroupVersionKind, string, string) (string, string, error) {
 	return "", "", fmt.Errorf("not implemented")
 }
