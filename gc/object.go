@@ -143,6 +143,7 @@ func readMeta(obj Object) (meta, error) {
 		if !ok {
 			return m, fmt.Errorf("metadata.ownerReferences: must be a list")
 		}
+		m.owners = make([]OwnerReference, 0, len(list))
 		for i, x := range list {
 			ref, err := readOwnerRef(x)
 			if err != nil {

@@ -204,6 +204,7 @@ type state struct {
 	deps     map[string][]*item // owner uid → items that referenced it when last indexed
 	now      time.Time
 	nowStr   string
+	whys     map[string]string
 	events   bool // graph events already emitted
 	// stuck records, per item, why the garbage collector cannot decide about it.
 	stuck map[*item]string
@@ -303,6 +304,7 @@ func newState(objs []Object, opts Options) (*state, error) {
 		items: make([]*item, 0, len(objs)), byUID: make(map[string]*item, len(objs)),
 		byKey: make(map[uint64]*item, len(objs)), deps: make(map[string][]*item), stuck: map[*item]string{}}
 	var problems []string
+	var slab []item
 	for i, o := range objs {
 		m, err := readMeta(o)
 		if err != nil {
@@ -325,7 +327,14 @@ func newState(objs []Object, opts Options) (*state, error) {
 			// The apiserver clears the namespace of cluster-scoped objects.
 			m.namespace = ""
 		}
-		it := &item{pos: i, dirty: true, obj: o, m: m, k: k}
+		if len(slab) == 0 {
+			// Items are allocated in blocks: far fewer objects for the allocator and the
+			// collector to track in large snapshots.
+			slab = make([]item, min(len(objs)-i, 4096))
+		}
+		it := &slab[0]
+		slab = slab[1:]
+		*it = item{pos: i, dirty: true, obj: o, m: m, k: k}
 		key := objKey{k.Group, k.Resource, m.namespace, m.name}
 		// One map operation each: a duplicate shows as a map that did not grow.
 		n := len(s.byUID)
@@ -598,16 +607,37 @@ func (s *state) gcItem(it *item, out []Action) []Action {
 			policy = Foreground
 		}
 		why := ""
-		if len(waiting) != 0 {
+		switch {
+		case len(waiting) == 1 && len(dangling) == 0:
+			// Shared by the many dependents of one owner.
+			why = s.because(waiting[0].UID, func() string {
+				return "owner " + refNames(waiting) + " is deleting its dependents in the foreground"
+			})
+		case len(waiting) != 0:
 			why = "owner " + refNames(waiting) + " is deleting its dependents in the foreground"
 			if len(dangling) != 0 {
 				why += "; owner " + refNames(dangling) + " is absent"
 			}
-		} else {
+		case len(dangling) == 1:
+			why = s.because("absent/"+dangling[0].UID, func() string { return "every owner is absent (" + refNames(dangling) + ")" })
+		default:
 			why = "every owner is absent (" + refNames(dangling) + ")"
 		}
 		return add(out, s.deleteItem(it, policy, why))
 	}
+}
+
+// because returns the explanation cached under key, computing it once.
+func (s *state) because(key string, f func() string) string {
+	if w, ok := s.whys[key]; ok {
+		return w
+	}
+	if s.whys == nil {
+		s.whys = map[string]string{}
+	}
+	w := f()
+	s.whys[key] = w
+	return w
 }
 
 // add appends an action unless it changed nothing.
