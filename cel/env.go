@@ -109,34 +109,35 @@ func envOptions(v Version) ([]celgo.EnvOption, []celgo.ProgramOption) {
 	return env, prog
 }
 
+// programOptionsLib carries the base program options so that every program built from the
+// environment (or an extension of it) gets them, as the apiserver's envLoader library does.
+type programOptionsLib struct{ prog []celgo.ProgramOption }
+
+func (l *programOptionsLib) CompileOptions() []celgo.EnvOption     { return nil }
+func (l *programOptionsLib) ProgramOptions() []celgo.ProgramOption { return l.prog }
+
 type baseEnv struct {
+	once sync.Once
 	env  *celgo.Env
-	prog []celgo.ProgramOption
 	err  error
 }
 
-var (
-	baseEnvsMu sync.Mutex
-	baseEnvs   = map[Version]*baseEnv{}
-)
+var baseEnvs sync.Map // Version -> *baseEnv
 
-// BaseEnv returns the apiserver's base CEL environment at compatibility version v (no
-// variables), and the program options programs must be built with (cost tracking with the
-// Kubernetes library prices, the per-call limit). It is built once per version and shared:
-// cel-go environments are safe for concurrent use. Supported versions are 1.27 and later.
-func BaseEnv(v Version) (*celgo.Env, []celgo.ProgramOption, error) {
+// BaseEnv returns the apiserver's base CEL environment at compatibility version v: no
+// variables; programs built from it (or from its extensions) track cost with the Kubernetes
+// library prices and stop at PerCallLimit. It is built once per version and shared: cel-go
+// environments are safe for concurrent use. Supported versions are 1.27 and later.
+func BaseEnv(v Version) (*celgo.Env, error) {
 	if v.Minor < 27 {
-		return nil, nil, fmt.Errorf("unsupported CEL compatibility version 1.%d", v.Minor)
+		return nil, fmt.Errorf("unsupported CEL compatibility version 1.%d", v.Minor)
 	}
-	baseEnvsMu.Lock()
-	b, ok := baseEnvs[v]
-	if !ok {
-		b = &baseEnv{}
+	e, _ := baseEnvs.LoadOrStore(v, &baseEnv{})
+	b := e.(*baseEnv)
+	b.once.Do(func() {
 		envOpts, progOpts := envOptions(v)
+		envOpts = append(envOpts, celgo.Lib(&programOptionsLib{prog: progOpts}))
 		b.env, b.err = celgo.NewEnv(envOpts...)
-		b.prog = progOpts
-		baseEnvs[v] = b
-	}
-	baseEnvsMu.Unlock()
-	return b.env, b.prog, b.err
+	})
+	return b.env, b.err
 }

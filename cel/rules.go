@@ -1,0 +1,223 @@
+package cel
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/schema"
+)
+
+// Rule is one x-kubernetes-validations entry (apiextensions.k8s.io/v1 ValidationRule).
+type Rule struct {
+	Rule              string
+	Message           string
+	MessageExpression string
+	// Reason is FieldValueInvalid, FieldValueForbidden, FieldValueRequired or
+	// FieldValueDuplicate; nil means FieldValueInvalid.
+	Reason          *string
+	FieldPath       string
+	OptionalOldSelf *bool
+}
+
+// ParseRules reads the x-kubernetes-validations of a schema node as written (a list of
+// objects). Unknown fields are ignored; fields of the wrong type give an error.
+func ParseRules(x []any) ([]Rule, error) {
+	rules := make([]Rule, 0, len(x))
+	for i, item := range x {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("x-kubernetes-validations[%d]: must be an object", i)
+		}
+		var r Rule
+		str := func(k string, dst *string) error {
+			v, ok := m[k]
+			if !ok || v == nil {
+				return nil
+			}
+			s, ok := v.(string)
+			if !ok {
+				return fmt.Errorf("x-kubernetes-validations[%d].%s: must be a string", i, k)
+			}
+			*dst = s
+			return nil
+		}
+		for _, f := range []struct {
+			k   string
+			dst *string
+		}{{"rule", &r.Rule}, {"message", &r.Message}, {"messageExpression", &r.MessageExpression}, {"fieldPath", &r.FieldPath}} {
+			if err := str(f.k, f.dst); err != nil {
+				return nil, err
+			}
+		}
+		if v, ok := m["reason"]; ok && v != nil {
+			s, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("x-kubernetes-validations[%d].reason: must be a string", i)
+			}
+			r.Reason = &s
+		}
+		if v, ok := m["optionalOldSelf"]; ok && v != nil {
+			b, ok := v.(bool)
+			if !ok {
+				return nil, fmt.Errorf("x-kubernetes-validations[%d].optionalOldSelf: must be a boolean", i)
+			}
+			r.OptionalOldSelf = &b
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
+func (r Rule) errorString() string {
+	if len(r.Message) > 0 {
+		return strings.TrimSpace(r.Message)
+	}
+	return strings.TrimSpace(r.Rule)
+}
+
+func (r Rule) messageOrDefault() string {
+	if len(r.Message) == 0 {
+		return "failed rule: " + r.errorString()
+	}
+	return strings.TrimSpace(r.Message)
+}
+
+var unescapeMatcher = regexp.MustCompile(`\\.`)
+
+func unescapeSingleQuote(s string) (string, error) {
+	var err error
+	out := unescapeMatcher.ReplaceAllStringFunc(s, func(m string) string {
+		switch m[1] {
+		case 'a':
+			return "\a"
+		case 'b':
+			return "\b"
+		case 'f':
+			return "\f"
+		case 'n':
+			return "\n"
+		case 'r':
+			return "\r"
+		case 't':
+			return "\t"
+		case 'v':
+			return "\v"
+		case '\'':
+			return "'"
+		case '\\':
+			return "\\"
+		}
+		err = fmt.Errorf("invalid escape char %s", m)
+		return ""
+	})
+	return out, err
+}
+
+// ValidFieldPath checks a rule's fieldPath (".a.b", ".a['b.c']", ...) against the schema it is
+// relative to, as apiextensions' ValidFieldPath does, and returns the normalised path and the
+// schema it refers to. allowArrayNotation false forbids the ['...'] form (selectable fields).
+func ValidFieldPath(jsonPath string, s *schema.Structural, allowArrayNotation bool) (field.Path, *schema.Structural, error) {
+	var p field.Path
+	appendToPath := func(name string, isNamed bool) error {
+		if !isNamed {
+			p = p.Key(name)
+			s = s.AdditionalProperties.Structural
+		} else {
+			p = p.Child(name)
+			v, ok := s.Properties[name]
+			if !ok {
+				return errors.New("does not refer to a valid field")
+			}
+			s = v
+		}
+		return nil
+	}
+	scanner := bufio.NewScanner(strings.NewReader(jsonPath))
+	scanner.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if len(data) > 0 {
+			for i := 0; i < len(data); i++ {
+				if data[0] == '\'' {
+					if i > 0 && data[i] == '\'' && data[i-1] != '\\' {
+						return i + 1, data[:i+1], nil
+					}
+					continue
+				}
+				switch data[i] {
+				case '.', '[', ']':
+					if i == 0 {
+						return 1, data[:1], nil
+					}
+					return i, data[:i], nil
+				}
+			}
+			if atEOF {
+				return len(data), data, nil
+			}
+		}
+		return 0, nil, nil
+	})
+	isNamedFor := func() (bool, error) {
+		if s == nil {
+			return false, errors.New("does not refer to a valid field")
+		}
+		if s.Properties != nil {
+			return true, nil
+		}
+		if s.AdditionalProperties != nil {
+			return false, nil
+		}
+		return false, errors.New("does not refer to a valid field")
+	}
+	for scanner.Scan() {
+		tok := scanner.Text()
+		switch tok {
+		case "[":
+			if !allowArrayNotation {
+				return field.Path{}, nil, errors.New("array notation is not allowed")
+			}
+			if !scanner.Scan() {
+				return field.Path{}, nil, errors.New("unexpected end of JSON path")
+			}
+			tok = scanner.Text()
+			if len(tok) < 2 || tok[0] != '\'' || tok[len(tok)-1] != '\'' {
+				return field.Path{}, nil, fmt.Errorf("expected single quoted string but got %s", tok)
+			}
+			unescaped, err := unescapeSingleQuote(tok[1 : len(tok)-1])
+			if err != nil {
+				return field.Path{}, nil, fmt.Errorf("invalid string literal: %w", err)
+			}
+			named, err := isNamedFor()
+			if err != nil {
+				return field.Path{}, nil, err
+			}
+			if err := appendToPath(unescaped, named); err != nil {
+				return field.Path{}, nil, err
+			}
+			if !scanner.Scan() {
+				return field.Path{}, nil, errors.New("unexpected end of JSON path")
+			}
+			if tok = scanner.Text(); tok != "]" {
+				return field.Path{}, nil, fmt.Errorf("expected ] but got %s", tok)
+			}
+		case ".":
+			if !scanner.Scan() {
+				return field.Path{}, nil, errors.New("unexpected end of JSON path")
+			}
+			tok = scanner.Text()
+			named, err := isNamedFor()
+			if err != nil {
+				return field.Path{}, nil, err
+			}
+			if err := appendToPath(tok, named); err != nil {
+				return field.Path{}, nil, err
+			}
+		default:
+			return field.Path{}, nil, fmt.Errorf("expected [ or . but got: %s", tok)
+		}
+	}
+	return p, s, nil
+}
