@@ -113,6 +113,7 @@ func TestRecorded(t *testing.T) {
 			types = widgetTypes(t)
 		}
 		var live map[string]any
+		var pendingScale *apply.Result
 		for _, file := range files {
 			data, err := os.ReadFile(file)
 			require.NoError(t, err)
@@ -120,11 +121,31 @@ func TestRecorded(t *testing.T) {
 			require.NoError(t, json.Unmarshal(data, &st))
 			resp := decodeInts(t, st.Response)
 			step := filepath.Base(file)
-			if st.Method == "GET" || st.Subresource == "scale" {
-				// A state transition only (apply and update through /scale are not modelled).
-				if st.Method == "GET" {
-					live = resp
+			if st.Subresource == "scale" {
+				// A merge patch of the Scale: its result is the parent, recorded by the GET that
+				// follows.
+				require.Equal(t, "application/merge-patch+json", st.ContentType)
+				paths := map[string][]string{sc.gvk.GroupVersion().String(): {"spec", "replicas"}}
+				scale, err := apply.ScaleOf(live, paths, nil)
+				require.NoError(t, err)
+				patch := decodeInts(t, []byte(st.Body))
+				scale["spec"].(map[string]any)["replicas"] = patch["spec"].(map[string]any)["replicas"]
+				res, err := apply.Scale(apply.ScaleRequest{Parent: live, Scale: scale, Manager: st.Manager, Now: latestTime(live).Add(time.Second),
+					ReplicasPaths: paths})
+				require.NoError(t, err)
+				pendingScale = &res
+				continue
+			}
+			if st.Method == "GET" {
+				if pendingScale != nil {
+					want, got := objectOutcome(resp), objectOutcome(pendingScale.Object)
+					want.Times, got.Times = timeChanges(live, resp), timeChanges(live, pendingScale.Object)
+					want.Object, got.Object = comparable(want.Object), comparable(got.Object)
+					assert.Equal(t, js(want), js(got), "%s/%s (the /scale write before it)", name, step)
+					replayed++
+					pendingScale = nil
 				}
+				live = resp
 				continue
 			}
 			var want outcome
