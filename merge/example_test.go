@@ -116,3 +116,49 @@ func ExampleCreateThreeWayStrategic() {
 	// Output:
 	// {"spec":{"paused":true,"replicas":3}}
 }
+
+func ExampleClientSideApply() {
+	kind, _ := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	meta, _ := merge.KindMeta(kind)
+	config := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "web"}, "spec": map[string]any{"replicas": int64(3)}}
+
+	created, _ := merge.ClientSideApply(config, nil, merge.ClientApplyOptions{Meta: meta})
+	fmt.Print(created.Created, " ", created.Object["metadata"].(map[string]any)["annotations"].(map[string]any)[merge.LastAppliedAnnotation])
+
+	live := created.Object
+	live["spec"] = map[string]any{"replicas": int64(12)} // an HPA scaled it
+	res, err := merge.ClientSideApply(config, live, merge.ClientApplyOptions{Meta: meta})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.PatchType, string(res.Patch), res.Object["spec"])
+	// Output:
+	// true {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"name":"web"},"spec":{"replicas":3}}
+	// application/strategic-merge-patch+json {"spec":{"replicas":3}} map[replicas:3]
+}
+
+func ExampleLastAppliedConfiguration() {
+	s, _ := merge.LastAppliedConfiguration(map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "c"}, "data": map[string]any{"html": "<b>"}})
+	fmt.Print(s)
+	// Output:
+	// {"apiVersion":"v1","data":{"html":"\u003cb\u003e"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"c"}}
+}
+
+func ExampleModifiedConfiguration() {
+	b, _ := merge.ModifiedConfiguration(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c"}})
+	fmt.Print(string(b))
+	// Output:
+	// {"apiVersion":"v1","kind":"ConfigMap","metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"annotations\":{},\"name\":\"c\"}}\n"},"name":"c"}}
+}
+
+func ExampleKindMeta() {
+	kind, _ := schema.Builtin(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+	meta, _ := merge.KindMeta(kind)
+	spec, _, _ := meta.LookupStruct("spec")
+	_, containers, _ := spec.LookupSlice("containers")
+	fmt.Println(containers.Strategies, containers.MergeKey)
+	// Output:
+	// [merge] name
+}

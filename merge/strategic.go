@@ -83,10 +83,11 @@ func (s schemaMeta) LookupSlice(key string) (Meta, FieldMeta, error) {
 
 func (s schemaMeta) Name() string { return s.m.Name() }
 
-// errPanic marks inputs on which the reference panics (comparing or hashing
-// maps, a null first list element); kube-apiserver then resets the request's
-// HTTP/2 stream.
-var errPanic = errors.New("kube-apiserver panics on this patch and aborts the request (HTTP/2 stream INTERNAL_ERROR)")
+// ErrServerPanics is the cause of an *Error for an input on which
+// strategicpatch panics (comparing or hashing maps, a null first list
+// element): kube-apiserver then resets the request's HTTP/2 stream and kubectl
+// reports "stream error: ... INTERNAL_ERROR". The status is a synthetic 500.
+var ErrServerPanics = errors.New("kube-apiserver panics on this patch and aborts the request (HTTP/2 stream INTERNAL_ERROR)")
 
 type mergeOptions struct {
 	mergeParallelList    bool
@@ -116,12 +117,12 @@ func ifaceEq(a, b any) (bool, error) {
 	switch a.(type) {
 	case map[string]any:
 		if _, ok := b.(map[string]any); ok {
-			return false, errPanic
+			return false, ErrServerPanics
 		}
 		return false, nil
 	case []any:
 		if _, ok := b.([]any); ok {
-			return false, errPanic
+			return false, ErrServerPanics
 		}
 		return false, nil
 	}
@@ -373,7 +374,7 @@ func applyRetainKeysDirective(original, patch map[string]any, opts mergeOptions)
 	keep := map[any]struct{}{}
 	for _, v := range list {
 		if !hashable(v) {
-			return errPanic
+			return ErrServerPanics
 		}
 		keep[v] = struct{}{}
 	}
@@ -488,13 +489,13 @@ func partitionPrimitivesByPresentInList(original, partitionBy []any) ([]any, []a
 	in := map[any]bool{}
 	for _, v := range partitionBy {
 		if !hashable(v) {
-			return nil, nil, errPanic
+			return nil, nil, ErrServerPanics
 		}
 		in[v] = true
 	}
 	for _, v := range original {
 		if !hashable(v) {
-			return nil, nil, errPanic
+			return nil, nil, ErrServerPanics
 		}
 		if !in[v] {
 			serverOnly = append(serverOnly, v)
@@ -730,13 +731,13 @@ func deleteFromSlice(current, toDelete []any) ([]any, error) {
 	out := make([]any, 0, len(current))
 	for _, v := range toDelete {
 		if !hashable(v) {
-			return nil, errPanic
+			return nil, ErrServerPanics
 		}
 		del[v] = true
 	}
 	for _, v := range current {
 		if !hashable(v) {
-			return nil, errPanic
+			return nil, ErrServerPanics
 		}
 		if _, found := del[v]; !found {
 			out = append(out, v)
@@ -784,7 +785,7 @@ func sliceElementType(lists ...[]any) (elemKind, error) {
 				seen = true
 				if cur == nil {
 					// The reference calls Kind on the nil reflect.Type.
-					return 0, errPanic
+					return 0, ErrServerPanics
 				}
 				prev = cur
 				if cur.Kind() == reflect.Slice {

@@ -89,7 +89,7 @@ func strategicStatus(err error) error {
 		return fail(status.BadRequest(err.Error()), err)
 	case ErrNoListOfLists, ErrPatchContentNotMatchRetainKeys:
 		return fail(status.GenericServerResponse(http.StatusUnprocessableEntity, "", status.GroupResource{}, "", err.Error(), 0, false), err)
-	case errPanic:
+	case ErrServerPanics:
 		return fail(status.InternalError(err), err)
 	}
 	// An error without status: the apiserver answers 500 with its text and
@@ -193,7 +193,7 @@ func CreateThreeWayStrategic(original, modified, current map[string]any, meta Me
 var ErrReferencePanics = errors.New("strategicpatch panics on this input")
 
 func unwrapPanic(err error) error {
-	if err == errPanic {
+	if err == ErrServerPanics {
 		return ErrReferencePanics
 	}
 	return err

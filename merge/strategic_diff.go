@@ -487,7 +487,7 @@ func slicesHaveConflicts(l, r []any, meta Meta, strategy, mergeKey string) (bool
 		if i >= len(r) {
 			// Deduplication can leave r shorter; the reference indexes past
 			// its end and panics.
-			return true, errPanic
+			return true, ErrServerPanics
 		}
 		if c, err := mergingFieldsHaveConflicts(l[i], r[i], meta, "", ""); c {
 			return true, err

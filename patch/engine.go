@@ -43,9 +43,11 @@ type node struct {
 	arr []*node
 }
 
-// errPanic marks an input on which the apiserver's library panics (nil map
-// assignment or nil dereference): kube-apiserver aborts the request stream.
-var errPanic = errors.New("kube-apiserver panics on this patch and aborts the request (HTTP/2 stream INTERNAL_ERROR)")
+// ErrServerPanics is the cause of an *Error for an input on which the
+// apiserver's JSON Patch library panics (nil map assignment or nil
+// dereference): kube-apiserver then aborts the request stream, and kubectl
+// reports "stream error: ... INTERNAL_ERROR". The status is a synthetic 500.
+var ErrServerPanics = errors.New("kube-apiserver panics on this patch and aborts the request (HTTP/2 stream INTERNAL_ERROR)")
 
 func valueNode(v any) *node {
 	if v == nil {
@@ -180,15 +182,15 @@ func compact(raw []byte) []byte {
 // equal is the library's structural comparison of a document node n with an
 // operation value o. It mirrors the library's asymmetries: scalars compare by
 // compact text (so "\u0041" differs from "A", 1 from 1.0), and a null inside a
-// parsed array, or a missing o, is dereferenced and panics (errPanic).
+// parsed array, or a missing o, is dereferenced and panics (ErrServerPanics).
 func equal(n, o *node) (bool, error) {
 	if n == nil {
-		return false, errPanic
+		return false, ErrServerPanics
 	}
 	if n.form == formRaw {
 		if !n.intoObjTry() && !n.intoArrTry() {
 			if o == nil {
-				return false, errPanic
+				return false, ErrServerPanics
 			}
 			if o.form != formRaw {
 				return false, nil
@@ -198,7 +200,7 @@ func equal(n, o *node) (bool, error) {
 	}
 	if n.form == formObj {
 		if o == nil {
-			return false, errPanic
+			return false, ErrServerPanics
 		}
 		if o.form == formRaw && !o.intoObjTry() {
 			return false, nil
@@ -229,7 +231,7 @@ func equal(n, o *node) (bool, error) {
 		return true, nil
 	}
 	if o == nil {
-		return false, errPanic
+		return false, ErrServerPanics
 	}
 	if o.form != formArr && !o.intoArrTry() {
 		return false, nil
@@ -368,7 +370,7 @@ func get(c *node, key string) (*node, error) {
 func set(c *node, key string, v *node) error {
 	if c.form == formObj {
 		if c.obj == nil {
-			return errPanic
+			return ErrServerPanics
 		}
 		c.obj[key] = v
 		return nil

@@ -139,7 +139,7 @@ func ApplyJSONPatch(obj map[string]any, patchJSON []byte, opts Options) (Result,
 	}
 	root, err = run(root, ops, opts.maxCopy())
 	if err != nil {
-		if errors.Is(err, errPanic) {
+		if errors.Is(err, ErrServerPanics) {
 			return Result{}, fail(status.InternalError(err), err)
 		}
 		return Result{}, fail(status.GenericServerResponse(http.StatusUnprocessableEntity, "", status.GroupResource{}, "", err.Error(), 0, false), err)
@@ -303,7 +303,7 @@ func opAdd(root *node, op jsonpatch.Operation) error {
 		return fmt.Errorf("add operation does not apply: doc is missing path: \"%s\": %w", path, ErrMissing)
 	}
 	if err := add(c, key, opValue(op)); err != nil {
-		if errors.Is(err, errPanic) {
+		if errors.Is(err, ErrServerPanics) {
 			return err
 		}
 		return fmt.Errorf("error in add for path: '%s': %w", path, err)
@@ -335,7 +335,7 @@ func opReplace(root *node, op jsonpatch.Operation) (*node, error) {
 		v := opValue(op)
 		if v == nil {
 			// The library dereferences the missing value.
-			return nil, errPanic
+			return nil, ErrServerPanics
 		}
 		if !v.intoObjTry() && !v.intoArrTry() {
 			// The library wraps a nil error here, hence "%!w(<nil>)".
@@ -351,7 +351,7 @@ func opReplace(root *node, op jsonpatch.Operation) (*node, error) {
 		return nil, fmt.Errorf("replace operation does not apply: doc is missing key: %s: %w", path, ErrMissing)
 	}
 	if err := set(c, key, opValue(op)); err != nil {
-		if errors.Is(err, errPanic) {
+		if errors.Is(err, ErrServerPanics) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("error in remove for path: '%s': %w", path, err)
@@ -384,7 +384,7 @@ func opMove(root *node, op jsonpatch.Operation) error {
 		return fmt.Errorf("move operation does not apply: doc is missing destination path: %s: %w", path, ErrMissing)
 	}
 	if err := add(c, key, v); err != nil {
-		if errors.Is(err, errPanic) {
+		if errors.Is(err, ErrServerPanics) {
 			return err
 		}
 		return fmt.Errorf("error in move for path: '%s': %w", path, err)
@@ -469,7 +469,7 @@ func opCopy(root *node, op jsonpatch.Operation, copied *int64, maxCopy int64) er
 		return fmt.Errorf("Unable to complete the copy, the accumulated size increase of copy is %d, exceeding the limit %d", *copied, maxCopy)
 	}
 	if err := add(c, key, dup); err != nil {
-		if errors.Is(err, errPanic) {
+		if errors.Is(err, ErrServerPanics) {
 			return err
 		}
 		return fmt.Errorf("error while adding value during copy: %w", err)

@@ -31,6 +31,8 @@ func verbs() []verb {
 		{"rv", "Compare resourceVersions and check updates for optimistic concurrency", runRV},
 		{"generation", "Predict metadata.generation after a write", runGeneration},
 		{"apply", "Predict an apply (--server-side: result with managedFields, or the conflicts and who owns them)", runApply},
+		{"patch", "Apply a JSON, merge or strategic merge patch to an object as kube-apiserver does (kubectl patch)", runPatch},
+		{"diff", "Print the JSON, merge or strategic merge patch that turns one object into another", runDiff},
 		{"owners", "Show who owns which fields of an object (metadata.managedFields as a table)", runOwners},
 		{"schema", "Explain list types, keys and patch strategies of a built-in kind's fields", runSchema},
 		{"validate", "Prune, default and validate a custom object against its CRD", runValidate},

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPatchDiffApplyClientCLI runs `writepath patch`, `writepath diff` and
+// `writepath apply` (client-side) cases against testdata/patch/cli and
+// testdata/merge/cli (UPDATE_GOLDEN=1 rewrites them).
+func TestPatchDiffApplyClientCLI(t *testing.T) {
+	t.Chdir("../..")
+	const d = "testdata/examples/"
+	const m = "testdata/merge/cli/"
+	type dirCase struct {
+		dir string
+		cliCase
+	}
+	cases := []dirCase{
+		{"testdata/patch/cli/", cliCase{"patch-help", []string{"patch", "--help"}, "", exitOK}},
+		{"testdata/patch/cli/", cliCase{"patch-json", []string{"patch", "--type", "json", "-p", `[{"op":"replace","path":"/spec/replicas","value":5},{"op":"remove","path":"/metadata/labels/app"}]`, "-f", d + "deployment.yaml"}, "", exitOK}},
+		{"testdata/patch/cli/", cliCase{"patch-json-test-fails", []string{"patch", "--type", "json", "-p", `[{"op":"test","path":"/spec/replicas","value":99}]`, "-f", d + "deployment.yaml"}, "", exitNegative}},
+		{"testdata/patch/cli/", cliCase{"patch-json-too-many", []string{"patch", "--type", "json", "--patch-file", "testdata/patch/cli/10001-ops.json", "-f", d + "deployment.yaml"}, "", exitNegative}},
+		{"testdata/patch/cli/", cliCase{"patch-json-array-root", []string{"patch", "--type", "json", "-p", `[{"op":"replace","path":"","value":[1]}]`, "-f", d + "configmap.yaml"}, "", exitNegative}},
+		{"testdata/patch/cli/", cliCase{"patch-json-server-panics", []string{"patch", "--type", "json", "-p", `[{"op":"test","path":""}]`, "-f", d + "configmap.yaml"}, "", exitNegative}},
+		{"testdata/patch/cli/", cliCase{"patch-merge", []string{"patch", "--type", "merge", "-p", `{"data":{"extra":"1"},"metadata":{"labels":null}}`, "-f", d + "configmap.yaml", "-o", "json"}, "", exitOK}},
+		{"testdata/patch/cli/", cliCase{"patch-merge-array", []string{"patch", "--type", "merge", "-p", `["x"]`, "-f", d + "configmap.yaml"}, "", exitNegative}},
+		{"testdata/patch/cli/", cliCase{"patch-strategic", []string{"patch", "-p", `{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.28"}]}}}}`, "-f", d + "deployment.yaml"}, "", exitOK}},
+		{"testdata/patch/cli/", cliCase{"patch-strategic-retainkeys", []string{"patch", "-p", `{"metadata":{"$retainKeys":["name"],"labels":{"a":"b"}}}`, "-f", d + "deployment.yaml"}, "", exitNegative}},
+		{"testdata/patch/cli/", cliCase{"patch-strategic-custom-resource", []string{"patch", "-p", `{"spec":{"cronSpec":"* * * * *"}}`, "-f", d + "crontab.yaml"}, "", exitNegative}},
+		{"testdata/patch/cli/", cliCase{"patch-strategic-stdin-warning", []string{"patch", "-p", `{"data":{"a":"1","a":"2"}}`, "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", exitOK}},
+		{"testdata/patch/cli/", cliCase{"patch-no-patch", []string{"patch", "-f", d + "deployment.yaml"}, "", exitUsage}},
+		{"testdata/patch/cli/", cliCase{"patch-bad-type", []string{"patch", "--type", "xml", "-p", "{}", "-f", d + "deployment.yaml"}, "", exitUsage}},
+		{"testdata/patch/cli/", cliCase{"diff-help", []string{"diff", "--help"}, "", exitOK}},
+		{"testdata/patch/cli/", cliCase{"diff-strategic", []string{"diff", "-f", d + "deployment.yaml", "-f", d + "deployment-new-image.yaml"}, "", exitOK}},
+		{"testdata/patch/cli/", cliCase{"diff-json", []string{"diff", "--type", "json", "-f", d + "deployment.yaml", "-f", d + "deployment-new-image.yaml"}, "", exitOK}},
+		{"testdata/patch/cli/", cliCase{"diff-merge", []string{"diff", "--type", "merge", "-f", d + "configmap.yaml", "-f", d + "configmap-edited.yaml"}, "", exitOK}},
+		{"testdata/patch/cli/", cliCase{"diff-strategic-custom-resource", []string{"diff", "-f", d + "crontab.yaml", "-f", d + "crontab-rescheduled.yaml"}, "", exitNegative}},
+		{"testdata/patch/cli/", cliCase{"diff-one-file", []string{"diff", "-f", d + "crontab.yaml"}, "", exitUsage}},
+		{m, cliCase{"apply-client-help", []string{"apply", "--help"}, "", exitOK}},
+		{m, cliCase{"apply-client-create", []string{"apply", "--client-side", "-f", "testdata/merge/clientapply/deployment.yaml"}, "", exitOK}},
+		{m, cliCase{"apply-client-hpa", []string{"apply", "--client-side", "-f", "testdata/merge/clientapply/deployment.yaml", "--live", m + "web-live-scaled.yaml"}, "", exitOK}},
+		{m, cliCase{"apply-client-noop-json", []string{"apply", "-f", "testdata/merge/clientapply/deployment.yaml", "--live", m + "web-live-scaled.yaml", "-o", "json", "--overwrite=false"}, "", exitNegative}},
+		{m, cliCase{"apply-client-custom-resource", []string{"apply", "-f", m + "widget.yaml", "--live", m + "widget-live.yaml"}, "", exitOK}},
+		{m, cliCase{"apply-client-namespace", []string{"apply", "-f", d + "configmap.yaml", "--namespace", "prod"}, "", exitOK}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+			assert.Equal(t, c.exit, code, "exit code of %v; stderr: %s", c.args, stderr.String())
+			got := fmt.Sprintf("$ writepath %s\nexit: %d\n--- stdout\n%s--- stderr\n%s", quoteArgs(c.args), code, stdout.String(), stderr.String())
+			golden := filepath.Join(c.dir, c.name+".golden")
+			if os.Getenv("UPDATE_GOLDEN") != "" {
+				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), got, "golden %s", golden)
+		})
+	}
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/writepath/writepath/merge"
+	"github.com/writepath/writepath/patch"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// Helpers shared by the patch, diff and client-side apply verbs.
+
+// patchType is the --type flag of patch and diff.
+type patchType string
+
+func (p *patchType) String() string { return string(*p) }
+func (p *patchType) Set(s string) error {
+	switch s {
+	case "json", "merge", "strategic":
+		*p = patchType(s)
+		return nil
+	}
+	return fmt.Errorf("--type must be one of [json merge strategic], not %q", s)
+}
+
+// kindOf returns the object's GVK and, for a built-in kind, its catalogue entry
+// (nil for other kinds: custom resources).
+func kindOf(obj map[string]any) (schema.GroupVersionKind, *schema.Kind, error) {
+	apiVersion, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	if apiVersion == "" || kind == "" {
+		return schema.GroupVersionKind{}, nil, usagef("the object needs apiVersion and kind")
+	}
+	gvk, err := schema.FromAPIVersionAndKind(apiVersion, kind)
+	if err != nil {
+		return schema.GroupVersionKind{}, nil, usagef("%v", err)
+	}
+	k, err := schema.Builtin(gvk)
+	if err != nil {
+		var nf *schema.NotFoundError
+		if errors.As(err, &nf) {
+			return gvk, nil, nil
+		}
+		return gvk, nil, err
+	}
+	return gvk, k, nil
+}
+
+// strategicMeta is the patch metadata of a built-in kind, nil otherwise.
+func strategicMeta(k *schema.Kind) (merge.Meta, error) {
+	if k == nil {
+		return nil, nil
+	}
+	return merge.KindMeta(k)
+}
+
+// failPatch prints a patch error the way kubectl patch shows it and returns
+// the exit code: "The request is invalid: ..." for a 422 Invalid (kubectl's
+// CheckErr), kubectl's stream error where the apiserver panics, "Error from
+// server (Reason): ..." otherwise.
+func (e *env) failPatch(err error) int {
+	if errors.Is(err, patch.ErrServerPanics) || errors.Is(err, merge.ErrServerPanics) {
+		fmt.Fprintln(e.stderr, "Unable to connect to the server: stream error: stream ID 3; INTERNAL_ERROR; received from peer")
+		return exitNegative
+	}
+	var se *status.Error
+	if errors.As(err, &se) && se.Reason == status.ReasonInvalid {
+		fmt.Fprint(e.stderr, invalidMessage(se))
+		return exitNegative
+	}
+	return e.fail(err)
+}
+
+// invalidMessage is kubectl's rendering of a 422 Invalid status.
+func invalidMessage(se *status.Error) string {
+	s := "The request is invalid"
+	d := se.Details
+	if d == nil {
+		if se.Message != "" {
+			s += ": " + se.Message
+		}
+		return s + "\n"
+	}
+	if d.Kind != "" || d.Name != "" {
+		s = fmt.Sprintf("The %s %q is invalid", d.Kind, d.Name)
+	} else if se.Message != "" && len(d.Causes) == 0 {
+		s += ": " + se.Message
+	}
+	switch len(d.Causes) {
+	case 0:
+		return s + "\n"
+	case 1:
+		return fmt.Sprintf("%s: %s: %s\n", s, d.Causes[0].Field, d.Causes[0].Message)
+	}
+	var b strings.Builder
+	b.WriteString(s + ": \n")
+	for _, c := range d.Causes {
+		fmt.Fprintf(&b, "* %s: %s\n", c.Field, c.Message)
+	}
+	return b.String()
+}
