@@ -110,6 +110,10 @@ func NextGeneration(s Strategy, old, new map[string]any, sub string) (Generation
 	}
 	keep := GenerationChange{Old: oldGen, New: oldGen}
 	p := s.Generation
+	if slices.Contains(s.BypassSubresources, sub) {
+		keep.Reason = fmt.Sprintf("writes to %s/%s bypass the strategy and never change metadata.generation", s.GroupResource(), sub)
+		return keep, nil
+	}
 	switch sub {
 	case "status":
 		keep.Reason = fmt.Sprintf("writes to %s/status never change metadata.generation", s.GroupResource())

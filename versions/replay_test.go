@@ -167,6 +167,14 @@ func replay(t *testing.T, c recorded) string {
 		assert.Equal(t, generation(c.Response), g.New, "%s: generation on delete", c.Name)
 		return g.String()
 
+	case c.Op == "post": // pods/binding: the result is the object after
+		updated, err := value.SetMap(c.Stored, value.NewPath("spec", "nodeName"), c.Request["target"].(map[string]any)["name"])
+		require.NoError(t, err)
+		g, err := versions.NextGeneration(s, c.Stored, updated, c.Subresource)
+		require.NoError(t, err)
+		assert.Equal(t, generation(c.After), g.New, "%s: generation after %s", c.Name, c.Subresource)
+		return g.String()
+
 	case c.Subresource == "scale":
 		// The scale handler sets the replica count on the stored object and
 		// updates it through the main strategy.

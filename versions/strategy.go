@@ -49,6 +49,10 @@ type Strategy struct {
 	// a strategy that bumps the generation like the main one (pods:
 	// "resize", "ephemeralcontainers").
 	ExtraSubresources []string
+	// BypassSubresources lists subresources whose writes go straight to
+	// storage without a strategy, so they never bump the generation although
+	// they change spec (pods: "binding" sets spec.nodeName).
+	BypassSubresources []string
 
 	// NoDeleteGenerationBump is true for resources whose deletion never bumps
 	// metadata.generation (namespaces: their REST storage sets the
@@ -145,7 +149,7 @@ func (s Strategy) HasSubresource(sub string) bool {
 	case "scale":
 		return s.SpecReplicasPath != ""
 	}
-	return slices.Contains(s.ExtraSubresources, sub)
+	return slices.Contains(s.ExtraSubresources, sub) || slices.Contains(s.BypassSubresources, sub)
 }
 
 // CustomResourceOptions describes the subresources of a custom resource's
@@ -381,7 +385,7 @@ func builtins() []Strategy {
 		// storage.k8s.io
 		{"storage.k8s.io", "csidrivers", "CSIDriver", false, GenerationPolicy{Compare: []string{"spec"},
 			Why: "%s bumps metadata.generation on any change to spec (create does not set it)"}, false, false},
-		{"storage.k8s.io", "csinodes", "CSINode", false, genNone, false, false},
+		{"storage.k8s.io", "csinodes", "CSINode", false, genNone, true, false},
 		{"storage.k8s.io", "csistoragecapacities", "CSIStorageCapacity", false, genNone, false, false},
 		{"storage.k8s.io", "storageclasses", "StorageClass", true, genNone, false, false},
 		{"storage.k8s.io", "volumeattachments", "VolumeAttachment", false, genNone, true, false},
@@ -413,6 +417,7 @@ func builtins() []Strategy {
 		switch s.Group + "/" + s.Resource {
 		case "/pods":
 			s.ExtraSubresources = []string{"resize", "ephemeralcontainers"}
+			s.BypassSubresources = []string{"binding"}
 			s.GracefulDelete = true
 		case "/namespaces":
 			s.NoDeleteGenerationBump = true

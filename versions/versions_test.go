@@ -125,6 +125,18 @@ func TestNextGenerationErrors(t *testing.T) {
 	assert.Equal(t, 404, status.CodeOf(err))
 }
 
+func TestPodBinding(t *testing.T) {
+	pods, _ := versions.BuiltinResource("", "pods")
+	g, err := versions.NextGeneration(pods, mustDecode(t, `{"metadata":{"generation":1},"spec":{}}`),
+		mustDecode(t, `{"metadata":{"generation":1},"spec":{"nodeName":"n1"}}`), "binding")
+	require.NoError(t, err)
+	assert.False(t, g.Bumped(), g.String())
+	g, err = versions.NextGeneration(pods, mustDecode(t, `{"metadata":{"generation":1},"spec":{}}`),
+		mustDecode(t, `{"metadata":{"generation":1},"spec":{"nodeName":"n1"}}`), "resize")
+	require.NoError(t, err)
+	assert.True(t, g.Bumped(), g.String())
+}
+
 func TestGenerationOnDelete(t *testing.T) {
 	ns, _ := versions.BuiltinResource("", "namespaces")
 	dep, _ := versions.Builtin("apps", "Deployment")

@@ -45,7 +45,7 @@ func runApplyServerSide(e *env, args []string) int {
 	var files fileList
 	var o output
 	var dry dryRunFlag
-	f := e.flags("apply --server-side -f CONFIG [--live LIVE] [--field-manager NAME] [--force-conflicts] [--subresource status] [--now TIME] [-o yaml|json]",
+	f := e.flags("apply --server-side -f CONFIG [--live LIVE] [--field-manager NAME] [--force-conflicts] [--subresource status|scale] [--now TIME] [-o yaml|json]",
 		`Predict a server-side apply (kubectl apply --server-side) as kube-apiserver 1.37 answers it:
 the stored object with its managedFields, or the 409 conflict with, after kubectl's message, a
 table of each conflicting field's owners (operation, apiVersion, time, subresource), the live
@@ -65,7 +65,7 @@ metadata on /status) are never recorded as owned.`,
 	liveFile := f.String("live", "", "`FILE` with the stored object (omit to create)")
 	manager := f.String("field-manager", "kubectl", "`NAME` of the field manager")
 	force := f.Bool("force-conflicts", false, "take the conflicting fields from their owners")
-	sub := f.String("subresource", "", "apply through this `SUBRESOURCE` (status)")
+	sub := f.String("subresource", "", "apply through this `SUBRESOURCE`: status, or scale (CONFIG is then an autoscaling/v1 Scale)")
 	now := f.String("now", "", "`TIME` (RFC 3339) recorded in managedFields (default: the current time)")
 	crStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource (status is then reset on the main resource, metadata and spec on /status)")
 	f.Var(&dry, "dry-run", "accepted for kubectl compatibility (nothing is ever persisted)")
@@ -107,7 +107,14 @@ metadata on /status) are never recorded as owned.`,
 	if err := configureTypes(&req, *crStatus); err != nil {
 		return e.fail(err)
 	}
-	res, err := apply.Apply(req)
+	var res apply.Result
+	if req.Subresource == "scale" {
+		// The configuration is an autoscaling/v1 Scale applied to the live object's /scale.
+		res, err = apply.Scale(apply.ScaleRequest{Parent: req.Live, Scale: req.Config, Apply: true, Manager: req.Manager,
+			Force: req.Force, Now: req.Now, ReplicasPaths: apply.ScaleReplicasPaths(req.Kind)})
+	} else {
+		res, err = apply.Apply(req)
+	}
 	var conflict *apply.ConflictError
 	if errors.As(err, &conflict) {
 		fmt.Fprintf(e.stderr, "error: %s\n%s\n\n", conflict.Error(), conflictAdvice)
@@ -147,8 +154,8 @@ func configureTypes(req *apply.Request, crStatus bool) error {
 		if req.Subresource != "" && !hasSubresource(k, req.Subresource) {
 			return usagef("%s has no %s subresource", strings.ToLower(k.Resource), req.Subresource)
 		}
-		if req.Subresource == "scale" {
-			return usagef("apply through /scale (an autoscaling/v1 Scale body) is not supported yet")
+		if req.Subresource == "scale" && req.Live == nil {
+			return usagef("--subresource scale needs the stored object (--live)")
 		}
 		return nil
 	}

@@ -27,7 +27,7 @@ func objectName(s versions.Strategy, obj map[string]any) string {
 func runGeneration(e *env, args []string) int {
 	var files fileList
 	var o output
-	f := e.flags("generation -f OLD -f NEW [-f NEW2 ...] [--subresource status|scale|resize|ephemeralcontainers] [--crd-status-subresource] [--crd-scale-path PATH] [-o yaml|json]",
+	f := e.flags("generation -f OLD -f NEW [-f NEW2 ...] [--subresource status|scale|resize|ephemeralcontainers|binding] [--crd-status-subresource] [--crd-scale-path PATH] [-o yaml|json]",
 		`Predict metadata.generation after a write, with the reason, as kube-apiserver 1.37 sets it.
 
 The first object is the stored one; each following object is a write of the next state (an
@@ -45,7 +45,7 @@ bumps, and outside status too with --crd-status-subresource.`,
   # The same change through /scale
   writepath generation --subresource scale -f testdata/examples/deployment.yaml -f testdata/examples/deployment-scaled.yaml`)
 	f.Var(&files, "f", "`FILE` with the objects (repeatable; - for stdin; multi-document YAML or JSON)")
-	sub := f.String("subresource", "", "write through this `SUBRESOURCE`: status, scale, resize, ephemeralcontainers")
+	sub := f.String("subresource", "", "write through this `SUBRESOURCE`: status, scale, resize, ephemeralcontainers, binding")
 	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE`, for the plural name and the subresources of the object's version")
 	crdStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource")
 	crdScale := f.String("crd-scale-path", "", "custom resources: the CRD's scale specReplicasPath (enables /scale), e.g. .spec.replicas")

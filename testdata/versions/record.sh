@@ -55,6 +55,7 @@ record() {
     create) method=POST; target=${path%/*};;
     update) method=PUT;;
     delete) method=DELETE;;
+    post) method=POST;;
   esac
   [ -n "$sub" ] && target=$target/$sub
   local code; code=$(api "$method" "$target" "$TMP/req")
@@ -150,6 +151,11 @@ POD=/api/v1/namespaces/$NS/pods
 record pod-create create "$POD/p" "" '{apiVersion:"v1",kind:"Pod",metadata:{name:"p",finalizers:["example.com/hold"]},spec:{automountServiceAccountToken:false,containers:[{name:"c",image:"registry.k8s.io/pause:3.10"}]}}'
 record pod-update-image update "$POD/p" "" '.spec.containers[0].image = "registry.k8s.io/pause:3.9"'
 record pod-update-label update "$POD/p" "" '.metadata.labels = {a:"b"}'
+# pods/binding sets spec.nodeName straight in storage: no generation bump.
+record pod-bind-create create "$POD/pb" "" '{apiVersion:"v1",kind:"Pod",metadata:{name:"pb"},spec:{automountServiceAccountToken:false,containers:[{name:"c",image:"registry.k8s.io/pause:3.10"}]}}'
+record pod-binding post "$POD/pb" binding '{apiVersion:"v1",kind:"Binding",metadata:{name:"pb"},target:{apiVersion:"v1",kind:"Node",name:"versions-rec-node"}}'
+echo '{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0}' > "$TMP/del0"
+api DELETE "$POD/pb" "$TMP/del0" >/dev/null
 record pod-delete-with-finalizer delete "$POD/p" "" '{kind:"DeleteOptions",apiVersion:"v1"}'
 record pod-remove-finalizer update "$POD/p" "" '.metadata.finalizers = []'
 
