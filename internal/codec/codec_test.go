@@ -289,3 +289,22 @@ func TestEncodeYAMLControlCharacter(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "yaml: control characters are not allowed", err.Error())
 }
+
+func TestYAMLDuplicatePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"a:\n  b: 1\n  b: 2\n":                    "a.b",
+		"list:\n- x: 1\n- y: 1\n  y: 2\n":         "list[1].y",
+		"m: {k: 1, j: 2, k: 3}\n":                 "m.k",
+		"top: 1\ntop: 2\n":                        "top",
+		"a:\n  yes: 1\n  true: 2\n":               "", // equal only as YAML 1.1 booleans
+		"base: &b {k: 1}\nd:\n  <<: *b\n  k: 2\n": "", // the first k came from a merge
+		"s:\n  - - {deep: 1, deep: 2}\n":          "s[0][0].deep",
+		"k:\n  x:\n    a: 1\n  x:\n    b: 2\n":    "k.x",
+	} {
+		_, err := DecodeObject([]byte(in))
+		var ce *Error
+		require.ErrorAs(t, err, &ce, "input %q", in)
+		assert.Equal(t, KindDuplicate, ce.Kind, "input %q", in)
+		assert.Equal(t, want, ce.Path, "input %q: %v", in, err)
+	}
+}

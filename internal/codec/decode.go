@@ -201,7 +201,8 @@ func (o Options) decodeOne(data []byte, format Format, line int) (any, []string,
 				return nil, nil, yamlError(err2, line)
 			}
 			if !o.AllowDuplicates {
-				return nil, nil, &Error{Kind: KindDuplicate, Line: line - 1 + yamlLine(err.Error()),
+				rel := yamlLine(err.Error())
+				return nil, nil, &Error{Kind: KindDuplicate, Line: line - 1 + rel, Path: yamlDuplicatePath(data, rel),
 					Detail: err.Error(), Violations: violations, Err: err}
 			}
 			warnings = violations

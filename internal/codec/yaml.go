@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	goyaml "sigs.k8s.io/yaml/goyaml.v2"
+	goyaml3 "sigs.k8s.io/yaml/goyaml.v3"
 )
 
 // yamlToJSON converts one YAML document to JSON byte for byte like sigs.k8s.io/yaml's
@@ -139,4 +140,51 @@ func yamlKey(k any) (string, bool) {
 	default:
 		return "", false
 	}
+}
+
+// yamlDuplicatePath locates the duplicate key go-yaml reported at line (the line of the
+// duplicate's value, 1-based within the document) and returns its field path in
+// sigs.k8s.io/json's notation, or "" when it cannot be identified unambiguously (keys equal
+// only after YAML 1.1 resolution, such as yes and true, or keys brought in by a merge).
+func yamlDuplicatePath(data []byte, line int) string {
+	var root goyaml3.Node
+	if line <= 0 || goyaml3.Unmarshal(data, &root) != nil {
+		return ""
+	}
+	var candidates []string
+	var walk func(n *goyaml3.Node, path string, depth int)
+	walk = func(n *goyaml3.Node, path string, depth int) {
+		if n == nil || depth > DefaultMaxDepth {
+			return
+		}
+		switch n.Kind {
+		case goyaml3.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, path, depth)
+			}
+		case goyaml3.MappingNode:
+			seen := map[string]bool{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				child := k.Value
+				if path != "" {
+					child = path + "." + k.Value
+				}
+				if v.Line == line && seen[k.Value] {
+					candidates = append(candidates, child)
+				}
+				seen[k.Value] = true
+				walk(v, child, depth+1)
+			}
+		case goyaml3.SequenceNode:
+			for i, c := range n.Content {
+				walk(c, path+"["+strconv.Itoa(i)+"]", depth+1)
+			}
+		}
+	}
+	walk(&root, "", 0)
+	if len(candidates) != 1 {
+		return ""
+	}
+	return candidates[0]
 }
