@@ -256,3 +256,22 @@ func ExampleVersion_SMDType() {
 	// .status.free
 	// .status.free.form
 }
+
+// UnknownFields finds the fields a built-in kind does not have, for field validation.
+func ExampleUnknownFields() {
+	k, err := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	if err != nil {
+		panic(err)
+	}
+	t, err := k.SMDType()
+	if err != nil {
+		panic(err)
+	}
+	unknown := schema.UnknownFields(t, mustObject(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","labels":{"any":"x"}},"spec":{"replica":3,"template":{"spec":{"containers":[{"name":"c","imagePullPolicy":"Always","img":"x"}]}}}}`))
+	fmt.Println(unknown)
+	_, err = schema.FieldValidationFindings(schema.FieldValidationStrict, nil, unknown)
+	fmt.Println(err)
+	// Output:
+	// [spec.replica spec.template.spec.containers[0].img]
+	// strict decoding error: unknown field "spec.replica", unknown field "spec.template.spec.containers[0].img"
+}
