@@ -22,7 +22,7 @@
 // uniqueness, metadata validation — and agree with it on the differential suite in
 // conformance/schemacrd (generated schemas and objects, the Gateway API CRDs and objects
 // apiextensions ships for its ratcheting tests, and whole writes through the custom resource
-// strategy).
+// strategy, the structured-merge-diff types of the CRD OpenAPI builder and schemaconv).
 //
 // # Usage
 //
@@ -39,8 +39,11 @@
 // ObjectMeta, Prune, non-nullable nulls, embedded metadata), Default, Validator.Validate and
 // ValidateUpdate (ratcheting), ValidateListSetsAndMaps, ValidateEmbeddedResources,
 // Version.ValidateCreate and ValidateUpdate (what the custom resource strategy validates),
-// FieldValidationFindings (Strict/Warn/Ignore over duplicate and unknown fields; built-in kinds
-// pass the unknown paths their own decoding finds).
+// FieldValidationFindings (Strict/Warn/Ignore over duplicate and unknown fields; for built-in
+// kinds UnknownFields finds the unknown paths over Kind.SMDType, as strict decoding into the Go
+// types does). Version.SMDType is the structured-merge-diff type the apiserver's field manager
+// uses for the custom resource (list and map semantics for apply, deduced types where the schema
+// preserves unknown fields); SMDSchema builds it from any structural schema.
 //
 // # Invariants
 //
