@@ -511,6 +511,12 @@ func copyValue(v any) (any, error) {
 		}
 		m := make(map[string]any, len(t))
 		for k, e := range t {
+			switch e.(type) {
+			case string, int64, bool, nil:
+				// Immutable leaves: no call needed (the common case).
+				m[k] = e
+				continue
+			}
 			c, err := copyValue(e)
 			if err != nil {
 				return nil, err
@@ -524,6 +530,11 @@ func copyValue(v any) (any, error) {
 		}
 		s := make([]any, len(t))
 		for i, e := range t {
+			switch e.(type) {
+			case string, int64, bool, nil:
+				s[i] = e
+				continue
+			}
 			c, err := copyValue(e)
 			if err != nil {
 				return nil, err
