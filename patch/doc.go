@@ -44,5 +44,8 @@
 // does not apply, 422 with a "patch" cause when the result is not an object or
 // strict field validation fails, 500 where the server itself panics) and Cause
 // is the library's own text ("testing value /a failed: test failed"), matchable
-// with errors.Is against ErrTestFailed, ErrMissing and ErrInvalidIndex.
+// with errors.Is against ErrTestFailed, ErrMissing and ErrInvalidIndex. Where
+// the apiserver's library panics, the server sends no status at all (it
+// resets the HTTP/2 stream); the error is then a synthetic 500 whose cause is
+// ErrServerPanics.
 package patch
