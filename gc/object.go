@@ -103,13 +103,20 @@ func readMeta(obj Object) (meta, error) {
 		md = map[string]any{}
 	}
 	var err error
-	for _, f := range [...]struct {
-		k string
-		p *string
-	}{{"namespace", &m.namespace}, {"name", &m.name}, {"uid", &m.uid}, {"resourceVersion", &m.resourceVersion}, {"deletionTimestamp", &m.deletionTimestamp}} {
-		if *f.p, err = optString(md, f.k); err != nil {
-			return m, fmt.Errorf("metadata.%w", err)
-		}
+	if m.namespace, err = optString(md, "namespace"); err != nil {
+		return m, fmt.Errorf("metadata.%w", err)
+	}
+	if m.name, err = optString(md, "name"); err != nil {
+		return m, fmt.Errorf("metadata.%w", err)
+	}
+	if m.uid, err = optString(md, "uid"); err != nil {
+		return m, fmt.Errorf("metadata.%w", err)
+	}
+	if m.resourceVersion, err = optString(md, "resourceVersion"); err != nil {
+		return m, fmt.Errorf("metadata.%w", err)
+	}
+	if m.deletionTimestamp, err = optString(md, "deletionTimestamp"); err != nil {
+		return m, fmt.Errorf("metadata.%w", err)
 	}
 	if g, present := md["generation"]; present && g != nil {
 		n, ok := asInt(g)

@@ -833,11 +833,6 @@ func (s *state) run() Result {
 			res.Converged = true
 			break
 		}
-		for _, a := range acts {
-			if a.Outcome == "removed" {
-				res.Removed = append(res.Removed, a.Target)
-			}
-		}
 	}
 	n := 0
 	for _, r := range res.Rounds {
