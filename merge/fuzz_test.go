@@ -122,3 +122,38 @@ func FuzzCreateThreeWayStrategic(f *testing.F) {
 		}
 	})
 }
+
+func FuzzClientSideApply(f *testing.F) {
+	f.Add([]byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":3}}`),
+		[]byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"spec\":{\"replicas\":3}}\n"}},"spec":{"replicas":12}}`), true)
+	f.Add([]byte(`{"apiVersion":"example.com/v1","kind":"W","metadata":{"name":"w"}}`), []byte(`{"metadata":{"name":"x","annotations":{"kubectl.kubernetes.io/last-applied-configuration":"not json"}}}`), false)
+	kind, err := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	meta, err := KindMeta(kind)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, configJSON, liveJSON []byte, strategic bool) {
+		config, err1 := codec.DecodeObject(configJSON)
+		live, err2 := codec.DecodeObject(liveJSON)
+		if err1 != nil || err2 != nil || config == nil {
+			return
+		}
+		cb, _ := codec.EncodeJSON(config)
+		lb, _ := codec.EncodeJSON(live)
+		opts := ClientApplyOptions{}
+		if strategic {
+			opts.Meta = meta
+		}
+		_, _ = ClientSideApply(config, live, opts)
+		_, _ = LastAppliedConfiguration(config)
+		_, _ = CreateMergePatch(config, live)
+		cb2, _ := codec.EncodeJSON(config)
+		lb2, _ := codec.EncodeJSON(live)
+		if string(cb) != string(cb2) || string(lb) != string(lb2) {
+			t.Fatal("input mutated")
+		}
+	})
+}

@@ -144,3 +144,20 @@ func TestRealClusterFixtures(t *testing.T) {
 		assert.Equal(t, want, got, fixture)
 	}
 }
+
+func TestDeepDocuments(t *testing.T) {
+	var v any = "leaf"
+	for i := 0; i < 10000; i++ {
+		v = map[string]any{"a": v}
+	}
+	obj := map[string]any{"metadata": map[string]any{"name": "x"}, "data": v}
+	res, err := ApplyMergePatch(obj, []byte(`{"data":{"a":{"a":{"b":1}}}}`), Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), res.Object["data"].(map[string]any)["a"].(map[string]any)["a"].(map[string]any)["b"])
+	// Strategic merge patch walks patch metadata: ConfigMap data is a map of
+	// strings, so nesting below it is refused, not a crash.
+	_, err = ApplyStrategic(obj, []byte(`{"data":{"a":{"a":{"b":1}}}}`), metaFor(t, "v1", "ConfigMap"), Options{})
+	require.Error(t, err)
+	_, err = CreateThreeWayStrategic(obj, obj, obj, metaFor(t, "v1", "ConfigMap"), false)
+	require.NoError(t, err)
+}

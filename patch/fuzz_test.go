@@ -73,3 +73,16 @@ func normalizeNumbers(v map[string]any) map[string]any {
 	}
 	return out.(map[string]any)
 }
+
+func FuzzApplyRFC6902(f *testing.F) {
+	f.Add([]byte(`{"a":[1,2]}`), []byte(`[{"op":"remove","path":"/a/-1"}]`))
+	f.Add([]byte(`[1]`), []byte(`[{"op":"add","path":"","value":{}}]`))
+	f.Fuzz(func(t *testing.T, doc, p []byte) {
+		docCopy := append([]byte(nil), doc...)
+		pCopy := append([]byte(nil), p...)
+		_, _ = ApplyRFC6902(doc, p, Options{})
+		if !bytes.Equal(docCopy, doc) || !bytes.Equal(pCopy, p) {
+			t.Fatal("input mutated")
+		}
+	})
+}
