@@ -263,3 +263,24 @@ metadata:
     fieldsV1: {"f:c": {"k:{\"port\":1,\"name\":\"n\"}": {}, "k:{ \"name\": \"m\"}": {}}}
 `))
 }
+
+func TestRename(t *testing.T) {
+	e := func(m string, op managedfields.Operation, f string) managedfields.Entry {
+		return managedfields.Entry{Manager: m, Operation: op, APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: []byte(f)}
+	}
+	in := []managedfields.Entry{e("old", "Apply", `{"f:data":{"f:a":{}}}`), e("ctrl", "Update", `{"f:data":{"f:b":{}}}`), e("new", "Apply", `{"f:data":{"f:c":{}}}`)}
+	before := fmt.Sprint(in)
+	out, err := managedfields.Rename(in, "old", "new", "")
+	require.NoError(t, err)
+	assert.Equal(t, `[{"manager":"ctrl","operation":"Update","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:b":{}}}},{"manager":"new","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{},"f:c":{}}}}]`, string(managedfields.MarshalEntries(out)))
+	assert.Equal(t, before, fmt.Sprint(in), "input changed")
+
+	out, err = managedfields.Rename(in[:2], "old", "brand-new", "")
+	require.NoError(t, err)
+	assert.Equal(t, "brand-new", out[0].Manager)
+	assert.Equal(t, "old", in[0].Manager)
+
+	out, err = managedfields.Rename(in, "absent", "new", "")
+	require.NoError(t, err)
+	assert.Equal(t, managedfields.MarshalEntries(in), managedfields.MarshalEntries(out))
+}

@@ -101,3 +101,49 @@ func FindOwners(entries []Entry, op Operation, fields *fieldpath.Set) []Entry {
 	}
 	return out
 }
+
+// Rename moves the ownership of an Apply manager to another name (a field-manager rename): the
+// fields of from's Apply entry on subresource are added to to's Apply entry (from's entry becomes
+// to's, in place, when to has none), and from's entry is removed. Without the rename, the new
+// name's first apply would co-own every field whose value it leaves unchanged and conflict on
+// every field it changes, while the old name kept its fields (see apply.WouldConflict).
+// entries is not modified.
+func Rename(entries []Entry, from, to, subresource string) ([]Entry, error) {
+	if from == to || entries == nil {
+		return append([]Entry(nil), entries...), nil
+	}
+	list := append([]Entry(nil), entries...)
+	isFrom := func(e Entry) bool {
+		return e.Manager == from && e.Operation == OperationApply && e.Subresource == subresource
+	}
+	src, dst := -1, -1
+	for i, e := range list {
+		switch {
+		case isFrom(e) && src < 0:
+			src = i
+		case e.Manager == to && e.Operation == OperationApply && e.Subresource == subresource && dst < 0:
+			dst = i
+		}
+	}
+	if src < 0 {
+		return list, nil
+	}
+	if dst < 0 {
+		list[src].Manager = to
+		return list, nil
+	}
+	a, err := SetFromFieldsV1(list[dst].FieldsV1)
+	if err != nil {
+		return nil, fmt.Errorf("failed to convert fields to set: %w", err)
+	}
+	b, err := SetFromFieldsV1(list[src].FieldsV1)
+	if err != nil {
+		return nil, fmt.Errorf("failed to convert fields to set: %w", err)
+	}
+	raw, err := FieldsV1FromSet(a.Union(b))
+	if err != nil {
+		return nil, err
+	}
+	list[dst].FieldsV1 = raw
+	return append(list[:src:src], list[src+1:]...), nil
+}
