@@ -191,7 +191,7 @@ func parseYAMLWarnings(errString string) []string {
 func TestDecodeJSONBodies(t *testing.T) {
 	g := newGen(1)
 	c := &tally{t: t, name: "JSON request bodies vs serializer/json (strict, non-strict)"}
-	for range sampleSize(3000) {
+	for range sampleSize(1500) {
 		compareDecode(c, codec.FormatJSON, g.jsonDoc())
 	}
 	c.report()
@@ -373,7 +373,7 @@ func refEncodings(obj map[string]any) (compact, indent, yml []byte, compactErr, 
 func TestEncodeVsReference(t *testing.T) {
 	g := newGen(4)
 	c := &tally{t: t, name: "encoding vs serializer/json, kubectl -o json, kubectl -o yaml"}
-	n := sampleSize(3000)
+	n := sampleSize(1500)
 	for i := 0; c.cases < n; i++ {
 		var obj map[string]any
 		if i%2 == 0 {
@@ -462,7 +462,7 @@ func mutate(g *gen, v any) any {
 func TestValueEqualAndDeepCopy(t *testing.T) {
 	g := newGen(5)
 	c := &tally{t: t, name: "value.Equal vs equality.Semantic.DeepEqual; value.DeepCopy vs runtime.DeepCopyJSONValue"}
-	for range sampleSize(5000) {
+	for range sampleSize(3000) {
 		a := g.object(0)
 		b := mutate(g, a)
 		c.cases++
