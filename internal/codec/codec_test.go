@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -147,6 +148,8 @@ func TestReadDocuments(t *testing.T) {
 
 	_, err = ReadDocuments(filepath.Join(dir, "missing.yaml"), nil)
 	assert.Equal(t, KindRead, kindOf(t, err))
+	assert.Equal(t, `the path "`+filepath.Join(dir, "missing.yaml")+`" does not exist`, err.Error())
+	assert.ErrorIs(t, err, fs.ErrNotExist)
 	_, err = ReadDocuments("-", nil)
 	assert.Equal(t, KindRead, kindOf(t, err))
 

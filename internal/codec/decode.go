@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"strconv"
@@ -587,7 +588,11 @@ func (o Options) ReadDocuments(path string, stdin io.Reader) ([]map[string]any, 
 	} else {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, &Error{Kind: KindRead, Detail: err.Error(), Err: err}
+			detail := err.Error()
+			if errors.Is(err, fs.ErrNotExist) {
+				detail = fmt.Sprintf("the path %q does not exist", path) // kubectl's words
+			}
+			return nil, &Error{Kind: KindRead, Detail: detail, Err: err}
 		}
 		defer f.Close()
 		r = f
