@@ -9,6 +9,7 @@ import (
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/managedfields"
+	"github.com/writepath/writepath/schema"
 )
 
 func mustObject(y string) map[string]any {
@@ -113,4 +114,27 @@ spec: {replicas: 3, paused: true}
 	fmt.Println(len(conflicts), err)
 	// Output:
 	// 0 <nil>
+}
+
+func ExampleScale() {
+	// alice applied the Deployment; the autoscaler then scales it through /scale.
+	live, _ := apply.Apply(apply.Request{Config: mustObject(deploymentConfig), Manager: "alice", Now: t0})
+	paths := apply.ScaleReplicasPaths(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	scale, err := apply.ScaleOf(live.Object, paths, nil)
+	if err != nil {
+		panic(err)
+	}
+	scale["spec"].(map[string]any)["replicas"] = int64(6)
+	res, err := apply.Scale(apply.ScaleRequest{Parent: live.Object, Scale: scale, Manager: "horizontal-pod-autoscaler", Now: t0.Add(time.Hour), ReplicasPaths: paths})
+	if err != nil {
+		panic(err)
+	}
+	managedfields.WriteTable(os.Stdout, res.Object, ".spec.replicas")
+	// alice's next apply of replicas: 3 would now conflict with the autoscaler.
+	_, err = apply.Apply(apply.Request{Live: res.Object, Config: mustObject(deploymentConfig), Manager: "alice", Now: t0.Add(2 * time.Hour)})
+	fmt.Println(err)
+	// Output:
+	// MANAGER                    OPERATION  APIVERSION  TIME    SUBRESOURCE  FIELDS
+	// horizontal-pod-autoscaler  Update     apps/v1     <none>  scale        .spec.replicas
+	// Apply failed with 1 conflict: conflict with "horizontal-pod-autoscaler" with subresource "scale" using apps/v1: .spec.replicas
 }
