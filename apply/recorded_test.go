@@ -50,6 +50,14 @@ var recordedScenarios = map[string]recordedScenario{
 	"widget": {gvk: schema.GroupVersionKind{Group: "apply.writepath.example", Version: "v1", Kind: "Widget"}, crStatus: true, isCustomRes: true},
 }
 
+func widgetCRD(t *testing.T) *schema.CRD {
+	data, err := os.ReadFile("../testdata/apply/recorded/widget-crd.yaml")
+	require.NoError(t, err)
+	crd, err := schema.FromCRDBytes(data)
+	require.NoError(t, err)
+	return crd
+}
+
 // widgetTypes is the SMD type the apiserver derives from widget-crd.yaml's schema, written out
 // by hand (CRD-to-SMD conversion belongs to the schema package), with the built-in ObjectMeta.
 func widgetTypes(t *testing.T) apply.TypeConverter {
@@ -161,8 +169,8 @@ func TestRecorded(t *testing.T) {
 				req := apply.Request{Live: live, Config: decodeInts(t, []byte(st.Body)), Kind: sc.gvk, Manager: st.Manager, Force: st.Force,
 					Subresource: st.Subresource, Now: now, Types: types}
 				if sc.isCustomRes {
-					req.ResetFields = apply.CustomResourceResetFields(sc.gvk.GroupVersion().String(), st.Subresource, sc.crStatus)
-					req.ResetValues = apply.CustomResourceResetPaths(st.Subresource, sc.crStatus)
+					// The CRD itself, through the schema package, for types, resets and defaults.
+					require.NoError(t, apply.ConfigureCRD(&req, widgetCRD(t), st.Subresource))
 				}
 				res, err := apply.Apply(req)
 				got = resultOutcome(t, res.Object, err)

@@ -54,10 +54,11 @@ and the requested value, and what --force-conflicts would take from whom (exit 1
 CONFIG is the apply configuration; LIVE the stored object as the server returns it (with
 metadata.managedFields and uid); without --live the apply creates the object. The output is
 the merged object and its managedFields; what other layers of the write path add (uid,
-resourceVersion, generation, creationTimestamp, defaults) is not part of it. Built-in kinds use
-their Kubernetes 1.37 schemas; other kinds are merged without a schema (maps key by key, lists
-replaced whole). The fields the endpoint resets (status on the main resource, spec and most
-metadata on /status) are never recorded as owned.`,
+resourceVersion, generation, creationTimestamp, built-in defaults) is not part of it. Built-in
+kinds use their Kubernetes 1.37 schemas; custom resources use --crd (their schema, subresources
+and defaults), or without it are merged with no schema (maps key by key, lists replaced
+whole). The fields the endpoint resets (status on the main resource, spec and most metadata on
+/status) are never recorded as owned and keep their stored values.`,
 		`  # Who would own what after applying a Deployment over the live one
   writepath apply --server-side -f testdata/apply/cli/web-config.yaml --live testdata/apply/cli/web-live.yaml --field-manager hpa-bot --now 2026-01-02T00:00:00Z`)
 	f.Bool("server-side", true, "server-side apply (this verb's mode)")
@@ -67,6 +68,7 @@ metadata on /status) are never recorded as owned.`,
 	force := f.Bool("force-conflicts", false, "take the conflicting fields from their owners")
 	sub := f.String("subresource", "", "apply through this `SUBRESOURCE`: status, or scale (CONFIG is then an autoscaling/v1 Scale)")
 	now := f.String("now", "", "`TIME` (RFC 3339) recorded in managedFields (default: the current time)")
+	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE` (types, list and map semantics, subresources, defaults)")
 	crStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource (status is then reset on the main resource, metadata and spec on /status)")
 	f.Var(&dry, "dry-run", "accepted for kubectl compatibility (nothing is ever persisted)")
 	f.Var(&o, "o", "output format: `yaml|json`")
@@ -104,14 +106,31 @@ metadata on /status) are never recorded as owned.`,
 		}
 	}
 	req := apply.Request{Live: live, Config: configs[0], Manager: *manager, Force: *force, Subresource: *sub, Now: t}
-	if err := configureTypes(&req, *crStatus); err != nil {
+	var crd *schema.CRD
+	if *crdFile != "" {
+		docs, err := e.readObjects([]string{*crdFile})
+		if err != nil {
+			return e.fail(err)
+		}
+		if len(docs) != 1 {
+			return e.fail(usagef("%s must hold one CustomResourceDefinition", *crdFile))
+		}
+		if crd, err = schema.FromCRD(docs[0]); err != nil {
+			return e.fail(err)
+		}
+	}
+	if err := configureTypes(&req, crd, *crStatus); err != nil {
 		return e.fail(err)
 	}
 	var res apply.Result
 	if req.Subresource == "scale" {
 		// The configuration is an autoscaling/v1 Scale applied to the live object's /scale.
+		paths := apply.ScaleReplicasPaths(req.Kind)
+		if crd != nil {
+			paths = apply.CRDScaleReplicasPaths(crd)
+		}
 		res, err = apply.Scale(apply.ScaleRequest{Parent: req.Live, Scale: req.Config, Apply: true, Manager: req.Manager,
-			Force: req.Force, Now: req.Now, ReplicasPaths: apply.ScaleReplicasPaths(req.Kind)})
+			Force: req.Force, Now: req.Now, ReplicasPaths: paths})
 	} else {
 		res, err = apply.Apply(req)
 	}
@@ -132,7 +151,7 @@ metadata on /status) are never recorded as owned.`,
 
 // configureTypes picks the types and reset fields of the configuration's kind: the built-in
 // catalogue, or (for other kinds) structured-merge-diff's deduced type.
-func configureTypes(req *apply.Request, crStatus bool) error {
+func configureTypes(req *apply.Request, crd *schema.CRD, crStatus bool) error {
 	// The endpoint is the live object's resource when there is one (a configuration of another
 	// kind is then the apiserver's 400), the configuration's otherwise.
 	endpoint := req.Config
@@ -147,6 +166,16 @@ func configureTypes(req *apply.Request, crStatus bool) error {
 		return &inputError{err: fmt.Errorf("%s needs apiVersion and kind", what)}
 	}
 	req.Kind = gvk
+	if crd != nil {
+		sub := req.Subresource
+		if err := apply.ConfigureCRD(req, crd, sub); err != nil {
+			return usagef("%v", err)
+		}
+		if sub == "scale" && req.Live == nil {
+			return usagef("--subresource scale needs the stored object (--live)")
+		}
+		return nil
+	}
 	if k, err := schema.Builtin(gvk); err == nil && k.SMDTypeName() != "" {
 		req.Types = apply.Builtin
 		req.ResetFields = apply.ResetFields(gvk, req.Subresource)
