@@ -1,7 +1,9 @@
 package gc
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -193,19 +195,15 @@ func (it *item) refersTo(uid string) bool {
 // state is the working copy Step and Run advance. Objects are never mutated: a changed object is
 // a fresh top-level map and metadata map sharing untouched subtrees with its previous version.
 type state struct {
-	opts  Options
-	cat   *catalog
-	items []*item
-	byUID map[string]*item
-	// byKey finds objects by resource, namespace and name: hashed, with the rare collisions
-	// kept apart.
-	byKey    map[uint64]*item
-	collided map[objKey]*item
-	deps     map[string][]*item // owner uid → items that referenced it when last indexed
-	now      time.Time
-	nowStr   string
-	whys     map[string]string
-	events   bool // graph events already emitted
+	opts   Options
+	cat    *catalog
+	items  []*item
+	byUID  map[string]*item
+	deps   map[string][]*item // owner uid → items that referenced it when last indexed
+	now    time.Time
+	nowStr string
+	whys   map[string]string
+	events bool // graph events already emitted
 	// stuck records, per item, why the garbage collector cannot decide about it.
 	stuck map[*item]string
 	// fullScan evaluates every item in every round instead of those whose neighbourhood
@@ -247,46 +245,6 @@ func keyOf(it *item) objKey {
 	return objKey{it.k.Group, it.k.Resource, it.m.namespace, it.m.name}
 }
 
-func (s *state) lookupKey(k objKey) *item {
-	if it, ok := s.byKey[k.hash()]; ok {
-		if keyOf(it) == k {
-			return it
-		}
-		return s.collided[k]
-	}
-	return nil
-}
-
-// storeKey indexes it under k, or returns the item already there.
-func (s *state) storeKey(k objKey, it *item) *item {
-	h := k.hash()
-	n := len(s.byKey)
-	s.byKey[h] = it
-	if len(s.byKey) > n {
-		return nil
-	}
-	// The hash was taken: by the same key (a duplicate) or by a collision.
-	var prev *item
-	for _, x := range s.items {
-		if x.k != nil && objKeyHash(x) == h && x != it {
-			prev = x
-			break
-		}
-	}
-	s.byKey[h] = prev
-	if prev != nil && keyOf(prev) == k {
-		return prev
-	}
-	if p := s.collided[k]; p != nil {
-		return p
-	}
-	if s.collided == nil {
-		s.collided = map[objKey]*item{}
-	}
-	s.collided[k] = it
-	return nil
-}
-
 func objKeyHash(it *item) uint64 { return keyOf(it).hash() }
 
 // findUID returns the indexed item with the uid other than it (slow path for duplicates).
@@ -302,7 +260,7 @@ func (s *state) findUID(uid string, it *item) *item {
 func newState(objs []Object, opts Options) (*state, error) {
 	s := &state{opts: opts, cat: newCatalog(opts.Kinds, objs), now: opts.Now,
 		items: make([]*item, 0, len(objs)), byUID: make(map[string]*item, len(objs)),
-		byKey: make(map[uint64]*item, len(objs)), deps: make(map[string][]*item), stuck: map[*item]string{}}
+		deps: make(map[string][]*item), stuck: map[*item]string{}}
 	var problems []string
 	var slab []item
 	for i, o := range objs {
@@ -335,7 +293,6 @@ func newState(objs []Object, opts Options) (*state, error) {
 		it := &slab[0]
 		slab = slab[1:]
 		*it = item{pos: i, dirty: true, obj: o, m: m, k: k}
-		key := objKey{k.Group, k.Resource, m.namespace, m.name}
 		// One map operation each: a duplicate shows as a map that did not grow.
 		n := len(s.byUID)
 		s.byUID[m.uid] = it
@@ -345,20 +302,44 @@ func newState(objs []Object, opts Options) (*state, error) {
 			problems = append(problems, fmt.Sprintf("%s: metadata.uid %q is also the uid of object %d", where(), m.uid, prev.pos))
 			continue
 		}
-		if prev := s.storeKey(key, it); prev != nil {
-			delete(s.byUID, m.uid)
-			problems = append(problems, fmt.Sprintf("%s: same resource, namespace and name as object %d", where(), prev.pos))
-			continue
-		}
 		s.items = append(s.items, it)
 		for _, o := range m.owners {
 			s.deps[o.UID] = append(s.deps[o.UID], it)
 		}
 	}
+	problems = append(problems, s.duplicateNames()...)
 	if len(problems) > 0 {
 		return nil, &InputError{Problems: problems}
 	}
 	return s, nil
+}
+
+// duplicateNames reports objects with the same resource, namespace and name: their hashes are
+// sorted (cheaper than a map for millions of objects), equal neighbours compared exactly.
+func (s *state) duplicateNames() []string {
+	type entry struct {
+		h   uint64
+		pos int
+	}
+	hs := make([]entry, len(s.items))
+	for i, it := range s.items {
+		hs[i] = entry{keyOf(it).hash(), i}
+	}
+	slices.SortFunc(hs, func(a, b entry) int { return cmp.Or(cmp.Compare(a.h, b.h), cmp.Compare(a.pos, b.pos)) })
+	var problems []string
+	for i := 1; i < len(hs); i++ {
+		if hs[i].h != hs[i-1].h {
+			continue
+		}
+		for j := i - 1; j >= 0 && hs[j].h == hs[i].h; j-- {
+			a, b := s.items[hs[j].pos], s.items[hs[i].pos]
+			if keyOf(a) == keyOf(b) {
+				problems = append(problems, fmt.Sprintf("%s: same resource, namespace and name as object %d", lazyWhere(b.pos, &b.m)(), a.pos))
+				break
+			}
+		}
+	}
+	return problems
 }
 
 func lazyWhere(i int, m *meta) func() string {
@@ -449,8 +430,10 @@ func (s *state) resolveOwner(it *item, o OwnerReference) (ownerState, *item, err
 		}
 		ns = it.m.namespace
 	}
-	owner := s.lookupKey(objKey{k.Group, k.Resource, ns, o.Name})
-	if owner == nil || owner.gone || owner.m.uid != o.UID {
+	// GET by name, then compare uids: names are unique per resource and namespace, so this is
+	// the object with the reference's uid, if it has that resource, namespace and name.
+	owner := s.byUID[o.UID]
+	if owner == nil || owner.gone || keyOf(owner) != (objKey{k.Group, k.Resource, ns, o.Name}) {
 		return ownerDangling, owner, nil
 	}
 	if owner.deletingDependents() {
