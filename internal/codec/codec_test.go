@@ -233,6 +233,10 @@ func TestEncodeErrors(t *testing.T) {
 	inner["loop"] = cyclic
 	list := make([]any, 1)
 	list[0] = list
+	deep := any(int64(1))
+	for range maxEncodeDepth + 1 {
+		deep = []any{deep}
+	}
 	tests := []struct {
 		name string
 		v    any
@@ -246,6 +250,12 @@ func TestEncodeErrors(t *testing.T) {
 		{"map cycle", cyclic, "json: unsupported value: encountered a cycle via map[string]interface {}", ""},
 		{"slice cycle", list, "json: unsupported value: encountered a cycle via []interface {}", ""},
 	}
+	// Only the compact encoder for the deep value: indenting 100000 levels before failing would
+	// write gigabytes of spaces (as encoding/json's MarshalIndent would).
+	_, err := EncodeJSON(deep)
+	require.Error(t, err)
+	assert.Equal(t, "json: unsupported value: nested deeper than 100000 levels", err.Error())
+	assert.Equal(t, KindUnsupported, kindOf(t, err))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, enc := range []func(any) ([]byte, error){EncodeJSON, EncodeJSONIndent, EncodeYAML} {

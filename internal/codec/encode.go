@@ -53,6 +53,10 @@ func EncodeYAML(v any) ([]byte, error) {
 // cycleCheckDepth mirrors encoding/json: pointer cycles are only tracked below this depth.
 const cycleCheckDepth = 1000
 
+// maxEncodeDepth bounds the recursion on values built in code (encoding/json has no bound and
+// exhausts the stack instead): ten times what any decoder, ours or the apiserver's, accepts.
+const maxEncodeDepth = 10 * DefaultMaxDepth
+
 type encoder struct {
 	buf    []byte
 	indent string
@@ -120,6 +124,9 @@ func (e *encoder) value(v any, depth int) error {
 			e.buf = append(e.buf, "null"...)
 			return nil
 		}
+		if depth >= maxEncodeDepth {
+			return e.fail(KindUnsupported, fmt.Sprintf("json: unsupported value: nested deeper than %d levels", maxEncodeDepth))
+		}
 		if depth >= cycleCheckDepth && len(t) > 0 {
 			id := sliceID{&t[0], len(t)}
 			if err := e.enter(id, "[]interface {}"); err != nil {
@@ -147,6 +154,9 @@ func (e *encoder) value(v any, depth int) error {
 		if t == nil {
 			e.buf = append(e.buf, "null"...)
 			return nil
+		}
+		if depth >= maxEncodeDepth {
+			return e.fail(KindUnsupported, fmt.Sprintf("json: unsupported value: nested deeper than %d levels", maxEncodeDepth))
 		}
 		if depth >= cycleCheckDepth {
 			if err := e.enter(mapID(t), "map[string]interface {}"); err != nil {

@@ -27,12 +27,14 @@
 //     deterministic.
 //   - Never panics: Go types outside the model make DeepCopy and Validate return a *TypeError
 //     and make Equal report false; a NaN or infinite float64 fails Validate (it has no JSON
-//     encoding).
+//     encoding). Recursion stops at MaxDepth (100000 levels, ten times what any decoder accepts),
+//     so a cyclic or absurdly deep value built in code is a *DepthError (Equal: false), not a
+//     stack overflow.
 //
 // # Errors
 //
 // *TypeError (500 InternalError: a caller built a value outside the model) names the path of
-// the offending value. *PathError (400 BadRequest) reports a path step that does not fit: a key
+// the offending value; *DepthError (500) reports nesting beyond MaxDepth or a cycle. *PathError (400 BadRequest) reports a path step that does not fit: a key
 // applied to a non-map, an index to a non-list, an index out of range for Set, or an attempt to
 // remove the root. A missing key is not an error: Get reports found=false, Remove removed=false,
 // and Set creates the missing maps as unstructured.SetNestedField does.

@@ -140,3 +140,12 @@ func ExampleIndex() {
 	fmt.Println(v)
 	// Output: y
 }
+
+func ExampleDepthError() {
+	cyclic := map[string]any{}
+	cyclic["self"] = cyclic
+	err := value.Validate(cyclic)
+	var de *value.DepthError
+	fmt.Println(errors.As(err, &de), de.StatusCode(), err)
+	// Output: true 500 value: nested deeper than 100000 levels (or cyclic)
+}

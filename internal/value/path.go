@@ -305,12 +305,18 @@ func walk(v any, p Path, fn func(Path, any) error) error {
 	}
 	switch t := v.(type) {
 	case []any:
+		if len(p) >= MaxDepth {
+			return &DepthError{Path: p.clone()}
+		}
 		for i, e := range t {
 			if err := walk(e, append(p, Index(i)), fn); err != nil {
 				return err
 			}
 		}
 	case map[string]any:
+		if len(p) >= MaxDepth {
+			return &DepthError{Path: p.clone()}
+		}
 		for _, k := range sortedKeys(t) {
 			if err := walk(t[k], append(p, Key(k)), fn); err != nil {
 				return err

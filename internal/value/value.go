@@ -29,6 +29,27 @@ func (e *TypeError) StatusCode() int { return 500 }
 // Reason reports "InternalError", the apiserver's reason for a 500.
 func (e *TypeError) Reason() string { return "InternalError" }
 
+// MaxDepth bounds the nesting (maps and lists) that Validate, DeepCopy, Equal and Walk follow:
+// ten times what the apiserver's decoders accept, so no decoded object comes near it, while a
+// cyclic or absurdly deep value built in code yields an error instead of exhausting the stack.
+const MaxDepth = 100000
+
+// DepthError reports a value nested deeper than MaxDepth, or a cycle.
+type DepthError struct {
+	// Path is the first MaxDepth steps of the offending branch.
+	Path Path
+}
+
+func (e *DepthError) Error() string {
+	return fmt.Sprintf("value: nested deeper than %d levels (or cyclic)", MaxDepth)
+}
+
+// StatusCode reports 500: such a value was built by a caller, not decoded from a client.
+func (e *DepthError) StatusCode() int { return 500 }
+
+// Reason reports "InternalError".
+func (e *DepthError) Reason() string { return "InternalError" }
+
 // Validate reports whether v holds only object-model values: nil, bool, int64, float64 (finite),
 // string, []any and map[string]any, recursively. It returns a *TypeError naming the first
 // offending value in a depth-first walk with sorted map keys, so the answer is deterministic.
@@ -46,6 +67,9 @@ func validate(v any, p Path) error {
 		}
 		return nil
 	case []any:
+		if len(p) >= MaxDepth {
+			return &DepthError{Path: p.clone()}
+		}
 		for i, e := range t {
 			if err := validate(e, append(p, Index(i))); err != nil {
 				return err
@@ -53,6 +77,9 @@ func validate(v any, p Path) error {
 		}
 		return nil
 	case map[string]any:
+		if len(p) >= MaxDepth {
+			return &DepthError{Path: p.clone()}
+		}
 		for _, k := range sortedKeys(t) {
 			if err := validate(t[k], append(p, Key(k))); err != nil {
 				return err
@@ -91,6 +118,9 @@ func deepCopy(v any, p Path) (any, error) {
 		if t == nil {
 			return []any(nil), nil
 		}
+		if len(p) >= MaxDepth {
+			return nil, &DepthError{Path: p.clone()}
+		}
 		out := make([]any, len(t))
 		for i, e := range t {
 			c, err := deepCopy(e, append(p, Index(i)))
@@ -111,6 +141,9 @@ func deepCopy(v any, p Path) (any, error) {
 }
 
 func deepCopyMap(m map[string]any, p Path) (map[string]any, error) {
+	if len(p) >= MaxDepth {
+		return nil, &DepthError{Path: p.clone()}
+	}
 	out := make(map[string]any, len(m))
 	for k, e := range m {
 		c, err := deepCopy(e, append(p, Key(k)))
@@ -129,8 +162,13 @@ func deepCopyMap(m map[string]any, p Path) (map[string]any, error) {
 //   - an untyped nil equals only an untyped nil;
 //   - float64 values compare with ==, so NaN is unequal to itself and -0 equals 0.
 //
-// Values outside the object model are never equal to anything, including themselves.
+// Values outside the object model are never equal to anything, including themselves, and
+// neither are values nested deeper than MaxDepth.
 func Equal(a, b any) bool {
+	return equal(a, b, 0)
+}
+
+func equal(a, b any, depth int) bool {
 	switch x := a.(type) {
 	case nil:
 		return b == nil
@@ -148,23 +186,23 @@ func Equal(a, b any) bool {
 		return ok && x == y
 	case []any:
 		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
+		if !ok || len(x) != len(y) || depth >= MaxDepth {
 			return false
 		}
 		for i := range x {
-			if !Equal(x[i], y[i]) {
+			if !equal(x[i], y[i], depth+1) {
 				return false
 			}
 		}
 		return true
 	case map[string]any:
 		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
+		if !ok || len(x) != len(y) || depth >= MaxDepth {
 			return false
 		}
 		for k, xv := range x {
 			yv, ok := y[k]
-			if !ok || !Equal(xv, yv) {
+			if !ok || !equal(xv, yv, depth+1) {
 				return false
 			}
 		}

@@ -292,3 +292,33 @@ func TestWalk(t *testing.T) {
 	assert.Equal(t, 3, n)
 	assert.NoError(t, Walk(int64(1), func(Path, any) error { return SkipChildren }))
 }
+
+func TestDepthBound(t *testing.T) {
+	cyclic := map[string]any{}
+	cyclic["self"] = cyclic
+	list := make([]any, 1)
+	list[0] = list
+	deep := any(int64(1))
+	for range MaxDepth + 1 {
+		deep = []any{deep}
+	}
+	okDeep := any(int64(1))
+	for range MaxDepth {
+		okDeep = []any{okDeep}
+	}
+	for name, v := range map[string]any{"map cycle": cyclic, "list cycle": list, "too deep": deep} {
+		var de *DepthError
+		assert.ErrorAs(t, Validate(v), &de, name)
+		_, err := DeepCopy(v)
+		assert.ErrorAs(t, err, &de, name)
+		assert.False(t, Equal(v, v), name)
+		assert.ErrorAs(t, Walk(v, func(Path, any) error { return nil }), &de, name)
+		assert.Equal(t, 500, de.StatusCode())
+	}
+	assert.NoError(t, Validate(okDeep))
+	c, err := DeepCopy(okDeep)
+	require.NoError(t, err)
+	assert.True(t, Equal(okDeep, c))
+	_, err = DeepCopyMap(cyclic)
+	assert.Error(t, err)
+}
