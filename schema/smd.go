@@ -65,9 +65,9 @@ type smdListDTO struct {
 
 type smdMapDTO struct {
 	Fields []struct {
-		Name    string          `json:"name"`
-		Type    smdTypeRefDTO   `json:"type"`
-		Default json.RawMessage `json:"default"`
+		Name    string        `json:"name"`
+		Type    smdTypeRefDTO `json:"type"`
+		Default any           `json:"default"`
 	} `json:"fields"`
 	Unions []struct {
 		Discriminator              *string `json:"discriminator"`
@@ -92,7 +92,9 @@ func parseSMD() (*typed.Parser, error) {
 	var f struct {
 		Types []smdTypeDefDTO `json:"types"`
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // defaults keep integers integral
+	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("built-in smd schema: %w", err)
 	}
 	p := &typed.Parser{}
@@ -134,12 +136,7 @@ func (d *smdAtomDTO) atom() (smdschema.Atom, error) {
 			if err != nil {
 				return a, err
 			}
-			m.Fields[i] = smdschema.StructField{Name: fd.Name, Type: ft}
-			if len(fd.Default) > 0 {
-				if m.Fields[i].Default, err = decodeDefault(fd.Default); err != nil {
-					return a, fmt.Errorf("field %s: %w", fd.Name, err)
-				}
-			}
+			m.Fields[i] = smdschema.StructField{Name: fd.Name, Type: ft, Default: numbers(fd.Default)}
 		}
 		for _, ud := range d.Map.Unions {
 			u := smdschema.Union{Discriminator: ud.Discriminator, DeduceInvalidDiscriminator: ud.DeduceInvalidDiscriminator}
@@ -170,18 +167,8 @@ func (d *smdTypeRefDTO) ref() (smdschema.TypeRef, error) {
 	return r, nil
 }
 
-// decodeDefault decodes a field default into the value model SMD reads defaults with (the YAML
-// decoder's): integers as int64, other numbers as float64, objects as map[string]any.
-func decodeDefault(raw json.RawMessage) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return numbers(v), nil
-}
-
+// numbers turns the JSON numbers of a field default into the value model SMD reads defaults with
+// (the YAML decoder's): integers as int64, other numbers as float64.
 func numbers(v any) any {
 	switch v := v.(type) {
 	case json.Number:
