@@ -35,10 +35,12 @@
 //   - Generation rules assume both objects are as the server sees them: after
 //     decoding and defaulting, in the same API version. Built-in objects are
 //     compared like typed Go structs (absent, null, "", {} and [] are equal;
-//     numbers by value); custom resources like unstructured content (types must
-//     match; null, absent and {} differ). resource.Quantity values are compared
-//     as strings, so "1" and "1000m" differ here although the apiserver's
-//     semantic equality calls them equal.
+//     numbers by value; quantities under resources limits/requests, capacity,
+//     allocatable, hard, used, overhead and sizeLimit by value, so "0.5" equals
+//     "500m"); custom resources like unstructured content (types must match;
+//     null, absent and {} differ). Without a schema, a map field is recognised
+//     by name (labels, annotations, data, ...), and a quantity elsewhere is
+//     compared as a string.
 //
 // # Errors
 //

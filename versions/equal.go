@@ -125,6 +125,14 @@ func (d *differ) diff(p field.Path, a, b any, presentA, presentB bool) {
 			d.diff(p.Index(i), x[i], y[i], true, true)
 		}
 	default:
+		if !d.unstructured && isQuantityPath(p) {
+			if eq, ok := quantityEqual(a, b); ok {
+				if !eq {
+					d.add(p)
+				}
+				return
+			}
+		}
 		if !scalarEqual(a, b, d.unstructured) {
 			d.add(p)
 		}

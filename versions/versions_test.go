@@ -72,6 +72,10 @@ func mustDecode(t *testing.T, s string) map[string]any {
 	return obj
 }
 
+func quantityObj(q string) string {
+	return `{"metadata":{"generation":1},"spec":{"template":{"spec":{"containers":[{"resources":{"limits":{"cpu":"` + q + `"}}}]}}}}`
+}
+
 // TestNextGenerationEquality pins the two equalities: typed for built-ins,
 // unstructured for custom resources.
 func TestNextGenerationEquality(t *testing.T) {
@@ -91,6 +95,15 @@ func TestNextGenerationEquality(t *testing.T) {
 		{"typed: annotations nil vs empty", dep, `{"metadata":{"generation":1},"spec":{}}`, `{"metadata":{"generation":1,"annotations":{}},"spec":{}}`, false},
 		{"typed: annotation with empty value", dep, `{"metadata":{"generation":1},"spec":{}}`, `{"metadata":{"generation":1,"annotations":{"a":""}},"spec":{}}`, true},
 		{"typed: template label with empty value", dep, `{"metadata":{"generation":1},"spec":{"template":{"metadata":{"labels":{"a":"b"}}}}}`, `{"metadata":{"generation":1},"spec":{"template":{"metadata":{"labels":{"a":"b","c":""}}}}}`, true},
+		{"typed: quantity 0.5 vs 500m", dep, quantityObj("500m"), quantityObj("0.5"), false},
+		{"typed: quantity 1Gi vs 1024Mi", dep, quantityObj("1Gi"), quantityObj("1024Mi"), false},
+		{"typed: quantity 1e3 vs 1k", dep, quantityObj("1e3"), quantityObj("1k"), false},
+		{"typed: quantity 1n vs 0.0000000001", dep, quantityObj("1n"), quantityObj("0.0000000001"), false},
+		{"typed: quantity Mi vs 0", dep, quantityObj("Mi"), quantityObj("0"), false},
+		{"typed: quantity 88Ei vs max int64", dep, quantityObj("88Ei"), quantityObj("9223372036854775807"), false},
+		{"typed: quantity 1 vs 2", dep, quantityObj("1"), quantityObj("2"), true},
+		{"typed: quantity -1m vs -0.001", dep, quantityObj("-1m"), quantityObj("-0.001"), false},
+		{"typed: not a quantity", dep, quantityObj("1x"), quantityObj("1"), true},
 		{"typed: labels ignored", dep, `{"metadata":{"generation":1},"spec":{}}`, `{"metadata":{"generation":1,"labels":{"a":"b"}},"spec":{}}`, false},
 		{"typed: list order", dep, `{"metadata":{"generation":1},"spec":{"l":[1,2]}}`, `{"metadata":{"generation":1},"spec":{"l":[2,1]}}`, true},
 		{"unstructured: absent vs {}", cr, `{"metadata":{"generation":1},"spec":{"a":1}}`, `{"metadata":{"generation":1},"spec":{"a":1,"b":{}}}`, true},

@@ -120,6 +120,8 @@ record deployment-update-annotation update "$DEP/web" "" '.metadata.annotations[
 record deployment-update-annotation-empty update "$DEP/web" "" '.metadata.annotations["example.com/empty"] = ""'
 record deployment-update-empty-string update "$DEP/web" "" '.spec.template.spec.nodeName = "" | .spec.template.spec.hostname = ""'
 record deployment-update-empty-struct update "$DEP/web" "" '.spec.template.spec.securityContext = {} | .spec.template.metadata.annotations = {}'
+record deployment-update-cpu-limit update "$DEP/web" "" '.spec.template.spec.containers[0].resources = {limits:{cpu:"500m",memory:"1Gi"}}'
+record deployment-update-cpu-same-value update "$DEP/web" "" '.spec.template.spec.containers[0].resources.limits = {cpu:"0.5",memory:"1024Mi"}'
 record deployment-update-label update "$DEP/web" "" '.metadata.labels["tier"] = "front"'
 record deployment-update-nothing update "$DEP/web" "" '.'
 record deployment-update-status-ignored update "$DEP/web" "" '.status.observedGeneration = 100'
