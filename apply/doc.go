@@ -27,8 +27,16 @@
 //	res.Object // the stored object, with metadata.managedFields
 //
 // Update records the ownership of a create, PUT or non-apply PATCH whose result is already known.
-// Types come from Request.Types: Builtin (every built-in kind), Deduced (kinds without a schema),
-// or Types built from SMD parseable types (CRD schemas, see the schema package).
+// Scale computes a write through /scale (the autoscaler's path): the parent's managedFields are
+// mapped to the Scale and back as the apiserver's ScaleHandler does. Types come from
+// Request.Types: Builtin (every built-in kind), Deduced (kinds without a schema), or Types built
+// from SMD parseable types; ConfigureCRD fills a request for a custom resource from its CRD (types
+// of every version, resets, structural defaulting). ResetFields and ResetPaths give the reset
+// fields of each built-in endpoint (the REST strategies of Kubernetes 1.37).
+//
+// Beyond the apiserver: Explain turns a *ConflictError into a report (owners with operation,
+// apiVersion, time and subresource, live and requested values, what forcing takes from whom);
+// WouldConflict answers whether an apply would conflict.
 //
 // # Invariants
 //

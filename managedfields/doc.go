@@ -19,6 +19,11 @@
 //	out, err := managedfields.WithEntries(live, entries)   // a copy of live carrying them
 //	owners, err := managedfields.OwnersOf(live, ".spec.replicas")
 //	err = managedfields.WriteTable(os.Stdout, live, "")    // MANAGER OPERATION APIVERSION TIME ...
+//	entries, err = managedfields.Upgrade(entries, []string{"kubectl-client-side-apply"}, "kubectl", "")
+//
+// DecodeObject and EncodeList are the object-model forms of Decode and Encode (the FieldsV1 sets
+// as nested maps, converted without JSON). Upgrade is client-go's csaupgrade (client-side apply
+// ownership moved to a server-side applier); Rename moves an applier's ownership to a new name.
 //
 // # Invariants
 //
