@@ -121,7 +121,7 @@ func BenchmarkSchemaHTTPRoute(b *testing.B) {
 		}
 	}
 
-	b.Run("writepath", func(b *testing.B) {
+	b.Run("impl=writepath", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			o, _, err := v.Coerce(obj, true)
@@ -137,7 +137,7 @@ func BenchmarkSchemaHTTPRoute(b *testing.B) {
 			}
 		}
 	})
-	b.Run("apiextensions", func(b *testing.B) {
+	b.Run("impl=apiextensions", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			o := runtime.DeepCopyJSON(obj)
