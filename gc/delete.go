@@ -148,9 +148,10 @@ func beforeDelete(obj Object, m *meta, k Kind, opts *DeleteOptions, now time.Tim
 			ts = now
 		}
 		newTS := ts.Add(-time.Duration(*existingGrace) * time.Second).Add(time.Duration(period) * time.Second)
-		nowSec := now.Truncate(time.Second)
-		if newTS.Before(nowSec) {
-			newTS = nowSec
+		// Compared with the full clock, as metav1.Now() is: a timestamp in the current second
+		// is already in the past.
+		if newTS.Before(now) {
+			newTS = now
 			if period != 0 {
 				period = 1
 			}
