@@ -32,7 +32,8 @@ func runGeneration(e *env, args []string) int {
 
 The first object is the stored one; each following object is a write of the next state (an
 update of the main resource, or of --subresource), checked for optimistic concurrency first.
-A single object is a create. Objects are read as the server sees them: after defaulting, in
+A single object is a create, or with --delete a deletion that leaves the object in place
+(pending finalizers or a graceful period). Objects are read as the server sees them: after defaulting, in
 the same API version (kubectl get -o yaml output, edited, is right). For /scale, NEW may be
 the full object or an autoscaling/v1 Scale.
 
@@ -49,12 +50,16 @@ bumps, and outside status too with --crd-status-subresource.`,
 	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE`, for the plural name and the subresources of the object's version")
 	crdStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource")
 	crdScale := f.String("crd-scale-path", "", "custom resources: the CRD's scale specReplicasPath (enables /scale), e.g. .spec.replicas")
+	del := f.Bool("delete", false, "the write is a DELETE of the (single) object that leaves it in place (finalizers, or a grace period)")
 	f.Var(&o, "o", "output format: `yaml|json` (default: text)")
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
+	}
+	if *del && *sub != "" {
+		return e.fail(usagef("--delete and --subresource cannot be combined"))
 	}
 	if len(files) == 0 {
 		return e.fail(usagef("no input: give the objects with -f FILE (or -f - for stdin)"))
@@ -93,7 +98,21 @@ bumps, and outside status too with --crd-status-subresource.`,
 	var steps []map[string]any
 	var lines []string
 	name := objectName(s, objs[0])
-	if len(objs) == 1 {
+	if *del {
+		if len(objs) != 1 {
+			return e.fail(usagef("--delete takes one object (the stored one), got %d", len(objs)))
+		}
+		g, err := versions.GenerationOnDelete(s, objs[0])
+		if err != nil {
+			return e.fail(&inputError{err: err})
+		}
+		steps = append(steps, stepResult(name, "delete", "", g))
+		change := fmt.Sprintf("generation %d -> %d", g.Old, g.New)
+		if !g.Bumped() {
+			change = fmt.Sprintf("generation stays %d", g.New)
+		}
+		lines = append(lines, fmt.Sprintf("%s: marked for deletion, %s\n  %s", name, change, g.Reason))
+	} else if len(objs) == 1 {
 		g, err := versions.GenerationOnCreate(s, objs[0])
 		if err != nil {
 			return e.fail(&inputError{err: err})

@@ -72,6 +72,10 @@ func cliCases() []cliCase {
 		{"generation-crd-no-status", []string{"generation", "--subresource", "status", "-f", ex + "crontab.yaml", "-f", ex + "crontab-status.yaml"}, "", exitUsage},
 		{"generation-configmap-scale", []string{"generation", "--subresource", "scale", "-f", ex + "configmap.yaml", "-f", ex + "configmap-edited.yaml"}, "", exitUsage},
 		{"generation-stdin-multidoc", []string{"generation", "-f", "-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, generation: 1, resourceVersion: \"5\"}\nspec: {containers: [{name: c, image: a}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, resourceVersion: \"5\"}\nspec: {containers: [{name: c, image: b}]}\n", exitOK},
+		{"generation-delete", []string{"generation", "--delete", "-f", ex + "deployment.yaml"}, "", exitOK},
+		{"generation-delete-configmap", []string{"generation", "--delete", "-o", "yaml", "-f", ex + "configmap.yaml"}, "", exitOK},
+		{"generation-delete-two", []string{"generation", "--delete", "-f", ex + "deployment.yaml", "-f", ex + "deployment-scaled.yaml"}, "", exitUsage},
+		{"generation-pod-binding", []string{"generation", "--subresource", "binding", "-f", "-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, generation: 1, resourceVersion: \"5\"}\nspec: {containers: [{name: c, image: a}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, resourceVersion: \"5\"}\nspec: {nodeName: n1, containers: [{name: c, image: a}]}\n", exitOK},
 		{"generation-no-files", []string{"generation"}, "", exitUsage},
 		{"generation-missing-file", []string{"generation", "-f", ex + "nope.yaml"}, "", exitUsage},
 		{"generation-malformed", []string{"generation", "-f", "-"}, "apiVersion: v1\nkind: [\n", exitUsage},
@@ -128,6 +132,30 @@ func TestVerbsTable(t *testing.T) {
 		assert.Contains(t, stdout.String(), "Usage:\n  writepath "+v.name, v.name)
 		assert.Empty(t, stderr.String(), v.name)
 	}
+}
+
+// FuzzRun feeds arbitrary standard input to the verbs that read objects: no
+// panic, and the exit code is one of the three documented.
+func FuzzRun(f *testing.F) {
+	f.Add("apiVersion: v1\nkind: Pod\nmetadata: {name: p, generation: 1, resourceVersion: \"5\"}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, resourceVersion: \"5\"}\nspec: {}\n", uint8(0))
+	f.Add(`{"apiVersion":"x/v1","kind":"X","metadata":{"name":"a","resourceVersion":"1"}}{"apiVersion":"x/v1","kind":"X","metadata":{"name":"a"}}`, uint8(1))
+	argSets := [][]string{
+		{"generation", "-f", "-"},
+		{"generation", "--subresource", "status", "--crd-status-subresource", "-f", "-"},
+		{"generation", "--subresource", "scale", "-f", "-"},
+		{"generation", "--delete", "-o", "json", "-f", "-"},
+		{"rv", "check", "-f", "-"},
+	}
+	f.Fuzz(func(t *testing.T, stdin string, pick uint8) {
+		var stdout, stderr bytes.Buffer
+		code := run(argSets[int(pick)%len(argSets)], strings.NewReader(stdin), &stdout, &stderr)
+		if code != exitOK && code != exitNegative && code != exitUsage {
+			t.Fatalf("exit code %d", code)
+		}
+		if code != exitOK && stderr.Len() == 0 {
+			t.Fatalf("exit code %d without a message", code)
+		}
+	})
 }
 
 func quoteArgs(args []string) string {
