@@ -11,6 +11,7 @@ import (
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	kjson "sigs.k8s.io/json"
 
@@ -79,6 +80,26 @@ func BenchmarkPatchStrategicPod(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			if _, err := merge.ApplyStrategic(pod, p, meta, merge.Options{FieldValidation: merge.FieldValidationIgnore}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// What the apiserver's strategicPatchObject runs: the typed live object
+	// converted with ToUnstructured, the patch decoded, the merge.
+	typed := &corev1.Pod{}
+	require.NoError(b, json.Unmarshal(mustMarshal(b, pod), typed))
+	b.Run("impl=reference-apiserver-path", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			orig, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var pm map[string]any
+			if err := kjson.UnmarshalCaseSensitivePreserveInts(p, &pm); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := strategicpatch.StrategicMergeMapPatch(orig, pm, &corev1.Pod{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -286,7 +286,7 @@ func TestRandom(t *testing.T) {
 		n = 100000
 	}
 	rng := rand.New(rand.NewSource(4))
-	disagreements := 0
+	disagreements, nondeterministic := 0, 0
 	codes := map[int]int{}
 	for i := 0; i < n; i++ {
 		doc := randomDoc(rng)
@@ -295,6 +295,17 @@ func TestRandom(t *testing.T) {
 		want := normalize(reference(doc, p))
 		got := normalize(ours(in, p))
 		codes[want.Code]++
+		if !reflect.DeepEqual(want, got) {
+			// The library walks Go maps in random order when it compares
+			// objects ("test"): with one member unequal and another that makes
+			// it panic, either can come first. Accept any answer it gives.
+			for try := 0; try < 300 && !reflect.DeepEqual(want, got); try++ {
+				want = normalize(reference(doc, p))
+			}
+			if reflect.DeepEqual(want, got) {
+				nondeterministic++
+			}
+		}
 		if !assert.Equal(t, want, got, "case %d doc %s patch %s", i, mustJSON(doc), p) {
 			disagreements++
 			if disagreements > 10 {
@@ -303,7 +314,7 @@ func TestRandom(t *testing.T) {
 		}
 		assert.Equal(t, doc, in, "input mutated")
 	}
-	t.Logf("random: %d cases, %d disagreements; outcomes by status code: %v", n, disagreements, codes)
+	t.Logf("random: %d cases, %d disagreements; outcomes by status code: %v; %d where the reference's answer depends on map order", n, disagreements, codes, nondeterministic)
 }
 
 func mustJSON(v any) string {

@@ -245,9 +245,11 @@ func TestTwoWay(t *testing.T) {
 				if got.Err == "" {
 					// The created patch applied to original gives modified (modulo
 					// the order of merge lists the reference also leaves open).
-					applied := ourApply(meta, original, []byte(got.Result.(string)))
-					ref := refApply(t, k, original, []byte(got.Result.(string)))
-					require.Equal(t, ref, applied, "apply of created patch, case %d", i)
+					pj := []byte(got.Result.(string))
+					applied := ourApply(meta, original, pj)
+					if ok, _ := agree(applied, func() outcome { return refApply(t, k, original, pj) }); !ok {
+						require.Equal(t, refApply(t, k, original, pj), applied, "apply of created patch, case %d", i)
+					}
 				}
 			}
 			t.Logf("%s two-way: %d cases, 0 disagreements (%d patches, %d errors; %d nondeterministic in the reference)", k.name, st.cases, st.ok, st.errs, st.nondeterministic)
