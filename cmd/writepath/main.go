@@ -23,8 +23,10 @@ type verb struct {
 // args []string) int that builds its flags with e.flags (which gives it
 // --help, kubectl-style errors and exit code 2 on bad usage), reads objects
 // with e.readObjects (-f FILE|-, multi-document YAML/JSON), prints with
-// e.printObject (-o yaml|json) and ends with e.fail(err) on errors, then add
-// one line below. Tests go in <verb>_test.go as golden cases (see main_test.go).
+// e.printValue (-o yaml|json) and ends with e.fail(err) on errors, then add
+// one line below. Tests go in <verb>_test.go as golden cases (see main_test.go);
+// adding a verb changes `writepath --help`: refresh testdata/cli/help.golden and
+// no-args.golden with UPDATE_GOLDEN=1 go test ./cmd/writepath -run TestCLI.
 func verbs() []verb {
 	return []verb{
 		{"version", "Print the writepath version and the Kubernetes version it models", runVersion},
