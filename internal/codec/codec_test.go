@@ -82,6 +82,7 @@ func TestTooLargeMessage(t *testing.T) {
 	var ce *Error
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, "request entity too large: limit is 4", ce.Error())
+	assert.Equal(t, "limit is 4", ce.Detail)
 	assert.Equal(t, "RequestEntityTooLarge", ce.Reason())
 	assert.Equal(t, int64(4), ce.Limit)
 	_, err = DecodeObject(make([]byte, DefaultMaxBytes+1))

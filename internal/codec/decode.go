@@ -103,7 +103,8 @@ func (o Options) maxDepth() int {
 
 func (o Options) checkSize(n int64) *Error {
 	if max := o.maxBytes(); max >= 0 && n > max {
-		return &Error{Kind: KindTooLarge, Limit: max, Detail: fmt.Sprintf("request entity too large: limit is %d", max)}
+		// Detail is the apiserver's argument to NewRequestEntityTooLargeError.
+		return &Error{Kind: KindTooLarge, Limit: max, Detail: fmt.Sprintf("limit is %d", max)}
 	}
 	return nil
 }

@@ -58,7 +58,8 @@ type Error struct {
 }
 
 // Error prints kubectl's "error parsing SOURCE: " when read from a file, "document N: " inside
-// a stream, then Detail.
+// a stream, then Detail ("request entity too large: " first for KindTooLarge, whose Detail is
+// the apiserver's "limit is N", ready for a RequestEntityTooLarge status).
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Source != "" {
@@ -68,6 +69,9 @@ func (e *Error) Error() string {
 	}
 	if e.Document > 0 {
 		fmt.Fprintf(&b, "document %d: ", e.Document)
+	}
+	if e.Kind == KindTooLarge {
+		b.WriteString("request entity too large: ")
 	}
 	b.WriteString(e.Detail)
 	return b.String()
