@@ -30,8 +30,8 @@ func (r Ref) String() string {
 	return r.Kind + "/" + r.Name
 }
 
-// OwnerReference is one entry of metadata.ownerReferences, as the garbage collector reads it.
-type OwnerReference struct {
+// ownerReference is one entry of metadata.ownerReferences, as the garbage collector reads it.
+type ownerReference struct {
 	APIVersion         string `json:"apiVersion"`
 	Kind               string `json:"kind"`
 	Name               string `json:"name"`
@@ -41,11 +41,11 @@ type OwnerReference struct {
 }
 
 // blocking reports whether the reference has blockOwnerDeletion: true.
-func (o OwnerReference) blocking() bool { return o.BlockOwnerDeletion != nil && *o.BlockOwnerDeletion }
+func (o ownerReference) blocking() bool { return o.BlockOwnerDeletion != nil && *o.BlockOwnerDeletion }
 
 // coordinates prints the reference the way the garbage collector's objectReference does:
 // [apiVersion/kind, namespace: ns, name: n, uid: u].
-func coordinates(o OwnerReference, namespace string) string {
+func coordinates(o ownerReference, namespace string) string {
 	return fmt.Sprintf("[%s/%s, namespace: %s, name: %s, uid: %s]", o.APIVersion, o.Kind, namespace, o.Name, o.UID)
 }
 
@@ -66,7 +66,7 @@ type meta struct {
 	deletionTimestamp                                       string
 	deletionGrace                                           *int64
 	finalizers                                              []string
-	owners                                                  []OwnerReference
+	owners                                                  []ownerReference
 	ownerErrs                                               []string
 }
 
@@ -150,7 +150,7 @@ func readMeta(obj Object) (meta, error) {
 		if !ok {
 			return m, fmt.Errorf("metadata.ownerReferences: must be a list")
 		}
-		m.owners = make([]OwnerReference, 0, len(list))
+		m.owners = make([]ownerReference, 0, len(list))
 		for i, x := range list {
 			ref, err := readOwnerRef(x)
 			if err != nil {
@@ -163,8 +163,8 @@ func readMeta(obj Object) (meta, error) {
 	return m, nil
 }
 
-func readOwnerRef(x any) (OwnerReference, error) {
-	var o OwnerReference
+func readOwnerRef(x any) (ownerReference, error) {
+	var o ownerReference
 	m, ok := x.(map[string]any)
 	if !ok {
 		return o, fmt.Errorf("must be an object")
@@ -328,7 +328,7 @@ func stringList(s []string) any {
 	return out
 }
 
-func ownerList(refs []OwnerReference) any {
+func ownerList(refs []ownerReference) any {
 	if len(refs) == 0 {
 		return nil
 	}

@@ -418,7 +418,7 @@ const (
 // resolveOwner looks an ownerReference up the way the garbage collector's isDangling does: by
 // REST mapping of apiVersion/kind, then GET by name in the dependent's namespace (or cluster
 // scope), comparing uids.
-func (s *state) resolveOwner(it *item, o OwnerReference) (ownerState, *item, error) {
+func (s *state) resolveOwner(it *item, o ownerReference) (ownerState, *item, error) {
 	k, ok := s.cat.lookup(o.APIVersion, o.Kind)
 	if !ok {
 		return 0, nil, fmt.Errorf("unable to get REST mapping for %s/%s", o.APIVersion, o.Kind)
@@ -534,7 +534,7 @@ func (s *state) gcItem(it *item, out []Action) []Action {
 	if len(it.m.owners) == 0 {
 		return out
 	}
-	var solidBuf, danglingBuf, waitingBuf [2]OwnerReference
+	var solidBuf, danglingBuf, waitingBuf [2]ownerReference
 	solid, dangling, waiting := solidBuf[:0], danglingBuf[:0], waitingBuf[:0]
 	for _, o := range it.m.owners {
 		st, _, err := s.resolveOwner(it, o)
@@ -557,7 +557,7 @@ func (s *state) gcItem(it *item, out []Action) []Action {
 			return out
 		}
 		var uids []string
-		for _, o := range append(append([]OwnerReference{}, dangling...), waiting...) {
+		for _, o := range append(append([]ownerReference{}, dangling...), waiting...) {
 			uids = append(uids, o.UID)
 		}
 		why := "owner " + refNames(solid) + " still exists; dropping references to absent or foreground-deleting owners"
@@ -631,7 +631,7 @@ func add(out []Action, a Action) []Action {
 	return append(out, a)
 }
 
-func refNames(refs []OwnerReference) string {
+func refNames(refs []ownerReference) string {
 	if len(refs) == 1 {
 		return refs[0].Kind + "/" + refs[0].Name
 	}
@@ -689,7 +689,7 @@ func (s *state) removeOwnerRefs(it *item, uids []string, why string) Action {
 	for _, u := range uids {
 		drop[u] = true
 	}
-	var keep []OwnerReference
+	var keep []ownerReference
 	for _, o := range it.m.owners {
 		if !drop[o.UID] {
 			keep = append(keep, o)
@@ -709,7 +709,7 @@ func (s *state) unblock(it *item, uids []string) Action {
 	a := Action{Type: ActionUnblockOwnerReferences, Controller: ControllerGC, Target: it.ref(), OwnerUIDs: uids,
 		Why: "a dependent is itself deleting its dependents in the foreground; unblocking to prevent a cycle"}
 	f := false
-	refs := make([]OwnerReference, len(it.m.owners))
+	refs := make([]ownerReference, len(it.m.owners))
 	copy(refs, it.m.owners)
 	for i := range refs {
 		if refs[i].blocking() {
