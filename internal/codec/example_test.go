@@ -151,3 +151,18 @@ func ExampleError() {
 	// Duplicate 3 400 BadRequest
 	// [line 3: key "name" already set in map]
 }
+
+// The README tour: YAML read as the apiserver reads it, written as it writes it.
+func ExampleDecodeObject_tour() {
+	obj, _ := codec.DecodeObject([]byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 3, paused: no}\n"))
+	spec := obj["spec"].(map[string]any)
+	fmt.Printf("%T %v\n", spec["replicas"], spec["paused"]) // YAML 1.1: no is false
+	out, _ := codec.EncodeJSON(obj)
+	fmt.Println(string(out))
+	_, err := codec.DecodeObject([]byte("metadata:\n  name: a\n  name: b\n"))
+	fmt.Println(err.(*codec.Error).Path, err.(*codec.Error).StatusCode())
+	// Output:
+	// int64 false
+	// {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"paused":false,"replicas":3}}
+	// metadata.name 400
+}
