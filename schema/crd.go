@@ -373,10 +373,10 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 		}
 	}
 	if !unique {
-		all = append(all, field.Invalid(spec.Child("versions"), versionsValue(c), "must contain unique version names"))
+		all = append(all, field.Invalid(spec.Child("versions"), internalVersions(c, schemasIdentical, subresourcesIdentical), "must contain unique version names"))
 	}
 	if storage != 1 {
-		all = append(all, field.Invalid(spec.Child("versions"), versionsValue(c), "must have exactly one version marked as storage version"))
+		all = append(all, field.Invalid(spec.Child("versions"), internalVersions(c, schemasIdentical, subresourcesIdentical), "must have exactly one version marked as storage version"))
 	}
 	if len(c.Versions) > 0 && c.Versions[0].Name != "" {
 		if errs := isDNS1035Label(c.Versions[0].Name); len(errs) > 0 {
@@ -399,14 +399,6 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 		all = append(all, field.Invalid(spec.Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
 	}
 	return all
-}
-
-func versionsValue(c *CRD) []any {
-	out := make([]any, len(c.Versions))
-	for i, v := range c.Versions {
-		out[i] = map[string]any{"name": v.Name, "served": v.Served, "storage": v.Storage}
-	}
-	return out
 }
 
 func validateNames(n Names, fld field.Path) field.ErrorList {
@@ -448,8 +440,13 @@ func validateNames(n Names, fld field.Path) field.ErrorList {
 func validateVersionSchema(p *Props, statusEnabled bool, fld field.Path) field.ErrorList {
 	var all field.ErrorList
 	oas := fld.Child("openAPIV3Schema")
-	if statusEnabled && p.Type != "" && p.Type != "object" {
-		all = append(all, field.Invalid(fld.Child("openAPIV3Schema.type"), p.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`))
+	if statusEnabled {
+		typeErr, fieldErr := rootStatusErrors(p)
+		if typeErr {
+			all = append(all, field.Invalid(fld.Child("openAPIV3Schema.type"), p.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`))
+		} else if fieldErr {
+			all = append(all, field.Invalid(fld.Child("openAPIV3Schema"), *internalProps(p), fmt.Sprintf(`only %s fields are allowed at the root of the schema if the status subresource is enabled`, allowedRootFieldsText())))
+		}
 	}
 	if p.Nullable {
 		all = append(all, field.Forbidden(fld.Child("openAPIV3Schema.nullable"), "nullable cannot be true at the root"))

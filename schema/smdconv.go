@@ -44,8 +44,13 @@ func (v *Version) SMDType() (typed.ParseableType, error) {
 			v.smdType = typed.DeducedParseableType
 			return
 		}
+		// The apiserver converts the schema as written: defaults are not pruned here.
+		var st *Structural
+		if st, v.smdErr = NewStructural(v.Props); v.smdErr != nil {
+			return
+		}
 		var s *smdschema.Schema
-		s, v.smdErr = SMDSchema(v.SMDTypeName(), v.Structural, v.crd.PreserveUnknownFields)
+		s, v.smdErr = SMDSchema(v.SMDTypeName(), st, v.crd.PreserveUnknownFields)
 		if v.smdErr != nil {
 			return
 		}
@@ -54,8 +59,8 @@ func (v *Version) SMDType() (typed.ParseableType, error) {
 	return v.smdType, v.smdErr
 }
 
-// SMDSchema converts the structural schema of a custom resource into a structured-merge-diff
-// schema with the resource's type under name, plus ObjectMeta (from the built-in catalogue) and
+// SMDSchema converts the structural schema of a custom resource (as written: with defaults not
+// pruned, unlike Version.Structural) into a structured-merge-diff schema with the resource's type under name, plus ObjectMeta (from the built-in catalogue) and
 // the untyped helper types. preserveUnknownFields is the CRD's spec.preserveUnknownFields.
 func SMDSchema(name string, s *Structural, preserveUnknownFields bool) (*smdschema.Schema, error) {
 	c := &smdConverter{preserve: preserveUnknownFields}

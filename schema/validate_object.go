@@ -23,6 +23,9 @@ type Request struct {
 	// DecodeWarnings are the duplicate-field findings of the decoder (`duplicate field "x"`), as
 	// internal/codec reports them with AllowDuplicates.
 	DecodeWarnings []string
+	// Subresource is "" for the main resource or "status" for an update of the status
+	// subresource (only status changes; Old is required).
+	Subresource string
 }
 
 // Result is what the write path makes of a Request.
@@ -73,6 +76,31 @@ func (v *Version) Process(req Request) (Result, error) {
 		} else {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s/%s %s is deprecated", v.crd.Group, v.Name, v.crd.Names.Kind))
 		}
+	}
+	if req.Subresource == "status" {
+		if req.Old == nil || !v.Subresources.Status {
+			return Result{}, status.NotFound(status.GroupResource{Group: v.crd.Group, Resource: v.crd.Names.Plural + "/status"}, "")
+		}
+		// The status strategy keeps everything of the stored object but status (and
+		// managedFields, which the field manager owns).
+		vobj := deepCopyJSON(req.Old).(map[string]any)
+		if st, ok := obj["status"]; ok {
+			vobj["status"] = st
+		} else {
+			delete(vobj, "status")
+		}
+		if md, ok := obj["metadata"].(map[string]any); ok {
+			if vmd, ok := vobj["metadata"].(map[string]any); ok {
+				if mf, ok := md["managedFields"]; ok {
+					vmd["managedFields"] = mf
+				} else {
+					delete(vmd, "managedFields")
+				}
+			}
+		}
+		res.Object = vobj
+		res.Errors = v.ValidateStatusUpdate(vobj, req.Old)
+		return res, nil
 	}
 	// The strategy resets status when the status subresource is on (PrepareForCreate drops it,
 	// PrepareForUpdate keeps the stored one): that is what is validated and stored.
@@ -243,6 +271,39 @@ func (v *Version) ValidateUpdate(obj, old map[string]any) field.ErrorList {
 	return all
 }
 
+// ValidateStatusUpdate validates an update of the status subresource, like the custom resource
+// status strategy without CEL: metadata update rules, the status schema with ratcheting (errors
+// under "status"), the scale status paths, and list sets and maps unless old already broke them.
+func (v *Version) ValidateStatusUpdate(obj, old map[string]any) field.ErrorList {
+	all := v.validateTypeMeta(obj)
+	if len(all) == 0 {
+		om, errs := rootObjectMeta(obj)
+		oldOM, oldErrs := rootObjectMeta(old)
+		switch {
+		case len(errs) > 0:
+			all = append(all, errs...)
+		case len(oldErrs) > 0:
+			all = append(all, oldErrs...)
+		default:
+			all = append(all, validateObjectMetaUpdate(om, oldOM, field.NewPath("metadata"))...)
+		}
+		if st, ok := obj["status"]; ok && v.status != nil {
+			var sts *Structural
+			if v.Structural != nil {
+				sts = v.Structural.Properties["status"]
+			}
+			all = append(all, v.status.ValidateUpdate(field.NewPath("status"), st, old["status"], sts)...)
+		}
+		all = append(all, v.validateScaleStatus(obj)...)
+	}
+	if newErrs := ValidateListSetsAndMaps(field.Path{}, v.Structural, obj); len(newErrs) > 0 {
+		if len(ValidateListSetsAndMaps(field.Path{}, v.Structural, old)) == 0 {
+			all = append(all, newErrs...)
+		}
+	}
+	return all
+}
+
 func (v *Version) validateTypeMeta(obj map[string]any) field.ErrorList {
 	var all field.ErrorList
 	kind, _ := obj["kind"].(string)
@@ -283,9 +344,12 @@ func nestedInt64(obj map[string]any, path string) (int64, error) {
 	fields := strings.Split(strings.TrimPrefix(path, "."), ".")
 	var cur any = obj
 	for i, f := range fields {
+		if cur == nil {
+			return 0, nil
+		}
 		m, ok := cur.(map[string]any)
 		if !ok {
-			return 0, fmt.Errorf("%v accessor error: %v is of the type %s, expected map[string]interface{}", jsonPath(fields[:i]), cur, goTypeName(cur))
+			return 0, fmt.Errorf("%v accessor error: %v is of the type %s, expected map[string]interface{}", jsonPath(fields[:i+1]), cur, goTypeName(cur))
 		}
 		cur, ok = m[f]
 		if !ok {
@@ -319,8 +383,53 @@ func (v *Version) validateScale(obj map[string]any) field.ErrorList {
 		}
 	}
 	check(sc.SpecReplicasPath)
-	check(sc.StatusReplicasPath)
+	return append(all, v.validateScaleStatus(obj)...)
+}
+
+func (v *Version) validateScaleStatus(obj map[string]any) field.ErrorList {
+	sc := v.Subresources.Scale
+	if sc == nil {
+		return nil
+	}
+	var all field.ErrorList
+	n, err := nestedInt64(obj, sc.StatusReplicasPath)
+	switch {
+	case err != nil:
+		all = append(all, field.Invalid(field.NewPath(sc.StatusReplicasPath), n, err.Error()))
+	case n < 0:
+		all = append(all, field.Invalid(field.NewPath(sc.StatusReplicasPath), n, "should be a non-negative integer"))
+	case n > math.MaxInt32:
+		all = append(all, field.Invalid(field.NewPath(sc.StatusReplicasPath), n, fmt.Sprintf("should be less than or equal to %v", math.MaxInt32)))
+	}
+	if sc.LabelSelectorPath != nil {
+		if err := nestedString(obj, *sc.LabelSelectorPath); err != nil {
+			all = append(all, field.Invalid(field.NewPath(*sc.LabelSelectorPath), "", err.Error()))
+		}
+	}
 	return all
+}
+
+// nestedString checks the value at a label selector path like unstructured.NestedString.
+func nestedString(obj map[string]any, path string) error {
+	fields := strings.Split(strings.TrimPrefix(path, "."), ".")
+	var cur any = obj
+	for i, f := range fields {
+		if cur == nil {
+			return nil
+		}
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%v accessor error: %v is of the type %s, expected map[string]interface{}", jsonPath(fields[:i+1]), cur, goTypeName(cur))
+		}
+		cur, ok = m[f]
+		if !ok {
+			return nil
+		}
+	}
+	if _, ok := cur.(string); !ok {
+		return fmt.Errorf("%v accessor error: %v is of the type %s, expected string", jsonPath(fields), cur, goTypeName(cur))
+	}
+	return nil
 }
 
 var standardFinalizers = map[string]bool{"orphan": true, "foregroundDeletion": true, "kubernetes": true}

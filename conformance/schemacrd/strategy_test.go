@@ -32,6 +32,10 @@ import (
 )
 
 func crdFor(s map[string]any, namespaced bool) map[string]any {
+	return crdWith(s, namespaced, nil)
+}
+
+func crdWith(s map[string]any, namespaced bool, subresources map[string]any) map[string]any {
 	scope := "Cluster"
 	if namespaced {
 		scope = "Namespaced"
@@ -41,14 +45,79 @@ func crdFor(s map[string]any, namespaced bool) map[string]any {
 		"kind":       "CustomResourceDefinition",
 		"metadata":   map[string]any{"name": "widgets.example.com"},
 		"spec": map[string]any{
-			"group": "example.com",
-			"scope": scope,
-			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
-			"versions": []any{map[string]any{
-				"name": "v1", "served": true, "storage": true,
-				"schema": map[string]any{"openAPIV3Schema": deepCopy(s)},
-			}},
+			"group":    "example.com",
+			"scope":    scope,
+			"names":    map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+			"versions": []any{versionWith(s, subresources)},
 		},
+	}
+}
+
+func versionWith(s map[string]any, subresources map[string]any) map[string]any {
+	v := map[string]any{
+		"name": "v1", "served": true, "storage": true,
+		"schema": map[string]any{"openAPIV3Schema": deepCopy(s)},
+	}
+	if subresources != nil {
+		v["subresources"] = deepCopy(subresources)
+	}
+	return v
+}
+
+// withScale adds spec.replicas, status.replicas and status.selector to a root schema.
+func withScale(s map[string]any) map[string]any {
+	s = deepCopy(s).(map[string]any)
+	props, _ := s["properties"].(map[string]any)
+	if props == nil {
+		props = map[string]any{}
+		s["properties"] = props
+	}
+	for _, k := range []string{"spec", "status"} {
+		p, ok := props[k].(map[string]any)
+		if !ok || p["type"] != "object" {
+			p = map[string]any{"type": "object"}
+			props[k] = p
+		}
+		pp, _ := p["properties"].(map[string]any)
+		if pp == nil {
+			pp = map[string]any{}
+			p["properties"] = pp
+		}
+		pp["replicas"] = map[string]any{"type": "integer", "x-kubernetes-int-or-string": false}
+		delete(pp["replicas"].(map[string]any), "x-kubernetes-int-or-string")
+		if k == "status" {
+			pp["selector"] = map[string]any{"x-kubernetes-preserve-unknown-fields": true}
+			pp["conditions"] = map[string]any{"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": []any{"type"},
+				"items": map[string]any{"type": "object", "required": []any{"type"}, "properties": map[string]any{"type": map[string]any{"type": "string"}, "status": map[string]any{"type": "string", "enum": []any{"True", "False"}}}}}
+		}
+		delete(p, "additionalProperties")
+	}
+	return s
+}
+
+var scaleSubresources = map[string]any{"status": map[string]any{}, "scale": map[string]any{
+	"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas", "labelSelectorPath": ".status.selector"}}
+
+func randomReplicas(g *gen) any { return g.pick2(int64(1), int64(-1), int64(1)<<40, "two", nil, 1.5) }
+
+func setReplicas(g *gen, obj map[string]any) {
+	for _, k := range []string{"spec", "status"} {
+		if g.chance(0.7) {
+			m, ok := obj[k].(map[string]any)
+			if !ok {
+				m = map[string]any{}
+				obj[k] = m
+			}
+			m["replicas"] = randomReplicas(g)
+			if k == "status" {
+				if g.chance(0.5) {
+					m["selector"] = g.pick2("app=x", int64(1), map[string]any{"a": "b"})
+				}
+				if g.chance(0.5) {
+					m["conditions"] = []any{map[string]any{"type": "Ready", "status": g.pick("True", "Maybe")}, map[string]any{"type": g.pick("Ready", "Synced"), "status": "False"}}
+				}
+			}
+		}
 	}
 }
 
@@ -117,7 +186,12 @@ func TestStrategy(t *testing.T) {
 	for i := 0; i < n; i++ {
 		s := g.rootSchema()
 		namespaced := g.chance(0.5)
-		crdObj := crdFor(s, namespaced)
+		var subresources map[string]any
+		if g.chance(0.3) {
+			s = withScale(s)
+			subresources = scaleSubresources
+		}
+		crdObj := crdWith(s, namespaced, subresources)
 		c, err := schema.FromCRD(crdObj)
 		refCRDErrs := refValidateCRD(t, crdObj)
 		if (err == nil) != (len(refCRDErrs) == 0) {
@@ -154,12 +228,28 @@ func TestStrategy(t *testing.T) {
 		validator, _, err := apiservervalidation.NewSchemaValidator(ref)
 		require.NoError(t, err)
 		gvk := kschema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
-		strategy := customresource.NewStrategy(nil, namespaced, gvk, validator, nil, refS, nil, nil, nil)
+		var statusValidator apiservervalidation.SchemaValidator
+		var refStatus *apiextensions.CustomResourceSubresourceStatus
+		var refScale *apiextensions.CustomResourceSubresourceScale
+		if subresources != nil {
+			refStatus = &apiextensions.CustomResourceSubresourceStatus{}
+			sel := ".status.selector"
+			refScale = &apiextensions.CustomResourceSubresourceScale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas", LabelSelectorPath: &sel}
+			if st, ok := ref.Properties["status"]; ok {
+				statusValidator, _, err = apiservervalidation.NewSchemaValidator(&st)
+				require.NoError(t, err)
+			}
+		}
+		strategy := customresource.NewStrategy(nil, namespaced, gvk, validator, statusValidator, refS, refStatus, refScale, nil)
+		statusStrategy := customresource.NewStatusStrategy(strategy)
 
 		var prev map[string]any
 		for j := 0; j < 3; j++ {
 			objects++
 			obj := g.object(s)
+			if subresources != nil {
+				setReplicas(g, obj)
+			}
 			if namespaced && g.chance(0.7) {
 				if md, ok := obj["metadata"].(map[string]any); ok {
 					md["namespace"] = "default"
@@ -197,6 +287,23 @@ func TestStrategy(t *testing.T) {
 					disagree("validate-update", fmt.Sprintf("%s obj %s old %s:\nref=%q\nmine=%q", mustJSON(s), mustJSON(refObj), mustJSON(prev), re, me))
 				}
 			}
+			if prev != nil && subresources != nil {
+				// A status update: the status strategy keeps the stored object but its status.
+				updates++
+				uNew := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(refObj)}
+				uOld := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(prev)}
+				statusStrategy.PrepareForUpdate(context.Background(), uNew, uOld)
+				prepared := runtime.DeepCopyJSON(uNew.Object)
+				re := kStrings(statusStrategy.ValidateUpdate(context.Background(), uNew, uOld))
+				me := wStrings(v.ValidateStatusUpdate(prepared, prev))
+				if !reflect.DeepEqual(nilIfEmpty(re), nilIfEmpty(me)) {
+					disagree("validate-status-update", fmt.Sprintf("%s obj %s old %s:\nref=%q\nmine=%q", mustJSON(s), mustJSON(prepared), mustJSON(prev), re, me))
+				}
+				res, err := v.Process(schema.Request{Object: obj, Old: prev, Subresource: "status", FieldValidation: schema.FieldValidationIgnore})
+				if err == nil && !reflect.DeepEqual(withoutStatus(res.Object), withoutStatus(prepared)) {
+					disagree("status-prepare", fmt.Sprintf("%s:\nref=%s\nmine=%s", mustJSON(s), mustJSON(prepared), mustJSON(res.Object)))
+				}
+			}
 			prev = refObj
 		}
 	}
@@ -216,4 +323,14 @@ func refValidateCRD(t testing.TB, crd map[string]any) []string {
 	var internal apiextensions.CustomResourceDefinition
 	require.NoError(t, apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&v1, &internal, nil))
 	return kStrings(crdvalidation.ValidateCustomResourceDefinition(context.Background(), &internal))
+}
+
+func withoutStatus(m map[string]any) map[string]any {
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != "status" {
+			c[k] = v
+		}
+	}
+	return c
 }
