@@ -76,6 +76,9 @@ cleanup() {
   api DELETE "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.versions-rec.example.com" >/dev/null || true
   api DELETE "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.versions-rec.example.com" >/dev/null || true
   api DELETE "/apis/storage.k8s.io/v1/csidrivers/versions-rec.example.com" >/dev/null || true
+  api DELETE "/apis/scheduling.k8s.io/v1/priorityclasses/versions-rec-pc" >/dev/null || true
+  api DELETE "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/versions-rec-vwc" >/dev/null || true
+  api DELETE "/apis/rbac.authorization.k8s.io/v1/clusterroles/versions-rec-cr" >/dev/null || true
 }
 cleanup
 for i in $(seq 60); do [ "$(api GET /api/v1/namespaces/$NS)" = 404 ] && break; sleep 1; done
@@ -205,6 +208,65 @@ record gadget-update-status update "$G/g1" "" '.status = {phase:"counted"}' "$GX
 record gadget-update-annotations update "$G/g1" "" '.metadata.annotations = {a:"b"}' "$GX"
 record gadget-update-int-to-float update "$G/g1" "" '.spec.a = "__FLOAT_1__"' "$GX"
 record gadget-update-null-vs-absent update "$G/g1" "" '.spec.b = null' "$GX"
+
+# --- More built-in strategies, four writes each: create with a client
+# generation (7), a spec-like change, a label change, an update without
+# resourceVersion (a label change).
+typecase() { # typecase NAME PATH CREATE-JQ SPEC-CHANGE-JQ
+  local name=$1 path=$2
+  record "$name-create" create "$path" "" "$3"
+  record "$name-update-spec" update "$path" "" "$4"
+  record "$name-update-labels" update "$path" "" '.metadata.labels = ((.metadata.labels // {}) + {"versions-rec":"x"})'
+  record "$name-update-no-rv" update "$path" "" 'del(.metadata.resourceVersion) | .metadata.labels = ((.metadata.labels // {}) + {"versions-rec":"y"})'
+}
+TPL='{metadata:{labels:{app:"t"}},spec:{automountServiceAccountToken:false,containers:[{name:"c",image:"registry.k8s.io/pause:3.10"}]}}'
+typecase statefulset "/apis/apps/v1/namespaces/$NS/statefulsets/ss" \
+  "{apiVersion:\"apps/v1\",kind:\"StatefulSet\",metadata:{name:\"ss\",generation:7},spec:{serviceName:\"ss\",replicas:0,selector:{matchLabels:{app:\"t\"}},template:$TPL}}" \
+  '.spec.replicas = 1'
+typecase replicaset "/apis/apps/v1/namespaces/$NS/replicasets/rs" \
+  "{apiVersion:\"apps/v1\",kind:\"ReplicaSet\",metadata:{name:\"rs\",generation:7},spec:{replicas:0,selector:{matchLabels:{app:\"t\"}},template:$TPL}}" \
+  '.spec.minReadySeconds = 3'
+typecase job "/apis/batch/v1/namespaces/$NS/jobs/j" \
+  "{apiVersion:\"batch/v1\",kind:\"Job\",metadata:{name:\"j\",generation:7},spec:{suspend:true,template:{spec:{restartPolicy:\"Never\",automountServiceAccountToken:false,containers:[{name:\"c\",image:\"registry.k8s.io/pause:3.10\"}]}}}}" \
+  '.spec.activeDeadlineSeconds = 100'
+typecase cronjob "/apis/batch/v1/namespaces/$NS/cronjobs/cj" \
+  "{apiVersion:\"batch/v1\",kind:\"CronJob\",metadata:{name:\"cj\",generation:7},spec:{schedule:\"0 0 1 1 *\",suspend:true,jobTemplate:{spec:{template:{spec:{restartPolicy:\"Never\",containers:[{name:\"c\",image:\"registry.k8s.io/pause:3.10\"}]}}}}}}" \
+  '.spec.schedule = "0 0 2 1 *"'
+typecase hpa "/apis/autoscaling/v2/namespaces/$NS/horizontalpodautoscalers/h" \
+  '{apiVersion:"autoscaling/v2",kind:"HorizontalPodAutoscaler",metadata:{name:"h",generation:7},spec:{scaleTargetRef:{apiVersion:"apps/v1",kind:"Deployment",name:"nothing"},minReplicas:1,maxReplicas:3}}' \
+  '.spec.maxReplicas = 4'
+typecase ingress "/apis/networking.k8s.io/v1/namespaces/$NS/ingresses/i" \
+  '{apiVersion:"networking.k8s.io/v1",kind:"Ingress",metadata:{name:"i",generation:7},spec:{defaultBackend:{service:{name:"s",port:{number:80}}}}}' \
+  '.spec.defaultBackend.service.port.number = 81'
+typecase networkpolicy "/apis/networking.k8s.io/v1/namespaces/$NS/networkpolicies/np" \
+  '{apiVersion:"networking.k8s.io/v1",kind:"NetworkPolicy",metadata:{name:"np",generation:7},spec:{podSelector:{}}}' \
+  '.spec.policyTypes = ["Ingress","Egress"]'
+typecase service "/api/v1/namespaces/$NS/services/svc" \
+  '{apiVersion:"v1",kind:"Service",metadata:{name:"svc",generation:7},spec:{ports:[{port:80}],selector:{app:"t"}}}' \
+  '.spec.ports[0].port = 81'
+typecase podtemplate "/api/v1/namespaces/$NS/podtemplates/pt" \
+  "{apiVersion:\"v1\",kind:\"PodTemplate\",metadata:{name:\"pt\",generation:7},template:$TPL}" \
+  '.template.metadata.labels.extra = "1"'
+typecase endpointslice "/apis/discovery.k8s.io/v1/namespaces/$NS/endpointslices/eps" \
+  '{apiVersion:"discovery.k8s.io/v1",kind:"EndpointSlice",metadata:{name:"eps",generation:7},addressType:"IPv4",endpoints:[{addresses:["10.0.0.1"]}]}' \
+  '.endpoints[0].addresses = ["10.0.0.2"]'
+record endpointslice-update-annotations update "/apis/discovery.k8s.io/v1/namespaces/$NS/endpointslices/eps" "" '.metadata.annotations = {a:"b"}'
+typecase resourcequota "/api/v1/namespaces/$NS/resourcequotas/rq" \
+  '{apiVersion:"v1",kind:"ResourceQuota",metadata:{name:"rq",generation:7},spec:{hard:{pods:"100"}}}' \
+  '.spec.hard.pods = "101"'
+typecase priorityclass "/apis/scheduling.k8s.io/v1/priorityclasses/versions-rec-pc" \
+  '{apiVersion:"scheduling.k8s.io/v1",kind:"PriorityClass",metadata:{name:"versions-rec-pc",generation:7},value:1000}' \
+  '.description = "changed"'
+typecase vwc "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/versions-rec-vwc" \
+  '{apiVersion:"admissionregistration.k8s.io/v1",kind:"ValidatingWebhookConfiguration",metadata:{name:"versions-rec-vwc",generation:7},webhooks:[{name:"a.versions-rec.example.com",clientConfig:{url:"https://example.com/x"},admissionReviewVersions:["v1"],sideEffects:"None",rules:[]}]}' \
+  '.webhooks[0].timeoutSeconds = 5'
+typecase clusterrole "/apis/rbac.authorization.k8s.io/v1/clusterroles/versions-rec-cr" \
+  '{apiVersion:"rbac.authorization.k8s.io/v1",kind:"ClusterRole",metadata:{name:"versions-rec-cr",generation:7},rules:[]}' \
+  '.rules = [{apiGroups:[""],resources:["pods"],verbs:["get"]}]'
+CRDP=/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.versions-rec.example.com
+record crd-update-spec update "$CRDP" '' '.spec.versions[0].additionalPrinterColumns = [{name:"Size",type:"string",jsonPath:".spec.size"}]'
+record crd-update-labels update "$CRDP" '' '.metadata.labels = {"versions-rec":"x"}'
+record crd-update-no-rv update "$CRDP" '' 'del(.metadata.resourceVersion) | .metadata.labels = {"versions-rec":"y"}'
 
 # --- Namespace deletion preconditions (its own REST storage).
 echo '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"versions-rec-ns2"}}' > "$TMP/ns2"
