@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/codec"
@@ -274,4 +275,72 @@ func ExampleUnknownFields() {
 	// Output:
 	// [spec.replica spec.template.spec.containers[0].img]
 	// strict decoding error: unknown field "spec.replica", unknown field "spec.template.spec.containers[0].img"
+}
+
+// ValidateStatusUpdate validates a write to the status subresource.
+func ExampleVersion_ValidateStatusUpdate() {
+	crd, err := schema.FromCRDBytes([]byte(strings.Replace(widgetCRD, "x-kubernetes-preserve-unknown-fields: true", "properties: {phase: {type: string, enum: [Ready, Failed]}}", 1)))
+	if err != nil {
+		panic(err)
+	}
+	v := crd.Version("v1")
+	old := mustObject(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"d","resourceVersion":"3"},"spec":{"size":1}}`)
+	res, err := v.Process(schema.Request{Subresource: "status", Old: old,
+		Object: mustObject(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"d","resourceVersion":"3"},"spec":{"size":9},"status":{"phase":"Done"}}`)})
+	if err != nil {
+		panic(err)
+	}
+	printJSON(res.Object["spec"])
+	fmt.Println(res.Errors)
+	// Output:
+	// {"size":1}
+	// [status.phase: Unsupported value: "Done": supported values: "Ready", "Failed"]
+}
+
+// ValidateEmbeddedResources checks apiVersion, kind and metadata of embedded objects.
+func ExampleValidateEmbeddedResources() {
+	p, err := schema.ParseProps(mustObject(`{"type":"object","properties":{"template":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true}}}`), "openAPIV3Schema")
+	if err != nil {
+		panic(err)
+	}
+	s, err := schema.NewStructural(p)
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range schema.ValidateEmbeddedResources(field.Path{}, mustObject(`{"template":{"kind":"Pod","metadata":{"name":"a/b"}}}`), s, false) {
+		fmt.Println(e)
+	}
+	out, unknown, err := schema.CoerceEmbedded(mustObject(`{"template":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","bogus":true}}}`), s, true)
+	fmt.Println(out, unknown, err)
+	// Output:
+	// template.apiVersion: Required value
+	// template.metadata.name: Invalid value: "a/b": may not contain '/'
+	// map[template:map[apiVersion:v1 kind:Pod metadata:map[name:p]]] [template.metadata.bogus] <nil>
+}
+
+// PruneDefaults is what the apiserver does to defaults before serving a CRD version.
+func ExamplePruneDefaults() {
+	p, err := schema.ParseProps(mustObject(`{"type":"object","properties":{"spec":{"type":"object","default":{"a":1,"b":2},"properties":{"a":{"type":"integer"}}}}}`), "openAPIV3Schema")
+	if err != nil {
+		panic(err)
+	}
+	s, err := schema.NewStructural(p)
+	if err != nil {
+		panic(err)
+	}
+	pruned, err := schema.PruneDefaults(s)
+	fmt.Println(s.Properties["spec"].Default, pruned.Properties["spec"].Default, err)
+	// Output:
+	// map[a:1 b:2] map[a:1] <nil>
+}
+
+// ParseFieldValidation checks the fieldValidation parameter.
+func ExampleParseFieldValidation() {
+	fv, err := schema.ParseFieldValidation("Warn")
+	fmt.Println(fv, err)
+	_, err = schema.ParseFieldValidation("Loose")
+	fmt.Println(err)
+	// Output:
+	// Warn <nil>
+	// fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"
 }
