@@ -60,6 +60,7 @@ func DecodeObject(obj map[string]any) (Managed, error) {
 		}
 		entries = append(entries, pending{e: e, raw: raw, has: hasFields && fv != nil})
 	}
+	memo := keyMemo{}
 	for i, p := range entries {
 		e := p.e
 		switch e.Operation {
@@ -81,7 +82,7 @@ func DecodeObject(obj map[string]any) (Managed, error) {
 		canon := false
 		if p.has {
 			var err error
-			_, canon, err = setFromMap(set, p.raw)
+			_, canon, err = memo.setFromMap(set, p.raw)
 			if err != nil {
 				// The JSON path words the error as the apiserver does.
 				full, _, ferr := FromObject(obj)
@@ -107,11 +108,40 @@ func DecodeObject(obj map[string]any) (Managed, error) {
 
 var errSlowPath = errors.New("fieldsV1 needs the JSON decoder")
 
+// keyMemo remembers the path elements of the keys already decoded in one DecodeObject call (the
+// same list keys recur in several managers' sets); path elements are immutable and may be
+// shared between sets.
+type keyMemo map[string]memoElement
+
+type memoElement struct {
+	pe    fieldpath.PathElement
+	canon bool
+	err   error
+}
+
+func (memo keyMemo) element(k string) (fieldpath.PathElement, bool, error) {
+	if strings.HasPrefix(k, "f:") {
+		name := k[2:]
+		return fieldpath.PathElement{FieldName: &name}, true, nil
+	}
+	if m, ok := memo[k]; ok {
+		return m.pe, m.canon, m.err
+	}
+	pe, err := fieldpath.DeserializePathElement(k)
+	canon := false
+	if err == nil {
+		s, serr := fieldpath.SerializePathElement(pe)
+		canon = serr == nil && s == k
+	}
+	memo[k] = memoElement{pe: pe, canon: canon, err: err}
+	return pe, canon, err
+}
+
 // setFromMap adds the paths of a FieldsV1 object to set, as SMD's FromJSON reads them: a key is
 // a member when its object has "." or no recognised child; keys with an unknown prefix are
 // skipped. It returns the number of recognised keys of m, and whether m is exactly what SMD
 // would write for the set (so that it can be copied instead of re-encoded).
-func setFromMap(set *fieldpath.Set, m map[string]any) (int, bool, error) {
+func (memo keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool, error) {
 	recognised := 0
 	canon := true
 	dot := false
@@ -123,7 +153,7 @@ func setFromMap(set *fieldpath.Set, m map[string]any) (int, bool, error) {
 			}
 			continue
 		}
-		pe, err := fieldpath.DeserializePathElement(k)
+		pe, keyCanon, err := memo.element(k)
 		if err == fieldpath.ErrUnknownPathElementType {
 			canon = false
 			continue
@@ -131,11 +161,7 @@ func setFromMap(set *fieldpath.Set, m map[string]any) (int, bool, error) {
 		if err != nil {
 			return 0, false, errSlowPath
 		}
-		if !strings.HasPrefix(k, "f:") {
-			if s, err := fieldpath.SerializePathElement(pe); err != nil || s != k {
-				canon = false
-			}
-		}
+		canon = canon && keyCanon
 		recognised++
 		var cm map[string]any
 		switch t := v.(type) {
@@ -150,7 +176,7 @@ func setFromMap(set *fieldpath.Set, m map[string]any) (int, bool, error) {
 		if len(cm) > 0 {
 			child := fieldpath.NewSet()
 			var childCanon bool
-			if n, childCanon, err = setFromMap(child, cm); err != nil {
+			if n, childCanon, err = memo.setFromMap(child, cm); err != nil {
 				return 0, false, err
 			}
 			canon = canon && childCanon

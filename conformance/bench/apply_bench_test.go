@@ -2,6 +2,9 @@ package bench
 
 import (
 	"os"
+	goruntime "runtime"
+	"sort"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,7 +28,7 @@ import (
 // The apply benchmark of the issue: a Deployment config applied to a live Deployment (the one
 // recorded from the real cluster in testdata/examples) that has 5 managers.
 
-func applyObj(b *testing.B, y string) map[string]any {
+func applyObj(b testing.TB, y string) map[string]any {
 	m, err := codec.DecodeObject([]byte(y))
 	if err != nil {
 		b.Fatal(err)
@@ -53,7 +56,7 @@ spec:
 
 // liveWithFiveManagers builds the live object: the recorded Deployment created by an update,
 // then four appliers on different fields.
-func liveWithFiveManagers(b *testing.B) map[string]any {
+func liveWithFiveManagers(b testing.TB) map[string]any {
 	data, err := os.ReadFile("../../testdata/examples/deployment.yaml")
 	if err != nil {
 		b.Fatal(err)
@@ -100,55 +103,45 @@ spec:
         ports: [{containerPort: 80}]
 `
 
-func BenchmarkApplyDeployment(b *testing.B) {
+// applyImpls returns one apply of benchApply onto the 5-manager Deployment per implementation.
+func applyImpls(b testing.TB) map[string]func() {
 	live := liveWithFiveManagers(b)
 	config := applyObj(b, benchApply)
 	gvk := k8sschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
-
-	b.Run("writepath", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
+	tc := applyconfigurations.NewTypeConverter(scheme.Scheme)
+	fm, err := managedfields.NewDefaultFieldManager(tc, benchConvertor{}, benchDefaulter{}, benchCreater{}, gvk, gvk.GroupVersion(), "", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, err := wschema.Builtin(wschema.GroupVersionKind(gvk))
+	if err != nil {
+		b.Fatal(err)
+	}
+	pt, err := k.SMDType()
+	if err != nil {
+		b.Fatal(err)
+	}
+	entries, _, _ := wmf.FromObject(live)
+	managed, err := wmf.Decode(entries)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bare := liveWithoutManagedFields(live)
+	u := merge.Updater{Converter: nopConverter{}}
+	return map[string]func(){
+		"writepath": func() {
 			if _, err := apply.Apply(apply.Request{Live: live, Config: config, Manager: "alice", Now: applyT0.Add(time.Hour)}); err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
-
-	b.Run("reference", func(b *testing.B) {
-		tc := applyconfigurations.NewTypeConverter(scheme.Scheme)
-		fm, err := managedfields.NewDefaultFieldManager(tc, benchConvertor{}, benchDefaulter{}, benchCreater{}, gvk, gvk.GroupVersion(), "", nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			// The apiserver decodes the live object and the body on every request too.
+		},
+		"reference": func() {
 			l := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(live)}
 			c := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(config)}
 			if _, err := fm.Apply(l, c, "alice", false); err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
-
-	b.Run("smd-updater", func(b *testing.B) {
-		k, err := wschema.Builtin(wschema.GroupVersionKind(gvk))
-		if err != nil {
-			b.Fatal(err)
-		}
-		pt, err := k.SMDType()
-		if err != nil {
-			b.Fatal(err)
-		}
-		entries, _, _ := wmf.FromObject(live)
-		managed, err := wmf.Decode(entries)
-		if err != nil {
-			b.Fatal(err)
-		}
-		bare := liveWithoutManagedFields(live)
-		u := merge.Updater{Converter: nopConverter{}}
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
+		},
+		"smd-updater": func() {
 			lt, err := pt.FromUnstructured(bare, typed.AllowDuplicates)
 			if err != nil {
 				b.Fatal(err)
@@ -160,8 +153,21 @@ func BenchmarkApplyDeployment(b *testing.B) {
 			if _, _, err := u.Apply(lt, ct, "apps/v1", managed.Fields, `{"manager":"alice","operation":"Apply"}`, false); err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
+		},
+	}
+}
+
+func BenchmarkApplyDeployment(b *testing.B) {
+	impls := applyImpls(b)
+	for _, name := range []string{"writepath", "reference", "smd-updater"} {
+		run := impls[name]
+		b.Run("impl="+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				run()
+			}
+		})
+	}
 }
 
 func liveWithoutManagedFields(live map[string]any) map[string]any {
@@ -209,3 +215,40 @@ type benchDefaulter struct{}
 func (benchDefaulter) Default(runtime.Object) {}
 
 var _ = sigsyaml.Marshal
+
+// TestApplyCPUTime measures the process CPU time (user+system, GC included) per apply of each
+// implementation, interleaved over rounds; on a shared, loaded machine it is far steadier than
+// wall time. Run with WRITEPATH_CPUBENCH=1.
+func TestApplyCPUTime(t *testing.T) {
+	if os.Getenv("WRITEPATH_CPUBENCH") == "" {
+		t.Skip("set WRITEPATH_CPUBENCH=1")
+	}
+	impls := applyImpls(t)
+	names := []string{"writepath", "reference", "smd-updater"}
+	const rounds, perRound = 15, 200
+	samples := map[string][]float64{}
+	for r := 0; r < rounds; r++ {
+		for _, name := range names {
+			goruntime.GC()
+			start := cpuTime()
+			for i := 0; i < perRound; i++ {
+				impls[name]()
+			}
+			samples[name] = append(samples[name], float64(cpuTime()-start)/perRound/1e3)
+		}
+	}
+	med := map[string]float64{}
+	for _, name := range names {
+		s := append([]float64(nil), samples[name]...)
+		sort.Float64s(s)
+		med[name] = s[len(s)/2]
+		t.Logf("%-12s median %.1f µs CPU/op (min %.1f, max %.1f, %d rounds x %d)", name, med[name], s[0], s[len(s)-1], rounds, perRound)
+	}
+	t.Logf("writepath/reference = %.2f, writepath/smd-updater = %.2f", med["writepath"]/med["reference"], med["writepath"]/med["smd-updater"])
+}
+
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
