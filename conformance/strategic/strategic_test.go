@@ -41,7 +41,7 @@ func samples() int {
 	if os.Getenv("WRITEPATH_LONG") != "" {
 		return 100000
 	}
-	return 2000
+	return 500
 }
 
 func metaOf(t testing.TB, k kindCase) merge.Meta {
