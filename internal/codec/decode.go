@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	kjson "sigs.k8s.io/json"
 )
@@ -462,18 +463,28 @@ func leadingSpace(b []byte) []byte {
 	return b[:len(b)-len(t)]
 }
 
-// firstLineBreakAfterSpace returns the index just after the leading whitespace of b up to and
-// including its first '\n' (YAMLOrJSONDecoder.consumeWhitespace), or -1 if b is all space.
+// firstLineBreakAfterSpace returns where YAMLOrJSONDecoder's YAML fallback starts reading b:
+// after the leading whitespace, or just after its first '\n' (consumeWhitespace). It returns -1
+// when consumeWhitespace gives up and the fallback does not happen: it reads four bytes at a
+// time, so fewer than four bytes left at any step end it, and so does a rune it cannot decode
+// (U+FFFD included).
 func firstLineBreakAfterSpace(b []byte) int {
-	for i, r := range string(b) {
+	for i := 0; ; {
+		if len(b)-i < 4 {
+			return -1
+		}
+		r, size := utf8.DecodeRune(b[i : i+4])
+		if r == utf8.RuneError {
+			return -1
+		}
 		if !unicode.IsSpace(r) {
 			return i
 		}
+		i += size
 		if r == '\n' {
-			return i + 1
+			return i
 		}
 	}
-	return -1
 }
 
 // scanJSONValue returns the end offset of the JSON value starting at data[start] using the
@@ -508,7 +519,8 @@ func (o Options) yamlStream(data []byte, line int, docIndex int) ([]Document, *E
 	chunks := 0
 	flush := func(chunk []byte, chunkLine int) *Error {
 		defer func() { chunks++ }()
-		if len(bytes.TrimSpace(chunk)) == 0 {
+		// Every non-empty chunk is parsed, blank ones included: go-yaml rejects a tab there.
+		if len(chunk) == 0 {
 			return nil
 		}
 		v, warnings, err := o.decodeOne(chunk, FormatYAML, chunkLine)
