@@ -178,7 +178,7 @@ func referenceGeneration(withStatus bool, sub string, old, sent map[string]any) 
 // pairs of objects, with and without the status subresource.
 func TestCustomResourceGeneration(t *testing.T) {
 	g := objGen{r: rand.New(rand.NewPCG(137, 5504))}
-	n := sampleSize(20_000)
+	n := sampleSize(8_000)
 	failures, bumps := 0, 0
 	for i := 0; i < n; i++ {
 		withStatus := g.r.IntN(2) == 0

@@ -59,7 +59,7 @@ func TestQuantityGeneration(t *testing.T) {
 		return map[string]any{"metadata": map[string]any{"generation": int64(1)}, "spec": map[string]any{"template": map[string]any{"spec": map[string]any{
 			"containers": []any{map[string]any{"name": "c", "resources": map[string]any{"limits": map[string]any{"cpu": q}}}}}}}}
 	}
-	n := sampleSize(10_000) // pairs the apiserver accepts
+	n := sampleSize(5_000) // pairs the apiserver accepts
 	compared, failures := 0, 0
 	for compared < n {
 		a := quantityString(r)
