@@ -202,3 +202,51 @@ func ExampleObserve() {
 	// true [Ready] false
 	// generation 3, observed 3 (current); stale conditions: [Ready]
 }
+
+func ExampleStrategy_AllowsUnconditionalUpdate() {
+	dtr, _ := versions.Builtin("resource.k8s.io", "DeviceTaintRule")
+	fmt.Println(dtr.AllowsUnconditionalUpdate("v1"), dtr.AllowsUnconditionalUpdate("v1beta2"))
+	// Output: false true
+}
+
+func ExampleStrategy_HasSubresource() {
+	pods, _ := versions.BuiltinResource("", "pods")
+	fmt.Println(pods.HasSubresource("status"), pods.HasSubresource("scale"), pods.HasSubresource("resize"))
+	// Output: true false true
+}
+
+func ExampleStrategy_GroupKind() {
+	s, _ := versions.Builtin("apps", "Deployment")
+	fmt.Println(s.GroupKind(), s.GroupResource())
+	// Output: Deployment.apps deployments.apps
+}
+
+func ExampleGenerationPolicy_Tracked() {
+	cm, _ := versions.Builtin("", "ConfigMap")
+	pc, _ := versions.Builtin("scheduling.k8s.io", "PriorityClass")
+	fmt.Println(cm.Generation.Tracked(), pc.Generation.Tracked())
+	// Output: false true
+}
+
+func ExampleGenerationChange_Bumped() {
+	s, _ := versions.Builtin("apps", "Deployment")
+	g, _ := versions.NextGeneration(s, deployment(2, 1, "a"), deployment(2, 1, "b"), "")
+	fmt.Println(g.Bumped(), g.Changed)
+	// Output: true [spec.template.spec.containers[0].image]
+}
+
+func ExampleConditionObservation_Current() {
+	o, _ := versions.Observe(map[string]any{
+		"metadata": map[string]any{"generation": int64(5)},
+		"status": map[string]any{"conditions": []any{
+			map[string]any{"type": "Ready", "observedGeneration": int64(5)},
+			map[string]any{"type": "Legacy"},
+		}},
+	})
+	for _, c := range o.Conditions {
+		fmt.Println(c.Type, c.Current(o.Generation))
+	}
+	// Output:
+	// Ready true
+	// Legacy false
+}
