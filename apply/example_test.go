@@ -138,3 +138,55 @@ func ExampleScale() {
 	// horizontal-pod-autoscaler  Update     apps/v1     <none>  scale        .spec.replicas
 	// Apply failed with 1 conflict: conflict with "horizontal-pod-autoscaler" with subresource "scale" using apps/v1: .spec.replicas
 }
+
+func ExampleConfigureCRD() {
+	data, err := os.ReadFile("../testdata/apply/recorded/widget-crd.yaml")
+	if err != nil {
+		panic(err)
+	}
+	crd, err := schema.FromCRDBytes(data)
+	if err != nil {
+		panic(err)
+	}
+	req := apply.Request{Manager: "alice", Now: t0, Config: mustObject(`
+apiVersion: apply.writepath.example/v1
+kind: Widget
+metadata: {name: w}
+spec: {replicas: 2}
+status: {phase: ignored}
+`)}
+	if err := apply.ConfigureCRD(&req, crd, ""); err != nil {
+		panic(err)
+	}
+	res, err := apply.Apply(req)
+	if err != nil {
+		panic(err)
+	}
+	// The CRD has a status subresource: status is neither stored nor owned on the main resource.
+	_, hasStatus := res.Object["status"]
+	fields, _ := managedfields.FieldsOf(res.Object, "alice")
+	fmt.Println(hasStatus, fields)
+	// Output:
+	// false [.spec.replicas]
+}
+
+func ExampleResetFields() {
+	gvk := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
+	fmt.Println(apply.ResetPaths(gvk, ""), apply.ResetPaths(gvk, "status"))
+	_, ok := apply.ResetFields(gvk, "status")["apps/v1"]
+	fmt.Println(ok)
+	// Output:
+	// [[status]] [[spec] [metadata labels]]
+	// true
+}
+
+func ExampleSameSchema() {
+	convert := apply.SameSchema("example.com/v1", "example.com/v2")
+	out, err := convert(map[string]any{"apiVersion": "example.com/v1", "kind": "Thing"}, "example.com/v2")
+	fmt.Println(out["apiVersion"], err)
+	_, err = convert(map[string]any{"apiVersion": "example.com/v1", "kind": "Thing"}, "example.com/v0")
+	fmt.Println(errors.Is(err, apply.ErrVersionUnknown))
+	// Output:
+	// example.com/v2 <nil>
+	// true
+}

@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/managedfields"
 )
 
@@ -119,4 +120,35 @@ func ExampleUpgrade() {
 	fmt.Println(string(managedfields.MarshalEntries(out)))
 	// Output:
 	// [{"manager":"kubectl","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:a":{},"f:b":{},"f:c":{}}}}]
+}
+
+func ExampleFieldsOf() {
+	fields, err := managedfields.FieldsOf(object(liveDeployment), "kube-controller-manager")
+	fmt.Println(fields, err)
+	// Output:
+	// [.spec.replicas] <nil>
+}
+
+func ExampleValidate() {
+	errs := managedfields.Validate([]managedfields.Entry{{Manager: "m", Operation: "Patch", FieldsType: "FieldsV2"}}, field.NewPath("metadata", "managedFields"))
+	for _, e := range errs {
+		fmt.Println(e)
+	}
+	// Output:
+	// metadata.managedFields[0].operation: Unsupported value: "Patch": supported values: "Apply", "Update"
+	// metadata.managedFields[0].fieldsType: Invalid value: "FieldsV2": must be `FieldsV1`
+}
+
+func ExampleRename() {
+	entries, _, _ := managedfields.FromObject(object(liveDeployment))
+	out, err := managedfields.Rename(entries, "kubectl", "web-operator", "")
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range out {
+		fmt.Println(e.Manager, e.Operation)
+	}
+	// Output:
+	// kube-controller-manager Update
+	// web-operator Apply
 }
