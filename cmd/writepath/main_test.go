@@ -52,6 +52,7 @@ func cliCases() []cliCase {
 		{"rv-check-ok", []string{"rv", "check", "-f", ex + "deployment.yaml", "-f", ex + "deployment-scaled.yaml"}, "", exitOK},
 		{"rv-check-stale", []string{"rv", "check", "-f", ex + "deployment.yaml", "-f", ex + "deployment-stale.yaml"}, "", exitNegative},
 		{"rv-check-crd-no-rv", []string{"rv", "check", "-f", ex + "crontab.yaml", "-f", "-"}, "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\nspec: {}\n", exitNegative},
+		{"rv-check-crd-file", []string{"rv", "check", "--crd", ex + "crontab-crd.yaml", "-f", ex + "crontab.yaml", "-f", "-"}, "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\n  resourceVersion: \"1\"\nspec: {}\n", exitNegative},
 		{"rv-check-configmap-no-rv", []string{"rv", "check", "-f", ex + "configmap.yaml", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\n", exitOK},
 		{"rv-check-not-a-number", []string{"rv", "check", "-f", ex + "configmap.yaml", "-f", "-"}, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web-config","resourceVersion":"abc"}}`, exitNegative},
 		{"rv-check-wrong-uid", []string{"rv", "check", "-f", ex + "configmap.yaml", "-f", "-"}, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web-config","uid":"x"}}`, exitNegative},

@@ -96,13 +96,14 @@ Servers with opaque versions only support equality (--comparator equality).`,
 
 func runRVCheck(e *env, args []string) int {
 	var files fileList
-	f := e.flags("rv check -f STORED -f NEW",
+	f := e.flags("rv check -f STORED -f NEW [--crd FILE]",
 		`Check an update of the stored object STORED into NEW the way kube-apiserver does before
 anything else: the UID of NEW is a precondition; a resourceVersion must match the stored one
 (a stale one is 409 Conflict); none ("" or "0") is accepted only where the resource allows
 unconditional updates (most built-ins; not custom resources, Leases, PodDisruptionBudgets, ...).`,
 		`  writepath rv check -f stored.yaml -f new.yaml`)
 	f.Var(&files, "f", "`FILE` with the objects (repeatable; - for stdin); the first object is the stored one, the second the update")
+	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE`, for the plural name in messages")
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
@@ -119,6 +120,11 @@ unconditional updates (most built-ins; not custom resources, Leases, PodDisrupti
 	s, err := versions.StrategyFor(objs[0], versions.CustomResourceOptions{})
 	if err != nil {
 		return e.fail(&inputError{err: err})
+	}
+	if s.Custom && *crdFile != "" {
+		if s, err = e.strategyFromCRD(*crdFile, objs[0]); err != nil {
+			return e.fail(err)
+		}
 	}
 	d, err := versions.CheckUpdate(s, objs[0], objs[1])
 	if err != nil {
