@@ -128,7 +128,7 @@ spec:
 		fmt.Println(e)
 	}
 	// Output:
-	// {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w1","namespace":"default"},"spec":{"color":"red","ports":[{"name":"http","port":80},{"name":"http","port":8080}],"size":12}}
+	// {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"generation":1,"name":"w1","namespace":"default"},"spec":{"color":"red","ports":[{"name":"http","port":80},{"name":"http","port":8080}],"size":12}}
 	// [unknown field "metadata.bogus" unknown field "spec.shape"]
 	// spec.size: Invalid value: 12: spec.size in body should be less than or equal to 10
 	// spec.ports[1]: Duplicate value: {"name":"http"}

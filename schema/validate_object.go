@@ -30,10 +30,12 @@ type Request struct {
 
 // Result is what the write path makes of a Request.
 type Result struct {
-	// Object is the object after pruning, metadata coercion and defaulting, with status reset
-	// as the custom resource strategy does when the status subresource is enabled (dropped on
-	// create, the old status kept on update). metadata.generation and the other fields the
-	// registry sets (uid, creationTimestamp, resourceVersion) are not filled in.
+	// Object is the object after pruning, metadata coercion and defaulting, with what the
+	// registry sets before validation: status reset when the status subresource is enabled
+	// (dropped on create, the old status kept on update), metadata.generation (1 on create; on
+	// update the stored one, bumped when anything but metadata changed), and on update uid,
+	// creationTimestamp and deletion fields from the stored object. What the apiserver generates
+	// on create (uid, creationTimestamp) and resourceVersion are not filled in.
 	Object map[string]any
 	// Pruned lists the unknown fields removed ("spec.foo", "metadata.bar"), sorted.
 	Pruned []string
@@ -64,7 +66,9 @@ func (v *Version) Process(req Request) (Result, error) {
 	res := Result{Pruned: unknown}
 	warnings, ferr := FieldValidationFindings(fv, req.DecodeWarnings, unknown)
 	if ferr != nil {
-		return Result{}, ferr
+		// The handler reports a failed strict decoding like any decoding failure.
+		k := v.crd.Names.Kind
+		return Result{}, status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", k, v.Name, k, ferr.Error()))
 	}
 	res.Warnings = append(res.Warnings, warnings...)
 	if v.Structural != nil {
@@ -115,14 +119,97 @@ func (v *Version) Process(req Request) (Result, error) {
 			delete(vobj, "status")
 		}
 	}
+	if req.Old == nil {
+		vobj = prepareForCreate(vobj)
+	} else {
+		vobj = prepareForUpdate(vobj, req.Old)
+	}
 	res.Object = vobj
 	if req.Old == nil {
 		res.Errors = v.ValidateCreate(vobj)
 	} else {
 		res.Errors = v.ValidateUpdate(vobj, req.Old)
 	}
-	res.Warnings = append(res.Warnings, finalizerWarnings(vobj, req.Old)...)
+	if len(res.Errors) == 0 {
+		// The strategy's warnings come only once validation passed.
+		res.Warnings = append(res.Warnings, finalizerWarnings(vobj, req.Old)...)
+	}
 	return res, nil
+}
+
+// metadataOf returns a copy of obj whose metadata map is a fresh copy (created if missing).
+func withOwnMetadata(obj map[string]any) (map[string]any, map[string]any) {
+	c := shallowCopy(obj)
+	md, _ := obj["metadata"].(map[string]any)
+	mdc := make(map[string]any, len(md)+2)
+	for k, v := range md {
+		mdc[k] = v
+	}
+	c["metadata"] = mdc
+	return c, mdc
+}
+
+// prepareForCreate is what the custom resource strategy sets on create: generation 1.
+func prepareForCreate(obj map[string]any) map[string]any {
+	if _, ok := obj["metadata"]; ok {
+		if _, isMap := obj["metadata"].(map[string]any); !isMap {
+			return obj
+		}
+	}
+	c, md := withOwnMetadata(obj)
+	md["generation"] = int64(1)
+	return c
+}
+
+// prepareForUpdate is what rest.BeforeUpdate and the custom resource strategy carry over from
+// the stored object before validating an update: generation (bumped when anything but metadata
+// changed), uid when unset, creationTimestamp, deletionTimestamp and its grace period.
+func prepareForUpdate(obj, old map[string]any) map[string]any {
+	if _, ok := obj["metadata"].(map[string]any); !ok && obj["metadata"] != nil {
+		return obj
+	}
+	oldMD, _ := old["metadata"].(map[string]any)
+	c, md := withOwnMetadata(obj)
+	gen, _ := oldMD["generation"].(int64)
+	changed := false
+	for k, v := range obj {
+		if k == "metadata" {
+			continue
+		}
+		if ov, ok := old[k]; !ok || !jsonDeepEqual(ov, v) {
+			changed = true
+		}
+	}
+	for k := range old {
+		if _, ok := obj[k]; !ok && k != "metadata" {
+			changed = true
+		}
+	}
+	if changed {
+		gen++
+	}
+	if gen != 0 {
+		md["generation"] = gen
+	} else {
+		delete(md, "generation")
+	}
+	if uid, _ := md["uid"].(string); uid == "" {
+		if ouid, ok := oldMD["uid"].(string); ok && ouid != "" {
+			md["uid"] = ouid
+		}
+	}
+	if ct, ok := oldMD["creationTimestamp"]; ok && ct != nil {
+		md["creationTimestamp"] = ct
+	}
+	if dt, ok := oldMD["deletionTimestamp"]; ok && dt != nil {
+		md["deletionTimestamp"] = dt
+	}
+	if gp, ok := oldMD["deletionGracePeriodSeconds"]; ok && gp != nil {
+		if _, set := md["deletionGracePeriodSeconds"]; !set {
+			md["deletionGracePeriodSeconds"] = gp
+		}
+	}
+	return c
 }
 
 // Invalid returns the 422 Invalid status error the apiserver sends for errs about obj.
