@@ -1,0 +1,467 @@
+package conversion
+
+import (
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// Strategy is spec.conversion.strategy of a CustomResourceDefinition.
+type Strategy string
+
+const (
+	// StrategyNone rewrites apiVersion only (the fields are then pruned by the target
+	// version's schema).
+	StrategyNone Strategy = "None"
+	// StrategyWebhook sends a ConversionReview to the CRD's conversion webhook.
+	StrategyWebhook Strategy = "Webhook"
+)
+
+// CRD is a CustomResourceDefinition read for its versions and its conversion settings. It is
+// read-only once built and safe for concurrent use.
+type CRD struct {
+	// Schema holds the versions and their structural schemas.
+	Schema *schema.CRD
+	// Strategy is spec.conversion.strategy ("None" when spec.conversion is absent, as the v1
+	// defaulting sets it).
+	Strategy Strategy
+	// Webhook is spec.conversion.webhook; nil unless Strategy is Webhook.
+	Webhook *Webhook
+}
+
+// Webhook is the conversion webhook of a CRD (spec.conversion.webhook).
+type Webhook struct {
+	// URL is clientConfig.url ("" when a service is referenced).
+	URL string
+	// Service is clientConfig.service (nil when URL is set).
+	Service *Service
+	// CABundle is clientConfig.caBundle (PEM), nil when unset or whitespace only.
+	CABundle []byte
+	// ConversionReviewVersions lists the ConversionReview versions the webhook accepts, in
+	// preference order; the first of "v1" and "v1beta1" found is sent.
+	ConversionReviewVersions []string
+}
+
+// Service is a webhook's service reference. Port defaults to 443.
+type Service struct {
+	Namespace, Name, Path string
+	Port                  int32
+}
+
+var crdGK = status.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}
+
+// FromCRDBytes decodes a CustomResourceDefinition (YAML or JSON) and calls FromCRD.
+func FromCRDBytes(data []byte) (*CRD, error) {
+	obj, err := codec.DecodeObject(data)
+	if err != nil {
+		return nil, err
+	}
+	return FromCRD(obj)
+}
+
+// FromCRD reads an apiextensions.k8s.io/v1 CustomResourceDefinition: its versions (through
+// schema.FromCRD, which rejects a CRD without exactly one storage version with apiextensions'
+// 422) and spec.conversion, validated as apiextensions validates it (422 Invalid with its
+// messages and its internal field paths, spec.conversion.webhookClientConfig...). crd is not
+// modified.
+func FromCRD(crd map[string]any) (*CRD, error) {
+	sc, err := schema.FromCRD(crd)
+	if err != nil {
+		return nil, err
+	}
+	c := &CRD{Schema: sc, Strategy: StrategyNone}
+	spec, _ := crd["spec"].(map[string]any)
+	conv, ok := spec["conversion"].(map[string]any)
+	if !ok || conv == nil {
+		if x, present := spec["conversion"]; present && x != nil {
+			return nil, status.BadRequest(fmt.Sprintf("spec.conversion: cannot unmarshal %s into CustomResourceConversion", jsonType(x)))
+		}
+		return c, nil
+	}
+	var errs field.ErrorList
+	fld := field.NewPath("spec", "conversion")
+	strategy, err := str(conv, "strategy", "spec.conversion.strategy")
+	if err != nil {
+		return nil, err
+	}
+	c.Strategy = Strategy(strategy)
+	var cc map[string]any
+	var reviewVersions []string
+	hasReviewVersions := false
+	if wh, ok := conv["webhook"].(map[string]any); ok {
+		if x, ok := wh["clientConfig"].(map[string]any); ok {
+			cc = x
+		}
+		if x, present := wh["conversionReviewVersions"]; present && x != nil {
+			l, ok := x.([]any)
+			if !ok {
+				return nil, status.BadRequest("spec.conversion.webhook.conversionReviewVersions: cannot unmarshal " + jsonType(x) + " into []string")
+			}
+			hasReviewVersions = true
+			for _, e := range l {
+				s, ok := e.(string)
+				if !ok {
+					return nil, status.BadRequest("spec.conversion.webhook.conversionReviewVersions: cannot unmarshal " + jsonType(e) + " into string")
+				}
+				reviewVersions = append(reviewVersions, s)
+			}
+		}
+	}
+	if c.Strategy == StrategyWebhook {
+		w := &Webhook{ConversionReviewVersions: reviewVersions}
+		var urlSet, serviceSet bool
+		if cc != nil {
+			if u, present := cc["url"]; present && u != nil {
+				s, ok := u.(string)
+				if !ok {
+					return nil, status.BadRequest("spec.conversion.webhook.clientConfig.url: cannot unmarshal " + jsonType(u) + " into string")
+				}
+				w.URL, urlSet = s, true
+			}
+			if sv, ok := cc["service"].(map[string]any); ok {
+				serviceSet = true
+				s := &Service{Port: 443}
+				for _, k := range []struct {
+					key string
+					dst *string
+				}{{"namespace", &s.Namespace}, {"name", &s.Name}, {"path", &s.Path}} {
+					if *k.dst, err = str(sv, k.key, "spec.conversion.webhook.clientConfig.service."+k.key); err != nil {
+						return nil, err
+					}
+				}
+				if p, present := sv["port"]; present && p != nil {
+					n, ok := p.(int64)
+					if !ok || n < -1<<31 || n >= 1<<31 {
+						return nil, status.BadRequest("spec.conversion.webhook.clientConfig.service.port: cannot unmarshal " + jsonType(p) + " into int32")
+					}
+					s.Port = int32(n)
+				}
+				w.Service = s
+				_, hasPath := sv["path"]
+				errs = append(errs, validateService(fld.Child("webhookClientConfig", "service"), s, hasPath)...)
+			}
+			if b, present := cc["caBundle"]; present && b != nil {
+				s, ok := b.(string)
+				if !ok {
+					return nil, status.BadRequest("spec.conversion.webhook.clientConfig.caBundle: cannot unmarshal " + jsonType(b) + " into []byte")
+				}
+				raw, err := base64.StdEncoding.DecodeString(s)
+				if err != nil {
+					return nil, status.BadRequest("spec.conversion.webhook.clientConfig.caBundle: " + err.Error())
+				}
+				if len(raw) > 0 {
+					errs = append(errs, validateCABundle(fld.Child("webhookClientConfig", "caBundle"), raw)...)
+				}
+				if len(strings.TrimSpace(string(raw))) > 0 {
+					w.CABundle = raw
+				}
+			}
+		}
+		if cc == nil {
+			errs = append(errs, field.Required(fld.Child("webhookClientConfig"), "required when strategy is set to Webhook"))
+		} else if urlSet == serviceSet {
+			errs = append(errs, field.Required(fld.Child("webhookClientConfig"), "exactly one of url or service is required"))
+		} else if urlSet {
+			errs = append(errs, validateURL(fld.Child("webhookClientConfig", "url"), w.URL)...)
+		}
+		// validation order of the apiserver: url/service, caBundle, then review versions.
+		errs = sortClientConfigErrors(errs)
+		errs = append(errs, validateReviewVersions(fld.Child("conversionReviewVersions"), reviewVersions)...)
+		c.Webhook = w
+	}
+	switch c.Strategy {
+	case StrategyNone, StrategyWebhook:
+		if c.Strategy == StrategyNone {
+			if cc != nil {
+				errs = append(errs, field.Forbidden(fld.Child("webhookClientConfig"), "should not be set when strategy is not set to Webhook"))
+			}
+			if hasReviewVersions && len(reviewVersions) > 0 {
+				errs = append(errs, field.Forbidden(fld.Child("conversionReviewVersions"), "should not be set when strategy is not set to Webhook"))
+			}
+		}
+	case "":
+		errs = append(field.ErrorList{field.Required(fld.Child("strategy"), "")}, errs...)
+	default:
+		errs = append(field.ErrorList{field.NotSupported(fld.Child("strategy"), strategy, []string{"None", "Webhook"})}, errs...)
+	}
+	if len(errs) > 0 {
+		return nil, status.Invalid(crdGK, sc.Name, errs)
+	}
+	return c, nil
+}
+
+// sortClientConfigErrors puts the url/service errors before the caBundle ones, as the
+// apiserver reports them.
+func sortClientConfigErrors(errs field.ErrorList) field.ErrorList {
+	var first, ca field.ErrorList
+	for _, e := range errs {
+		if strings.HasSuffix(e.Field, ".caBundle") {
+			ca = append(ca, e)
+		} else {
+			first = append(first, e)
+		}
+	}
+	return append(first, ca...)
+}
+
+func str(m map[string]any, k, path string) (string, error) {
+	x, ok := m[k]
+	if !ok || x == nil {
+		return "", nil
+	}
+	s, ok := x.(string)
+	if !ok {
+		return "", status.BadRequest(path + ": cannot unmarshal " + jsonType(x) + " into string")
+	}
+	return s, nil
+}
+
+func jsonType(x any) string {
+	switch x.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "bool"
+	case int64, float64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	}
+	return "object"
+}
+
+// validateURL is apiserver's webhook.ValidateWebhookURL with https required.
+func validateURL(fld field.Path, raw string) field.ErrorList {
+	const form = "; desired format: https://host[/path]"
+	u, err := url.Parse(raw)
+	if err != nil {
+		return field.ErrorList{field.Required(fld, "url must be a valid URL: "+err.Error()+form)}
+	}
+	var errs field.ErrorList
+	if u.Scheme != "https" {
+		errs = append(errs, field.Invalid(fld, u.Scheme, "'https' is the only allowed URL scheme"+form))
+	}
+	if u.Host == "" {
+		errs = append(errs, field.Invalid(fld, u.Host, "host must be specified"+form))
+	}
+	if u.User != nil {
+		errs = append(errs, field.Invalid(fld, u.User.String(), "user information is not permitted in the URL"))
+	}
+	if u.Fragment != "" {
+		errs = append(errs, field.Invalid(fld, u.Fragment, "fragments are not permitted in the URL"))
+	}
+	if u.RawQuery != "" {
+		errs = append(errs, field.Invalid(fld, u.RawQuery, "query parameters are not permitted in the URL"))
+	}
+	return errs
+}
+
+// validateService is apiserver's webhook.ValidateWebhookService.
+func validateService(fld field.Path, s *Service, hasPath bool) field.ErrorList {
+	var errs field.ErrorList
+	if s.Name == "" {
+		errs = append(errs, field.Required(fld.Child("name"), ""))
+	}
+	if s.Namespace == "" {
+		errs = append(errs, field.Required(fld.Child("namespace"), ""))
+	}
+	if s.Port < 1 || s.Port > 65535 {
+		errs = append(errs, field.Invalid(fld.Child("port"), int64(s.Port), "port is not valid: must be between 1 and 65535, inclusive"))
+	}
+	p := s.Path
+	if !hasPath || p == "/" || p == "" {
+		return errs
+	}
+	if p == "//" {
+		return append(errs, field.Invalid(fld.Child("path"), p, "segment[0] may not be empty"))
+	}
+	if !strings.HasPrefix(p, "/") {
+		errs = append(errs, field.Invalid(fld.Child("path"), p, "must start with a '/'"))
+	}
+	check := strings.TrimSuffix(p[1:], "/")
+	for i, step := range strings.Split(check, "/") {
+		if step == "" {
+			errs = append(errs, field.Invalid(fld.Child("path"), p, fmt.Sprintf("segment[%d] may not be empty", i)))
+			continue
+		}
+		for _, m := range dns1123Subdomain(step) {
+			errs = append(errs, field.Invalid(fld.Child("path"), p, fmt.Sprintf("segment[%d]: %v", i, m)))
+		}
+	}
+	return errs
+}
+
+// validateCABundle is apiserver's webhook.ValidateCABundle (client-go's root certificate
+// loading and its error texts).
+func validateCABundle(fld field.Path, ca []byte) field.ErrorList {
+	if err := checkCABundle(ca); err != nil {
+		return field.ErrorList{field.Invalid(fld, ca, "unable to load root certificates: "+err.Error())}
+	}
+	return nil
+}
+
+func checkCABundle(ca []byte) error {
+	if x509.NewCertPool().AppendCertsFromPEM(ca) {
+		return nil
+	}
+	rest := ca
+	for len(rest) > 0 {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			return fmt.Errorf("unable to parse bytes as PEM block")
+		}
+		if block.Type != "CERTIFICATE" || len(block.Headers) != 0 {
+			continue
+		}
+		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
+			return fmt.Errorf("failed to parse certificate: %w", err)
+		}
+	}
+	return fmt.Errorf("no valid certificate authority data seen")
+}
+
+var acceptedReviewVersions = []string{"v1", "v1beta1"}
+
+func validateReviewVersions(fld field.Path, versions []string) field.ErrorList {
+	if len(versions) == 0 {
+		return field.ErrorList{field.Required(fld, "")}
+	}
+	var errs field.ErrorList
+	seen := map[string]bool{}
+	accepted := false
+	for i, v := range versions {
+		if seen[v] {
+			errs = append(errs, field.Invalid(fld.Index(i), v, "duplicate version"))
+			continue
+		}
+		seen[v] = true
+		for _, m := range dns1035Label(v) {
+			errs = append(errs, field.Invalid(fld.Index(i), v, m))
+		}
+		if v == "v1" || v == "v1beta1" {
+			accepted = true
+		}
+	}
+	if !accepted {
+		vals := make([]any, len(versions))
+		for i, v := range versions {
+			vals[i] = v
+		}
+		errs = append(errs, field.Invalid(fld, vals, "must include at least one of "+strings.Join(acceptedReviewVersions, ", ")))
+	}
+	return errs
+}
+
+// Served reports whether version is served.
+func (c *CRD) Served(version string) bool {
+	v := c.Schema.Version(version)
+	return v != nil && v.Served
+}
+
+// StorageVersion returns the name of the storage version.
+func (c *CRD) StorageVersion() string {
+	if v := c.Schema.StorageVersion(); v != nil {
+		return v.Name
+	}
+	return ""
+}
+
+// GroupVersion returns the group version of version.
+func (c *CRD) GroupVersion(version string) schema.GroupVersion {
+	return schema.GroupVersion{Group: c.Schema.Group, Version: version}
+}
+
+// Warnings returns the warnings the apiserver adds to every request through version: the
+// version's deprecationWarning, or for a deprecated version without one the generic text
+// "<group>/<version> <Kind> is deprecated", followed by "; use <group>/<newer> <Kind>" naming
+// the newest served, non-deprecated version newer than it (Kubernetes version ordering).
+func (c *CRD) Warnings(version string) []string {
+	v := c.Schema.Version(version)
+	if v == nil || !v.Deprecated {
+		return nil
+	}
+	if v.DeprecationWarning != nil {
+		return []string{*v.DeprecationWarning}
+	}
+	g, kind := c.Schema.Group, c.Schema.Names.Kind
+	msg := fmt.Sprintf("%s/%s %s is deprecated", g, version, kind)
+	var newer []string
+	for _, o := range c.Schema.Versions {
+		if o.Served && !o.Deprecated && CompareVersions(version, o.Name) < 0 {
+			newer = append(newer, o.Name)
+		}
+	}
+	if len(newer) > 0 {
+		sort.SliceStable(newer, func(i, j int) bool { return CompareVersions(newer[i], newer[j]) > 0 })
+		msg += fmt.Sprintf("; use %s/%s %s", g, newer[0], kind)
+	}
+	return []string{msg}
+}
+
+var kubeVersion = regexp.MustCompile(`^v([\d]+)(?:(alpha|beta)([\d]+))?$`)
+
+func parseKubeVersion(v string) (major, typ, minor int, ok bool) {
+	m := kubeVersion.FindStringSubmatch(v)
+	if m == nil {
+		return 0, 0, 0, false
+	}
+	switch m[2] {
+	case "alpha":
+		typ = 0
+	case "beta":
+		typ = 1
+	default:
+		typ = 2
+	}
+	var err error
+	if major, err = strconv.Atoi(m[1]); err != nil {
+		return 0, 0, 0, false
+	}
+	if typ != 2 {
+		if minor, err = strconv.Atoi(m[3]); err != nil {
+			return 0, 0, 0, false
+		}
+	}
+	return major, typ, minor, true
+}
+
+// CompareVersions orders version names as Kubernetes does (apimachinery's
+// CompareKubeAwareVersionStrings): GA > beta > alpha, then by major and minor number; names
+// that do not look like Kubernetes versions sort below those that do, in reverse lexical order.
+// The result is negative, zero or positive.
+func CompareVersions(a, b string) int {
+	if a == b {
+		return 0
+	}
+	am, at, an, aok := parseKubeVersion(a)
+	bm, bt, bn, bok := parseKubeVersion(b)
+	switch {
+	case !aok && !bok:
+		return strings.Compare(b, a)
+	case !aok:
+		return -1
+	case !bok:
+		return 1
+	}
+	if at != bt {
+		return at - bt
+	}
+	if am != bm {
+		return am - bm
+	}
+	return an - bn
+}
