@@ -395,6 +395,24 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 	if subresourcesIdentical && len(c.Versions) > 0 {
 		all = append(all, validateSubresources(c.Versions[0].Subresources, spec.Child("subresources"))...)
 	}
+	// The strategy's PrepareForCreate records the first storage version as stored.
+	var stored []any
+	for _, v := range c.Versions {
+		if v.Storage {
+			stored = append(stored, v.Name)
+			break
+		}
+	}
+	sv := field.NewPath("status", "storedVersions")
+	if len(stored) == 0 {
+		all = append(all, field.Invalid(sv, []any(nil), "must have at least one stored version"))
+	} else {
+		for _, v := range c.Versions {
+			if v.Storage && v.Name != stored[0] {
+				all = append(all, field.Invalid(sv, stored, "must have the storage version "+v.Name))
+			}
+		}
+	}
 	if c.PreserveUnknownFields {
 		all = append(all, field.Invalid(spec.Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
 )
 
 // TestRealCluster replays the writes recorded from a real kube-apiserver 1.37 by
@@ -95,6 +96,39 @@ func TestRealCluster(t *testing.T) {
 				}
 				assert.True(t, value.Equal(stored, res.Object), "stored %v\nmine %v", stored, res.Object)
 			}
+		})
+	}
+}
+
+// TestRealClusterCRDs compares FromCRD's 422 with the apiserver's answer to CRDs it rejects.
+func TestRealClusterCRDs(t *testing.T) {
+	for _, name := range []string{"bad-crd-structural", "bad-crd-defaults"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("../testdata/schema/realcluster", name+".yaml"))
+			require.NoError(t, err)
+			recorded, err := os.ReadFile(filepath.Join("../testdata/schema/realcluster", name+".err"))
+			require.NoError(t, err)
+			lines := strings.Split(strings.TrimRight(string(recorded), "\n"), "\n")
+			require.Greater(t, len(lines), 1)
+			want := make([]string, 0, len(lines)-1)
+			for _, l := range lines[1:] {
+				want = append(want, strings.TrimPrefix(l, "* "))
+			}
+			_, err = schema.FromCRDBytes(data)
+			var se *status.Error
+			require.ErrorAs(t, err, &se)
+			// kubectl prints the status message, whose aggregate drops repeated errors.
+			got := make([]string, 0, len(se.Details.Causes))
+			seen := map[string]bool{}
+			for _, c := range se.Details.Causes {
+				if e := c.Field + ": " + c.Message; !seen[e] {
+					seen[e] = true
+					got = append(got, e)
+				}
+			}
+			sort.Strings(want)
+			sort.Strings(got)
+			assert.Equal(t, want, got)
 		})
 	}
 }

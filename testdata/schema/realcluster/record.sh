@@ -24,3 +24,7 @@ $K delete -f update-old.yaml --ignore-not-found >/dev/null 2>&1
 # size 5 is valid and the update breaks it (not ratcheted) while keeping color.
 $K create -f update-old.yaml -o json >update-old.out 2>update-old.err
 run update-invalid strict replace -f update-new.yaml
+# CRDs the apiserver rejects.
+for c in bad-crd-structural bad-crd-defaults; do
+  $K create --dry-run=server -f "$c.yaml" >"$c.out" 2>"$c.err" || true
+done
