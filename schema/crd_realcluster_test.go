@@ -31,7 +31,7 @@ func TestRealCluster(t *testing.T) {
 	v := crd.Version("v1")
 	cases := []struct {
 		name, input, old string
-		level        schema.FieldValidation
+		level            schema.FieldValidation
 	}{
 		{"create-valid", "create-valid.yaml", "", schema.FieldValidationStrict},
 		{"create-invalid", "create-invalid.yaml", "", schema.FieldValidationWarn},
