@@ -250,3 +250,16 @@ func ExampleConditionObservation_Current() {
 	// Ready true
 	// Legacy false
 }
+
+func ExampleCheckPatch() {
+	s, _ := versions.Builtin("", "ConfigMap")
+	stored := configMap("6b1f", "42")
+	// {"metadata":{"uid":"other"}} applied: not a precondition for PATCH.
+	d, err := versions.CheckPatch(s, stored, configMap("other", "42"))
+	fmt.Println(d.Unconditional, err)
+	_, err = versions.CheckPatch(s, stored, configMap("", "7"))
+	fmt.Println(status.ReasonOf(err))
+	// Output:
+	// false <nil>
+	// Conflict
+}

@@ -200,6 +200,38 @@ func CheckUpdate(s Strategy, existing, updated map[string]any) (UpdateDecision, 
 	return UpdateDecision{ResourceVersion: old.resourceVersion}, nil
 }
 
+// CheckPatch decides whether kube-apiserver accepts a PATCH of the stored
+// object existing whose result is patched (the stored object with the patch
+// applied), on optimistic concurrency alone. It is CheckUpdate without the
+// UID precondition: the patch handler builds no precondition, so a patch that
+// changes metadata.uid fails later, in validation (422 "field is immutable"),
+// which this package does not model. A patch without resourceVersion leaves
+// the stored one in place and always matches; one that sets it to null needs
+// a strategy that allows unconditional updates (else 422); a stale one is 409.
+// Neither input is modified.
+func CheckPatch(s Strategy, existing, patched map[string]any) (UpdateDecision, error) {
+	sent, err := metaOf(patched, "patched")
+	if err != nil {
+		return UpdateDecision{}, err
+	}
+	if sent.uid == "" {
+		return CheckUpdate(s, existing, patched)
+	}
+	md, _ := patched["metadata"].(map[string]any)
+	without := make(map[string]any, len(md))
+	for k, v := range md {
+		if k != "uid" {
+			without[k] = v
+		}
+	}
+	shallow := make(map[string]any, len(patched))
+	for k, v := range patched {
+		shallow[k] = v
+	}
+	shallow["metadata"] = without
+	return CheckUpdate(s, existing, shallow)
+}
+
 // apiVersionOf returns the version part of obj's apiVersion ("v1" of "apps/v1").
 func apiVersionOf(obj map[string]any) string {
 	av, _ := obj["apiVersion"].(string)

@@ -25,7 +25,9 @@ trap 'rm -rf "$TMP"' EXIT
 api() {
   local method=$1 path=$2 body=${3:-}
   local args=(-sk -o "$TMP/body" -w '%{http_code}' -X "$method" -H "Authorization: Bearer $TOKEN" -H 'Accept: application/json')
-  if [ -n "$body" ]; then args+=(-H 'Content-Type: application/json' --data-binary @"$body"); fi
+  local ctype=application/json
+  [ "$method" = PATCH ] && ctype=application/merge-patch+json
+  if [ -n "$body" ]; then args+=(-H "Content-Type: $ctype" --data-binary @"$body"); fi
   curl "${args[@]}" "$SERVER$path"
 }
 
@@ -56,6 +58,7 @@ record() {
     update) method=PUT;;
     delete) method=DELETE;;
     post) method=POST;;
+    patch) method=PATCH;;
   esac
   [ -n "$sub" ] && target=$target/$sub
   local code; code=$(api "$method" "$target" "$TMP/req")
@@ -267,6 +270,18 @@ CRDP=/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.versions-re
 record crd-update-spec update "$CRDP" '' '.spec.versions[0].additionalPrinterColumns = [{name:"Size",type:"string",jsonPath:".spec.size"}]'
 record crd-update-labels update "$CRDP" '' '.metadata.labels = {"versions-rec":"x"}'
 record crd-update-no-rv update "$CRDP" '' 'del(.metadata.resourceVersion) | .metadata.labels = {"versions-rec":"y"}'
+
+# --- PATCH (merge patch): the patched object's resourceVersion and uid.
+record configmap-patch-create create "$CM/cm2" "" '{apiVersion:"v1",kind:"ConfigMap",metadata:{name:"cm2"},data:{a:"1"}}'
+record configmap-patch-no-rv patch "$CM/cm2" "" '{data:{a:"2"}}'
+record configmap-patch-stale-rv patch "$CM/cm2" "" '{metadata:{resourceVersion:"1"},data:{a:"3"}}'
+record configmap-patch-null-rv patch "$CM/cm2" "" '{metadata:{resourceVersion:null},data:{a:"4"}}'
+record configmap-patch-current-rv patch "$CM/cm2" "" '{metadata:{resourceVersion:.metadata.resourceVersion},data:{a:"5"}}'
+record configmap-patch-wrong-uid patch "$CM/cm2" "" '{metadata:{uid:"x"},data:{a:"6"}}'
+record widget-patch-create create "$W/w2" "" '{apiVersion:"versions-rec.example.com/v1",kind:"Widget",metadata:{name:"w2"},spec:{replicas:1}}' "$WX"
+record widget-patch-null-rv patch "$W/w2" "" '{metadata:{resourceVersion:null},spec:{size:"s"}}' "$WX"
+record widget-patch-spec patch "$W/w2" "" '{spec:{size:"m"}}' "$WX"
+record lease-patch-null-rv patch "$LEASE/l1" "" '{metadata:{resourceVersion:null},spec:{holderIdentity:"c"}}'
 
 # --- Namespace deletion preconditions (its own REST storage).
 echo '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"versions-rec-ns2"}}' > "$TMP/ns2"
