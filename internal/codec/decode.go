@@ -193,16 +193,13 @@ func (o Options) decodeOne(data []byte, format Format, line int) (any, []string,
 	if format == FormatYAML {
 		j, err := yamlToJSON(data, true)
 		if err != nil {
-			violations, dup := yamlDuplicates(err)
-			if !dup {
-				return nil, nil, yamlError(err, line)
-			}
-			// The apiserver converts without strictness first: a fatal error there (a NaN, an
-			// unsupported key) wins over duplicate keys.
+			// The apiserver converts without strictness first, so an error there wins; what
+			// only the strict conversion rejects (duplicate keys) is a strict-decoding violation.
 			lenient, err2 := yamlToJSON(data, false)
 			if err2 != nil {
 				return nil, nil, yamlError(err2, line)
 			}
+			violations := yamlWarnings(err)
 			if !o.AllowDuplicates {
 				rel := yamlLine(err.Error())
 				return nil, nil, &Error{Kind: KindDuplicate, Line: line - 1 + rel, Path: yamlDuplicatePath(data, rel),
@@ -341,26 +338,20 @@ func yamlError(err error, line int) *Error {
 	return e
 }
 
-// yamlDuplicates recognises go-yaml's strict-mode duplicate-key error
-// ("yaml: unmarshal errors:\n  line 3: key \"a\" already set in map") and returns its lines
-// the way the apiserver splits them into warnings.
-func yamlDuplicates(err error) ([]string, bool) {
-	const prefix = "yaml: unmarshal errors:\n"
+// yamlWarnings splits a strict-only go-yaml error the way the apiserver turns it into
+// fieldValidation=Warn warnings (handlers.parseYAMLWarnings): one per line of
+// "yaml: unmarshal errors:\n  line 3: key \"a\" already set in map", else the whole message.
+func yamlWarnings(err error) []string {
 	msg := err.Error()
-	rest, ok := strings.CutPrefix(msg, prefix)
+	rest, ok := strings.CutPrefix(msg, "yaml: unmarshal errors:\n")
 	if !ok {
-		return nil, false
+		return []string{msg}
 	}
 	lines := strings.Split(rest, "\n")
-	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		l = strings.TrimSpace(l)
-		if !strings.Contains(l, "already set in map") {
-			return nil, false
-		}
-		out = append(out, l)
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
 	}
-	return out, true
+	return lines
 }
 
 // DecodeDocuments decodes a stream the way kubectl -f does (apimachinery's
