@@ -286,6 +286,7 @@ func FuzzNextGeneration(f *testing.F) {
 		_, _ = versions.GenerationOnCreate(s, upd)
 		_, _ = versions.GenerationOnDelete(s, old)
 		_, _ = versions.CheckUpdate(s, old, upd)
+		_, _ = versions.CheckPatch(s, old, upd)
 		_ = versions.CheckDeletePreconditions(s, versions.Preconditions{}, old)
 		_, _ = versions.Observe(old)
 		assert.True(t, value.Equal(oldCopy, old), "old modified")
