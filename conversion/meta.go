@@ -132,7 +132,7 @@ func validateLabels(labels map[string]string, fld field.Path) field.ErrorList {
 			errs = append(errs, field.Invalid(fld, k, m))
 		}
 		for _, m := range labelValue(labels[k]) {
-			errs = append(errs, field.Invalid(fld.Key(k), labels[k], m))
+			errs = append(errs, field.Invalid(fld, labels[k], m))
 		}
 	}
 	return errs

@@ -311,7 +311,7 @@ func decodeResponse(resp *Response, reviewVersion, uid string) ([]json.RawMessag
 		return nil, status.GenericServerResponse(resp.StatusCode, "POST", status.GroupResource{}, "", msg, resp.RetryAfter, true)
 	}
 	if len(resp.Body) == 0 {
-		return nil, fmt.Errorf("0-length response with status code: %d and content type: %s", resp.StatusCode, resp.ContentType)
+		return nil, fmt.Errorf("0-length response with status code: %d and content type: %s", resp.StatusCode, ct)
 	}
 	findKind := struct {
 		APIVersion string `json:"apiVersion,omitempty"`
@@ -332,7 +332,16 @@ func decodeResponse(resp *Response, reviewVersion, uid string) ([]json.RawMessag
 		if got.Kind == "" {
 			got.Kind = "ConversionReview"
 		}
-		return nil, fmt.Errorf("no kind %q is registered for version %q", got.Kind, got.GroupVersion().String())
+		if got.Version == "" {
+			got.Version = strings.TrimPrefix(reviewVersion, "apiextensions.k8s.io/")
+		}
+		// kinds the client's scheme knows decode, then fail to convert into the review type.
+		if got.Group == "apiextensions.k8s.io" && (got.Version == "v1" || got.Version == "v1beta1") &&
+			(got.Kind == "ConversionReview" || got.Kind == "CustomResourceDefinition" || got.Kind == "CustomResourceDefinitionList") {
+			return nil, fmt.Errorf("converting (%s.%s) to (%s.ConversionReview): unknown conversion", got.Version, got.Kind, strings.TrimPrefix(reviewVersion, "apiextensions.k8s.io/"))
+		}
+		// the scheme's name is where the apiserver's webhook client created it.
+		return nil, fmt.Errorf("no kind %q is registered for version %q in scheme %q", got.Kind, got.GroupVersion().String(), "pkg/runtime/scheme.go:111")
 	}
 	var w responseWire
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(resp.Body, &w); err != nil {
