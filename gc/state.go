@@ -174,6 +174,11 @@ type item struct {
 	m     meta
 	k     *Kind
 	gone  bool
+	// ownerItems holds, for each of m.owners, the snapshot object with that uid (nil if none).
+	ownerItems []*item
+	// dependents lists the objects that referenced this one when they were indexed; entries
+	// whose reference has since been removed are skipped on use.
+	dependents []*item
 }
 
 func (it *item) ref() Ref { return it.m.ref() }
@@ -199,7 +204,6 @@ type state struct {
 	cat    *catalog
 	items  []*item
 	byUID  map[string]*item
-	deps   map[string][]*item // owner uid → items that referenced it when last indexed
 	now    time.Time
 	nowStr string
 	whys   map[string]string
@@ -215,11 +219,11 @@ type state struct {
 // collector's next pass: what it decides about an object depends on nothing else.
 func (s *state) touch(it *item) {
 	it.dirty = true
-	for _, d := range s.deps[it.m.uid] {
+	for _, d := range it.dependents {
 		d.dirty = true
 	}
-	for _, o := range it.m.owners {
-		if x := s.byUID[o.UID]; x != nil {
+	for _, x := range it.ownerItems {
+		if x != nil {
 			x.dirty = true
 		}
 	}
@@ -260,7 +264,7 @@ func (s *state) findUID(uid string, it *item) *item {
 func newState(objs []Object, opts Options) (*state, error) {
 	s := &state{opts: opts, cat: newCatalog(opts.Kinds, objs), now: opts.Now,
 		items: make([]*item, 0, len(objs)), byUID: make(map[string]*item, len(objs)),
-		deps: make(map[string][]*item), stuck: map[*item]string{}}
+		stuck: map[*item]string{}}
 	var problems []string
 	var slab []item
 	for i, o := range objs {
@@ -303,8 +307,23 @@ func newState(objs []Object, opts Options) (*state, error) {
 			continue
 		}
 		s.items = append(s.items, it)
-		for _, o := range m.owners {
-			s.deps[o.UID] = append(s.deps[o.UID], it)
+	}
+	// The graph: owners and dependents by uid, whatever the references' other coordinates.
+	total := 0
+	for _, it := range s.items {
+		total += len(it.m.owners)
+	}
+	links := make([]*item, total)
+	for _, it := range s.items {
+		n := len(it.m.owners)
+		it.ownerItems, links = links[:n:n], links[n:]
+		for i, o := range it.m.owners {
+			it.ownerItems[i] = s.byUID[o.UID]
+		}
+		for _, o := range it.ownerItems {
+			if o != nil {
+				o.dependents = append(o.dependents, it)
+			}
 		}
 	}
 	problems = append(problems, s.duplicateNames()...)
@@ -369,10 +388,26 @@ func checkObject(i int, m *meta) []string {
 	return problems
 }
 
+// linkOwners resolves the uids of an item's ownerReferences.
+func (s *state) linkOwners(it *item) {
+	it.ownerItems = make([]*item, len(it.m.owners))
+	for i, o := range it.m.owners {
+		it.ownerItems[i] = s.byUID[o.UID]
+	}
+}
+
+// dependentsOf returns the items indexed as dependents of uid.
+func (s *state) dependentsOf(uid string) []*item {
+	if it := s.byUID[uid]; it != nil {
+		return it.dependents
+	}
+	return nil
+}
+
 // dependents returns the live items that reference uid now (the graph's dependents).
 func (s *state) dependents(uid string) []*item {
 	var out []*item
-	for _, d := range s.deps[uid] {
+	for _, d := range s.dependentsOf(uid) {
 		if !d.gone && d.refersTo(uid) {
 			out = append(out, d)
 		}
@@ -381,7 +416,7 @@ func (s *state) dependents(uid string) []*item {
 }
 
 func (s *state) hasDependents(uid string) bool {
-	for _, d := range s.deps[uid] {
+	for _, d := range s.dependentsOf(uid) {
 		if !d.gone && d.refersTo(uid) {
 			return true
 		}
@@ -392,7 +427,7 @@ func (s *state) hasDependents(uid string) bool {
 // blockingDependents returns the live dependents whose reference to uid blocks owner deletion.
 func (s *state) blockingDependents(uid string) []*item {
 	var out []*item
-	for _, d := range s.deps[uid] {
+	for _, d := range s.dependentsOf(uid) {
 		if d.gone {
 			continue
 		}
@@ -418,7 +453,8 @@ const (
 // resolveOwner looks an ownerReference up the way the garbage collector's isDangling does: by
 // REST mapping of apiVersion/kind, then GET by name in the dependent's namespace (or cluster
 // scope), comparing uids.
-func (s *state) resolveOwner(it *item, o ownerReference) (ownerState, *item, error) {
+func (s *state) resolveOwner(it *item, i int) (ownerState, *item, error) {
+	o := it.m.owners[i]
 	k, ok := s.cat.lookup(o.APIVersion, o.Kind)
 	if !ok {
 		return 0, nil, fmt.Errorf("unable to get REST mapping for %s/%s", o.APIVersion, o.Kind)
@@ -432,7 +468,7 @@ func (s *state) resolveOwner(it *item, o ownerReference) (ownerState, *item, err
 	}
 	// GET by name, then compare uids: names are unique per resource and namespace, so this is
 	// the object with the reference's uid, if it has that resource, namespace and name.
-	owner := s.byUID[o.UID]
+	owner := it.ownerItems[i]
 	if owner == nil || owner.gone || keyOf(owner) != (objKey{k.Group, k.Resource, ns, o.Name}) {
 		return ownerDangling, owner, nil
 	}
@@ -536,8 +572,8 @@ func (s *state) gcItem(it *item, out []Action) []Action {
 	}
 	var solidBuf, danglingBuf, waitingBuf [2]ownerReference
 	solid, dangling, waiting := solidBuf[:0], danglingBuf[:0], waitingBuf[:0]
-	for _, o := range it.m.owners {
-		st, _, err := s.resolveOwner(it, o)
+	for i, o := range it.m.owners {
+		st, _, err := s.resolveOwner(it, i)
 		if err != nil {
 			s.stuck[it] = err.Error()
 			return out
@@ -664,7 +700,14 @@ func (s *state) replace(it *item, obj Object) {
 	if !it.k.Namespaced {
 		m.namespace = ""
 	}
+	ownersChanged := len(m.owners) != len(it.m.owners)
+	for i := 0; !ownersChanged && i < len(m.owners); i++ {
+		ownersChanged = m.owners[i].UID != it.m.owners[i].UID
+	}
 	it.obj, it.m = obj, m
+	if ownersChanged {
+		s.linkOwners(it)
+	}
 	s.touch(it)
 }
 
