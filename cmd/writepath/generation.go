@@ -122,6 +122,9 @@ bumps, and outside status too with --crd-status-subresource.`,
 	}
 	stored := objs[0]
 	for i, next := range objs[1:] {
+		if err := sameObject(objs[0], next, *sub == "scale"); err != nil {
+			return e.fail(usagef("object %d %v", i+2, err))
+		}
 		written, err := writeFor(s, stored, next, *sub)
 		if err != nil {
 			return e.fail(&inputError{err: fmt.Errorf("object %d: %w", i+2, err)})
@@ -172,6 +175,30 @@ func (e *env) flushText(lines []string, o output) {
 	for _, l := range lines {
 		fmt.Fprintln(e.stdout, l)
 	}
+}
+
+// sameObject checks that next is a write of the stored object: same apiVersion,
+// kind, namespace and name (a Scale only needs the name).
+func sameObject(stored, next map[string]any, scale bool) error {
+	str := func(obj map[string]any, keys ...string) string {
+		var cur any = obj
+		for _, k := range keys {
+			m, _ := cur.(map[string]any)
+			cur = m[k]
+		}
+		s, _ := cur.(string)
+		return s
+	}
+	checks := [][]string{{"metadata", "name"}}
+	if !(scale && next["kind"] == "Scale") {
+		checks = append(checks, []string{"apiVersion"}, []string{"kind"}, []string{"metadata", "namespace"})
+	}
+	for _, c := range checks {
+		if a, b := str(stored, c...), str(next, c...); a != b {
+			return fmt.Errorf("is not a write of the first object: %s is %q, not %q", strings.Join(c, "."), b, a)
+		}
+	}
+	return nil
 }
 
 // strategyFromCRD reads a CustomResourceDefinition and returns the strategy of
