@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -114,6 +115,10 @@ func checkRoundTrip(t *testing.T, v any) {
 	require.True(t, modelOK(v), "decoded value outside the object model: %#v", v)
 	b1, err := EncodeJSON(v)
 	require.NoError(t, err)
+	// The encoder writes encoding/json's bytes.
+	want, err := json.Marshal(v)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(b1), "EncodeJSON differs from encoding/json")
 	v2, err := Options{Format: FormatJSON, MaxBytes: -1}.DecodeValue(b1)
 	require.NoError(t, err, "re-decoding %s", b1)
 	assert.True(t, sameAfterEncoding(v, v2), "round trip changed the value: %s", b1)
@@ -130,6 +135,9 @@ func checkRoundTrip(t *testing.T, v any) {
 	assert.Equal(t, string(b2), string(b3), "encoding is not a fixpoint after one round trip")
 	ind, err := EncodeJSONIndent(v)
 	require.NoError(t, err)
+	wantInd, err := json.MarshalIndent(v, "", "    ")
+	require.NoError(t, err)
+	require.Equal(t, string(wantInd)+"\n", string(ind), "EncodeJSONIndent differs from MarshalIndent")
 	v3, err := Options{Format: FormatJSON, MaxBytes: -1}.DecodeValue(ind)
 	require.NoError(t, err)
 	assert.True(t, sameAfterEncoding(v2, v3), "indented encoding decodes differently: %s", ind)
