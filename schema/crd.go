@@ -407,10 +407,12 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 	if len(stored) == 0 {
 		all = append(all, field.Invalid(sv, []any(nil), "must have at least one stored version"))
 	} else {
+		storedLeft := map[string]bool{stored[0].(string): true}
 		for _, v := range c.Versions {
-			if v.Storage && v.Name != stored[0] {
+			if v.Storage && !storedLeft[v.Name] {
 				all = append(all, field.Invalid(sv, stored, "must have the storage version "+v.Name))
 			}
+			delete(storedLeft, v.Name)
 		}
 	}
 	if c.PreserveUnknownFields {

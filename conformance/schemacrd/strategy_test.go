@@ -192,6 +192,29 @@ func TestStrategy(t *testing.T) {
 			subresources = scaleSubresources
 		}
 		crdObj := crdWith(s, namespaced, subresources)
+		if g.chance(0.2) {
+			// A second version: same or another schema, storage flags and deprecation varied.
+			second := versionWith(s, subresources)
+			second["name"] = g.pick("v2", "v1", "V3")
+			second["storage"] = g.chance(0.3)
+			if g.chance(0.5) {
+				second["schema"] = map[string]any{"openAPIV3Schema": g.rootSchema()}
+			}
+			if g.chance(0.3) {
+				second["deprecated"] = true
+				second["deprecationWarning"] = g.pick("", "use v1", "gone soon")
+			} else if g.chance(0.1) {
+				second["deprecationWarning"] = "not deprecated"
+			}
+			if g.chance(0.2) {
+				delete(second, "subresources")
+			}
+			spec := crdObj["spec"].(map[string]any)
+			spec["versions"] = append(spec["versions"].([]any), second)
+			if g.chance(0.1) {
+				spec["versions"].([]any)[0].(map[string]any)["storage"] = false
+			}
+		}
 		c, err := schema.FromCRD(crdObj)
 		refCRDErrs := refValidateCRD(t, crdObj)
 		if (err == nil) != (len(refCRDErrs) == 0) {
