@@ -34,7 +34,7 @@ func sequences() int {
 	if os.Getenv("WRITEPATH_LONG") != "" {
 		return 2000 // x 8 operations x 8 scenarios = 128k operations
 	}
-	return 60
+	return 30
 }
 
 const opsPerSequence = 8

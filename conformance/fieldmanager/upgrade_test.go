@@ -18,7 +18,7 @@ import (
 // TestUpgradeDifferential compares managedfields.Upgrade with client-go's
 // csaupgrade.UpgradeManagedFields on random managedFields.
 func TestUpgradeDifferential(t *testing.T) {
-	n := 3000
+	n := 1000
 	if os.Getenv("WRITEPATH_LONG") != "" {
 		n = 100000
 	}
