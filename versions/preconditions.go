@@ -176,7 +176,9 @@ func CheckUpdate(s Strategy, existing, updated map[string]any) (UpdateDecision, 
 	name := old.name
 	storedRV, err := parseStorageVersion(old.resourceVersion)
 	if err != nil || storedRV == 0 {
-		return UpdateDecision{}, status.InternalError(fmt.Errorf("stored object has no valid resourceVersion: %q", old.resourceVersion))
+		// Storage always sets it; an object without one was not read from a server.
+		return UpdateDecision{}, status.InternalError(field.Invalid(field.NewPath("metadata", "resourceVersion"),
+			old.resourceVersion, "the stored object must carry the resourceVersion storage assigned"))
 	}
 	newRV, err := parseStorageVersion(sent.resourceVersion)
 	if err != nil {

@@ -139,6 +139,16 @@ func (e *env) readObjects(files []string) ([]map[string]any, error) {
 	return out, nil
 }
 
+// requireStored checks that the first object carries what a stored object
+// always has: a resourceVersion.
+func requireStored(obj map[string]any) error {
+	md, _ := obj["metadata"].(map[string]any)
+	if rv, _ := md["resourceVersion"].(string); rv == "" {
+		return &inputError{err: errors.New("the first object is the stored one and has no metadata.resourceVersion: give it as the server returns it (kubectl get -o yaml)")}
+	}
+	return nil
+}
+
 // output is the -o flag.
 type output string
 

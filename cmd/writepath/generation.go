@@ -121,6 +121,11 @@ bumps, and outside status too with --crd-status-subresource.`,
 		lines = append(lines, fmt.Sprintf("%s: created with generation %d\n  %s", name, g.New, g.Reason))
 	}
 	stored := objs[0]
+	if len(objs) > 1 && !*del {
+		if err := requireStored(stored); err != nil {
+			return e.fail(err)
+		}
+	}
 	for i, next := range objs[1:] {
 		if err := sameObject(objs[0], next, *sub == "scale"); err != nil {
 			return e.fail(usagef("object %d %v", i+2, err))

@@ -121,6 +121,9 @@ unconditional updates (most built-ins; not custom resources, Leases, PodDisrupti
 	if err != nil {
 		return e.fail(&inputError{err: err})
 	}
+	if err := requireStored(objs[0]); err != nil {
+		return e.fail(err)
+	}
 	if s.Custom && *crdFile != "" {
 		if s, err = e.strategyFromCRD(*crdFile, objs[0]); err != nil {
 			return e.fail(err)
