@@ -190,3 +190,23 @@ func ExampleSameSchema() {
 	// example.com/v2 <nil>
 	// true
 }
+
+func ExamplePlanRename() {
+	live, _ := apply.Apply(apply.Request{Config: mustObject(deploymentConfig), Manager: "old-operator", Now: t0})
+	// The operator is renamed and applies a configuration that changes the image.
+	changed := mustObject(deploymentConfig)
+	changed["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["image"] = "nginx:1.28"
+	plan, err := apply.PlanRename(apply.Request{Live: live.Object, Config: changed, Manager: "new-operator", Now: t0.Add(time.Hour)}, "old-operator")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(plan.Owned), "fields owned by old-operator")
+	for _, c := range plan.Conflicts {
+		fmt.Println("conflict:", c.Path, "with", c.Owner.Manager)
+	}
+	fmt.Println(len(plan.Shared), "fields shared without migration")
+	// Output:
+	// 6 fields owned by old-operator
+	// conflict: .spec.template.spec.containers[name="app"].image with old-operator
+	// 5 fields shared without migration
+}
