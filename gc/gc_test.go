@@ -211,6 +211,8 @@ var runCases = []struct{ name, snapshot string }{
 - {apiVersion: v1, kind: Namespace, metadata: {name: ns, uid: nsuid, deletionTimestamp: '2026-11-29T12:00:00Z'}, spec: {finalizers: [kubernetes]}, status: {phase: Active}}
 - {apiVersion: apps/v1, kind: Deployment, metadata: {name: d, namespace: ns, uid: d}}
 - {apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: rs, namespace: ns, uid: rs, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: d, uid: d, controller: true, blockOwnerDeletion: true}]}}`},
+	{"self-owned-foreground", `
+- {apiVersion: v1, kind: Secret, metadata: {name: self, namespace: ns, uid: self, deletionTimestamp: '2026-11-29T12:00:00Z', deletionGracePeriodSeconds: 0, finalizers: [foregroundDeletion], ownerReferences: [{apiVersion: v1, kind: Secret, name: self, uid: self, blockOwnerDeletion: true}]}}`},
 	{"custom-resources-from-crd", `
 - apiVersion: apiextensions.k8s.io/v1
   kind: CustomResourceDefinition
@@ -271,6 +273,7 @@ func TestDiagnose(t *testing.T) {
 		{"unknown-owner-kind", gc.Ref{Kind: "ConfigMap", Namespace: "ns", Name: "d"}, nil, nil},
 		{"cycle-foreground", gc.Ref{Kind: "ConfigMap", Namespace: "ns", Name: "a"}, nil, nil},
 		{"cycle-foreground", gc.Ref{Kind: "ConfigMap", Namespace: "ns", Name: "nothere"}, nil, nil},
+		{"self-owned-foreground", gc.Ref{Kind: "secret", Namespace: "ns", Name: "self"}, nil, nil},
 	}
 	snap := map[string]string{}
 	for _, c := range runCases {
