@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -366,7 +367,18 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 			}
 		}
 		if !schemasIdentical && v.Props != nil {
-			all = append(all, validateVersionSchema(v.Props, v.Subresources.Status, vp.Child("schema"))...)
+			// The apiserver looks the subresources up by version name (the first version of that
+			// name, or the spec's when every version has the same).
+			status := c.Versions[0].Subresources.Status
+			if !subresourcesIdentical {
+				for _, w := range c.Versions {
+					if w.Name == v.Name {
+						status = w.Subresources.Status
+						break
+					}
+				}
+			}
+			all = append(all, validateVersionSchema(v.Props, status, vp.Child("schema"))...)
 		}
 		if !subresourcesIdentical {
 			all = append(all, validateSubresources(v.Subresources, vp.Child("subresources"))...)
@@ -415,10 +427,35 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 			delete(storedLeft, v.Name)
 		}
 	}
+	if om != nil {
+		all = append(all, validateAPIApproval(c.Group, om.Annotations)...)
+	}
 	if c.PreserveUnknownFields {
 		all = append(all, field.Invalid(spec.Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
 	}
 	return all
+}
+
+const apiApprovedAnnotation = "api-approved.kubernetes.io"
+
+// validateAPIApproval: CRDs in the community's protected groups (k8s.io, kubernetes.io) need the
+// api-approved.kubernetes.io annotation (a URL, or a reason starting with "unapproved").
+func validateAPIApproval(group string, annotations map[string]string) field.ErrorList {
+	if !(group == "k8s.io" || strings.HasSuffix(group, ".k8s.io") || group == "kubernetes.io" || strings.HasSuffix(group, ".kubernetes.io")) {
+		return nil
+	}
+	p := field.NewPath("metadata", "annotations").Key(apiApprovedAnnotation)
+	a := annotations[apiApprovedAnnotation]
+	u, err := url.ParseRequestURI(a)
+	switch {
+	case a == "":
+		return field.ErrorList{field.Required(p, fmt.Sprintf("protected groups must have approval annotation %q, see https://github.com/kubernetes/enhancements/pull/1111", apiApprovedAnnotation))}
+	case strings.HasPrefix(a, "unapproved"):
+		return nil
+	case err == nil && u != nil && u.Host != "" && u.Scheme != "":
+		return nil
+	}
+	return field.ErrorList{field.Invalid(p, a, fmt.Sprintf("protected groups must have approval annotation %q with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111", apiApprovedAnnotation))}
 }
 
 func validateNames(n Names, fld field.Path) field.ErrorList {
