@@ -160,9 +160,8 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 				if err != nil {
 					return nil, status.BadRequest("spec.conversion.webhook.clientConfig.caBundle: " + err.Error())
 				}
-				if len(raw) > 0 {
-					errs = append(errs, validateCABundle(fld.Child("webhookClientConfig", "caBundle"), raw)...)
-				}
+				// An invalid caBundle is allowed on create (the CRD is not established yet): it
+				// fails when the webhook client is built.
 				if len(strings.TrimSpace(string(raw))) > 0 {
 					w.CABundle = raw
 				}
@@ -175,8 +174,6 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 		} else if urlSet {
 			errs = append(errs, validateURL(fld.Child("webhookClientConfig", "url"), w.URL)...)
 		}
-		// validation order of the apiserver: url/service, caBundle, then review versions.
-		errs = sortClientConfigErrors(errs)
 		errs = append(errs, validateReviewVersions(fld.Child("conversionReviewVersions"), reviewVersions)...)
 		c.Webhook = w
 	}
@@ -201,19 +198,6 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 	return c, nil
 }
 
-// sortClientConfigErrors puts the url/service errors before the caBundle ones, as the
-// apiserver reports them.
-func sortClientConfigErrors(errs field.ErrorList) field.ErrorList {
-	var first, ca field.ErrorList
-	for _, e := range errs {
-		if strings.HasSuffix(e.Field, ".caBundle") {
-			ca = append(ca, e)
-		} else {
-			first = append(first, e)
-		}
-	}
-	return append(first, ca...)
-}
 
 func str(m map[string]any, k, path string) (string, error) {
 	x, ok := m[k]
@@ -304,15 +288,7 @@ func validateService(fld field.Path, s *Service, hasPath bool) field.ErrorList {
 	return errs
 }
 
-// validateCABundle is apiserver's webhook.ValidateCABundle (client-go's root certificate
-// loading and its error texts).
-func validateCABundle(fld field.Path, ca []byte) field.ErrorList {
-	if err := checkCABundle(ca); err != nil {
-		return field.ErrorList{field.Invalid(fld, ca, "unable to load root certificates: "+err.Error())}
-	}
-	return nil
-}
-
+// checkCABundle loads a caBundle as client-go does, with its error texts.
 func checkCABundle(ca []byte) error {
 	if x509.NewCertPool().AppendCertsFromPEM(ca) {
 		return nil
