@@ -344,3 +344,15 @@ func ExampleParseFieldValidation() {
 	// Warn <nil>
 	// fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"
 }
+
+// Read is the storage decoding: bad metadata fields are dropped, defaults applied.
+func ExampleVersion_Read() {
+	v := mustCRD().Version("v1")
+	out, err := v.Read(mustObject(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","labels":"oops"},"spec":{"size":2,"old":true}}`))
+	if err != nil {
+		panic(err)
+	}
+	printJSON(out)
+	// Output:
+	// {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"generation":1,"name":"w"},"spec":{"color":"red","size":2}}
+}

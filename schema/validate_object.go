@@ -235,6 +235,25 @@ func shallowCopy(m map[string]any) map[string]any {
 // normalised. With trackUnknown it returns the unknown field paths (metadata ones first, as the
 // apiserver lists them). obj is not modified. Errors are 400 BadRequest *status.Error values.
 func (v *Version) Coerce(obj map[string]any, trackUnknown bool) (map[string]any, []string, error) {
+	return v.coerce(obj, trackUnknown, false)
+}
+
+// Read is what the apiserver does to a custom object it reads from storage (the storage
+// codec's decoder): the decode-time coercion with malformed metadata fields dropped instead of
+// rejected, a missing generation repaired to 1, then defaulting. Defaults added to a schema
+// after an object was stored appear on read, as with the apiserver. stored is not modified.
+func (v *Version) Read(stored map[string]any) (map[string]any, error) {
+	out, _, err := v.coerce(stored, false, true)
+	if err != nil {
+		return nil, err
+	}
+	if v.Structural != nil {
+		out = Default(out, v.Structural).(map[string]any)
+	}
+	return out, nil
+}
+
+func (v *Version) coerce(obj map[string]any, trackUnknown, fromStorage bool) (map[string]any, []string, error) {
 	out := deepCopyJSON(obj).(map[string]any)
 	var unknown []string
 	kind, foundKind := out["kind"]
@@ -254,7 +273,11 @@ func (v *Version) Coerce(obj map[string]any, trackUnknown bool) (map[string]any,
 	if foundMeta {
 		var mu []string
 		var err error
-		om, mu, err = decodeObjectMeta(md, trackUnknown, "metadata")
+		decode := decodeObjectMeta
+		if fromStorage {
+			decode = decodeObjectMetaDropping
+		}
+		om, mu, err = decode(md, trackUnknown, "metadata")
 		if err != nil {
 			return nil, nil, status.BadRequest(err.Error())
 		}
@@ -271,12 +294,15 @@ func (v *Version) Coerce(obj map[string]any, trackUnknown bool) (map[string]any,
 			pruneNonNullableNullsWithoutDefaults(out, s)
 		}
 		if needsCoerce(s, 0) {
-			c := &coercer{track: trackUnknown}
+			c := &coercer{track: trackUnknown, dropInvalid: fromStorage}
 			if ferr := c.coerce(field.Path{}, out, s); ferr != nil {
 				return nil, nil, status.BadRequest(ferr.Error())
 			}
 			sort.Strings(c.unknown)
 			unknown = append(unknown, c.unknown...)
+		}
+		if fromStorage && om != nil && om.Generation == 0 {
+			om.Generation = 1 // very old custom resources had none
 		}
 	}
 	if foundKind {

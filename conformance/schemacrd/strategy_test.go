@@ -125,6 +125,12 @@ func setReplicas(g *gen, obj map[string]any) {
 // refCoerce is apiextensions' unstructuredSchemaCoercer.apply for a request (strict decoding,
 // metadata not dropped) followed by the decoder's defaulting.
 func refCoerce(obj map[string]any, s *structuralschema.Structural) (map[string]any, []string, error) {
+	return refCoerceWith(obj, s, false)
+}
+
+// refCoerceWith is refCoerce, or with fromStorage the storage codec's decoding (malformed
+// metadata dropped, generation repaired, no unknown-field tracking).
+func refCoerceWith(obj map[string]any, s *structuralschema.Structural, fromStorage bool) (map[string]any, []string, error) {
 	u := &unstructured.Unstructured{Object: runtime.DeepCopyJSON(obj)}
 	kind, foundKind, err := unstructured.NestedString(u.Object, "kind")
 	if err != nil {
@@ -134,7 +140,7 @@ func refCoerce(obj map[string]any, s *structuralschema.Structural) (map[string]a
 	if err != nil {
 		return nil, nil, err
 	}
-	om, foundMeta, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	om, foundMeta, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u.Object, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: !fromStorage, DropMalformedFields: fromStorage})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -143,13 +149,16 @@ func refCoerce(obj map[string]any, s *structuralschema.Structural) (map[string]a
 		return nil, nil, err
 	}
 	if gv.Group == "example.com" && kind == "Widget" {
-		unknown = append(unknown, pruning.PruneWithOptions(u.Object, s, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
+		unknown = append(unknown, pruning.PruneWithOptions(u.Object, s, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: !fromStorage})...)
 		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, s)
-		err, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, s, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+		err, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, s, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: !fromStorage, DropInvalidFields: fromStorage})
 		if err != nil {
 			return nil, nil, err
 		}
 		unknown = append(unknown, paths...)
+		if fromStorage && om != nil && om.Generation == 0 {
+			om.Generation = 1
+		}
 	}
 	if foundKind {
 		u.SetKind(kind)
@@ -317,6 +326,15 @@ func TestStrategy(t *testing.T) {
 				continue
 			}
 			myObj = schema.Default(myObj, v.Structural).(map[string]any)
+			// Reading the (raw) object back from storage.
+			if rr, _, rerr := refCoerceWith(obj, refS, true); rerr == nil {
+				mr, merr := v.Read(obj)
+				if merr != nil || !reflect.DeepEqual(rr, mr) {
+					disagree("read", fmt.Sprintf("%s obj %s:\nref=%s\nmine=%s %v", mustJSON(s), mustJSON(obj), mustJSON(rr), mustJSON(mr), merr))
+				}
+			} else if _, merr := v.Read(obj); merr == nil {
+				disagree("read-error", fmt.Sprintf("%s obj %s: ref=%v mine ok", mustJSON(s), mustJSON(obj), rerr))
+			}
 			if !reflect.DeepEqual(refObj, myObj) || !reflect.DeepEqual(nilIfEmpty(refUnknown), nilIfEmpty(myUnknown)) {
 				disagree("coerce", fmt.Sprintf("%s obj %s:\nref=%s %q\nmine=%s %q", mustJSON(s), mustJSON(obj), mustJSON(refObj), refUnknown, mustJSON(myObj), myUnknown))
 				continue
