@@ -134,3 +134,16 @@ func ExampleBuiltin() {
 	// Output:
 	// jobs "OrphanDependents" graceful=true served=false
 }
+
+func ExampleCheckCreate() {
+	held := configMap("held", "u1")
+	held["metadata"].(map[string]any)["deletionTimestamp"] = "2026-11-29T11:00:00Z"
+	held["metadata"].(map[string]any)["finalizers"] = []any{"example.com/hold"}
+	fmt.Println(gc.CheckCreate(configMap("held", ""), held, nil, nil))
+
+	ns := gc.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "demo"}, "status": map[string]any{"phase": "Terminating"}}
+	fmt.Println(gc.CheckCreate(configMap("new", ""), nil, ns, nil))
+	// Output:
+	// object is being deleted: configmaps "held" already exists
+	// configmaps "new" is forbidden: unable to create new content in namespace demo because it is being terminated
+}
