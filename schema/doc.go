@@ -35,6 +35,8 @@
 //	warn(res.Warnings)                     // unknown/duplicate fields under Warn, deprecations, finalizers
 //	if len(res.Errors) > 0 { return v.Invalid(res.Object, res.Errors) } // the apiserver's 422
 //
+// Request.Subresource "status" is a write to the status subresource (ValidateStatusUpdate);
+// Version.Read is the storage decoding (malformed metadata dropped, defaulting on read).
 // The steps are also available one by one: Version.Coerce (decode-time: root metadata through
 // ObjectMeta, Prune, non-nullable nulls, embedded metadata), Default, Validator.Validate and
 // ValidateUpdate (ratcheting), ValidateListSetsAndMaps, ValidateEmbeddedResources,
@@ -52,12 +54,11 @@
 // clock or the network. Patterns use Go's regexp (RE2, linear time), as the apiserver does.
 // Schemas nested deeper than 1000 levels are cut off rather than recursed into.
 //
-// Not implemented here: CEL (x-kubernetes-validations rules and their cost limits are another
-// package's), the status-subresource restriction of root schema fields other than type,
-// additionalPrinterColumns, selectableFields and conversion-webhook checks of CRD validation,
-// the API-approval annotation for *.k8s.io groups, managedFields validation in metadata,
-// fields the registry sets on create (uid, creationTimestamp, generation, resourceVersion), and
-// the status subresource's own update validation.
+// Not implemented here: CEL (x-kubernetes-validations rules, their static checks and cost
+// limits are another package's), the additionalPrinterColumns, selectableFields and conversion
+// (webhook) checks of CRD validation, CRD updates (ValidateCustomResourceDefinitionUpdate),
+// managedFields validation in metadata, and the fields the apiserver generates on create (uid,
+// creationTimestamp, resourceVersion).
 //
 // # Errors
 //
