@@ -162,6 +162,10 @@ record pod-update-label update "$POD/p" "" '.metadata.labels = {a:"b"}'
 # pods/binding sets spec.nodeName straight in storage: no generation bump.
 record pod-bind-create create "$POD/pb" "" '{apiVersion:"v1",kind:"Pod",metadata:{name:"pb"},spec:{automountServiceAccountToken:false,containers:[{name:"c",image:"registry.k8s.io/pause:3.10"}]}}'
 record pod-binding post "$POD/pb" binding '{apiVersion:"v1",kind:"Binding",metadata:{name:"pb"},target:{apiVersion:"v1",kind:"Node",name:"versions-rec-node"}}'
+# A bound pod is deleted gracefully (30s): it stays, with a bumped generation;
+# shortening the grace period does not bump again.
+record pod-delete-graceful delete "$POD/pb" "" '{kind:"DeleteOptions",apiVersion:"v1"}'
+record pod-delete-shorten-grace delete "$POD/pb" "" '{kind:"DeleteOptions",apiVersion:"v1",gracePeriodSeconds:10}'
 echo '{"kind":"DeleteOptions","apiVersion":"v1","gracePeriodSeconds":0}' > "$TMP/del0"
 api DELETE "$POD/pb" "$TMP/del0" >/dev/null
 record pod-delete-with-finalizer delete "$POD/p" "" '{kind:"DeleteOptions",apiVersion:"v1"}'
