@@ -393,14 +393,16 @@ func TestWebhookSkipsSameVersion(t *testing.T) {
 
 type callerFunc func(body []byte) (*conversion.Response, error)
 
-func (f callerFunc) Call(_ context.Context, body []byte) (*conversion.Response, error) { return f(body) }
+func (f callerFunc) Call(_ context.Context, body []byte) (*conversion.Response, error) {
+	return f(body)
+}
 
 func TestConvertErrors(t *testing.T) {
 	c, err := conversion.New(widgets(), conversion.Options{})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		obj, to, want string
-		list        bool
+		list          bool
 	}{
 		{`{"apiVersion":"example.com/v9","kind":"Widget"}`, "v1", "request to convert CR from an invalid group/version: example.com/v9", false},
 		{`{"apiVersion":"example.com/v1","kind":"Widget"}`, "v9", "request to convert CR to an invalid group/version: example.com/v9", false},

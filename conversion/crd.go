@@ -198,7 +198,6 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 	return c, nil
 }
 
-
 func str(m map[string]any, k, path string) (string, error) {
 	x, ok := m[k]
 	if !ok || x == nil {
