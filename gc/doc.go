@@ -18,6 +18,11 @@
 // Namespaces go Terminating; the namespace controller deletes their content and removes the
 // "kubernetes" finalizer from spec.finalizers once nothing is left.
 //
+// The model reaches the controllers' fixpoint at once: the namespace controller's resync
+// delays (5 s after a namespace changes, estimate/2+1 s while content remains) and the
+// collector's retries are not simulated, and discovery is assumed to succeed (the
+// NamespaceDeletionDiscoveryFailure and ...GroupVersionParsingFailure conditions stay False).
+//
 // Like etcd's raft, time is an input and effects come back as data: Step returns the Actions
 // the controllers take on a snapshot (DELETE with a policy, ownerReference patches, finalizer
 // removals, Events, namespace status), each with the object as stored after it, so a caller can
@@ -50,9 +55,10 @@
 //
 // # Errors
 //
-// Delete and Update return *status.Error values with the apiserver's code, reason and message
-// (409 precondition conflicts, 422 invalid DeleteOptions or forbidden new finalizers, 403 for
-// immortal namespaces). Step, Run and Diagnose return *InputError for snapshots kube-apiserver
+// Delete, Update and CheckCreate return *status.Error values with the apiserver's code, reason
+// and message (409 precondition conflicts, 422 invalid DeleteOptions or forbidden new
+// finalizers, 403 for immortal namespaces and for creates in a Terminating namespace, 409
+// "object is being deleted: ... already exists"). Step, Run and Diagnose return *InputError for snapshots kube-apiserver
 // could never have stored (missing uid, ownerReferences it rejects, duplicate objects); an
 // ownerReference to a kind the server does not serve is the collector's behaviour, not an
 // error: the dependent is left alone and Diagnose says why.
