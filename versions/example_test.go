@@ -263,3 +263,24 @@ func ExampleCheckPatch() {
 	// false <nil>
 	// Conflict
 }
+
+// Example is the README tour: would kube-apiserver accept this update, and
+// which generation would it store?
+func Example() {
+	s, _ := versions.Builtin("apps", "Deployment")
+	stored := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "web", "generation": int64(1), "resourceVersion": "42"},
+		"spec":     map[string]any{"replicas": int64(3)}}
+	sent := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "web", "resourceVersion": "41"},
+		"spec":     map[string]any{"replicas": int64(5)}}
+
+	if _, err := versions.CheckUpdate(s, stored, sent); err != nil {
+		fmt.Println(status.CodeOf(err), err)
+	}
+	g, _ := versions.NextGeneration(s, stored, sent, "")
+	fmt.Println(g)
+	// Output:
+	// 409 Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again
+	// 1 -> 2: spec.replicas changed; Deployment bumps metadata.generation on any change to spec or metadata.annotations
+}
