@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Strategy holds the write rules of one resource that this package models:
@@ -193,9 +194,9 @@ func CustomResource(group, resource, kind string, opts CustomResourceOptions) St
 // Builtin returns the strategy of a kind kube-apiserver 1.37 serves (including
 // CustomResourceDefinition and APIService), by group and kind.
 func Builtin(group, kind string) (Strategy, bool) {
-	for _, s := range builtins() {
+	for _, s := range builtinTable() {
 		if s.Group == group && s.Kind == kind {
-			return s, true
+			return s.clone(), true
 		}
 	}
 	return Strategy{}, false
@@ -204,9 +205,9 @@ func Builtin(group, kind string) (Strategy, bool) {
 // BuiltinResource returns the strategy of a built-in resource by group and
 // plural resource name.
 func BuiltinResource(group, resource string) (Strategy, bool) {
-	for _, s := range builtins() {
+	for _, s := range builtinTable() {
 		if s.Group == group && s.Resource == resource {
-			return s, true
+			return s.clone(), true
 		}
 	}
 	return Strategy{}, false
@@ -215,7 +216,11 @@ func BuiltinResource(group, resource string) (Strategy, bool) {
 // Builtins returns the strategies of all built-in resources, ordered by group
 // and resource. The slice is fresh on each call.
 func Builtins() []Strategy {
-	out := builtins()
+	table := builtinTable()
+	out := make([]Strategy, len(table))
+	for i, s := range table {
+		out[i] = s.clone()
+	}
 	slices.SortFunc(out, func(a, b Strategy) int {
 		if c := strings.Compare(a.Group, b.Group); c != 0 {
 			return c
@@ -280,7 +285,22 @@ func specPolicy(why string) GenerationPolicy {
 	return p
 }
 
-// builtins returns a fresh table, so callers may not alter shared state.
+// builtinTable is the table of built-in strategies, built once. Callers get
+// clones (Strategy.clone), so the table is never altered.
+var builtinTable = sync.OnceValue(builtins)
+
+// clone returns s with its slices copied.
+func (s Strategy) clone() Strategy {
+	s.UnconditionalUpdateVersions = slices.Clone(s.UnconditionalUpdateVersions)
+	s.ExtraSubresources = slices.Clone(s.ExtraSubresources)
+	s.BypassSubresources = slices.Clone(s.BypassSubresources)
+	s.Generation.Compare = slices.Clone(s.Generation.Compare)
+	s.Generation.AllExcept = slices.Clone(s.Generation.AllExcept)
+	s.Generation.Ignore = slices.Clone(s.Generation.Ignore)
+	return s
+}
+
+// builtins builds the table.
 func builtins() []Strategy {
 	type row struct {
 		group, resource, kind string
