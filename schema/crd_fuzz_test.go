@@ -103,6 +103,12 @@ func FuzzProcess(f *testing.F) {
 				assert.False(t, strings.Contains(e.Error(), "%!"), "formatting error in %q", e.Error())
 			}
 		}
+		if old != nil {
+			_, _ = v.Process(schema.Request{Object: obj, Old: old, Subresource: "status", FieldValidation: schema.FieldValidationIgnore})
+		}
+		if r, err := v.Read(obj); err == nil {
+			assert.True(t, value.Equal(schema.Default(r, v.Structural), r), "read objects are defaulted")
+		}
 		assert.True(t, value.Equal(before, obj), "Process modified the object")
 		if old != nil {
 			assert.True(t, value.Equal(oldBefore, old), "Process modified the old object")
