@@ -11,7 +11,7 @@ import (
 
 func runValidate(e *env, args []string) int {
 	var o output
-	f := e.flags("validate --crd CRD -f OBJECT [--old OLD] [--field-validation Strict|Warn|Ignore] [-o yaml|json]",
+	f := e.flags("validate --crd CRD -f OBJECT [--old OLD [--subresource status]] [--field-validation Strict|Warn|Ignore] [-o yaml|json]",
 		`Validate a custom object against its CustomResourceDefinition as kube-apiserver 1.37 does on a
 create (or, with --old, an update): unknown fields are pruned (and reported as the
 field-validation level asks), metadata is normalised, defaults are applied, then the object is
@@ -28,6 +28,7 @@ errors as the server's 422 answer. Exit status 1 if the write would be refused.`
 	crdFile := f.String("crd", "", "the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1)")
 	objFile := f.String("f", "", "`FILE` with the object to write (- for stdin)")
 	oldFile := f.String("old", "", "`FILE` with the stored object: validate an update")
+	sub := f.String("subresource", "", "`SUBRESOURCE` written: status (needs --old); default the main resource")
 	fv := f.String("field-validation", "Strict", "`LEVEL` for unknown and duplicate fields: Strict, Warn or Ignore")
 	f.Var(&o, "o", "output format: `yaml|json` (default yaml)")
 	if code, ok := f.parse(args); !ok {
@@ -38,6 +39,9 @@ errors as the server's 422 answer. Exit status 1 if the write would be refused.`
 	}
 	if *crdFile == "" || *objFile == "" {
 		return e.fail(usagef("both --crd FILE and -f FILE are required"))
+	}
+	if *sub != "" && (*sub != "status" || *oldFile == "") {
+		return e.fail(usagef("--subresource: only status is supported, and it needs --old"))
 	}
 	level, err := schema.ParseFieldValidation(*fv)
 	if err != nil || level == "" {
@@ -88,7 +92,7 @@ errors as the server's 422 answer. Exit status 1 if the write would be refused.`
 		return e.fail(usagef("the object's apiVersion %q is not a version of %s", av, crd.Name))
 	}
 	v := crd.Version(gv.Version)
-	res, err := v.Process(schema.Request{Object: obj, Old: old, FieldValidation: level, DecodeWarnings: docs[0].Warnings})
+	res, err := v.Process(schema.Request{Object: obj, Old: old, FieldValidation: level, DecodeWarnings: docs[0].Warnings, Subresource: *sub})
 	if err != nil {
 		return e.fail(err)
 	}

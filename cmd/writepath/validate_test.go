@@ -26,6 +26,8 @@ func TestValidateCLI(t *testing.T) {
 		{"validate-warn", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget-invalid.yaml", "--field-validation", "Warn"}, "", exitNegative},
 		{"validate-ignore", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget-invalid.yaml", "--field-validation", "Ignore"}, "", exitNegative},
 		{"validate-update-ratcheting", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget-update.yaml", "--old", d + "widget-old.yaml"}, "", exitNegative},
+		{"validate-status", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget-update.yaml", "--old", d + "widget-old.yaml", "--subresource", "status"}, "", exitOK},
+		{"validate-status-no-old", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget-update.yaml", "--subresource", "status"}, "", exitUsage},
 		{"validate-crontab", []string{"validate", "--crd", "testdata/examples/crontab-crd.yaml", "-f", "testdata/examples/crontab.yaml"}, "", exitOK},
 		{"validate-wrong-kind", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", "testdata/examples/crontab.yaml"}, "", exitUsage},
 		{"validate-bad-level", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget.yaml", "--field-validation", "Loose"}, "", exitUsage},
