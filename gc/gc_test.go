@@ -213,6 +213,11 @@ var runCases = []struct{ name, snapshot string }{
 - {apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: rs, namespace: ns, uid: rs, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: d, uid: d, controller: true, blockOwnerDeletion: true}]}}`},
 	{"self-owned-foreground", `
 - {apiVersion: v1, kind: Secret, metadata: {name: self, namespace: ns, uid: self, deletionTimestamp: '2026-11-29T12:00:00Z', deletionGracePeriodSeconds: 0, finalizers: [foregroundDeletion], ownerReferences: [{apiVersion: v1, kind: Secret, name: self, uid: self, blockOwnerDeletion: true}]}}`},
+	{"events-ignored", `
+- {apiVersion: v1, kind: Event, metadata: {name: ev, namespace: ns, uid: ev, ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: gone, uid: gone}]}}
+- {apiVersion: events.k8s.io/v1, kind: Event, metadata: {name: ev2, namespace: ns, uid: ev2, ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: gone, uid: gone}]}}
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: o, namespace: ns, uid: o, deletionTimestamp: '2026-11-29T12:00:00Z', deletionGracePeriodSeconds: 0, finalizers: [orphan]}}
+- {apiVersion: v1, kind: Event, metadata: {name: ev3, namespace: ns, uid: ev3, ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: o, uid: o}]}}`},
 	{"custom-resources-from-crd", `
 - apiVersion: apiextensions.k8s.io/v1
   kind: CustomResourceDefinition

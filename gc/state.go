@@ -183,6 +183,12 @@ type item struct {
 
 func (it *item) ref() Ref { return it.m.ref() }
 
+// ignored reports whether the garbage collector leaves the item out of its graph: it does not
+// monitor events (DefaultIgnoredResources).
+func (it *item) ignored() bool {
+	return it.k.Resource == "events" && (it.k.Group == "" || it.k.Group == "events.k8s.io")
+}
+
 func (it *item) deletingDependents() bool {
 	return it.m.deleting() && it.m.hasFinalizer(FinalizerForeground)
 }
@@ -319,6 +325,9 @@ func newState(objs []Object, opts Options) (*state, error) {
 		it.ownerItems, links = links[:n:n], links[n:]
 		for i, o := range it.m.owners {
 			it.ownerItems[i] = s.byUID[o.UID]
+		}
+		if it.ignored() {
+			continue
 		}
 		for _, o := range it.ownerItems {
 			if o != nil {
@@ -531,6 +540,9 @@ func current(it *item) Object {
 func (s *state) graphEvents() []Action {
 	var out []Action
 	for _, it := range s.items {
+		if it.ignored() {
+			continue
+		}
 		for _, o := range it.m.owners {
 			owner := s.byUID[o.UID]
 			if owner == nil || owner == it || owner.gone {
@@ -553,6 +565,9 @@ func (s *state) graphEvents() []Action {
 
 // gcItem is the garbage collector's attemptToOrphan and attemptToDeleteItem for one item.
 func (s *state) gcItem(it *item, out []Action) []Action {
+	if it.ignored() {
+		return out
+	}
 	delete(s.stuck, it)
 	if it.m.deleting() && it.m.hasFinalizer(FinalizerOrphan) {
 		return s.orphan(it, out)
