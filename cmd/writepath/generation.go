@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/versions"
@@ -51,12 +52,16 @@ bumps, and outside status too with --crd-status-subresource.`,
 	crdStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource")
 	crdScale := f.String("crd-scale-path", "", "custom resources: the CRD's scale specReplicasPath (enables /scale), e.g. .spec.replicas")
 	del := f.Bool("delete", false, "the write is a DELETE of the (single) object that leaves it in place (finalizers, or a grace period)")
+	list := f.Bool("rules", false, "print the rules of every built-in resource (generation, unconditional update, subresources) and exit")
 	f.Var(&o, "o", "output format: `yaml|json` (default: text)")
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
+	}
+	if *list {
+		return e.printRules(o)
 	}
 	if *del && *sub != "" {
 		return e.fail(usagef("--delete and --subresource cannot be combined"))
@@ -180,6 +185,74 @@ func (e *env) flushText(lines []string, o output) {
 	for _, l := range lines {
 		fmt.Fprintln(e.stdout, l)
 	}
+}
+
+// printRules prints the built-in strategy table.
+func (e *env) printRules(o output) int {
+	var items []any
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 8, 3, ' ', 0) // kubectl's table layout
+	fmt.Fprintln(tw, "RESOURCE\tON CREATE\tUNCONDITIONAL UPDATE\tSUBRESOURCES\tGENERATION BUMPED BY")
+	for _, s := range versions.Builtins() {
+		p := s.Generation
+		onCreate := "kept"
+		if p.SetOnCreate {
+			onCreate = "1"
+		}
+		var bumps []string
+		if p.AllExcept != nil {
+			bumps = append(bumps, "all but "+strings.Join(p.AllExcept, ","))
+		}
+		bumps = append(bumps, p.Compare...)
+		if len(p.Ignore) > 0 {
+			bumps = append(bumps, "(not "+strings.Join(p.Ignore, ",")+")")
+		}
+		if len(bumps) == 0 {
+			bumps = []string{"-"}
+		}
+		var subs []string
+		for _, sub := range []string{"status", "scale"} {
+			if s.HasSubresource(sub) {
+				subs = append(subs, sub)
+			}
+		}
+		subs = append(subs, s.ExtraSubresources...)
+		subs = append(subs, s.BypassSubresources...)
+		uncond := fmt.Sprint(s.AllowUnconditionalUpdate)
+		if len(s.UnconditionalUpdateVersions) > 0 {
+			uncond += " (" + strings.Join(s.UnconditionalUpdateVersions, ",") + ")"
+		}
+		subText := strings.Join(subs, ",")
+		if subText == "" {
+			subText = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.GroupResource(), onCreate, uncond, subText, strings.Join(bumps, ", "))
+		item := map[string]any{"resource": s.GroupResource(), "kind": s.Kind, "setOnCreate": p.SetOnCreate,
+			"allowUnconditionalUpdate": s.AllowUnconditionalUpdate, "rule": p.Why}
+		if len(subs) > 0 {
+			item["subresources"] = toAny(subs)
+		}
+		items = append(items, item)
+	}
+	if o != "" {
+		if err := e.printValue(o, map[string]any{"kind": "GenerationRuleList", "items": items}); err != nil {
+			return e.fail(err)
+		}
+		return exitOK
+	}
+	if err := tw.Flush(); err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprint(e.stdout, b.String())
+	return exitOK
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // sameObject checks that next is a write of the stored object: same apiVersion,

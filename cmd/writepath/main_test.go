@@ -79,6 +79,7 @@ func cliCases() []cliCase {
 		{"generation-pod-binding", []string{"generation", "--subresource", "binding", "-f", "-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, generation: 1, resourceVersion: \"5\"}\nspec: {containers: [{name: c, image: a}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, resourceVersion: \"5\"}\nspec: {nodeName: n1, containers: [{name: c, image: a}]}\n", exitOK},
 		{"generation-other-object", []string{"generation", "-f", ex + "deployment.yaml", "-f", ex + "configmap.yaml"}, "", exitUsage},
 		{"generation-stored-without-rv", []string{"generation", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n", exitUsage},
+		{"generation-rules", []string{"generation", "--rules"}, "", exitOK},
 		{"generation-no-files", []string{"generation"}, "", exitUsage},
 		{"generation-missing-file", []string{"generation", "-f", ex + "nope.yaml"}, "", exitUsage},
 		{"generation-malformed", []string{"generation", "-f", "-"}, "apiVersion: v1\nkind: [\n", exitUsage},
