@@ -52,16 +52,27 @@ type Version struct {
 	Subresources Subresources
 	// SelectableFields are the JSON paths of spec.versions[].selectableFields.
 	SelectableFields []string
+	// PrinterColumns are spec.versions[].additionalPrinterColumns.
+	PrinterColumns []PrinterColumn
 
 	crd             *CRD
 	validator       *Validator
 	status          *Validator
 	rawSchema       any
 	rawSubresources any
+	rawColumns      any
+	rawSelectable   any
 
 	smdOnce sync.Once
 	smdType typed.ParseableType
 	smdErr  error
+}
+
+// PrinterColumn is one of a version's additionalPrinterColumns.
+type PrinterColumn struct {
+	Name, Type, Format, Description string
+	Priority                        int32
+	JSONPath                        string
 }
 
 // Subresources are the subresources of a version.
@@ -201,6 +212,19 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 				}
 			}
 		}
+		v.rawColumns, v.rawSelectable = vm["additionalPrinterColumns"], vm["selectableFields"]
+		if cols, ok := vm["additionalPrinterColumns"].([]any); ok {
+			for i, x := range cols {
+				m, _ := x.(map[string]any)
+				cp := fmt.Sprintf("%s.additionalPrinterColumns[%d]", pth, i)
+				col := PrinterColumn{Name: d.str(m, "name", cp+".name"), Type: d.str(m, "type", cp+".type"), Format: d.str(m, "format", cp+".format"),
+					Description: d.str(m, "description", cp+".description"), JSONPath: d.str(m, "jsonPath", cp+".jsonPath")}
+				if pr, ok := m["priority"].(int64); ok {
+					col.Priority = int32(pr)
+				}
+				v.PrinterColumns = append(v.PrinterColumns, col)
+			}
+		}
 		if sfs, ok := vm["selectableFields"].([]any); ok {
 			for _, sf := range sfs {
 				if m, ok := sf.(map[string]any); ok {
@@ -324,10 +348,12 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 	default:
 		all = append(all, field.NotSupported(spec.Child("scope"), c.Scope, []string{"Cluster", "Namespaced"}))
 	}
-	schemasIdentical, subresourcesIdentical := true, true
+	schemasIdentical, subresourcesIdentical, columnsIdentical, selectableIdentical := true, true, true, true
 	for _, v := range c.Versions {
 		schemasIdentical = schemasIdentical && jsonDeepEqual(v.rawSchema, c.Versions[0].rawSchema)
 		subresourcesIdentical = subresourcesIdentical && jsonDeepEqual(v.rawSubresources, c.Versions[0].rawSubresources)
+		columnsIdentical = columnsIdentical && jsonDeepEqual(v.rawColumns, c.Versions[0].rawColumns)
+		selectableIdentical = selectableIdentical && jsonDeepEqual(v.rawSelectable, c.Versions[0].rawSelectable)
 	}
 	topLevelSchema := len(c.Versions) > 0 && schemasIdentical && c.Versions[0].Props != nil
 	if !topLevelSchema {
@@ -383,12 +409,17 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 		if !subresourcesIdentical {
 			all = append(all, validateSubresources(v.Subresources, vp.Child("subresources"))...)
 		}
+		if !columnsIdentical {
+			for j := range v.PrinterColumns {
+				all = append(all, validateColumn(&v.PrinterColumns[j], vp.Child("additionalPrinterColumns").Index(j))...)
+			}
+		}
 	}
 	if !unique {
-		all = append(all, field.Invalid(spec.Child("versions"), internalVersions(c, schemasIdentical, subresourcesIdentical), "must contain unique version names"))
+		all = append(all, field.Invalid(spec.Child("versions"), internalVersions(c, schemasIdentical, subresourcesIdentical, columnsIdentical, selectableIdentical), "must contain unique version names"))
 	}
 	if storage != 1 {
-		all = append(all, field.Invalid(spec.Child("versions"), internalVersions(c, schemasIdentical, subresourcesIdentical), "must have exactly one version marked as storage version"))
+		all = append(all, field.Invalid(spec.Child("versions"), internalVersions(c, schemasIdentical, subresourcesIdentical, columnsIdentical, selectableIdentical), "must have exactly one version marked as storage version"))
 	}
 	if len(c.Versions) > 0 && c.Versions[0].Name != "" {
 		if errs := isDNS1035Label(c.Versions[0].Name); len(errs) > 0 {
@@ -406,6 +437,11 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 	}
 	if subresourcesIdentical && len(c.Versions) > 0 {
 		all = append(all, validateSubresources(c.Versions[0].Subresources, spec.Child("subresources"))...)
+	}
+	if columnsIdentical && len(c.Versions) > 0 {
+		for j := range c.Versions[0].PrinterColumns {
+			all = append(all, validateColumn(&c.Versions[0].PrinterColumns[j], spec.Child("additionalPrinterColumns").Index(j))...)
+		}
 	}
 	// The strategy's PrepareForCreate records the first storage version as stored.
 	var stored []any
@@ -775,6 +811,40 @@ func validateSubresources(sr Subresources, fld field.Path) field.ErrorList {
 		} else if !strings.HasPrefix(*l, ".spec.") && !strings.HasPrefix(*l, ".status.") {
 			all = append(all, field.Invalid(fld.Child("scale.labelSelectorPath"), *l, "should be a json path under either .spec or .status"))
 		}
+	}
+	return all
+}
+
+var (
+	printerColumnTypes   = []string{"boolean", "date", "integer", "number", "string"}
+	printerColumnFormats = []string{"byte", "date", "date-time", "double", "float", "int32", "int64", "password"}
+)
+
+func validateColumn(col *PrinterColumn, fld field.Path) field.ErrorList {
+	var all field.ErrorList
+	in := func(l []string, v string) bool {
+		for _, x := range l {
+			if x == v {
+				return true
+			}
+		}
+		return false
+	}
+	if col.Name == "" {
+		all = append(all, field.Required(fld.Child("name"), ""))
+	}
+	if col.Type == "" {
+		all = append(all, field.Required(fld.Child("type"), "must be one of "+strings.Join(printerColumnTypes, ",")))
+	} else if !in(printerColumnTypes, col.Type) {
+		all = append(all, field.Invalid(fld.Child("type"), col.Type, "must be one of "+strings.Join(printerColumnTypes, ",")))
+	}
+	if col.Format != "" && !in(printerColumnFormats, col.Format) {
+		all = append(all, field.Invalid(fld.Child("format"), col.Format, "must be one of "+strings.Join(printerColumnFormats, ",")))
+	}
+	if col.JSONPath == "" {
+		all = append(all, field.Required(fld.Child("JSONPath"), ""))
+	} else if col.JSONPath[0] != '.' {
+		all = append(all, field.Invalid(fld.Child("JSONPath"), col.JSONPath, "must be a simple json path starting with ."))
 	}
 	return all
 }

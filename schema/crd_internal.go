@@ -282,7 +282,7 @@ type internalSelectableField struct {
 
 // internalVersions is spec.versions as the internal API holds it after conversion (schemas and
 // subresources identical in every version moved to the spec).
-func internalVersions(c *CRD, hoistSchema, hoistSubresources bool) []internalCRDVersion {
+func internalVersions(c *CRD, hoistSchema, hoistSubresources, hoistColumns, hoistSelectable bool) []internalCRDVersion {
 	out := make([]internalCRDVersion, len(c.Versions))
 	for i, v := range c.Versions {
 		iv := internalCRDVersion{Name: v.Name, Served: v.Served, Storage: v.Storage, Deprecated: v.Deprecated, DeprecationWarning: v.DeprecationWarning}
@@ -299,8 +299,15 @@ func internalVersions(c *CRD, hoistSchema, hoistSubresources bool) []internalCRD
 			}
 			iv.Subresources = sr
 		}
-		for _, sf := range v.SelectableFields {
-			iv.SelectableFields = append(iv.SelectableFields, internalSelectableField{JSONPath: sf})
+		if !hoistColumns {
+			for _, col := range v.PrinterColumns {
+				iv.AdditionalPrinterColumns = append(iv.AdditionalPrinterColumns, internalColumn(col))
+			}
+		}
+		if !hoistSelectable {
+			for _, sf := range v.SelectableFields {
+				iv.SelectableFields = append(iv.SelectableFields, internalSelectableField{JSONPath: sf})
+			}
 		}
 		out[i] = iv
 	}

@@ -192,6 +192,7 @@ func TestStrategy(t *testing.T) {
 	}
 	crds, rejected, objects, updates := 0, 0, 0, 0
 	crdKinds := map[string]int{}
+	columnErrs := 0
 	var crdSamples []string
 	for i := 0; i < n; i++ {
 		s := g.rootSchema()
@@ -225,6 +226,17 @@ func TestStrategy(t *testing.T) {
 				spec["versions"].([]any)[0].(map[string]any)["storage"] = false
 			}
 		}
+		if g.chance(0.15) {
+			cols := []any{map[string]any{"name": "Size", "type": g.pick("integer", "int", ""), "jsonPath": g.pick(".spec.size", "spec.size", "")}}
+			if g.chance(0.5) {
+				cols = append(cols, map[string]any{"name": g.pick("", "Age"), "type": "date", "format": g.pick("date-time", "uuid", ""), "jsonPath": ".metadata.creationTimestamp", "priority": int64(1)})
+			}
+			for _, v := range crdObj["spec"].(map[string]any)["versions"].([]any) {
+				if g.chance(0.8) {
+					v.(map[string]any)["additionalPrinterColumns"] = deepCopy(cols)
+				}
+			}
+		}
 		protected := g.chance(0.05)
 		if protected {
 			// A protected community group: API approval annotation rules.
@@ -243,6 +255,11 @@ func TestStrategy(t *testing.T) {
 		}
 		c, err := schema.FromCRD(crdObj)
 		refCRDErrs := refValidateCRD(t, crdObj)
+		for _, e := range refCRDErrs {
+			if strings.Contains(e, "additionalPrinterColumns") {
+				columnErrs++
+			}
+		}
 		if (err == nil) != (len(refCRDErrs) == 0) {
 			crdKinds[fmt.Sprintf("mineOK=%v", err == nil)]++
 			if len(crdSamples) < 6 {
@@ -373,7 +390,7 @@ func TestStrategy(t *testing.T) {
 		}
 	}
 	t.Logf("crds=%d rejected=%d objects=%d updates=%d disagreements=%v", crds, rejected, objects, updates, kinds)
-	t.Logf("CRD acceptance and error disagreements: %v\n%s", crdKinds, strings.Join(crdSamples, "\n"))
+	t.Logf("CRD acceptance and error disagreements: %v (printer column errors compared: %d)\n%s", crdKinds, columnErrs, strings.Join(crdSamples, "\n"))
 	assert.Empty(t, crdKinds)
 	assert.Empty(t, kinds)
 	assert.Empty(t, disagreements)
