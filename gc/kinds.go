@@ -208,6 +208,13 @@ type catalog struct {
 	cache map[[2]string]lookupResult
 	// placed holds the kinds of snapshot objects, shared by every object of a kind.
 	placed map[[2]string]*Kind
+	// last remembers the previous lookups: snapshots list objects of a kind together.
+	lastPlaced                  *Kind
+	lastPlacedKey               [2]string
+	lastPlacedNS                bool
+	lastLookupKey               [2]string
+	lastLookup                  lookupResult
+	lastLookupValid, lastPValid bool
 }
 
 type lookupResult struct {
@@ -232,6 +239,15 @@ func newCatalog(user Kinds, objs []Object) *catalog {
 }
 
 func (c *catalog) lookup(apiVersion, kind string) (Kind, bool) {
+	if c.lastLookupValid && c.lastLookupKey[0] == apiVersion && c.lastLookupKey[1] == kind {
+		return c.lastLookup.k, c.lastLookup.ok
+	}
+	k, ok := c.lookupCached(apiVersion, kind)
+	c.lastLookupKey, c.lastLookup, c.lastLookupValid = [2]string{apiVersion, kind}, lookupResult{k, ok}, true
+	return k, ok
+}
+
+func (c *catalog) lookupCached(apiVersion, kind string) (Kind, bool) {
 	if c.cache == nil {
 		c.cache = map[[2]string]lookupResult{}
 	}
@@ -258,6 +274,15 @@ func (c *catalog) resolve(apiVersion, kind string) (Kind, bool) {
 
 // kindPtr is kindOf, shared between the objects of a kind.
 func (c *catalog) kindPtr(m *meta) *Kind {
+	if c.lastPValid && c.lastPlacedKey[0] == m.apiVersion && c.lastPlacedKey[1] == m.kind && c.lastPlacedNS == (m.namespace != "") {
+		return c.lastPlaced
+	}
+	k := c.kindPtrCached(m)
+	c.lastPlaced, c.lastPlacedKey, c.lastPlacedNS, c.lastPValid = k, [2]string{m.apiVersion, m.kind}, m.namespace != "", true
+	return k
+}
+
+func (c *catalog) kindPtrCached(m *meta) *Kind {
 	if c.placed == nil {
 		c.placed = map[[2]string]*Kind{}
 	}
