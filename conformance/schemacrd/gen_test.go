@@ -475,7 +475,8 @@ func (g *gen) mutate(v any, s map[string]any, depth int) any {
 	case map[string]any:
 		c := map[string]any{}
 		props, _ := s["properties"].(map[string]any)
-		for k, e := range x {
+		for _, k := range sortedKeys(x) {
+			e := x[k]
 			if g.chance(0.1) {
 				continue
 			}
