@@ -102,7 +102,7 @@ func (c *Converter) convert(in map[string]any, version string, isList bool) (map
 	if in == nil {
 		in = map[string]any{}
 	}
-	cp, err := value.DeepCopyMap(in)
+	cp, err := copyObject(in)
 	if err != nil {
 		return nil, err
 	}

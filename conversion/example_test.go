@@ -79,6 +79,16 @@ func ExampleConverter_Convert() {
 	// request to convert CR to an invalid group/version: example.com/v2
 }
 
+// ConvertAndPrune is Convert followed by the pruning of the target version's schema, as the
+// apiserver's storage codec converts.
+func ExampleConverter_ConvertAndPrune() {
+	c, _ := conversion.New(widgets(), conversion.Options{})
+	out, _ := c.ConvertAndPrune(decode(`{"apiVersion":"example.com/v1alpha1","kind":"Widget","metadata":{"name":"a"},"spec":{"size":1,"legacy":"x"}}`), "v1beta1")
+	show(out)
+	// Output:
+	// {"apiVersion":"example.com/v1beta1","kind":"Widget","metadata":{"name":"a"},"spec":{"size":1}}
+}
+
 // ConvertList converts every item.
 func ExampleConverter_ConvertList() {
 	c, _ := conversion.New(widgets(), conversion.Options{})

@@ -113,8 +113,14 @@ func (c *Converter) CheckRoundTrip(objs []map[string]any) []RoundTrip {
 	return out
 }
 
-// hop is one conversion as the apiserver's storage codec makes it: convert, then coerce by the
-// target version's schema.
+// ConvertAndPrune is one conversion as the apiserver's storage codec makes it
+// (schemaCoercingConverter): Convert, then the target version's coercion — metadata through
+// ObjectMeta, pruning by its structural schema, non-nullable nulls dropped, embedded metadata
+// normalised. obj is not modified.
+func (c *Converter) ConvertAndPrune(obj map[string]any, version string) (map[string]any, error) {
+	return c.hop(obj, version)
+}
+
 func (c *Converter) hop(obj map[string]any, version string) (map[string]any, error) {
 	out, err := c.Convert(obj, version)
 	if err != nil {
