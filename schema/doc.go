@@ -55,10 +55,9 @@
 // Schemas nested deeper than 1000 levels are cut off rather than recursed into.
 //
 // Not implemented here: CEL (x-kubernetes-validations rules, their static checks and cost
-// limits are another package's), the additionalPrinterColumns, selectableFields and conversion
-// (webhook) checks of CRD validation, CRD updates (ValidateCustomResourceDefinitionUpdate),
-// managedFields validation in metadata, and the fields the apiserver generates on create (uid,
-// creationTimestamp, resourceVersion).
+// limits are another package's), the selectableFields and conversion (webhook) checks of CRD
+// validation, CRD updates (ValidateCustomResourceDefinitionUpdate), and the fields the
+// apiserver generates on create (uid, creationTimestamp, resourceVersion).
 //
 // # Errors
 //

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/writepath/writepath/field"
 )
@@ -201,6 +202,37 @@ func validateObjectMeta(om *ObjectMeta, requiresNamespace bool, nameFn func(stri
 	}
 	all = append(all, validateMetaCommon(om, fld)...)
 	all = append(all, validateFinalizers(om.Finalizers, fld.Child("finalizers"))...)
+	all = append(all, validateManagedFields(om.ManagedFields, fld.Child("managedFields"))...)
+	return all
+}
+
+// validateManagedFields is apimachinery's ValidateManagedFields.
+func validateManagedFields(entries []ManagedFieldsEntry, fld field.Path) field.ErrorList {
+	var all field.ErrorList
+	for i, e := range entries {
+		p := fld.Index(i)
+		switch e.Operation {
+		case "":
+			all = append(all, field.Required(p.Child("operation"), "must not be empty"))
+		case "Apply", "Update":
+		default:
+			all = append(all, field.NotSupported(p.Child("operation"), e.Operation, []string{"Apply", "Update"}))
+		}
+		if e.FieldsType != "" && e.FieldsType != "FieldsV1" {
+			all = append(all, field.Invalid(p.Child("fieldsType"), e.FieldsType, "must be `FieldsV1`"))
+		}
+		if len(e.Manager) > 128 {
+			all = append(all, field.TooLong(p.Child("manager"), "", 128))
+		}
+		for j, r := range e.Manager {
+			if !unicode.IsPrint(r) {
+				all = append(all, field.Invalid(p.Child("manager"), e.Manager, fmt.Sprintf("invalid character %#U (at position %d)", r, j)))
+			}
+		}
+		if len(e.Subresource) > 256 {
+			all = append(all, field.TooLong(p.Child("subresource"), "", 256))
+		}
+	}
 	return all
 }
 
@@ -353,6 +385,7 @@ func validateObjectMetaUpdate(om, old *ObjectMeta, fld field.Path) field.ErrorLi
 	}
 	immutable("deletionGracePeriodSeconds", ng, og)
 	all = append(all, validateMetaCommon(om, fld)...)
+	all = append(all, validateManagedFields(om.ManagedFields, fld.Child("managedFields"))...)
 	return all
 }
 

@@ -426,6 +426,10 @@ func (g *gen) metadata() any {
 	if g.chance(0.1) {
 		m["finalizers"] = []any{g.pick("a/b", "bad finalizer")}
 	}
+	if g.chance(0.1) {
+		m["managedFields"] = []any{map[string]any{"manager": g.pick("kubectl", "bad\x01manager", ""), "operation": g.pick("Apply", "Update", "Patch", ""),
+			"fieldsType": g.pick("FieldsV1", "FieldsV2"), "fieldsV1": map[string]any{"f:spec": map[string]any{}}, "time": "2024-01-01T00:00:00Z"}}
+	}
 	return m
 }
 
