@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
+	"unicode"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/writepath/writepath/merge"
 	"github.com/writepath/writepath/patch"
@@ -17,6 +21,9 @@ func runPatch(e *env, args []string) int {
 	f := e.flags("patch --type json|merge|strategic (-p PATCH | --patch-file FILE) -f LIVE [--field-validation Strict|Warn|Ignore] [-o yaml|json]",
 		`Apply a patch to a live object as kube-apiserver 1.37 does for kubectl patch, and print the
 patched object (errors as kubectl shows them, exit 1).
+
+The patch is first converted as kubectl converts it (a body not starting with '{' goes through
+YAML: YAML accepted, strings re-encoded, duplicate keys refused).
 
 --type json is RFC 6902 JSON Patch with the apiserver's behaviour (negative and zero-padded
 indices, replace of a missing member adds it, the 10,000-operation and 3 MiB copy limits);
@@ -59,6 +66,10 @@ admission are not applied.`,
 			return e.fail(&inputError{err: err})
 		}
 		body = data
+	}
+	body, err := kubectlToJSON(body)
+	if err != nil {
+		return e.fail(fmt.Errorf("unable to parse %q: %v", *p, err))
 	}
 	objs, err := e.readObjects(files)
 	if err != nil {
@@ -111,4 +122,16 @@ admission are not applied.`,
 		return e.fail(err)
 	}
 	return exitOK
+}
+
+// kubectlToJSON is apimachinery's yaml.ToJSON, which kubectl patch runs on the
+// patch: a body starting with '{' is sent as is; anything else (a JSON Patch
+// list, YAML) goes through YAML and back to JSON, so keys come out sorted,
+// strings re-encoded ("\u0078" arrives as "x", "<" as "\u003c") and
+// duplicate keys are refused.
+func kubectlToJSON(data []byte) ([]byte, error) {
+	if bytes.HasPrefix(bytes.TrimLeftFunc(data, unicode.IsSpace), []byte("{")) {
+		return data, nil
+	}
+	return yaml.YAMLToJSON(data)
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +12,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/merge"
+	"github.com/writepath/writepath/patch"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
 )
 
 // TestPatchDiffApplyClientCLI runs `writepath patch`, `writepath diff` and
@@ -66,4 +73,67 @@ func TestPatchDiffApplyClientCLI(t *testing.T) {
 			assert.Equal(t, string(want), got, "golden %s", golden)
 		})
 	}
+}
+
+// TestPatchRealCluster replays testdata/patch/realcluster/responses.json,
+// recorded by record.sh with kubectl patch against the real kube-apiserver
+// 1.37, through the library (the patch converted as kubectl converts it).
+func TestPatchRealCluster(t *testing.T) {
+	const d = "../../testdata/patch/realcluster/"
+	var cases []struct{ Name, Type, Patch string }
+	require.NoError(t, json.Unmarshal(mustRead(t, d+"cases.json"), &cases))
+	var responses []struct {
+		Name     string
+		Response json.RawMessage
+	}
+	require.NoError(t, json.Unmarshal(mustRead(t, d+"responses.json"), &responses))
+	require.Len(t, responses, len(cases))
+	live, err := codec.DecodeObject(mustRead(t, d+"configmap.yaml"))
+	require.NoError(t, err)
+	k, err := schema.Builtin(schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"})
+	require.NoError(t, err)
+	meta, err := merge.KindMeta(k)
+	require.NoError(t, err)
+	for i, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			body, err := kubectlToJSON([]byte(c.Patch))
+			require.NoError(t, err)
+			var obj map[string]any
+			switch c.Type {
+			case "json":
+				var r patch.Result
+				r, err = patch.ApplyJSONPatch(live, body, patch.Options{FieldValidation: "Strict"})
+				obj = r.Object
+			case "merge":
+				var r merge.Result
+				r, err = merge.ApplyMergePatch(live, body, merge.Options{FieldValidation: "Strict"})
+				obj = r.Object
+			default:
+				var r merge.Result
+				r, err = merge.ApplyStrategic(live, body, meta, merge.Options{FieldValidation: "Strict"})
+				obj = r.Object
+			}
+			var got any
+			switch {
+			case errors.Is(err, patch.ErrServerPanics) || errors.Is(err, merge.ErrServerPanics):
+				got = "stream-reset"
+			case err != nil:
+				var se *status.Error
+				require.True(t, errors.As(err, &se), "%v", err)
+				got = map[string]any{"code": int64(se.StatusCode()), "reason": string(se.Reason), "message": se.Message}
+			default:
+				md := obj["metadata"].(map[string]any)
+				got = map[string]any{"data": obj["data"], "finalizers": md["finalizers"]}
+			}
+			want, err := codec.DecodeValue(responses[i].Response)
+			require.NoError(t, err)
+			assert.Equal(t, want, got, "case %s: %s", c.Name, c.Patch)
+		})
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return data
 }
