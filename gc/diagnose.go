@@ -135,7 +135,7 @@ func Diagnose(objs []Object, target Ref, opts DiagnoseOptions) (Diagnosis, error
 		}
 	}
 	if it.deletingDependents() && present[ControllerGC] {
-		for _, b := range s.blockingDependents(it.m.uid) {
+		for _, b := range s.blockingDependents(it) {
 			why, cycle := ex.explain(b, it)
 			d.Blockers = append(d.Blockers, Blocker{Ref: b.ref(), Why: why})
 			if cycle {
@@ -225,7 +225,7 @@ func (e *explainer) explain(it *item, root *item) (string, bool) {
 	}
 	if it.deletingDependents() {
 		var sub []string
-		for _, b := range e.s.blockingDependents(it.m.uid) {
+		for _, b := range e.s.blockingDependents(it) {
 			why, c := e.explain(b, root)
 			cycle = cycle || c
 			sub = append(sub, fmt.Sprintf("%s: %s", b.ref(), why))

@@ -1,7 +1,6 @@
 package gc
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -345,27 +344,35 @@ func newState(objs []Object, opts Options) (*state, error) {
 // duplicateNames reports objects with the same resource, namespace and name: their hashes are
 // sorted (cheaper than a map for millions of objects), equal neighbours compared exactly.
 func (s *state) duplicateNames() []string {
-	type entry struct {
-		h   uint64
-		pos int
-	}
-	hs := make([]entry, len(s.items))
+	hs := make([]uint64, len(s.items))
 	for i, it := range s.items {
-		hs[i] = entry{keyOf(it).hash(), i}
+		hs[i] = keyOf(it).hash()
 	}
-	slices.SortFunc(hs, func(a, b entry) int { return cmp.Or(cmp.Compare(a.h, b.h), cmp.Compare(a.pos, b.pos)) })
-	var problems []string
+	slices.Sort(hs)
+	var dup map[uint64]bool
 	for i := 1; i < len(hs); i++ {
-		if hs[i].h != hs[i-1].h {
+		if hs[i] == hs[i-1] {
+			if dup == nil {
+				dup = map[uint64]bool{}
+			}
+			dup[hs[i]] = true
+		}
+	}
+	var problems []string
+	if dup == nil {
+		return nil
+	}
+	seen := map[objKey]*item{}
+	for _, it := range s.items {
+		if !dup[keyOf(it).hash()] {
 			continue
 		}
-		for j := i - 1; j >= 0 && hs[j].h == hs[i].h; j-- {
-			a, b := s.items[hs[j].pos], s.items[hs[i].pos]
-			if keyOf(a) == keyOf(b) {
-				problems = append(problems, fmt.Sprintf("%s: same resource, namespace and name as object %d", lazyWhere(b.pos, &b.m)(), a.pos))
-				break
-			}
+		k := keyOf(it)
+		if prev, ok := seen[k]; ok {
+			problems = append(problems, fmt.Sprintf("%s: same resource, namespace and name as object %d", lazyWhere(it.pos, &it.m)(), prev.pos))
+			continue
 		}
+		seen[k] = it
 	}
 	return problems
 }
@@ -405,18 +412,11 @@ func (s *state) linkOwners(it *item) {
 	}
 }
 
-// dependentsOf returns the items indexed as dependents of uid.
-func (s *state) dependentsOf(uid string) []*item {
-	if it := s.byUID[uid]; it != nil {
-		return it.dependents
-	}
-	return nil
-}
-
 // dependents returns the live items that reference uid now (the graph's dependents).
-func (s *state) dependents(uid string) []*item {
+func (s *state) dependents(owner *item) []*item {
+	uid := owner.m.uid
 	var out []*item
-	for _, d := range s.dependentsOf(uid) {
+	for _, d := range owner.dependents {
 		if !d.gone && d.refersTo(uid) {
 			out = append(out, d)
 		}
@@ -424,8 +424,9 @@ func (s *state) dependents(uid string) []*item {
 	return out
 }
 
-func (s *state) hasDependents(uid string) bool {
-	for _, d := range s.dependentsOf(uid) {
+func (s *state) hasDependents(owner *item) bool {
+	uid := owner.m.uid
+	for _, d := range owner.dependents {
 		if !d.gone && d.refersTo(uid) {
 			return true
 		}
@@ -434,9 +435,10 @@ func (s *state) hasDependents(uid string) bool {
 }
 
 // blockingDependents returns the live dependents whose reference to uid blocks owner deletion.
-func (s *state) blockingDependents(uid string) []*item {
+func (s *state) blockingDependents(owner *item) []*item {
+	uid := owner.m.uid
 	var out []*item
-	for _, d := range s.dependentsOf(uid) {
+	for _, d := range owner.dependents {
 		if d.gone {
 			continue
 		}
@@ -576,7 +578,7 @@ func (s *state) gcItem(it *item, out []Action) []Action {
 		return out
 	}
 	if it.deletingDependents() {
-		blocking := s.blockingDependents(it.m.uid)
+		blocking := s.blockingDependents(it)
 		if len(blocking) == 0 {
 			return add(out, s.removeFinalizer(it, FinalizerForeground, "no dependent blocks the foreground deletion any more"))
 		}
@@ -613,8 +615,8 @@ func (s *state) gcItem(it *item, out []Action) []Action {
 		}
 		why := "owner " + refNames(solid) + " still exists; dropping references to absent or foreground-deleting owners"
 		return add(out, s.removeOwnerRefs(it, uids, why))
-	case len(waiting) != 0 && s.hasDependents(it.m.uid):
-		for _, d := range s.dependents(it.m.uid) {
+	case len(waiting) != 0 && s.hasDependents(it):
+		for _, d := range s.dependents(it) {
 			if d.deletingDependents() {
 				var uids []string
 				for _, o := range it.m.owners {
@@ -695,7 +697,7 @@ func refNames(refs []ownerReference) string {
 
 // orphan is attemptToOrphanWorker: remove the owner from every dependent, then the finalizer.
 func (s *state) orphan(it *item, out []Action) []Action {
-	for _, d := range s.dependents(it.m.uid) {
+	for _, d := range s.dependents(it) {
 		out = add(out, s.removeOwnerRefs(d, []string{it.m.uid}, "owner "+it.ref().String()+" is being deleted with propagationPolicy Orphan"))
 	}
 	return add(out, s.removeFinalizer(it, FinalizerOrphan, "every dependent is orphaned"))
