@@ -46,8 +46,9 @@
 //
 // Server answers are *status.Error values (status.CodeOf, status.ReasonOf):
 // 409 Conflict for preconditions and stale resourceVersions, 422 Invalid for an
-// update without resourceVersion where the strategy requires one, 500 for a
-// resourceVersion that is not a number (the apiserver's versioner fails). An
+// update without resourceVersion where the strategy requires one, a bare 500
+// (no reason, as the apiserver sends it) for an update whose resourceVersion is
+// not a number and for a create that carries one (CheckCreate). An
 // input that is not an object of the model (metadata not a map, generation not
 // an integer) yields a *field.Error naming the path. CompareResourceVersion
 // fails with *InvalidResourceVersionError, whose text is apimachinery's.

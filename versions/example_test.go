@@ -284,3 +284,11 @@ func Example() {
 	// 409 Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again
 	// 1 -> 2: spec.replicas changed; Deployment bumps metadata.generation on any change to spec or metadata.annotations
 }
+
+func ExampleCheckCreate() {
+	fmt.Println(versions.CheckCreate(configMap("", "5")))
+	fmt.Println(versions.CheckCreate(configMap("", "0")))
+	// Output:
+	// resourceVersion should not be set on objects to be created
+	// <nil>
+}

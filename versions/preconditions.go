@@ -202,6 +202,27 @@ func CheckUpdate(s Strategy, existing, updated map[string]any) (UpdateDecision, 
 	return UpdateDecision{ResourceVersion: old.resourceVersion}, nil
 }
 
+// ErrResourceVersionSetOnCreate is the text of storage's refusal of a create
+// that carries a resourceVersion (apiserver storage.ErrResourceVersionSetOnCreate).
+const ErrResourceVersionSetOnCreate = "resourceVersion should not be set on objects to be created"
+
+// CheckCreate decides whether kube-apiserver's storage accepts creating obj on
+// versions alone: a metadata.resourceVersion that reads as a non-zero number
+// is refused with a bare 500 (the storage error is not a status error); ""
+// and "0" are accepted, and so is a value that does not parse as a number
+// (the check is skipped, and storage assigns the version). obj is not
+// modified.
+func CheckCreate(obj map[string]any) error {
+	m, err := metaOf(obj, "new")
+	if err != nil {
+		return err
+	}
+	if rv, err := parseStorageVersion(m.resourceVersion); err == nil && rv != 0 {
+		return &status.Error{Code: 500, Reason: status.ReasonUnknown, Message: ErrResourceVersionSetOnCreate}
+	}
+	return nil
+}
+
 // CheckPatch decides whether kube-apiserver accepts a PATCH of the stored
 // object existing whose result is patched (the stored object with the patch
 // applied), on optimistic concurrency alone. It is CheckUpdate without the

@@ -284,6 +284,7 @@ func FuzzNextGeneration(f *testing.F) {
 		s := strategies[int(pick)%len(strategies)]
 		_, _ = versions.NextGeneration(s, old, upd, subs[int(pick)%len(subs)])
 		_, _ = versions.GenerationOnCreate(s, upd)
+		_ = versions.CheckCreate(upd)
 		_, _ = versions.GenerationOnDelete(s, old)
 		_, _ = versions.CheckUpdate(s, old, upd)
 		_, _ = versions.CheckPatch(s, old, upd)

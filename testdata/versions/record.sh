@@ -275,6 +275,12 @@ record crd-update-spec update "$CRDP" '' '.spec.versions[0].additionalPrinterCol
 record crd-update-labels update "$CRDP" '' '.metadata.labels = {"versions-rec":"x"}'
 record crd-update-no-rv update "$CRDP" '' 'del(.metadata.resourceVersion) | .metadata.labels = {"versions-rec":"y"}'
 
+# --- create with a resourceVersion: storage refuses a non-zero number.
+record configmap-create-with-rv create "$CM/cm3" "" '{apiVersion:"v1",kind:"ConfigMap",metadata:{name:"cm3",resourceVersion:"5"}}'
+record configmap-create-with-rv-zero create "$CM/cm4" "" '{apiVersion:"v1",kind:"ConfigMap",metadata:{name:"cm4",resourceVersion:"0"}}'
+record configmap-create-with-rv-not-a-number create "$CM/cm5" "" '{apiVersion:"v1",kind:"ConfigMap",metadata:{name:"cm5",resourceVersion:"abc"}}'
+record widget-create-with-rv create "$W/w3" "" '{apiVersion:"versions-rec.example.com/v1",kind:"Widget",metadata:{name:"w3",resourceVersion:"12"},spec:{}}' "$WX"
+
 # --- PATCH (merge patch): the patched object's resourceVersion and uid.
 record configmap-patch-create create "$CM/cm2" "" '{apiVersion:"v1",kind:"ConfigMap",metadata:{name:"cm2"},data:{a:"1"}}'
 record configmap-patch-no-rv patch "$CM/cm2" "" '{data:{a:"2"}}'
