@@ -114,6 +114,10 @@ func ApplyMergePatch(obj map[string]any, patchJSON []byte, opts Options) (Result
 		if err != nil {
 			return Result{}, fail(status.InternalError(err), err)
 		}
+		if doc == nil {
+			// A nil object is patched as an empty one.
+			doc = map[string]any{}
+		}
 		mergeInto(doc, p)
 		out = doc
 	case nil:

@@ -136,3 +136,9 @@ func TestHasConflicts(t *testing.T) {
 	assert.True(t, hasConflicts([]any{int64(1)}, []any{}))
 	assert.True(t, hasConflicts(map[string]any{}, "x"))
 }
+
+func TestApplyMergePatchNilObject(t *testing.T) {
+	res, err := ApplyMergePatch(nil, []byte(`{"a":{"b":null,"c":1}}`), Options{})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"a": map[string]any{"c": int64(1)}}, res.Object)
+}

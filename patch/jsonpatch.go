@@ -214,7 +214,8 @@ func toObject(root *node) (map[string]any, error) {
 	}
 	out, err := nodeValue(root)
 	if err != nil {
-		return nil, fail(status.BadRequest(err.Error()), err)
+		// A value outside the object model in the caller's object.
+		return nil, fail(status.InternalError(err), err)
 	}
 	m, _ := out.(map[string]any)
 	return m, nil
