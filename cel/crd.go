@@ -1,0 +1,298 @@
+package cel
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/schema"
+)
+
+// ruleValue is how the apiserver prints a rule as a bad value: its internal ValidationRule
+// struct, JSON-encoded with Go field names.
+type ruleValue struct {
+	Rule              string
+	Message           string
+	MessageExpression string
+	Reason            *string
+	FieldPath         string
+	OptionalOldSelf   *bool
+}
+
+func (r Rule) badValue() ruleValue {
+	return ruleValue{Rule: r.Rule, Message: r.Message, MessageExpression: r.MessageExpression, Reason: r.Reason, FieldPath: r.FieldPath, OptionalOldSelf: r.OptionalOldSelf}
+}
+
+var supportedReasons = []string{"FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"}
+
+var crdNewlineMatcher = regexp.MustCompile(`[\n\r]+`)
+
+// ruleCost is one entry of the most expensive rules of a schema.
+type ruleCost struct {
+	path field.Path
+	cost uint64
+}
+
+type totalCost struct {
+	total         uint64
+	mostExpensive []ruleCost
+}
+
+func (c *totalCost) observe(p field.Path, cost uint64) {
+	if math.MaxUint64-c.total < cost {
+		c.total = math.MaxUint64
+	} else {
+		c.total += cost
+	}
+	if cost < StaticEstimatedCRDCostLimit/100 {
+		return
+	}
+	c.mostExpensive = append(c.mostExpensive, ruleCost{path: p, cost: cost})
+	sort.SliceStable(c.mostExpensive, func(i, j int) bool { return c.mostExpensive[i].cost > c.mostExpensive[j].cost })
+	if len(c.mostExpensive) > 4 {
+		c.mostExpensive = c.mostExpensive[:4]
+	}
+}
+
+func multiplyWithOverflowGuard(base, cardinality uint64) uint64 {
+	if base == 0 {
+		return 0
+	}
+	if math.MaxUint64/base < cardinality {
+		return math.MaxUint64
+	}
+	return base * cardinality
+}
+
+func costErrorMessage(name string, cost, limit uint64) string {
+	f := float64(cost) / float64(limit)
+	var factor string
+	switch {
+	case f > 100.0:
+		factor = "more than 100x"
+	case f < 1.5:
+		factor = fmt.Sprintf("%fx", f)
+	default:
+		factor = fmt.Sprintf("%.1fx", f)
+	}
+	return fmt.Sprintf("%s exceeds budget by factor of %s (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)", name, factor)
+}
+
+// maxElements is how many values a schema node holds per parent value (nil: unbounded).
+func maxElements(s *schema.Structural) *uint64 {
+	one := uint64(1)
+	switch s.Type {
+	case "object":
+		if s.AdditionalProperties != nil {
+			if s.ValueValidation != nil && s.ValueValidation.MaxProperties != nil {
+				n := uint64(zeroIfNegative(*s.ValueValidation.MaxProperties))
+				return &n
+			}
+			return nil
+		}
+		return &one
+	case "array":
+		if s.ValueValidation != nil && s.ValueValidation.MaxItems != nil {
+			n := uint64(zeroIfNegative(*s.ValueValidation.MaxItems))
+			return &n
+		}
+		return nil
+	}
+	return &one
+}
+
+type crdChecker struct {
+	version      Version
+	schemaErrors field.ErrorList
+	celErrors    field.ErrorList
+	total        *totalCost
+}
+
+// ValidateCRD checks the x-kubernetes-validations rules of every version of a CRD as the
+// apiserver does when the CRD is created: rule syntax fields (rule, message,
+// messageExpression, reason, fieldPath, optionalOldSelf), compilation against the schema's CEL
+// types, oldSelf only where old values correlate, and the static cost limits per expression
+// (StaticEstimatedCostLimit, scaled by how many values the rule can apply to) and per schema
+// (StaticEstimatedCRDCostLimit). Errors carry the CRD paths
+// (spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule).
+// opts.Version defaults to V1_36, the compatibility version kube-apiserver 1.37 compiles new
+// expressions with. Properties are visited in sorted order (the apiserver's order is random).
+func ValidateCRD(crd *schema.CRD, opts Options) field.ErrorList {
+	if opts.Version.Minor == 0 {
+		opts.Version = V1_36
+	}
+	var all field.ErrorList
+	for i, v := range crd.Versions {
+		if v.Structural == nil {
+			continue
+		}
+		p := field.NewPath("spec", "versions").Index(i).Child("schema", "openAPIV3Schema")
+		all = append(all, validateSchemaRules(v.Structural, p, opts.Version)...)
+	}
+	return all
+}
+
+// ValidateSchemaRules is ValidateCRD for one openAPIV3Schema (its structural form) at fldPath.
+func ValidateSchemaRules(s *schema.Structural, fldPath field.Path, opts Options) field.ErrorList {
+	if opts.Version.Minor == 0 {
+		opts.Version = V1_36
+	}
+	return validateSchemaRules(s, fldPath, opts.Version)
+}
+
+func validateSchemaRules(s *schema.Structural, fldPath field.Path, version Version) field.ErrorList {
+	c := &crdChecker{version: version, total: &totalCost{}}
+	one := uint64(1)
+	c.walk(s, fldPath, true, &one, false, nil)
+	all := append(c.schemaErrors, c.celErrors...)
+	if c.total.total > StaticEstimatedCRDCostLimit {
+		for _, e := range c.total.mostExpensive {
+			all = append(all, field.Forbidden(e.path, "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"))
+		}
+		all = append(all, field.Forbidden(fldPath, costErrorMessage("x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema", c.total.total, StaticEstimatedCRDCostLimit)))
+	}
+	return all
+}
+
+// walk visits a node's children first, then its own rules (as apiextensions' schema walk).
+// uncorrelatable is the path of the highest list or map below which oldSelf cannot be used.
+func (c *crdChecker) walk(s *schema.Structural, fldPath field.Path, isRoot bool, cardinality *uint64, inScope bool, uncorrelatable *field.Path) int {
+	if s == nil {
+		return 0
+	}
+	before := len(c.schemaErrors)
+	inScope = inScope || len(s.XValidations) > 0
+	child := func(cs *schema.Structural) *uint64 {
+		if cardinality == nil {
+			return nil
+		}
+		m := maxElements(s)
+		if m == nil {
+			return nil
+		}
+		n := multiplyWithOverflowGuard(*cardinality, *m)
+		return &n
+	}
+	if ap := s.AdditionalPropertiesSchema(); ap != nil {
+		c.walk(ap, fldPath.Child("additionalProperties"), false, child(ap), inScope, uncorrelatable)
+	}
+	for _, name := range s.PropertyNames() {
+		ps := s.Properties[name]
+		u := uncorrelatable
+		if u == nil && !mapIsCorrelatable(s.XMapType) {
+			p := fldPath
+			u = &p
+		}
+		c.walk(ps, fldPath.Child("properties").Key(name), false, child(ps), inScope, u)
+	}
+	if s.Items != nil {
+		u := uncorrelatable
+		if u == nil && s.XListType != "map" {
+			p := fldPath
+			u = &p
+		}
+		c.walk(s.Items, fldPath.Child("items"), false, child(s.Items), inScope, u)
+	}
+	if len(s.XValidations) == 0 {
+		return len(c.schemaErrors) - before
+	}
+	vp := fldPath.Child("x-kubernetes-validations")
+	rules, err := ParseRules(s.XValidations)
+	if err != nil {
+		c.schemaErrors = append(c.schemaErrors, field.Invalid(vp, "", err.Error()))
+		return len(c.schemaErrors) - before
+	}
+	for i, r := range rules {
+		rp := vp.Index(i)
+		trimmedRule := strings.TrimSpace(r.Rule)
+		trimmedMsg := strings.TrimSpace(r.Message)
+		switch {
+		case len(trimmedRule) == 0:
+			c.schemaErrors = append(c.schemaErrors, field.Required(rp.Child("rule"), "rule is not specified"))
+		case len(r.Message) > 0 && len(trimmedMsg) == 0:
+			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("message"), r.Message, "must be non-empty if specified"))
+		case crdNewlineMatcher.MatchString(trimmedMsg):
+			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("message"), r.Message, "must not contain line breaks"))
+		case crdNewlineMatcher.MatchString(trimmedRule) && len(trimmedMsg) == 0:
+			c.schemaErrors = append(c.schemaErrors, field.Required(rp.Child("message"), "message must be specified if rule contains line breaks"))
+		}
+		if len(r.MessageExpression) > 0 && len(strings.TrimSpace(r.MessageExpression)) == 0 {
+			c.schemaErrors = append(c.schemaErrors, field.Required(rp.Child("messageExpression"), "messageExpression must be non-empty if specified"))
+		}
+		if r.Reason != nil && !containsString(supportedReasons, *r.Reason) {
+			c.schemaErrors = append(c.schemaErrors, field.NotSupported(rp.Child("reason"), *r.Reason, supportedReasons))
+		}
+		if len(r.FieldPath) > 0 && len(strings.TrimSpace(r.FieldPath)) == 0 {
+			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))
+		}
+		if crdNewlineMatcher.MatchString(r.FieldPath) {
+			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
+		}
+		if len(r.FieldPath) > 0 {
+			if _, _, err := ValidFieldPath(r.FieldPath, s, true); err != nil {
+				c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be a valid path"))
+			}
+		}
+	}
+	if len(c.schemaErrors) > before || !inScope {
+		return len(c.schemaErrors) - before
+	}
+	declType := SchemaDeclType(s, isRoot || s.XEmbeddedResource)
+	if declType == nil {
+		c.celErrors = append(c.celErrors, field.InternalError(vp, fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", "unable to convert structural schema to CEL declarations")))
+		return 0
+	}
+	results, err := compileRules(s, rules, declType, PerCallLimit, c.version)
+	if err != nil {
+		c.celErrors = append(c.celErrors, field.InternalError(vp, err))
+		return 0
+	}
+	for i, cr := range results {
+		rp := vp.Index(i)
+		var cost uint64
+		if cardinality != nil {
+			cost = multiplyWithOverflowGuard(cr.maxCost, *cardinality)
+		} else {
+			cost = multiplyWithOverflowGuard(cr.maxCost, cr.maxCardinality)
+		}
+		if cost > StaticEstimatedCostLimit {
+			c.celErrors = append(c.celErrors, field.Forbidden(rp.Child("rule"), costErrorMessage("estimated rule cost", cost, StaticEstimatedCostLimit)))
+		}
+		c.total.observe(rp.Child("rule"), cost)
+		if cr.err != nil {
+			if cr.err.Type == errTypeRequired {
+				c.celErrors = append(c.celErrors, field.Required(rp.Child("rule"), cr.err.Detail))
+			} else {
+				c.celErrors = append(c.celErrors, field.Invalid(rp.Child("rule"), rules[i].badValue(), cr.err.Detail))
+			}
+		}
+		if cr.messageExpressionErr != nil {
+			c.celErrors = append(c.celErrors, field.Invalid(rp.Child("messageExpression"), rules[i].badValue(), cr.messageExpressionErr.Detail))
+		} else if cr.messageExpression != nil {
+			if cr.messageExpressionMaxCost > StaticEstimatedCostLimit {
+				c.celErrors = append(c.celErrors, field.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", cr.messageExpressionMaxCost, StaticEstimatedCostLimit)))
+			}
+			c.total.observe(rp.Child("messageExpression"), cr.messageExpressionMaxCost)
+		}
+		if cr.usesOldSelf {
+			if uncorrelatable != nil {
+				c.celErrors = append(c.celErrors, field.Invalid(rp.Child("rule"), rules[i].Rule, fmt.Sprintf("oldSelf cannot be used on the uncorrelatable portion of the schema within %v", uncorrelatable.String())))
+			}
+		} else if rules[i].OptionalOldSelf != nil {
+			c.celErrors = append(c.celErrors, field.Invalid(rp.Child("optionalOldSelf"), *rules[i].OptionalOldSelf, "may not be set if oldSelf is not used in rule"))
+		}
+	}
+	return len(c.schemaErrors) - before
+}
+
+func containsString(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
