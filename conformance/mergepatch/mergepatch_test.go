@@ -346,3 +346,25 @@ func TestRandomThreeWay(t *testing.T) {
 	}
 	t.Logf("create three-way: %d cases, 0 disagreements (%d conflicts, %d precondition failures)", n, conflicts, preconds)
 }
+
+// FuzzDifferential: any object, patch and field validation give the
+// apiserver's outcome.
+func FuzzDifferential(f *testing.F) {
+	f.Add([]byte(`{"a":{"b":1},"c":[1]}`), []byte(`{"a":{"b":null,"d":{"e":null}},"c":[{"x":null}]}`), uint8(0))
+	f.Add([]byte(`{"a":1}`), []byte(`[{"a":null}]`), uint8(2))
+	f.Fuzz(func(t *testing.T, docJSON, patchJSON []byte, v uint8) {
+		var doc map[string]any
+		if kjson.UnmarshalCaseSensitivePreserveInts(docJSON, &doc) != nil || doc == nil {
+			return
+		}
+		if _, err := json.Marshal(doc); err != nil {
+			return
+		}
+		validation := []string{"Ignore", "Warn", "Strict"}[int(v)%3]
+		want := reference(doc, patchJSON, validation)
+		got := ours(doc, patchJSON, validation)
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("doc %s patch %s (%s):\nreference %+v\nwritepath %+v", docJSON, patchJSON, validation, want, got)
+		}
+	})
+}
