@@ -519,3 +519,47 @@ func TestBadCABundle(t *testing.T) {
 	_, err := conversion.New(crd, conversion.Options{})
 	assert.EqualError(t, err, "unable to load root certificates: unable to parse bytes as PEM block")
 }
+
+// TestResultsShareNothing: modifying any result leaves the input alone.
+func TestResultsShareNothing(t *testing.T) {
+	c, err := conversion.New(widgets(), conversion.Options{})
+	require.NoError(t, err)
+	in := decode(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a","labels":{"x":"y"},"generation":1},"spec":{"size":1,"extra":{"kept":"k"}}}`)
+	other := decode(`{"apiVersion":"example.com/v1","kind":"Gadget","metadata":{"name":"a"},"spec":{"size":1}}`)
+	before, _ := value.DeepCopyMap(in)
+	beforeOther, _ := value.DeepCopyMap(other)
+	scribble := func(m map[string]any) {
+		for _, v := range m {
+			if sub, ok := v.(map[string]any); ok {
+				scribble2(sub)
+			}
+		}
+	}
+	for _, f := range []func() (map[string]any, error){
+		func() (map[string]any, error) { return c.Convert(in, "v1alpha1") },
+		func() (map[string]any, error) { return c.ConvertAndPrune(in, "v1alpha1") },
+		func() (map[string]any, error) { return c.ConvertAndPrune(in, "v1") },
+		func() (map[string]any, error) { return c.ConvertAndPrune(other, "v1alpha1") },
+		func() (map[string]any, error) { return c.Read(in, "v1") },
+		func() (map[string]any, error) { return c.Read(in, "v1alpha1") },
+		func() (map[string]any, error) { return c.Read(other, "v1beta1") },
+		func() (map[string]any, error) { return c.ToStorage(in) },
+	} {
+		out, err := f()
+		require.NoError(t, err)
+		scribble(out)
+	}
+	assert.Equal(t, before, in)
+	assert.Equal(t, beforeOther, other)
+}
+
+func scribble2(m map[string]any) {
+	for k, v := range m {
+		if sub, ok := v.(map[string]any); ok {
+			scribble2(sub)
+		} else {
+			m[k] = "scribbled"
+		}
+	}
+	m["new"] = true
+}

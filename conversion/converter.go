@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -98,34 +97,47 @@ func (c *Converter) validGV(gv schema.GroupVersion) bool {
 	return gv.Group == c.crd.Schema.Group && c.crd.Schema.Version(gv.Version) != nil
 }
 
+// check is crConverter's validation of a conversion request: the object's and the target's
+// group versions, and every list item's, must be versions of the CRD.
+func (c *Converter) check(in map[string]any, version string, isList bool) (schema.GroupVersion, error) {
+	target := c.crd.GroupVersion(version)
+	from := gvkOf(in)
+	if from.Group != target.Group {
+		return target, errorf("%v is unstructured and is not suitable for converting to %q", from.String(), target.String())
+	}
+	if !c.validGV(target) {
+		return target, errorf("request to convert CR to an invalid group/version: %s", target.String())
+	}
+	if !c.validGV(from.GroupVersion()) {
+		return target, errorf("request to convert CR from an invalid group/version: %s", from.GroupVersion().String())
+	}
+	if isList {
+		items, _ := in["items"].([]any)
+		for i, it := range items {
+			m, _ := it.(map[string]any)
+			if gv := gvkOf(m).GroupVersion(); !c.validGV(gv) {
+				return target, errorf("request to convert CR list failed, list index %d has invalid group/version: %s", i, gv.String())
+			}
+		}
+	}
+	return target, nil
+}
+
 func (c *Converter) convert(in map[string]any, version string, isList bool) (map[string]any, error) {
 	if in == nil {
 		in = map[string]any{}
+	}
+	target, err := c.check(in, version, isList)
+	if err != nil {
+		return nil, err
 	}
 	cp, err := copyObject(in)
 	if err != nil {
 		return nil, err
 	}
-	target := c.crd.GroupVersion(version)
-	from := gvkOf(cp)
-	if from.Group != target.Group {
-		return nil, errorf("%v is unstructured and is not suitable for converting to %q", from.String(), target.String())
-	}
-	if !c.validGV(target) {
-		return nil, errorf("request to convert CR to an invalid group/version: %s", target.String())
-	}
-	if !c.validGV(from.GroupVersion()) {
-		return nil, errorf("request to convert CR from an invalid group/version: %s", from.GroupVersion().String())
-	}
 	var items []any
 	if isList {
 		items, _ = cp["items"].([]any)
-		for i, it := range items {
-			m, _ := it.(map[string]any)
-			if gv := gvkOf(m).GroupVersion(); !c.validGV(gv) {
-				return nil, errorf("request to convert CR list failed, list index %d has invalid group/version: %s", i, gv.String())
-			}
-		}
 	}
 	switch c.crd.Strategy {
 	case StrategyNone:
@@ -187,14 +199,13 @@ func (c *Converter) ToStorage(obj map[string]any) (map[string]any, error) {
 // repaired to 1, converted to version and coerced by its schema. It is what get, list (item by
 // item), watch and the response of a write return. stored is not modified.
 func (c *Converter) Read(stored map[string]any, version string) (map[string]any, error) {
-	obj, err := value.DeepCopyMap(stored)
-	if err != nil {
-		return nil, err
-	}
-	gvk := gvkOf(obj)
+	obj := stored
+	gvk := gvkOf(stored)
 	if gvk.Group == c.crd.Schema.Group && gvk.Kind == c.crd.Schema.Names.Kind {
 		if v := c.crd.Schema.Version(gvk.Version); v != nil {
-			if obj, err = c.coerce(obj); err != nil {
+			// coerce returns a fresh object: the steps below may modify it.
+			var err error
+			if obj, err = c.coerce(stored); err != nil {
 				return nil, err
 			}
 			if md, ok := obj["metadata"].(map[string]any); ok {
@@ -207,11 +218,7 @@ func (c *Converter) Read(stored map[string]any, version string) (map[string]any,
 			}
 		}
 	}
-	out, err := c.Convert(obj, version)
-	if err != nil {
-		return nil, err
-	}
-	return c.coerce(out)
+	return c.hop(obj, version)
 }
 
 // ReadList reads stored objects through version, item by item as the apiserver decodes them

@@ -122,6 +122,23 @@ func (c *Converter) ConvertAndPrune(obj map[string]any, version string) (map[str
 }
 
 func (c *Converter) hop(obj map[string]any, version string) (map[string]any, error) {
+	if c.crd.Strategy == StrategyNone && obj != nil {
+		// Coercion returns fresh values: the object is converted on a shallow copy, and only
+		// copied whole when no coercion applies.
+		target, err := c.check(obj, version, false)
+		if err != nil {
+			return nil, err
+		}
+		shallow := make(map[string]any, len(obj)+2)
+		for k, v := range obj {
+			shallow[k] = v
+		}
+		setGVK(shallow, target)
+		if g := gvkOf(shallow); g.Kind != c.crd.Schema.Names.Kind {
+			return copyObject(shallow)
+		}
+		return c.coerce(shallow)
+	}
 	out, err := c.Convert(obj, version)
 	if err != nil {
 		return nil, err
