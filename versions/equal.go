@@ -12,29 +12,95 @@ import (
 const maxChanged = 5
 
 // differ walks two values of the object model and records the paths where they
-// differ, under the equality of the strategy (typed or unstructured).
+// differ, under the equality of the strategy (typed or unstructured). The
+// current path is a stack of segments, rendered only when a difference is
+// recorded.
 type differ struct {
 	unstructured bool
 	ignore       []string
 	changed      []string
 	more         bool
+	stack        []field.Segment
 }
 
-func (d *differ) add(p field.Path) {
+// at sets the current path to a dotted path of field names.
+func (d *differ) at(dotted string) {
+	d.stack = d.stack[:0]
+	for _, part := range strings.Split(dotted, ".") {
+		d.stack = append(d.stack, field.Segment{Kind: field.SegmentChild, Name: part})
+	}
+}
+
+// path renders the current path.
+func (d *differ) path() field.Path {
+	var p field.Path
+	for _, s := range d.stack {
+		switch s.Kind {
+		case field.SegmentChild:
+			p = p.Child(s.Name)
+		case field.SegmentIndex:
+			p = p.Index(s.Index)
+		default:
+			p = p.Key(s.Name)
+		}
+	}
+	return p
+}
+
+func (d *differ) add() {
 	if len(d.changed) == maxChanged {
 		d.more = true
 		return
 	}
-	s := p.String()
-	if p.IsEmpty() {
-		s = "<root>"
+	if len(d.stack) == 0 {
+		d.changed = append(d.changed, "<root>")
+		return
 	}
-	d.changed = append(d.changed, s)
+	d.changed = append(d.changed, d.path().String())
 }
 
-// ignored reports whether the dotted form of p is one of the ignored paths.
-func (d *differ) ignored(p field.Path) bool {
-	return len(d.ignore) > 0 && slices.Contains(d.ignore, p.String())
+// ignored reports whether the current path is one of the ignored paths.
+func (d *differ) ignored() bool {
+	return len(d.ignore) > 0 && slices.Contains(d.ignore, d.path().String())
+}
+
+// last returns the last segment of the current path.
+func (d *differ) last() (field.Segment, bool) {
+	if len(d.stack) == 0 {
+		return field.Segment{}, false
+	}
+	return d.stack[len(d.stack)-1], true
+}
+
+// childSegment is the segment of map key k under the current path: a subscript
+// (metadata.annotations[example.com/x]) under a map field or for a key that is
+// not an identifier, as apimachinery renders them; a field name otherwise.
+func (d *differ) childSegment(k string) field.Segment {
+	if last, ok := d.last(); ok && ((last.Kind == field.SegmentChild && mapFields[last.Name]) || strings.ContainsAny(k, "./[] ") || k == "") {
+		return field.Segment{Kind: field.SegmentKey, Name: k}
+	}
+	return field.Segment{Kind: field.SegmentChild, Name: k}
+}
+
+// inMapField reports whether the current path ends in a field that holds a
+// string-keyed map.
+func (d *differ) inMapField() bool {
+	last, ok := d.last()
+	return ok && last.Kind == field.SegmentChild && mapFields[last.Name]
+}
+
+// atQuantity reports whether the current path names a Quantity in a built-in
+// type.
+func (d *differ) atQuantity() bool {
+	n := len(d.stack)
+	if n == 0 {
+		return false
+	}
+	last := d.stack[n-1]
+	if last.Kind == field.SegmentChild {
+		return quantityFields[last.Name]
+	}
+	return last.Kind == field.SegmentKey && n >= 2 && d.stack[n-2].Kind == field.SegmentChild && quantityMaps[d.stack[n-2].Name]
 }
 
 // emptyTyped reports whether v decodes into a Go zero value of a typed object
@@ -69,10 +135,11 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// diff compares a and b at path p. present* say whether the values exist at
-// all (a map key can be absent, which unstructured equality tells from null).
-func (d *differ) diff(p field.Path, a, b any, presentA, presentB bool) {
-	if d.ignored(p) {
+// diff compares a and b at the current path. present* say whether the values
+// exist at all (a map key can be absent, which unstructured equality tells
+// from null).
+func (d *differ) diff(a, b any, presentA, presentB bool) {
+	if d.ignored() {
 		return
 	}
 	if !d.unstructured {
@@ -80,7 +147,7 @@ func (d *differ) diff(p field.Path, a, b any, presentA, presentB bool) {
 			return
 		}
 	} else if presentA != presentB {
-		d.add(p)
+		d.add()
 		return
 	}
 	switch x := a.(type) {
@@ -90,7 +157,7 @@ func (d *differ) diff(p field.Path, a, b any, presentA, presentB bool) {
 			if !d.unstructured && emptyTyped(x) && emptyTyped(b) {
 				return
 			}
-			d.add(p)
+			d.add()
 			return
 		}
 		keys := make([]string, 0, len(x)+len(y))
@@ -105,51 +172,42 @@ func (d *differ) diff(p field.Path, a, b any, presentA, presentB bool) {
 		sort.Strings(keys)
 		// In a typed object a Go map (labels, annotations, ...) tells a key
 		// with an empty value from a missing key; a struct field does not.
-		goMap := !d.unstructured && isMapField(p)
+		goMap := !d.unstructured && d.inMapField()
 		for _, k := range keys {
 			va, oka := x[k]
 			vb, okb := y[k]
+			d.stack = append(d.stack, d.childSegment(k))
 			if goMap && oka != okb {
-				d.add(childPath(p, k))
-				continue
+				d.add()
+			} else {
+				d.diff(va, vb, oka, okb)
 			}
-			d.diff(childPath(p, k), va, vb, oka, okb)
+			d.stack = d.stack[:len(d.stack)-1]
 		}
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
-			d.add(p)
+			d.add()
 			return
 		}
 		for i := range x {
-			d.diff(p.Index(i), x[i], y[i], true, true)
+			d.stack = append(d.stack, field.Segment{Kind: field.SegmentIndex, Index: i})
+			d.diff(x[i], y[i], true, true)
+			d.stack = d.stack[:len(d.stack)-1]
 		}
 	default:
-		if !d.unstructured && isQuantityPath(p) {
+		if !d.unstructured && d.atQuantity() {
 			if eq, ok := quantityEqual(a, b); ok {
 				if !eq {
-					d.add(p)
+					d.add()
 				}
 				return
 			}
 		}
 		if !scalarEqual(a, b, d.unstructured) {
-			d.add(p)
+			d.add()
 		}
 	}
-}
-
-// childPath renders map keys that are not identifiers as subscripts, the way
-// apimachinery renders label keys: metadata.annotations[example.com/x].
-func childPath(p field.Path, k string) field.Path {
-	if p.IsEmpty() {
-		return field.NewPath(k)
-	}
-	segs := p.Segments()
-	if last := segs[len(segs)-1].Name; mapFields[last] || strings.ContainsAny(k, "./[] ") || k == "" {
-		return p.Key(k)
-	}
-	return p.Child(k)
 }
 
 // mapFields are field names that hold string-keyed maps in the built-in types;
@@ -158,12 +216,6 @@ var mapFields = map[string]bool{
 	"labels": true, "annotations": true, "matchLabels": true, "nodeSelector": true,
 	"data": true, "stringData": true, "binaryData": true, "limits": true, "requests": true,
 	"capacity": true, "allocatable": true, "hard": true, "used": true, "parameters": true,
-}
-
-// isMapField reports whether p ends in a field that holds a string-keyed map.
-func isMapField(p field.Path) bool {
-	segs := p.Segments()
-	return len(segs) > 0 && segs[len(segs)-1].Kind == field.SegmentChild && mapFields[segs[len(segs)-1].Name]
 }
 
 func scalarEqual(a, b any, unstructured bool) bool {
@@ -218,10 +270,4 @@ func lookup(obj map[string]any, dotted string) (any, bool) {
 		}
 	}
 	return cur, true
-}
-
-// pathOf turns a dotted path into a field.Path.
-func pathOf(dotted string) field.Path {
-	parts := strings.Split(dotted, ".")
-	return field.NewPath(parts[0], parts[1:]...)
 }

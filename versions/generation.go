@@ -122,7 +122,8 @@ func NextGeneration(s Strategy, old, new map[string]any, sub string) (Generation
 		oldR, okOld := lookup(old, s.SpecReplicasPath)
 		newR, okNew := lookup(new, s.SpecReplicasPath)
 		d := differ{unstructured: p.Unstructured}
-		d.diff(pathOf(s.SpecReplicasPath), oldR, newR, okOld, okNew)
+		d.at(s.SpecReplicasPath)
+		d.diff(oldR, newR, okOld, okNew)
 		if len(d.changed) == 0 || !p.Tracked() {
 			keep.Reason = fmt.Sprintf("the scale write leaves %s unchanged", s.SpecReplicasPath)
 			if len(d.changed) != 0 {
@@ -147,7 +148,8 @@ func NextGeneration(s Strategy, old, new map[string]any, sub string) (Generation
 	for _, c := range p.Compare {
 		a, okA := lookup(old, c)
 		b, okB := lookup(new, c)
-		d.diff(pathOf(c), a, b, okA, okB)
+		d.at(c)
+		d.diff(a, b, okA, okB)
 	}
 	if len(d.changed) == 0 {
 		keep.Reason = fmt.Sprintf("no compared field changed; %s", p.Why)
@@ -193,7 +195,8 @@ func compareTopLevel(d *differ, old, new map[string]any, except []string) {
 	for _, k := range sortedKeys(keys) {
 		va, oka := a[k]
 		vb, okb := b[k]
-		d.diff(field.NewPath(k), va, vb, oka, okb)
+		d.stack = append(d.stack[:0], field.Segment{Kind: field.SegmentChild, Name: k})
+		d.diff(va, vb, oka, okb)
 	}
 }
 

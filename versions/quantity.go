@@ -2,8 +2,6 @@ package versions
 
 import (
 	"math/big"
-
-	"github.com/writepath/writepath/field"
 )
 
 // quantityMaps are the fields of the built-in types that hold a ResourceList
@@ -14,20 +12,6 @@ var (
 	quantityMaps   = map[string]bool{"limits": true, "requests": true, "capacity": true, "allocatable": true, "hard": true, "used": true, "overhead": true}
 	quantityFields = map[string]bool{"sizeLimit": true}
 )
-
-// isQuantityPath reports whether p names a Quantity in a built-in type.
-func isQuantityPath(p field.Path) bool {
-	segs := p.Segments()
-	n := len(segs)
-	if n == 0 {
-		return false
-	}
-	last := segs[n-1]
-	if last.Kind == field.SegmentChild {
-		return quantityFields[last.Name]
-	}
-	return last.Kind == field.SegmentKey && n >= 2 && segs[n-2].Kind == field.SegmentChild && quantityMaps[segs[n-2].Name]
-}
 
 var (
 	decimalSuffixes = map[string]int{"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
