@@ -1,8 +1,3 @@
-// Package jsonpatch decodes a JSON Patch document into operations exactly as
-// gopkg.in/evanphx/json-patch.v4's DecodePatch does (encoding/json into a slice
-// of maps of raw messages). It is named jsonpatch because encoding/json prints
-// the target type in its errors ("jsonpatch.Patch") and the apiserver returns
-// that text to clients.
 package jsonpatch
 
 import "encoding/json"
