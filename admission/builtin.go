@@ -1,0 +1,292 @@
+package admission
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/status"
+)
+
+// The name generator's alphabet and lengths (k8s.io/apiserver/pkg/storage/names).
+const (
+	nameAlphabet           = "bcdfghjklmnpqrstvwxz2456789"
+	randomLength           = 5
+	maxGeneratedNameLength = 63 - randomLength
+	// TotalAnnotationSizeLimit is the limit on the size of all annotations.
+	TotalAnnotationSizeLimit = 256 * (1 << 10)
+)
+
+// GenerateName returns generateName's name: the base (cut to 58 characters)
+// and five characters of the apiserver's alphabet chosen by random.
+func GenerateName(base string, random func(n int) int) string {
+	if len(base) > maxGeneratedNameLength {
+		base = base[:maxGeneratedNameLength]
+	}
+	var b strings.Builder
+	b.WriteString(base)
+	for i := 0; i < randomLength; i++ {
+		b.WriteByte(nameAlphabet[random(len(nameAlphabet))])
+	}
+	return b.String()
+}
+
+// namespaceLifecycle is the NamespaceLifecycle plugin's Admit.
+func (c *Chain) namespaceLifecycle(req *Request, obj map[string]any) error {
+	isNamespace := req.Kind.Group == "" && req.Kind.Kind == "Namespace"
+	if req.Operation == Delete && isNamespace {
+		switch req.Name {
+		case "default", "kube-system", "kube-public":
+			return status.Forbidden(status.GroupResource{Group: req.Resource.Group, Resource: req.Resource.Resource}, req.Name,
+				fmt.Errorf("this namespace may not be deleted"))
+		}
+	}
+	if req.Namespace == "" || isNamespace || req.Operation != Create {
+		return nil
+	}
+	if req.Kind.Group == "authorization.k8s.io" && (req.Kind.Kind == "LocalSubjectAccessReview") {
+		return nil
+	}
+	ns, ok := c.namespaces[req.Namespace]
+	if !ok {
+		return status.NotFound(status.GroupResource{Resource: "namespaces"}, req.Namespace)
+	}
+	if getString(ns, "status", "phase") == "Terminating" {
+		st := forbidden(req, obj, fmt.Errorf("unable to create new content in namespace %s because it is being terminated", req.Namespace))
+		st.Details.Causes = append(st.Details.Causes, status.Cause{Type: "NamespaceTerminating",
+			Message: fmt.Sprintf("namespace %s is being terminated", req.Namespace), Field: "metadata.namespace"})
+		return st
+	}
+	return nil
+}
+
+// systemFields is what rest.BeforeCreate does to metadata: no deletion
+// fields, a fresh uid and creationTimestamp, a generated name.
+func (c *Chain) systemFields(req *Request, obj map[string]any) (map[string]any, error) {
+	md, _ := obj["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		obj["metadata"] = md
+	}
+	if req.Namespace != "" {
+		if ns, _ := md["namespace"].(string); ns != "" && ns != req.Namespace {
+			return nil, status.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		}
+		md["namespace"] = req.Namespace
+	}
+	delete(md, "deletionTimestamp")
+	delete(md, "deletionGracePeriodSeconds")
+	env := c.cfg.Env
+	if env.Now == nil || env.UID == nil {
+		return nil, status.InternalError(fmt.Errorf("admission: Env.Now and Env.UID are needed to create objects"))
+	}
+	md["creationTimestamp"] = env.Now().UTC().Format("2006-01-02T15:04:05Z")
+	md["uid"] = env.UID()
+	if g, _ := md["generateName"].(string); g != "" {
+		if n, _ := md["name"].(string); n == "" {
+			if env.Random == nil {
+				return nil, status.InternalError(fmt.Errorf("admission: Env.Random is needed to generate names"))
+			}
+			md["name"] = GenerateName(g, env.Random)
+		}
+	}
+	return obj, nil
+}
+
+var (
+	dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	qualifiedName    = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
+	labelValue       = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`)
+)
+
+const (
+	dns1123SubdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+	qualifiedNameMsg    = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+	labelValueMsg       = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+)
+
+func isDNSSubdomain(v string) []string {
+	var errs []string
+	if len(v) > 253 {
+		errs = append(errs, "must be no more than 253 characters")
+	}
+	if !dns1123Subdomain.MatchString(v) {
+		errs = append(errs, dns1123SubdomainMsg)
+	}
+	return errs
+}
+
+func nameIsDNSSubdomain(name string, prefix bool) []string {
+	if prefix && strings.HasSuffix(name, "-") {
+		name = name[:len(name)-1] + "a"
+	}
+	return isDNSSubdomain(name)
+}
+
+func isQualifiedName(v string) []string {
+	var errs []string
+	parts := strings.Split(v, "/")
+	var name string
+	switch len(parts) {
+	case 1:
+		name = parts[0]
+	case 2:
+		prefix := parts[0]
+		name = parts[1]
+		if prefix == "" {
+			errs = append(errs, "prefix part must be non-empty")
+		} else {
+			for _, m := range isDNSSubdomain(prefix) {
+				errs = append(errs, "prefix part "+m)
+			}
+		}
+	default:
+		return append(errs, "a qualified name "+qualifiedNameMsg+" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
+	}
+	if name == "" {
+		errs = append(errs, "name part must be non-empty")
+	} else if len(name) > 63 {
+		errs = append(errs, "name part must be no more than 63 characters")
+	}
+	if !qualifiedName.MatchString(name) {
+		errs = append(errs, qualifiedNameMsg)
+	}
+	return errs
+}
+
+func stringMap(v any) map[string]string {
+	m, _ := v.(map[string]any)
+	out := make(map[string]string, len(m))
+	for k, x := range m {
+		s, _ := x.(string)
+		out[k] = s
+	}
+	return out
+}
+
+func sortedStrings(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var standardFinalizers = map[string]bool{"kubernetes": true, "orphan": true, "foregroundDeletion": true}
+
+// validateObjectMeta is ValidateObjectMetaAccessor on create and
+// ValidateObjectMetaUpdate on update, as strategies call them (names as DNS
+// subdomains), returned as the 422 Invalid error of the kind.
+func validateObjectMeta(req *Request, obj map[string]any) error {
+	md, _ := obj["metadata"].(map[string]any)
+	fld := field.NewPath("metadata")
+	var errs field.ErrorList
+	name, _ := md["name"].(string)
+	if req.Operation == Create {
+		if g, _ := md["generateName"].(string); g != "" {
+			for _, m := range nameIsDNSSubdomain(g, true) {
+				errs = append(errs, field.Invalid(fld.Child("generateName"), g, m))
+			}
+		}
+		if name == "" {
+			errs = append(errs, field.Required(fld.Child("name"), "name or generateName is required"))
+		} else {
+			for _, m := range nameIsDNSSubdomain(name, false) {
+				errs = append(errs, field.Invalid(fld.Child("name"), name, m))
+			}
+		}
+	}
+	if g, ok := md["generation"].(int64); ok && g < 0 {
+		errs = append(errs, field.Invalid(fld.Child("generation"), g, "must be greater than or equal to 0"))
+	}
+	labels := stringMap(md["labels"])
+	for _, k := range sortedStrings(labels) {
+		for _, m := range isQualifiedName(k) {
+			errs = append(errs, field.Invalid(fld.Child("labels"), k, m))
+		}
+		v := labels[k]
+		if len(v) > 63 {
+			errs = append(errs, field.Invalid(fld.Child("labels").Key(k), v, "must be no more than 63 characters"))
+		}
+		if !labelValue.MatchString(v) {
+			errs = append(errs, field.Invalid(fld.Child("labels").Key(k), v, labelValueMsg))
+		}
+	}
+	ann := stringMap(md["annotations"])
+	total := 0
+	for _, k := range sortedStrings(ann) {
+		for _, m := range isQualifiedName(strings.ToLower(k)) {
+			errs = append(errs, field.Invalid(fld.Child("annotations"), k, m))
+		}
+		total += len(k) + len(ann[k])
+	}
+	if total > TotalAnnotationSizeLimit {
+		errs = append(errs, field.TooLong(fld.Child("annotations"), "", TotalAnnotationSizeLimit))
+	}
+	refs, _ := md["ownerReferences"].([]any)
+	controllers := 0
+	for i, r := range refs {
+		rm, _ := r.(map[string]any)
+		p := fld.Child("ownerReferences").Index(i)
+		for _, k := range []string{"apiVersion", "kind", "name", "uid"} {
+			if s, _ := rm[k].(string); s == "" {
+				errs = append(errs, field.Required(p.Child(k), "must not be empty"))
+			}
+		}
+		if b, _ := rm["controller"].(bool); b {
+			controllers++
+		}
+	}
+	if controllers > 1 {
+		errs = append(errs, field.Invalid(fld.Child("ownerReferences"), refs, "Only one reference can have Controller set to true"))
+	}
+	fins := stringList(md["finalizers"])
+	for _, f := range fins {
+		msgs := isQualifiedName(f)
+		if len(msgs) == 0 && !strings.Contains(f, "/") && !standardFinalizers[f] {
+			msgs = []string{"name is neither a standard finalizer name nor is it fully qualified"}
+		}
+		for _, m := range msgs {
+			errs = append(errs, field.Invalid(fld.Child("finalizers"), f, m))
+		}
+	}
+	if contains(fins, "orphan") && contains(fins, "foregroundDeletion") {
+		errs = append(errs, field.Invalid(fld.Child("finalizers"), fins, "finalizer orphan and foregroundDeletion cannot be both set"))
+	}
+	if req.Operation == Update && req.OldObject != nil {
+		old, _ := req.OldObject["metadata"].(map[string]any)
+		if old["deletionTimestamp"] != nil {
+			oldF := stringList(old["finalizers"])
+			var extra []string
+			for _, f := range fins {
+				if !contains(oldF, f) && !contains(extra, f) {
+					extra = append(extra, f)
+				}
+			}
+			sort.Strings(extra)
+			if len(extra) > 0 {
+				errs = append(errs, field.Forbidden(fld.Child("finalizers"), fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
+			}
+		}
+		for _, k := range []string{"name", "namespace", "uid", "creationTimestamp"} {
+			if !value.Equal(md[k], old[k]) {
+				nv := md[k]
+				if nv == nil {
+					nv = ""
+				}
+				errs = append(errs, field.Invalid(fld.Child(k), nv, "field is immutable"))
+			}
+		}
+		if old["deletionTimestamp"] != nil && !value.Equal(md["deletionTimestamp"], old["deletionTimestamp"]) {
+			errs = append(errs, field.Invalid(fld.Child("deletionTimestamp"), md["deletionTimestamp"], "field is immutable; may only be changed via deletion"))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return status.Invalid(status.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}, name, errs)
+}

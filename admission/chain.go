@@ -1,0 +1,250 @@
+package admission
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/writepath/writepath/cel"
+	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/patch"
+	"github.com/writepath/writepath/status"
+)
+
+// Config is an admission chain's configuration: Go plugins, the admission
+// configuration objects (MutatingWebhookConfiguration,
+// ValidatingWebhookConfiguration, ValidatingAdmissionPolicy and its
+// bindings, all admissionregistration.k8s.io/v1), the param objects policies
+// refer to, the namespaces selectors look at, and the effects.
+type Config struct {
+	// Mutators run in order after the built-in mutating steps and before
+	// mutating webhooks.
+	Mutators []Mutator
+	// Validate is the step between mutating and validating admission.
+	Validate ValidateFunc
+	// Validators run in order before validating policies and webhooks.
+	Validators []Validator
+	Builtins   Builtins
+	// Objects are admission configuration objects; other kinds are refused.
+	Objects []map[string]any
+	// Params are the objects paramRefs select from.
+	Params []map[string]any
+	// Namespaces are the namespaces that exist (by metadata.name).
+	Namespaces []map[string]any
+	// Client calls webhooks; nil uses HTTPSClient.
+	Client WebhookClient
+	// Authorizer answers the `authorizer` variable of policies; nil leaves it
+	// undefined.
+	Authorizer cel.Authorizer
+	Env        Env
+}
+
+// Chain is a compiled admission configuration. It is safe for concurrent
+// use; Admit does not modify the Chain.
+type Chain struct {
+	cfg        Config
+	namespaces map[string]map[string]any
+	vaps       []*vap
+	mutating   []*webhook
+	validating []*webhook
+}
+
+// New compiles cfg: expressions are compiled once here and reused by every
+// Admit. Objects of an unknown kind are an error; a policy whose expressions do
+// not compile is not: the apiserver stores it and fails requests it matches as
+// its failurePolicy says, and so does Admit.
+func New(cfg Config) (*Chain, error) {
+	c := &Chain{cfg: cfg, namespaces: map[string]map[string]any{}}
+	for _, ns := range cfg.Namespaces {
+		c.namespaces[getString(ns, "metadata", "name")] = ns
+	}
+	byName := map[string]*vap{}
+	type pending struct {
+		b      *binding
+		policy string
+	}
+	var bindings []pending
+	for i, o := range cfg.Objects {
+		gv := getString(o, "apiVersion")
+		kind := getString(o, "kind")
+		if gv != "admissionregistration.k8s.io/v1" {
+			return nil, fmt.Errorf("objects[%d]: unsupported apiVersion %q (want admissionregistration.k8s.io/v1)", i, gv)
+		}
+		switch kind {
+		case "ValidatingAdmissionPolicy":
+			p, err := compileVAP(o)
+			if err != nil {
+				return nil, fmt.Errorf("objects[%d]: %w", i, err)
+			}
+			byName[p.name] = p
+			c.vaps = append(c.vaps, p)
+		case "ValidatingAdmissionPolicyBinding":
+			b, pol, err := parseBinding(o)
+			if err != nil {
+				return nil, fmt.Errorf("objects[%d]: %w", i, err)
+			}
+			bindings = append(bindings, pending{b, pol})
+		case "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration":
+			hooks, err := parseWebhooks(o, kind == "MutatingWebhookConfiguration")
+			if err != nil {
+				return nil, fmt.Errorf("objects[%d]: %w", i, err)
+			}
+			if kind == "MutatingWebhookConfiguration" {
+				c.mutating = append(c.mutating, hooks...)
+			} else {
+				c.validating = append(c.validating, hooks...)
+			}
+		default:
+			return nil, fmt.Errorf("objects[%d]: unsupported kind %q", i, kind)
+		}
+	}
+	for _, pb := range bindings {
+		if p := byName[pb.policy]; p != nil {
+			p.bindings = append(p.bindings, pb.b)
+		}
+	}
+	// The apiserver lists policies, bindings and webhook configurations by name.
+	sort.SliceStable(c.vaps, func(i, j int) bool { return c.vaps[i].name < c.vaps[j].name })
+	for _, p := range c.vaps {
+		sort.SliceStable(p.bindings, func(i, j int) bool { return p.bindings[i].name < p.bindings[j].name })
+	}
+	sort.SliceStable(c.mutating, func(i, j int) bool { return c.mutating[i].config < c.mutating[j].config })
+	sort.SliceStable(c.validating, func(i, j int) bool { return c.validating[i].config < c.validating[j].config })
+	return c, nil
+}
+
+// Admit runs req through the chain in kube-apiserver's order: the built-in
+// mutating steps (NamespaceLifecycle), Go mutators, mutating webhooks (then
+// once more those with reinvocationPolicy IfNeeded if a later one changed the
+// object), the registry's create/update steps (system fields, ObjectMeta
+// validation), cfg.Validate, then Go validators, ValidatingAdmissionPolicies
+// and validating webhooks. A rejection is returned as a *status.Error worded
+// as the apiserver words it. req is not modified.
+func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
+	res := Result{}
+	switch req.Operation {
+	case Create, Update, Delete, Connect:
+	default:
+		return res, status.BadRequest(fmt.Sprintf("unsupported admission operation %q", req.Operation))
+	}
+	var obj map[string]any
+	if req.Object != nil {
+		var err error
+		if obj, err = value.DeepCopyMap(req.Object); err != nil {
+			return res, status.BadRequest(err.Error())
+		}
+	}
+	if req.OldObject != nil {
+		if err := value.Validate(req.OldObject); err != nil {
+			return res, status.BadRequest(err.Error())
+		}
+	}
+	if c.cfg.Builtins.NamespaceLifecycle {
+		if err := c.namespaceLifecycle(&req, obj); err != nil {
+			return res, err
+		}
+	}
+	var err error
+	for _, m := range c.cfg.Mutators {
+		if obj, err = c.runMutator(ctx, m, &req, obj, &res); err != nil {
+			return res, err
+		}
+	}
+	if obj, err = c.runMutatingWebhooks(ctx, &req, obj, &res); err != nil {
+		return res, err
+	}
+	if req.Operation == Create && c.cfg.Builtins.SystemFields && obj != nil {
+		if obj, err = c.systemFields(&req, obj); err != nil {
+			return res, err
+		}
+	}
+	if c.cfg.Builtins.ObjectMeta && obj != nil && (req.Operation == Create || req.Operation == Update) && req.SubResource == "" {
+		if err := validateObjectMeta(&req, obj); err != nil {
+			return res, err
+		}
+	}
+	if c.cfg.Validate != nil && obj != nil && (req.Operation == Create || req.Operation == Update) {
+		w, err := c.cfg.Validate(ctx, req, obj)
+		res.Warnings = append(res.Warnings, w...)
+		if err != nil {
+			return res, err
+		}
+	}
+	for _, v := range c.cfg.Validators {
+		a := Attributes{Request: req}
+		a.Object = obj
+		w, err := v.Validate(ctx, a)
+		res.Warnings = append(res.Warnings, w...)
+		if err != nil {
+			return res, pluginError(&req, obj, err)
+		}
+	}
+	if err := c.runVAPs(ctx, &req, obj, &res); err != nil {
+		return res, err
+	}
+	if err := c.runValidatingWebhooks(ctx, &req, obj, &res); err != nil {
+		return res, err
+	}
+	res.Object = obj
+	return res, nil
+}
+
+func (c *Chain) runMutator(ctx context.Context, m Mutator, req *Request, obj map[string]any, res *Result) (map[string]any, error) {
+	a := Attributes{Request: *req}
+	in, err := value.DeepCopyMap(obj)
+	if err != nil {
+		return nil, status.InternalError(err)
+	}
+	a.Object = in
+	out, err := m.Admit(ctx, a)
+	if err != nil {
+		return nil, pluginError(req, obj, err)
+	}
+	if out == nil {
+		return obj, nil
+	}
+	if err := value.Validate(out); err != nil {
+		return nil, status.InternalError(fmt.Errorf("admission plugin %q returned an invalid object: %w", m.Name(), err))
+	}
+	if !value.Equal(obj, out) {
+		p, err := patch.CreateJSONPatch(obj, out)
+		if err != nil {
+			return nil, status.InternalError(err)
+		}
+		res.Patches = append(res.Patches, Mutation{Mutator: m.Name(), Patch: p})
+		return value.DeepCopyMap(out)
+	}
+	return obj, nil
+}
+
+// pluginError wraps a plugin's error as the admission chain reports it: a
+// status error as is, anything else as admission.NewForbidden does.
+func pluginError(req *Request, obj map[string]any, err error) error {
+	var st *status.Error
+	if errors.As(err, &st) {
+		return st
+	}
+	return forbidden(req, obj, err)
+}
+
+func (r *Result) addAudit(k, v string) {
+	if r.AuditAnnotations == nil {
+		r.AuditAnnotations = map[string]string{}
+	}
+	if _, ok := r.AuditAnnotations[k]; ok {
+		return
+	}
+	r.AuditAnnotations[k] = v
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func valueEqual(a, b map[string]any) bool { return value.Equal(a, b) }

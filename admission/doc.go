@@ -1,0 +1,42 @@
+// Package admission is kube-apiserver 1.37's admission chain as a pure
+// function: a request (operation, kind, resource, objects, user) and a
+// configuration (Go plugins, webhook configurations, ValidatingAdmissionPolicies
+// and their bindings, params, namespaces) give the object that would be
+// stored, the patch each mutator applied, the warnings and audit annotations,
+// or the rejection worded as the apiserver words it.
+//
+// The order is the apiserver's: NamespaceLifecycle, Go mutators, mutating
+// webhooks (those with reinvocationPolicy IfNeeded are called once more when a
+// later webhook changed the object), the registry's create steps (uid,
+// creationTimestamp, generateName), ObjectMeta validation, the caller's
+// validation step (schema validation, for example with package schema), then
+// Go validators, ValidatingAdmissionPolicies and validating webhooks.
+//
+// # Usage
+//
+//	chain, err := admission.New(admission.Config{Objects: policies, Params: params, Namespaces: namespaces})
+//	...
+//	res, err := chain.Admit(ctx, admission.Request{Operation: admission.Create, Kind: gvk, Resource: gvr,
+//		Namespace: "ns", Name: "x", Object: obj})
+//	// err is a *status.Error (403/422/404/...) or nil; res.Object, res.Warnings, res.AuditAnnotations
+//
+// # Invariants
+//
+// New compiles every CEL expression once; a Chain is read-only afterwards and
+// safe for concurrent use. Admit never modifies the request's objects and
+// returns fresh values. Time, uids, random name suffixes and AdmissionReview
+// uids come from Config.Env; the only effect is the WebhookClient (HTTPSClient
+// by default, a real HTTPS POST trusting the caBundle).
+//
+// # Errors
+//
+// Rejections are *status.Error values with the apiserver's code, reason,
+// message and causes: `configmaps "x" is forbidden: ValidatingAdmissionPolicy
+// 'p' with binding 'b' denied request: ...` (422 Invalid unless the validation
+// sets a reason), `admission webhook "w" denied the request: ...`, `Internal
+// error occurred: failed calling webhook "w": ...` (failurePolicy Fail),
+// 422 Invalid for metadata, 404 for a missing namespace. New fails only on
+// objects it cannot use (unknown kinds, bad selectors); a policy whose
+// expressions do not compile fails, as in the apiserver, the requests it
+// matches according to its failurePolicy.
+package admission

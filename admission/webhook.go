@@ -1,0 +1,560 @@
+package admission
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	celgo "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/patch"
+	"github.com/writepath/writepath/status"
+)
+
+// WebhookTarget is where and how to call one webhook.
+type WebhookTarget struct {
+	// Name is the webhook's name.
+	Name string
+	// URL is clientConfig.url, or the service URL built from
+	// clientConfig.service (https://name.namespace.svc:port/path), with the
+	// apiserver's ?timeout= query.
+	URL      string
+	CABundle []byte
+	Timeout  time.Duration
+}
+
+// WebhookClient sends an AdmissionReview to a webhook and returns the body of
+// its answer. It is the chain's one effect.
+type WebhookClient interface {
+	Call(ctx context.Context, t WebhookTarget, body []byte) ([]byte, error)
+}
+
+// HTTPSClient is the default WebhookClient: a POST over HTTPS trusting
+// CABundle (the system roots when empty), within Timeout.
+type HTTPSClient struct{}
+
+// Call implements WebhookClient.
+func (HTTPSClient) Call(ctx context.Context, t WebhookTarget, body []byte) ([]byte, error) {
+	tlsCfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if len(t.CABundle) > 0 {
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(t.CABundle) {
+			return nil, errors.New("unable to load root certificates: unable to parse bytes as PEM block")
+		}
+		tlsCfg.RootCAs = pool
+	}
+	cl := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsCfg}, Timeout: t.Timeout}
+	ctx, cancel := context.WithTimeout(ctx, t.Timeout)
+	defer cancel()
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, t.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json, */*")
+	resp, err := cl.Do(hreq)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 3*1024*1024+1))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, fmt.Errorf("the server responded with the status code %d but did not return more information", resp.StatusCode)
+	}
+	return b, nil
+}
+
+type webhook struct {
+	name, config string
+	mutating     bool
+	url          string
+	caBundle     []byte
+	match        *matchResources
+	failPolicy   string
+	sideEffects  string
+	timeout      time.Duration
+	reinvoke     bool
+	conditions   []namedProgram
+	configErr    string
+}
+
+func parseWebhooks(o map[string]any, mutating bool) ([]*webhook, error) {
+	cfgName := getString(o, "metadata", "name")
+	hs, _ := o["webhooks"].([]any)
+	var out []*webhook
+	for _, h := range hs {
+		m, _ := h.(map[string]any)
+		w := &webhook{name: getString(m, "name"), config: cfgName, mutating: mutating, failPolicy: "Fail", timeout: 10 * time.Second}
+		if fp := getString(m, "failurePolicy"); fp != "" {
+			w.failPolicy = fp
+		}
+		w.sideEffects = getString(m, "sideEffects")
+		if t, ok := m["timeoutSeconds"].(int64); ok {
+			w.timeout = time.Duration(t) * time.Second
+		}
+		w.reinvoke = getString(m, "reinvocationPolicy") == "IfNeeded"
+		cc := getMap(m, "clientConfig")
+		if u := getString(cc, "url"); u != "" {
+			w.url = u
+		} else if svc := getMap(cc, "service"); svc != nil {
+			port := int64(443)
+			if p, ok := svc["port"].(int64); ok {
+				port = p
+			}
+			w.url = fmt.Sprintf("https://%s.%s.svc:%d%s", getString(svc, "name"), getString(svc, "namespace"), port, getString(svc, "path"))
+		}
+		if ca := getString(cc, "caBundle"); ca != "" {
+			var b []byte
+			if err := json.Unmarshal([]byte(strconv.Quote(ca)), &b); err != nil {
+				return nil, fmt.Errorf("webhook %q: caBundle: %w", w.name, err)
+			}
+			w.caBundle = b
+		}
+		mr := &matchResources{rules: parseRules(m["rules"], false), matchPolicy: getString(m, "matchPolicy")}
+		var err error
+		if mr.namespaceSelector, err = parseSelector(m["namespaceSelector"]); err != nil {
+			w.configErr = err.Error()
+		}
+		if mr.objectSelector, err = parseSelector(m["objectSelector"]); err != nil {
+			w.configErr = err.Error()
+		}
+		w.match = mr
+		mcs, _ := m["matchConditions"].([]any)
+		if len(mcs) > 0 {
+			c, _, err := newCompiler(false, nil)
+			if err != nil {
+				return nil, err
+			}
+			for _, x := range mcs {
+				mm, _ := x.(map[string]any)
+				w.conditions = append(w.conditions, namedProgram{name: getString(mm, "name"),
+					prog: c.compile(getString(mm, "expression"), []*celgo.Type{celgo.BoolType})})
+			}
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// callError is webhookutil.ErrCallingWebhook.
+type callError struct {
+	name   string
+	reason error
+	status *status.Error
+}
+
+func (e *callError) Error() string {
+	if e.reason != nil {
+		return fmt.Sprintf("failed calling webhook %q: %v", e.name, e.reason)
+	}
+	return fmt.Sprintf("failed calling webhook %q; no further details available", e.name)
+}
+
+// rejection is webhookutil.ErrWebhookRejection.
+type rejection struct{ status *status.Error }
+
+func (e *rejection) Error() string { return e.status.Error() }
+
+// toStatusErr is webhookerrors.ToStatusErr.
+func toStatusErr(name string, st *reviewStatus) *status.Error {
+	denied := fmt.Sprintf("admission webhook %q denied the request", name)
+	e := &status.Error{Code: 400}
+	if st != nil {
+		e.Code, e.Reason, e.Message = st.Code, status.Reason(st.Reason), st.Message
+		if st.Details != nil {
+			e.Details = &status.Details{Name: st.Details.Name, Group: st.Details.Group, Kind: st.Details.Kind, UID: st.Details.UID,
+				RetryAfterSeconds: st.Details.RetryAfterSeconds}
+			for _, c := range st.Details.Causes {
+				e.Details.Causes = append(e.Details.Causes, status.Cause{Type: status.CauseType(c.Reason), Message: c.Message, Field: c.Field})
+			}
+		}
+	}
+	if e.Code < 400 {
+		e.Code = 400
+	}
+	switch {
+	case e.Message != "":
+		e.Message = denied + ": " + e.Message
+	case e.Reason != "":
+		e.Message = denied + ": " + string(e.Reason)
+	default:
+		e.Message = denied + " without explanation"
+	}
+	return e
+}
+
+type reviewStatus struct {
+	Code    int32  `json:"code"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Details *struct {
+		Name              string `json:"name"`
+		Group             string `json:"group"`
+		Kind              string `json:"kind"`
+		UID               string `json:"uid"`
+		RetryAfterSeconds int32  `json:"retryAfterSeconds"`
+		Causes            []struct {
+			Reason  string `json:"reason"`
+			Message string `json:"message"`
+			Field   string `json:"field"`
+		} `json:"causes"`
+	} `json:"details"`
+}
+
+type reviewResponse struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Response   *struct {
+		UID              string            `json:"uid"`
+		Allowed          bool              `json:"allowed"`
+		Status           *reviewStatus     `json:"status"`
+		Patch            []byte            `json:"patch"`
+		PatchType        *string           `json:"patchType"`
+		AuditAnnotations map[string]string `json:"auditAnnotations"`
+		Warnings         []string          `json:"warnings"`
+	} `json:"response"`
+}
+
+// defaultOptions is the options object the apiserver sends for op.
+func defaultOptions(op Operation) map[string]any {
+	kind := map[Operation]string{Create: "CreateOptions", Update: "UpdateOptions", Delete: "DeleteOptions"}[op]
+	if kind == "" {
+		return nil
+	}
+	return map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": kind}
+}
+
+// reviewRequest is the AdmissionRequest as JSON (CreateV1AdmissionReview).
+func reviewRequest(req *Request, kind GroupVersionKind, res GroupVersionResource, sub, uid string) map[string]any {
+	user := map[string]any{}
+	if req.UserInfo.Username != "" {
+		user["username"] = req.UserInfo.Username
+	}
+	if req.UserInfo.UID != "" {
+		user["uid"] = req.UserInfo.UID
+	}
+	if len(req.UserInfo.Groups) > 0 {
+		g := make([]any, len(req.UserInfo.Groups))
+		for i, s := range req.UserInfo.Groups {
+			g[i] = s
+		}
+		user["groups"] = g
+	}
+	if len(req.UserInfo.Extra) > 0 {
+		ex := map[string]any{}
+		for k, vs := range req.UserInfo.Extra {
+			l := make([]any, len(vs))
+			for i, s := range vs {
+				l[i] = s
+			}
+			ex[k] = l
+		}
+		user["extra"] = ex
+	}
+	m := map[string]any{
+		"uid":             uid,
+		"kind":            map[string]any{"group": kind.Group, "version": kind.Version, "kind": kind.Kind},
+		"resource":        map[string]any{"group": res.Group, "version": res.Version, "resource": res.Resource},
+		"requestKind":     map[string]any{"group": req.Kind.Group, "version": req.Kind.Version, "kind": req.Kind.Kind},
+		"requestResource": map[string]any{"group": req.Resource.Group, "version": req.Resource.Version, "resource": req.Resource.Resource},
+		"operation":       string(req.Operation),
+		"userInfo":        user,
+		"dryRun":          req.DryRun,
+	}
+	if sub != "" {
+		m["subResource"] = sub
+	}
+	if req.SubResource != "" {
+		m["requestSubResource"] = req.SubResource
+	}
+	if req.Name != "" {
+		m["name"] = req.Name
+	}
+	if req.Namespace != "" {
+		m["namespace"] = req.Namespace
+	}
+	if req.Object != nil {
+		m["object"] = req.Object
+	}
+	if req.OldObject != nil {
+		m["oldObject"] = req.OldObject
+	}
+	opts := req.Options
+	if opts == nil {
+		opts = defaultOptions(req.Operation)
+	}
+	if opts != nil {
+		m["options"] = opts
+	}
+	return m
+}
+
+// Review returns the AdmissionReview v1 request body kube-apiserver sends a
+// webhook for req, with uid as request.uid.
+func Review(req Request, uid string) ([]byte, error) {
+	return codec.EncodeJSON(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+		"request": reviewRequest(&req, req.Kind, req.Resource, req.SubResource, uid)})
+}
+
+func (c *Chain) client() WebhookClient {
+	if c.cfg.Client != nil {
+		return c.cfg.Client
+	}
+	return HTTPSClient{}
+}
+
+// shouldCall decides whether w sees req (rules, selectors, match conditions).
+func (c *Chain) shouldCall(ctx context.Context, w *webhook, req *Request) (bool, error) {
+	if isAdmissionConfig(req) {
+		return false, nil
+	}
+	if w.configErr != "" {
+		return false, &callError{name: w.name, reason: errors.New(w.configErr), status: status.InternalError(errors.New(w.configErr))}
+	}
+	nsOK, err := w.match.matchNamespace(req, c)
+	if err != nil {
+		return false, err
+	}
+	if !nsOK {
+		return false, nil
+	}
+	if !(w.match.objectSelector.empty() || labelsMatch(w.match.objectSelector, req.Object) || labelsMatch(w.match.objectSelector, req.OldObject)) {
+		return false, nil
+	}
+	if !anyRule(w.match.rules, req) {
+		return false, nil
+	}
+	if len(w.conditions) > 0 {
+		pc := &policyCore{name: w.name, failPolicy: w.failPolicy, conditions: w.conditions}
+		act := c.newActivation(ctx, pc, req, req.Object, nil, types.NullValue)
+		ok, msg := pc.matchConditions(ctx, act)
+		if msg != "" {
+			return false, &callError{name: w.name, reason: errors.New(msg), status: status.InternalError(errors.New(msg))}
+		}
+		return ok, nil
+	}
+	return true, nil
+}
+
+func isAdmissionConfig(req *Request) bool {
+	if req.Kind.Group != "admissionregistration.k8s.io" {
+		return false
+	}
+	switch req.Kind.Kind {
+	case "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy",
+		"ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding":
+		return true
+	}
+	return false
+}
+
+// call sends the review and checks the answer: the new object (mutating), or
+// an error (*callError, *rejection or a status error).
+func (c *Chain) call(ctx context.Context, w *webhook, req *Request, obj map[string]any, res *Result) (map[string]any, error) {
+	if w.sideEffects == "" {
+		return nil, &callError{name: w.name, reason: errors.New("Webhook SideEffects is nil"), status: status.BadRequest("Webhook SideEffects is nil")}
+	}
+	if req.DryRun && w.sideEffects != "None" && w.sideEffects != "NoneOnDryRun" {
+		return nil, status.BadRequest(fmt.Sprintf("admission webhook %q does not support dry run", w.name))
+	}
+	uid := "00000000-0000-0000-0000-000000000000"
+	if c.cfg.Env.ReviewUID != nil {
+		uid = c.cfg.Env.ReviewUID()
+	}
+	r := *req
+	r.Object = obj
+	body, err := Review(r, uid)
+	if err != nil {
+		return nil, &callError{name: w.name, reason: fmt.Errorf("could not create admission objects: %w", err), status: status.BadRequest("error creating admission objects")}
+	}
+	u := w.url
+	if pu, err := url.Parse(u); err == nil {
+		q := pu.Query()
+		q.Set("timeout", fmt.Sprintf("%ds", int(w.timeout/time.Second)))
+		pu.RawQuery = q.Encode()
+		u = pu.String()
+	}
+	out, err := c.client().Call(ctx, WebhookTarget{Name: w.name, URL: u, CABundle: w.caBundle, Timeout: w.timeout}, body)
+	if err != nil {
+		return nil, &callError{name: w.name, reason: fmt.Errorf("failed to call webhook: %w", err), status: status.ServiceUnavailable("error calling webhook")}
+	}
+	var rr reviewResponse
+	if err := json.Unmarshal(out, &rr); err != nil {
+		return nil, &callError{name: w.name, reason: fmt.Errorf("received invalid webhook response: %w", err), status: status.ServiceUnavailable("error validating webhook response")}
+	}
+	if err := verifyResponse(&rr, uid, w.mutating); err != nil {
+		return nil, &callError{name: w.name, reason: fmt.Errorf("received invalid webhook response: %w", err), status: status.ServiceUnavailable("error validating webhook response")}
+	}
+	resp := rr.Response
+	for k, v := range resp.AuditAnnotations {
+		res.addAudit(w.name+"/"+k, v)
+	}
+	res.Warnings = append(res.Warnings, resp.Warnings...)
+	if !resp.Allowed {
+		return nil, &rejection{status: toStatusErr(w.name, resp.Status)}
+	}
+	if len(resp.Patch) == 0 {
+		return obj, nil
+	}
+	if obj == nil {
+		return nil, status.InternalError(fmt.Errorf("admission webhook %q attempted to modify the object, which is not supported for this operation", w.name))
+	}
+	if *resp.PatchType != "JSONPatch" {
+		return nil, &callError{name: w.name, reason: fmt.Errorf("unsupported patch type %q", *resp.PatchType), status: toStatusErr(w.name, resp.Status)}
+	}
+	pr, err := patch.ApplyJSONPatch(obj, resp.Patch, patch.Options{})
+	if err != nil {
+		return nil, status.InternalError(err)
+	}
+	return pr.Object, nil
+}
+
+func verifyResponse(rr *reviewResponse, uid string, mutating bool) error {
+	if rr.Response == nil {
+		return errors.New("webhook response was absent")
+	}
+	if rr.Response.UID != uid {
+		return fmt.Errorf("expected response.uid=%q, got %q", uid, rr.Response.UID)
+	}
+	if rr.APIVersion != "admission.k8s.io/v1" || rr.Kind != "AdmissionReview" {
+		g, v := "", rr.APIVersion
+		if i := bytes.IndexByte([]byte(v), '/'); i >= 0 {
+			g, v = v[:i], v[i+1:]
+		}
+		return fmt.Errorf("expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got %s/%s, Kind=%s", g, v, rr.Kind)
+	}
+	r := rr.Response
+	if mutating {
+		if len(r.Patch) > 0 && r.PatchType == nil {
+			return errors.New("webhook returned response.patch but not response.patchType")
+		}
+		if len(r.Patch) == 0 && r.PatchType != nil {
+			return errors.New("webhook returned response.patchType but not response.patch")
+		}
+		if r.PatchType != nil && *r.PatchType == "" {
+			return fmt.Errorf("webhook returned invalid response.patchType of %q", *r.PatchType)
+		}
+	} else {
+		if len(r.Patch) > 0 {
+			return errors.New("validating webhook may not return response.patch")
+		}
+		if r.PatchType != nil {
+			return errors.New("validating webhook may not return response.patchType")
+		}
+	}
+	return nil
+}
+
+// handleError turns a webhook's error into the chain's answer: nil when the
+// failure policy ignores it.
+func (c *Chain) handleError(w *webhook, err error, idx int, round int, res *Result) error {
+	var ce *callError
+	if errors.As(err, &ce) {
+		if w.failPolicy == "Ignore" {
+			kind := "validating"
+			if w.mutating {
+				kind = "mutation"
+			}
+			res.addAudit(fmt.Sprintf("failed-open.%s.webhook.admission.k8s.io/round_%d_index_%d", kind, round, idx), w.name)
+			return nil
+		}
+		return status.InternalError(ce)
+	}
+	var rj *rejection
+	if errors.As(err, &rj) {
+		return rj.status
+	}
+	return err
+}
+
+// runMutatingWebhooks calls the mutating webhooks in order, then reinvokes
+// once those with reinvocationPolicy IfNeeded that ran before a later change.
+func (c *Chain) runMutatingWebhooks(ctx context.Context, req *Request, obj map[string]any, res *Result) (map[string]any, error) {
+	if len(c.mutating) == 0 {
+		return obj, nil
+	}
+	invokedAt := map[int]int{} // webhook index -> order of invocation
+	lastChange := -1
+	step := 0
+	for round := 0; round < 2; round++ {
+		for i, w := range c.mutating {
+			if round == 1 {
+				at, ok := invokedAt[i]
+				if !ok || !w.reinvoke || lastChange <= at {
+					continue
+				}
+			}
+			r := *req
+			r.Object = obj
+			ok, err := c.shouldCall(ctx, w, &r)
+			if err != nil {
+				if e := c.handleError(w, err, i, round, res); e != nil {
+					return nil, e
+				}
+				continue
+			}
+			if !ok {
+				continue
+			}
+			step++
+			invokedAt[i] = step
+			out, err := c.call(ctx, w, req, obj, res)
+			if err != nil {
+				if e := c.handleError(w, err, i, round, res); e != nil {
+					return nil, e
+				}
+				continue
+			}
+			mutated := !valueEqual(obj, out)
+			ann, _ := json.Marshal(map[string]any{"configuration": w.config, "webhook": w.name, "mutated": mutated})
+			res.addAudit(fmt.Sprintf("mutation.webhook.admission.k8s.io/round_%d_index_%d", round, i), string(ann))
+			if mutated {
+				p, err := patch.CreateJSONPatch(obj, out)
+				if err != nil {
+					return nil, status.InternalError(err)
+				}
+				res.Patches = append(res.Patches, Mutation{Mutator: "webhook/" + w.name, Round: round, Patch: p})
+				obj = out
+				lastChange = step
+			}
+		}
+		if round == 0 && lastChange < 0 {
+			break
+		}
+	}
+	return obj, nil
+}
+
+// runValidatingWebhooks calls the validating webhooks; the first failure in
+// configuration order is the answer (the apiserver calls them in parallel).
+func (c *Chain) runValidatingWebhooks(ctx context.Context, req *Request, obj map[string]any, res *Result) error {
+	r := *req
+	r.Object = obj
+	var first error
+	for i, w := range c.validating {
+		ok, err := c.shouldCall(ctx, w, &r)
+		if err == nil && ok {
+			_, err = c.call(ctx, w, req, obj, res)
+		}
+		if err != nil {
+			if e := c.handleError(w, err, i, 0, res); e != nil && first == nil {
+				first = e
+			}
+		}
+	}
+	return first
+}
