@@ -752,7 +752,11 @@ func (t *objectVal) Equal(other ref.Val) ref.Val {
 	if t.Size() != o.Size() {
 		return types.False
 	}
-	for key, value := range t.value {
+	// Keys in sorted order: the apiserver ranges over the Go map, so when two fields compare
+	// differently (one unequal, one an error) its answer varies; writepath's is one of them,
+	// always the same.
+	for _, key := range sortedKeys(t.value) {
+		value := t.value[key]
 		if _, ok := t.propSchema(key); ok {
 			v, found := t.Find(types.String(key))
 			ov, oFound := o.Find(types.String(key))
