@@ -93,14 +93,16 @@ func (v *Version) Process(req Request) (Result, error) {
 		} else {
 			delete(vobj, "status")
 		}
-		if md, ok := obj["metadata"].(map[string]any); ok {
-			if vmd, ok := vobj["metadata"].(map[string]any); ok {
-				if mf, ok := md["managedFields"]; ok {
-					vmd["managedFields"] = mf
-				} else {
-					delete(vmd, "managedFields")
-				}
+		md, _ := obj["metadata"].(map[string]any)
+		mf, hasMF := md["managedFields"]
+		if vmd, ok := vobj["metadata"].(map[string]any); ok {
+			if hasMF {
+				vmd["managedFields"] = mf
+			} else {
+				delete(vmd, "managedFields")
 			}
+		} else if hasMF && vobj["metadata"] == nil {
+			vobj["metadata"] = map[string]any{"managedFields": mf}
 		}
 		res.Object = vobj
 		res.Errors = v.ValidateStatusUpdate(vobj, req.Old)
