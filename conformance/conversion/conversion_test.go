@@ -7,12 +7,14 @@ package conversion
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -146,6 +148,7 @@ func (p pair) compare(t *testing.T, in map[string]any, isList bool, version, lab
 			refOut = o.(*unstructured.Unstructured).UnstructuredContent()
 		}
 	}
+	refBodies := takeBodies()
 	var out map[string]any
 	var err error
 	if isList {
@@ -153,7 +156,9 @@ func (p pair) compare(t *testing.T, in map[string]any, isList bool, version, lab
 	} else {
 		out, err = p.ours.Convert(in, version)
 	}
-	ok := assert.Equal(t, errText(refErr), errText(err), "%s: error", label)
+	requestsCompared += len(refBodies)
+	ok := assert.Equal(t, refBodies, takeBodies(), "%s: requests sent to the webhook", label)
+	ok = assert.Equal(t, errText(refErr), errText(err), "%s: error", label) && ok
 	if refErr == nil && err == nil {
 		ok = assert.Equal(t, refOut, out, "%s: output", label) && ok
 	}
@@ -168,6 +173,9 @@ var behaviours = []string{"ok", "ok", "ok", "labels", "annotations", "metachange
 	"emptyapiversion", "badcontenttype"}
 
 var behaviour atomic.Value
+
+// requestsCompared counts the webhook requests compared byte for byte.
+var requestsCompared int
 
 func convertObj(o map[string]any, desired string) map[string]any {
 	out := runtime.DeepCopyJSON(o)
@@ -186,9 +194,31 @@ func convertObj(o map[string]any, desired string) map[string]any {
 	return out
 }
 
+// bodies records the request bodies the webhook receives, to compare what both sides send.
+var bodies struct {
+	sync.Mutex
+	list []string
+}
+
+func takeBodies() []string {
+	bodies.Lock()
+	defer bodies.Unlock()
+	out := bodies.list
+	bodies.list = nil
+	return out
+}
+
 func handler(w http.ResponseWriter, r *http.Request) {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), 400)
+		return
+	}
+	bodies.Lock()
+	bodies.list = append(bodies.list, uidRx.ReplaceAllString(r.Method+" "+r.URL.String()+" "+r.Header.Get("Content-Type")+" "+r.Header.Get("Accept")+"\n"+string(raw), "<uid>"))
+	bodies.Unlock()
 	var review map[string]any
-	if err := json.NewDecoder(r.Body).Decode(&review); err != nil {
+	if err := json.Unmarshal(raw, &review); err != nil {
 		http.Error(w, err.Error(), 400)
 		return
 	}
@@ -432,7 +462,7 @@ func TestWebhook(t *testing.T) {
 			fails++
 		}
 	}
-	t.Logf("Webhook: %d cases", n)
+	t.Logf("Webhook: %d cases, %d webhook requests compared byte for byte", n, requestsCompared)
 }
 
 // TestWebhookTransport: an unreachable webhook, an untrusted certificate and a timeout fail with
