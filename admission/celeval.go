@@ -164,6 +164,11 @@ func newCompiler(hasParams bool, variables []namedExpr) (*compiler, []program, e
 	if err != nil {
 		return nil, nil, err
 	}
+	return newCompilerIn(env, variables)
+}
+
+func newCompilerIn(env *celgo.Env, variables []namedExpr) (*compiler, []program, error) {
+	var err error
 	prov := &variablesProvider{Provider: env.CELTypeProvider(), fields: map[string]*types.Type{}}
 	progs := make([]program, len(variables))
 	cur := env

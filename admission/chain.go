@@ -46,6 +46,7 @@ type Chain struct {
 	cfg        Config
 	namespaces map[string]map[string]any
 	vaps       []*vap
+	maps       []*mapPolicy
 	mutating   []*webhook
 	validating []*webhook
 }
@@ -59,11 +60,13 @@ func New(cfg Config) (*Chain, error) {
 	for _, ns := range cfg.Namespaces {
 		c.namespaces[getString(ns, "metadata", "name")] = ns
 	}
-	byName := map[string]*vap{}
 	type pending struct {
 		b      *binding
 		policy string
 	}
+	byName := map[string]*vap{}
+	mapByName := map[string]*mapPolicy{}
+	var mapBindings []pending
 	var bindings []pending
 	for i, o := range cfg.Objects {
 		gv := getString(o, "apiVersion")
@@ -85,6 +88,19 @@ func New(cfg Config) (*Chain, error) {
 				return nil, fmt.Errorf("objects[%d]: %w", i, err)
 			}
 			bindings = append(bindings, pending{b, pol})
+		case "MutatingAdmissionPolicy":
+			p, err := compileMAP(o)
+			if err != nil {
+				return nil, fmt.Errorf("objects[%d]: %w", i, err)
+			}
+			mapByName[p.name] = p
+			c.maps = append(c.maps, p)
+		case "MutatingAdmissionPolicyBinding":
+			b, pol, err := parseBinding(o)
+			if err != nil {
+				return nil, fmt.Errorf("objects[%d]: %w", i, err)
+			}
+			mapBindings = append(mapBindings, pending{b, pol})
 		case "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration":
 			hooks, err := parseWebhooks(o, kind == "MutatingWebhookConfiguration")
 			if err != nil {
@@ -103,6 +119,15 @@ func New(cfg Config) (*Chain, error) {
 		if p := byName[pb.policy]; p != nil {
 			p.bindings = append(p.bindings, pb.b)
 		}
+	}
+	for _, pb := range mapBindings {
+		if p := mapByName[pb.policy]; p != nil {
+			p.bindings = append(p.bindings, pb.b)
+		}
+	}
+	sort.SliceStable(c.maps, func(i, j int) bool { return c.maps[i].name < c.maps[j].name })
+	for _, p := range c.maps {
+		sort.SliceStable(p.bindings, func(i, j int) bool { return p.bindings[i].name < p.bindings[j].name })
 	}
 	// The apiserver lists policies, bindings and webhook configurations by name.
 	sort.SliceStable(c.vaps, func(i, j int) bool { return c.vaps[i].name < c.vaps[j].name })
@@ -151,7 +176,7 @@ func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 			return res, err
 		}
 	}
-	if obj, err = c.runMutatingWebhooks(ctx, &req, obj, &res); err != nil {
+	if obj, err = c.runReinvocable(ctx, &req, obj, &res); err != nil {
 		return res, err
 	}
 	if req.Operation == Create && c.cfg.Builtins.SystemFields && obj != nil {
@@ -248,3 +273,37 @@ func sortedKeys(m map[string]any) []string {
 }
 
 func valueEqual(a, b map[string]any) bool { return value.Equal(a, b) }
+
+// runReinvocable runs MutatingAdmissionPolicies then mutating webhooks, and,
+// when the object changed, once more the policies and webhooks with
+// reinvocationPolicy IfNeeded that ran before the change (the apiserver's
+// reinvocation round).
+func (c *Chain) runReinvocable(ctx context.Context, req *Request, obj map[string]any, res *Result) (map[string]any, error) {
+	mapState := map[string]bool{}
+	hooks := &hookState{invokedAt: map[int]int{}, lastChange: -1}
+	o1, mapChanged, err := c.runMAPs(ctx, req, obj, res, 0, mapState)
+	if err != nil {
+		return nil, err
+	}
+	o2, hookChanged, err := c.runMutatingWebhooks(ctx, req, o1, res, 0, hooks)
+	if err != nil {
+		return nil, err
+	}
+	if !mapChanged && !hookChanged {
+		return o2, nil
+	}
+	if hookChanged {
+		for k := range mapState {
+			mapState[k] = true
+		}
+	}
+	o3, mapChanged1, err := c.runMAPs(ctx, req, o2, res, 1, mapState)
+	if err != nil {
+		return nil, err
+	}
+	if mapChanged1 {
+		hooks.forceAll = true
+	}
+	o4, _, err := c.runMutatingWebhooks(ctx, req, o3, res, 1, hooks)
+	return o4, err
+}

@@ -481,62 +481,60 @@ func (c *Chain) handleError(w *webhook, err error, idx int, round int, res *Resu
 	return err
 }
 
-// runMutatingWebhooks calls the mutating webhooks in order, then reinvokes
-// once those with reinvocationPolicy IfNeeded that ran before a later change.
-func (c *Chain) runMutatingWebhooks(ctx context.Context, req *Request, obj map[string]any, res *Result) (map[string]any, error) {
-	if len(c.mutating) == 0 {
-		return obj, nil
-	}
-	invokedAt := map[int]int{} // webhook index -> order of invocation
-	lastChange := -1
-	step := 0
-	for round := 0; round < 2; round++ {
-		for i, w := range c.mutating {
-			if round == 1 {
-				at, ok := invokedAt[i]
-				if !ok || !w.reinvoke || lastChange <= at {
-					continue
-				}
-			}
-			r := *req
-			r.Object = obj
-			ok, err := c.shouldCall(ctx, w, &r)
-			if err != nil {
-				if e := c.handleError(w, err, i, round, res); e != nil {
-					return nil, e
-				}
+type hookState struct {
+	invokedAt  map[int]int
+	lastChange int
+	step       int
+	forceAll   bool
+}
+
+// runMutatingWebhooks calls the mutating webhooks in order (round 0), or those
+// with reinvocationPolicy IfNeeded that ran before a later change (round 1).
+func (c *Chain) runMutatingWebhooks(ctx context.Context, req *Request, obj map[string]any, res *Result, round int, st *hookState) (map[string]any, bool, error) {
+	changed := false
+	for i, w := range c.mutating {
+		if round == 1 {
+			at, ok := st.invokedAt[i]
+			if !ok || !w.reinvoke || (st.lastChange <= at && !st.forceAll) {
 				continue
-			}
-			if !ok {
-				continue
-			}
-			step++
-			invokedAt[i] = step
-			out, err := c.call(ctx, w, req, obj, res)
-			if err != nil {
-				if e := c.handleError(w, err, i, round, res); e != nil {
-					return nil, e
-				}
-				continue
-			}
-			mutated := !valueEqual(obj, out)
-			ann, _ := json.Marshal(map[string]any{"configuration": w.config, "webhook": w.name, "mutated": mutated})
-			res.addAudit(fmt.Sprintf("mutation.webhook.admission.k8s.io/round_%d_index_%d", round, i), string(ann))
-			if mutated {
-				p, err := patch.CreateJSONPatch(obj, out)
-				if err != nil {
-					return nil, status.InternalError(err)
-				}
-				res.Patches = append(res.Patches, Mutation{Mutator: "webhook/" + w.name, Round: round, Patch: p})
-				obj = out
-				lastChange = step
 			}
 		}
-		if round == 0 && lastChange < 0 {
-			break
+		r := *req
+		r.Object = obj
+		ok, err := c.shouldCall(ctx, w, &r)
+		if err != nil {
+			if e := c.handleError(w, err, i, round, res); e != nil {
+				return nil, false, e
+			}
+			continue
+		}
+		if !ok {
+			continue
+		}
+		st.step++
+		st.invokedAt[i] = st.step
+		out, err := c.call(ctx, w, req, obj, res)
+		if err != nil {
+			if e := c.handleError(w, err, i, round, res); e != nil {
+				return nil, false, e
+			}
+			continue
+		}
+		mutated := !valueEqual(obj, out)
+		ann, _ := json.Marshal(map[string]any{"configuration": w.config, "webhook": w.name, "mutated": mutated})
+		res.addAudit(fmt.Sprintf("mutation.webhook.admission.k8s.io/round_%d_index_%d", round, i), string(ann))
+		if mutated {
+			p, err := patch.CreateJSONPatch(obj, out)
+			if err != nil {
+				return nil, false, status.InternalError(err)
+			}
+			res.Patches = append(res.Patches, Mutation{Mutator: "webhook/" + w.name, Round: round, Patch: p})
+			obj = out
+			st.lastChange = st.step
+			changed = true
 		}
 	}
-	return obj, nil
+	return obj, changed, nil
 }
 
 // runValidatingWebhooks calls the validating webhooks; the first failure in
