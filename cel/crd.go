@@ -3,6 +3,7 @@ package cel
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -125,6 +126,18 @@ func ValidateCRD(crd *schema.CRD, opts Options) field.ErrorList {
 		opts.Version = V1_36
 	}
 	var all field.ErrorList
+	// When every version has the same schema, the apiserver's internal CRD holds it once as
+	// spec.validation and reports errors there.
+	identical := len(crd.Versions) > 0
+	for _, v := range crd.Versions {
+		identical = identical && reflect.DeepEqual(v.Props, crd.Versions[0].Props)
+	}
+	if identical {
+		if s := crd.Versions[0].Structural; s != nil {
+			all = append(all, validateSchemaRules(s, field.NewPath("spec", "validation", "openAPIV3Schema"), opts.Version)...)
+		}
+		return all
+	}
 	for i, v := range crd.Versions {
 		if v.Structural == nil {
 			continue
