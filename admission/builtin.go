@@ -104,7 +104,7 @@ var (
 
 const (
 	dns1123SubdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-	qualifiedNameMsg    = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+	qualifiedNameMsg    = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
 	labelValueMsg       = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
 )
 
@@ -152,7 +152,7 @@ func isQualifiedName(v string) []string {
 		errs = append(errs, "name part must be no more than 63 characters")
 	}
 	if !qualifiedName.MatchString(name) {
-		errs = append(errs, qualifiedNameMsg)
+		errs = append(errs, "name part "+qualifiedNameMsg)
 	}
 	return errs
 }
@@ -210,10 +210,10 @@ func validateObjectMeta(req *Request, obj map[string]any) error {
 		}
 		v := labels[k]
 		if len(v) > 63 {
-			errs = append(errs, field.Invalid(fld.Child("labels").Key(k), v, "must be no more than 63 characters"))
+			errs = append(errs, field.Invalid(fld.Child("labels"), v, "must be no more than 63 characters"))
 		}
 		if !labelValue.MatchString(v) {
-			errs = append(errs, field.Invalid(fld.Child("labels").Key(k), v, labelValueMsg))
+			errs = append(errs, field.Invalid(fld.Child("labels"), v, labelValueMsg))
 		}
 	}
 	ann := stringMap(md["annotations"])
