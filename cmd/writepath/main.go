@@ -38,6 +38,7 @@ func verbs() []verb {
 		{"owners", "Show who owns which fields of an object (metadata.managedFields as a table)", runOwners},
 		{"schema", "Explain list types, keys and patch strategies of a built-in kind's fields", runSchema},
 		{"validate", "Prune, default and validate a custom object against its CRD", runValidate},
+		{"admit", "Run a write through admission: policies (VAP, MAP), webhooks, built-in checks", runAdmit},
 		{"convert", "Convert custom objects between CRD versions (None or Webhook strategy); check round trips", runConvert},
 		{"delete", "Simulate a DELETE and the garbage collector and namespace controller to their fixpoint", runDelete},
 		{"why-stuck", "Explain why an object or a namespace stays Terminating", runWhyStuck},
