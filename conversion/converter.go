@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
 )
 
 // Options configure a Converter.
@@ -53,14 +54,34 @@ func New(crd *CRD, opts Options) (*Converter, error) {
 // CRD returns the definition c converts for.
 func (c *Converter) CRD() *CRD { return c.crd }
 
-// Error is a conversion failure, with the apiserver converter's message. The apiserver
-// answers such failures with a 500.
+// Error is a conversion failure, with the apiserver converter's message. A write that fails
+// to convert is answered with a 500 carrying this message and no reason (WriteError); a read
+// wraps it in a storage error (ReadError).
 type Error struct{ Err error }
 
 func (e *Error) Error() string   { return e.Err.Error() }
 func (e *Error) Unwrap() error   { return e.Err }
 func (e *Error) StatusCode() int { return 500 }
-func (e *Error) Reason() string  { return "InternalError" }
+
+// Reason is empty: the apiserver's answer to a failed conversion on write has no reason
+// (kubectl prints "Error from server: <message>").
+func (e *Error) Reason() string { return "" }
+
+// WriteError is the apiserver's answer to a write whose conversion to the storage version
+// failed: 500, the converter's message, no reason (recorded from kube-apiserver 1.37).
+func WriteError(err error) *status.Error {
+	return &status.Error{Code: 500, Message: err.Error()}
+}
+
+// ReadError is the apiserver's answer to a get whose stored object fails to convert: a 500
+// InternalError whose message is "Internal error occurred: StorageError: corrupt object, Code:
+// 7, Key: <key>, ResourceVersion: 0, AdditionalErrorMsg: object not decodable
+// revision=<revision>: <err>". key is the storage key without the storage prefix
+// ("/<group>/<plural>/<namespace>/<name>"), revision the object's etcd modification revision;
+// a list fails with "failed to read one or more <plural>.<group> from the storage" instead.
+func ReadError(err error, key string, revision int64) *status.Error {
+	return status.InternalError(fmt.Errorf("StorageError: corrupt object, Code: 7, Key: %s, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=%d: %w", key, revision, err))
+}
 
 func errorf(format string, args ...any) error { return &Error{Err: fmt.Errorf(format, args...)} }
 
