@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
@@ -16,7 +18,7 @@ func runValidate(e *env, args []string) int {
 create (or, with --old, an update): unknown fields are pruned (and reported as the
 field-validation level asks), metadata is normalised, defaults are applied, then the object is
 validated (OpenAPI schema, list sets and maps, metadata, embedded resources; on update with
-validation ratcheting: unchanged invalid values pass). CEL rules are not evaluated.
+validation ratcheting: unchanged invalid values pass), then the x-kubernetes-validations (CEL) rules.
 
 Prints the object as the server would store it, then the warnings ("Warning: ..."), then the
 errors as the server's 422 answer. Exit status 1 if the write would be refused.`,
@@ -96,6 +98,9 @@ errors as the server's 422 answer. Exit status 1 if the write would be refused.`
 	if err != nil {
 		return e.fail(err)
 	}
+	// x-kubernetes-validations rules, after schema validation, as the custom resource strategy runs them.
+	celRes := cel.ValidateCustomResource(context.Background(), v, res.Object, old, res.Errors)
+	res.Errors, res.Warnings = append(res.Errors, celRes.Errors...), append(res.Warnings, celRes.Warnings...)
 	if err := e.printValue(o, res.Object); err != nil {
 		return e.fail(err)
 	}
