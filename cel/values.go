@@ -801,8 +801,10 @@ func (t *objectVal) Get(key ref.Val) ref.Val {
 }
 
 func (t *objectVal) Iterator() traits.Iterator {
+	// Sorted: comprehensions stop early (all, exists), so the order decides the cost; the
+	// apiserver's Go map order is random, writepath's is fixed.
 	keys := make([]ref.Val, 0, len(t.value))
-	for k := range t.value {
+	for _, k := range sortedKeys(t.value) {
 		if _, ok := t.propSchema(k); ok {
 			mk := k
 			if t.isObject {
