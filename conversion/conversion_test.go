@@ -508,8 +508,16 @@ func TestReadUnknownStoredVersion(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.Read(decode(`{"apiVersion":"example.com/v0","kind":"Widget","metadata":{"name":"a"}}`), "v1")
 	assert.EqualError(t, err, "request to convert CR from an invalid group/version: example.com/v0")
-	_, err = c.Read(decode(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":7}}`), "v1")
-	assert.Error(t, err, "undecodable metadata")
+	// malformed metadata read back from storage is dropped, not an error (the storage decoder's
+	// dropInvalidMetadata); a missing generation is repaired.
+	out, err := c.Read(decode(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":7,"labels":{"a":"b"}}}`), "v1")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"labels": map[string]any{"a": "b"}, "generation": int64(1)}, out["metadata"])
+	// the same metadata in a conversion is an error (400, as on decode).
+	_, err = c.ConvertAndPrune(decode(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":7}}`), "v1beta1")
+	var st *status.Error
+	require.ErrorAs(t, err, &st)
+	assert.Equal(t, 400, st.StatusCode())
 }
 
 // TestBadCABundle: the apiserver accepts an invalid caBundle on create; the webhook client

@@ -187,17 +187,14 @@ func setGVK(m map[string]any, gv schema.GroupVersion) {
 	m["kind"] = k
 }
 
-// coerce is what the apiserver's schemaCoercingConverter applies after converting an object of
-// the CRD (its group and kind): metadata through ObjectMeta, pruning by the version's
-// structural schema, non-nullable nulls dropped, embedded metadata normalised.
+// coerce is what the apiserver's schemaCoercingConverter applies after converting: metadata
+// through ObjectMeta (for any object), and for objects of the CRD (its group and kind) pruning by
+// the version's structural schema, non-nullable nulls dropped, embedded metadata normalised.
+// Versions the CRD does not have are left alone (the converter has rejected them already).
 func (c *Converter) coerce(obj map[string]any) (map[string]any, error) {
-	gvk := gvkOf(obj)
-	if gvk.Group != c.crd.Schema.Group || gvk.Kind != c.crd.Schema.Names.Kind {
-		return obj, nil
-	}
-	v := c.crd.Schema.Version(gvk.Version)
+	v := c.crd.Schema.Version(gvkOf(obj).Version)
 	if v == nil {
-		return obj, nil
+		return copyObject(obj)
 	}
 	out, _, err := v.Coerce(obj, false)
 	return out, err
@@ -224,18 +221,11 @@ func (c *Converter) Read(stored map[string]any, version string) (map[string]any,
 	gvk := gvkOf(stored)
 	if gvk.Group == c.crd.Schema.Group && gvk.Kind == c.crd.Schema.Names.Kind {
 		if v := c.crd.Schema.Version(gvk.Version); v != nil {
-			// coerce returns a fresh object: the steps below may modify it.
+			// the storage codec's decoder: malformed metadata dropped, generation repaired,
+			// defaults of the stored version applied; a fresh object.
 			var err error
-			if obj, err = c.coerce(stored); err != nil {
+			if obj, err = v.Read(stored); err != nil {
 				return nil, err
-			}
-			if md, ok := obj["metadata"].(map[string]any); ok {
-				if g, _ := md["generation"].(int64); g == 0 {
-					md["generation"] = int64(1)
-				}
-			}
-			if v.Structural != nil {
-				obj = schema.Default(obj, v.Structural).(map[string]any)
 			}
 		}
 	}

@@ -60,8 +60,7 @@
 // through an unserved version is a *NotServedError (404).
 //
 // Not modelled: service references (no cluster to resolve them; give a URL), the apiserver's
-// webhook authentication (kubeconfig-based client credentials), the dropping of malformed
-// metadata of objects read back from etcd (dropInvalidMetadata: such objects fail here), the
-// scale subresource's autoscaling/v1 conversion, and the exact Go type names in the JSON
+// webhook authentication (kubeconfig-based client credentials), the scale subresource's
+// autoscaling/v1 conversion, and the exact Go type names in the JSON
 // type-mismatch errors of malformed ConversionReview responses.
 package conversion

@@ -134,9 +134,6 @@ func (c *Converter) hop(obj map[string]any, version string) (map[string]any, err
 			shallow[k] = v
 		}
 		setGVK(shallow, target)
-		if g := gvkOf(shallow); g.Kind != c.crd.Schema.Names.Kind {
-			return copyObject(shallow)
-		}
 		return c.coerce(shallow)
 	}
 	out, err := c.Convert(obj, version)
