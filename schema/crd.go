@@ -11,6 +11,7 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/validation"
 	"github.com/writepath/writepath/status"
 )
 
@@ -336,7 +337,7 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 	spec := field.NewPath("spec")
 	if c.Group == "" {
 		all = append(all, field.Required(spec.Child("group"), ""))
-	} else if errs := isDNS1123Subdomain(c.Group); len(errs) > 0 {
+	} else if errs := validation.IsDNS1123Subdomain(c.Group); len(errs) > 0 {
 		all = append(all, field.Invalid(spec.Child("group"), c.Group, strings.Join(errs, ",")))
 	} else if len(strings.Split(c.Group, ".")) < 2 {
 		all = append(all, field.Invalid(spec.Child("group"), c.Group, "should be a domain with at least one dot"))
@@ -377,7 +378,7 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 		}
 		seen[v.Name] = true
 		anyStatus = anyStatus || v.Subresources.Status
-		if errs := isDNS1035Label(v.Name); len(errs) > 0 {
+		if errs := validation.IsDNS1035Label(v.Name); len(errs) > 0 {
 			all = append(all, field.Invalid(vp.Child("name"), v.Name, strings.Join(errs, ",")))
 		}
 		if v.DeprecationWarning != nil {
@@ -422,7 +423,7 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 		all = append(all, field.Invalid(spec.Child("versions"), internalVersions(c, schemasIdentical, subresourcesIdentical, columnsIdentical, selectableIdentical), "must have exactly one version marked as storage version"))
 	}
 	if len(c.Versions) > 0 && c.Versions[0].Name != "" {
-		if errs := isDNS1035Label(c.Versions[0].Name); len(errs) > 0 {
+		if errs := validation.IsDNS1035Label(c.Versions[0].Name); len(errs) > 0 {
 			all = append(all, field.Invalid(spec.Child("version"), c.Versions[0].Name, strings.Join(errs, ",")))
 		}
 	}
@@ -496,24 +497,24 @@ func validateAPIApproval(group string, annotations map[string]string) field.Erro
 
 func validateNames(n Names, fld field.Path) field.ErrorList {
 	var all field.ErrorList
-	if errs := isDNS1035Label(n.Plural); n.Plural != "" && len(errs) > 0 {
+	if errs := validation.IsDNS1035Label(n.Plural); n.Plural != "" && len(errs) > 0 {
 		all = append(all, field.Invalid(fld.Child("plural"), n.Plural, strings.Join(errs, ",")))
 	}
 	if n.Singular != "" {
-		if errs := isDNS1035Label(n.Singular); len(errs) > 0 {
+		if errs := validation.IsDNS1035Label(n.Singular); len(errs) > 0 {
 			all = append(all, field.Invalid(fld.Child("singular"), n.Singular, strings.Join(errs, ",")))
 		}
 	}
-	if errs := isDNS1035Label(strings.ToLower(n.Kind)); n.Kind != "" && len(errs) > 0 {
+	if errs := validation.IsDNS1035Label(strings.ToLower(n.Kind)); n.Kind != "" && len(errs) > 0 {
 		all = append(all, field.Invalid(fld.Child("kind"), n.Kind, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
 	}
 	if n.ListKind != "" {
-		if errs := isDNS1035Label(strings.ToLower(n.ListKind)); len(errs) > 0 {
+		if errs := validation.IsDNS1035Label(strings.ToLower(n.ListKind)); len(errs) > 0 {
 			all = append(all, field.Invalid(fld.Child("listKind"), n.ListKind, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
 		}
 	}
 	for i, s := range n.ShortNames {
-		if errs := isDNS1035Label(s); len(errs) > 0 {
+		if errs := validation.IsDNS1035Label(s); len(errs) > 0 {
 			all = append(all, field.Invalid(fld.Child("shortNames").Index(i), s, strings.Join(errs, ",")))
 		}
 	}
@@ -521,7 +522,7 @@ func validateNames(n Names, fld field.Path) field.ErrorList {
 		all = append(all, field.Invalid(fld.Child("listKind"), n.ListKind, "kind and listKind may not be the same"))
 	}
 	for i, s := range n.Categories {
-		if errs := isDNS1035Label(s); len(errs) > 0 {
+		if errs := validation.IsDNS1035Label(s); len(errs) > 0 {
 			all = append(all, field.Invalid(fld.Child("categories").Index(i), s, strings.Join(errs, ",")))
 		}
 	}

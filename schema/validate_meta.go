@@ -3,164 +3,19 @@ package schema
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/validation"
 )
 
 // Validation of the metadata of custom resources (the root's, by the custom resource strategy,
 // and embedded resources', by apiextensions' objectmeta.Validate), with apimachinery's wording.
 
-const (
-	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-	dns1123SubdomainFmt = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*"
-	dns1035LabelFmt     = "[a-z]([-a-z0-9]*[a-z0-9])?"
-	labelKeyFmt         = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-	labelValueFmt       = "(" + labelKeyFmt + ")?"
-)
-
-var (
-	rxDNS1123Label     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	rxDNS1123Subdomain = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	rxDNS1035Label     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
-	rxLabelKey         = regexp.MustCompile("^" + labelKeyFmt + "$")
-	rxLabelValue       = regexp.MustCompile("^" + labelValueFmt + "$")
-)
-
-func maxLenError(n int) string { return fmt.Sprintf("must be no more than %d characters", n) }
-
-// contentMaxLenError is the wording of apimachinery's api/validate/content package (label keys
-// and values), which counts bytes.
-func contentMaxLenError(n int) string { return fmt.Sprintf("must be no more than %d bytes", n) }
-
-func regexError(msg, format string, examples ...string) string {
-	if len(examples) == 0 {
-		return msg + " (regex used for validation is '" + format + "')"
-	}
-	msg += " (e.g. "
-	for i, e := range examples {
-		if i > 0 {
-			msg += " or "
-		}
-		msg += "'" + e + "', "
-	}
-	return msg + "regex used for validation is '" + format + "')"
-}
-
-func isDNS1123Subdomain(v string) []string { return dns1123Subdomain(v, maxLenError) }
-
-func dns1123Subdomain(v string, maxLen func(int) string) []string {
-	var errs []string
-	if len(v) > 253 {
-		errs = append(errs, maxLen(253))
-	}
-	if !rxDNS1123Subdomain.MatchString(v) {
-		errs = append(errs, regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", dns1123SubdomainFmt, "example.com"))
-	}
-	return errs
-}
-
-func isDNS1123Label(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, maxLenError(63))
-	}
-	if !rxDNS1123Label.MatchString(v) {
-		if rxDNS1123Subdomain.MatchString(v) {
-			errs = append(errs, "must not contain dots")
-		} else {
-			errs = append(errs, regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dns1123LabelFmt, "my-name", "123-abc"))
-		}
-	}
-	return errs
-}
-
-func isDNS1035Label(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, maxLenError(63))
-	}
-	if !rxDNS1035Label.MatchString(v) {
-		errs = append(errs, regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", dns1035LabelFmt, "my-name", "abc-123"))
-	}
-	return errs
-}
-
-const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-
-func isQualifiedName(v string) []string {
-	var errs []string
-	parts := strings.Split(v, "/")
-	var name string
-	switch len(parts) {
-	case 1:
-		name = parts[0]
-	case 2:
-		prefix := parts[0]
-		name = parts[1]
-		if prefix == "" {
-			errs = append(errs, "prefix part must be non-empty")
-		} else {
-			for _, m := range dns1123Subdomain(prefix, contentMaxLenError) {
-				errs = append(errs, "prefix part "+m)
-			}
-		}
-	default:
-		return append(errs, "a valid label key "+regexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc")+
-			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
-	}
-	if name == "" {
-		errs = append(errs, "name part must be non-empty")
-	} else if len(name) > 63 {
-		errs = append(errs, "name part "+contentMaxLenError(63))
-	}
-	if !rxLabelKey.MatchString(name) {
-		errs = append(errs, "name part "+regexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
-	}
-	return errs
-}
-
-func isLabelValue(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, contentMaxLenError(63))
-	}
-	if !rxLabelValue.MatchString(v) {
-		errs = append(errs, regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", labelValueFmt, "MyValue", "my_value", "12345"))
-	}
-	return errs
-}
-
-func maskTrailingDash(name string) string {
-	if len(name) > 1 && strings.HasSuffix(name, "-") {
-		return name[:len(name)-2] + "a"
-	}
-	return name
-}
-
 // nameIsDNSSubdomain is apimachinery's NameIsDNSSubdomain (the name rule of custom resources).
-func nameIsDNSSubdomain(name string, prefix bool) []string {
-	if prefix {
-		name = maskTrailingDash(name)
-	}
-	return isDNS1123Subdomain(name)
-}
-
-func nameIsPathSegment(name string, prefix bool) []string {
-	if !prefix && (name == "." || name == "..") {
-		return []string{fmt.Sprintf("may not be '%s'", name)}
-	}
-	var errs []string
-	for _, c := range []string{"/", "%"} {
-		if strings.Contains(name, c) {
-			errs = append(errs, fmt.Sprintf("may not contain '%s'", c))
-		}
-	}
-	return errs
-}
+var nameIsDNSSubdomain = validation.NameIsDNSSubdomain
 
 func sortedStringKeys(m map[string]string) []string {
 	keys := make([]string, 0, len(m))
@@ -190,7 +45,7 @@ func validateObjectMeta(om *ObjectMeta, requiresNamespace bool, nameFn func(stri
 		if om.Namespace == "" {
 			all = append(all, field.Required(fld.Child("namespace"), ""))
 		} else {
-			for _, m := range isDNS1123Label(om.Namespace) {
+			for _, m := range validation.IsDNS1123Label(om.Namespace) {
 				all = append(all, field.Invalid(fld.Child("namespace"), om.Namespace, m))
 			}
 		}
@@ -239,16 +94,16 @@ func validateManagedFields(entries []ManagedFieldsEntry, fld field.Path) field.E
 func validateMetaCommon(om *ObjectMeta, fld field.Path) field.ErrorList {
 	var all field.ErrorList
 	for _, k := range sortedStringKeys(om.Labels) {
-		for _, m := range isQualifiedName(k) {
+		for _, m := range validation.IsQualifiedName(k) {
 			all = append(all, field.Invalid(fld.Child("labels"), k, m))
 		}
-		for _, m := range isLabelValue(om.Labels[k]) {
+		for _, m := range validation.IsValidLabelValue(om.Labels[k]) {
 			all = append(all, field.Invalid(fld.Child("labels"), om.Labels[k], m))
 		}
 	}
 	total := 0
 	for _, k := range sortedStringKeys(om.Annotations) {
-		for _, m := range isQualifiedName(strings.ToLower(k)) {
+		for _, m := range validation.IsQualifiedName(strings.ToLower(k)) {
 			all = append(all, field.Invalid(fld.Child("annotations"), k, m))
 		}
 		total += len(k) + len(om.Annotations[k])
@@ -313,7 +168,7 @@ func validateFinalizers(fs []string, fld field.Path) field.ErrorList {
 	var all field.ErrorList
 	orphan, del := false, false
 	for _, f := range fs {
-		for _, m := range isQualifiedName(f) {
+		for _, m := range validation.IsQualifiedName(f) {
 			all = append(all, field.Invalid(fld, f, m))
 		}
 		orphan = orphan || f == "orphan"
@@ -457,7 +312,7 @@ func validateEmbeddedResource(pth field.Path, x map[string]any) field.ErrorList 
 				all = append(all, field.Invalid(pth.Child("kind"), v, "must be a string"))
 			} else if kind == "" {
 				all = append(all, field.Invalid(pth.Child("kind"), kind, "must not be empty"))
-			} else if errs := isDNS1035Label(strings.ToLower(kind)); len(errs) > 0 {
+			} else if errs := validation.IsDNS1035Label(strings.ToLower(kind)); len(errs) > 0 {
 				all = append(all, field.Invalid(pth.Child("kind"), kind, "may have mixed case, but should otherwise match: "+strings.Join(errs, ",")))
 			}
 		case "metadata":
@@ -468,7 +323,7 @@ func validateEmbeddedResource(pth field.Path, x map[string]any) field.ErrorList 
 				if om.Name == "" {
 					om.Name = "fakename"
 				}
-				all = append(all, validateObjectMeta(om, om.Namespace != "", nameIsPathSegment, pth.Child("metadata"))...)
+				all = append(all, validateObjectMeta(om, om.Namespace != "", validation.NameIsPathSegment, pth.Child("metadata"))...)
 			}
 		}
 	}

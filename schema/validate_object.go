@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/validation"
 	"github.com/writepath/writepath/status"
 )
 
@@ -579,7 +580,7 @@ func finalizerWarnings(obj, old map[string]any) []string {
 	var w []string
 	const p = "metadata.finalizers"
 	for _, f := range list {
-		for _, m := range isQualifiedName(f) {
+		for _, m := range validation.IsQualifiedName(f) {
 			w = append(w, fmt.Sprintf("%s: %q: %s", p, f, m))
 		}
 		if len(strings.Split(f, "/")) == 1 && !standardFinalizers[f] {

@@ -1,0 +1,206 @@
+// Package validation holds the string validators of apimachinery's util/validation (DNS names,
+// label keys and values, path segments), with their exact messages. Every package that checks
+// names — schema's CRD and object-metadata rules, admission's built-in steps, conversion's
+// metadata checks, CEL's format library — calls these, so a wording fix lands everywhere at once.
+//
+// # Invariants
+//
+// Pure functions over strings; safe for concurrent use. A nil result means valid; otherwise each
+// string is one message, in apimachinery's order.
+package validation
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Formats of apimachinery's util/validation, quoted in its messages.
+const (
+	DNS1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+	DNS1123SubdomainFmt = DNS1123LabelFmt + "(\\." + DNS1123LabelFmt + ")*"
+	DNS1035LabelFmt     = "[a-z]([-a-z0-9]*[a-z0-9])?"
+	LabelKeyFmt         = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+	LabelValueFmt       = "(" + LabelKeyFmt + ")?"
+)
+
+var (
+	rxDNS1123Label     = regexp.MustCompile("^" + DNS1123LabelFmt + "$")
+	rxDNS1123Subdomain = regexp.MustCompile("^" + DNS1123SubdomainFmt + "$")
+	rxDNS1035Label     = regexp.MustCompile("^" + DNS1035LabelFmt + "$")
+	rxLabelKey         = regexp.MustCompile("^" + LabelKeyFmt + "$")
+	rxLabelValue       = regexp.MustCompile("^" + LabelValueFmt + "$")
+)
+
+// MaxLenError is apimachinery's length message for names (counted in characters).
+func MaxLenError(n int) string { return fmt.Sprintf("must be no more than %d characters", n) }
+
+// ContentMaxLenError is the wording of apimachinery's api/validate/content package (label keys
+// and values), which counts bytes.
+func ContentMaxLenError(n int) string { return fmt.Sprintf("must be no more than %d bytes", n) }
+
+// RegexError is apimachinery's message for a value that does not match format.
+func RegexError(msg, format string, examples ...string) string {
+	if len(examples) == 0 {
+		return msg + " (regex used for validation is '" + format + "')"
+	}
+	msg += " (e.g. "
+	for i, e := range examples {
+		if i > 0 {
+			msg += " or "
+		}
+		msg += "'" + e + "', "
+	}
+	return msg + "regex used for validation is '" + format + "')"
+}
+
+// IsDNS1123Subdomain is apimachinery's IsDNS1123Subdomain.
+func IsDNS1123Subdomain(v string) []string { return DNS1123Subdomain(v, MaxLenError) }
+
+// DNS1123Subdomain checks an RFC 1123 subdomain with the given length wording (label-key prefixes
+// use ContentMaxLenError, names MaxLenError).
+func DNS1123Subdomain(v string, maxLen func(int) string) []string {
+	var errs []string
+	if len(v) > 253 {
+		errs = append(errs, maxLen(253))
+	}
+	if !rxDNS1123Subdomain.MatchString(v) {
+		errs = append(errs, RegexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123SubdomainFmt, "example.com"))
+	}
+	return errs
+}
+
+// IsDNS1123Label is apimachinery's IsDNS1123Label.
+func IsDNS1123Label(v string) []string {
+	var errs []string
+	if len(v) > 63 {
+		errs = append(errs, MaxLenError(63))
+	}
+	if !rxDNS1123Label.MatchString(v) {
+		if rxDNS1123Subdomain.MatchString(v) {
+			errs = append(errs, "must not contain dots")
+		} else {
+			errs = append(errs, RegexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", DNS1123LabelFmt, "my-name", "123-abc"))
+		}
+	}
+	return errs
+}
+
+// IsDNS1035Label is apimachinery's IsDNS1035Label.
+func IsDNS1035Label(v string) []string {
+	var errs []string
+	if len(v) > 63 {
+		errs = append(errs, MaxLenError(63))
+	}
+	if !rxDNS1035Label.MatchString(v) {
+		errs = append(errs, RegexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", DNS1035LabelFmt, "my-name", "abc-123"))
+	}
+	return errs
+}
+
+const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+
+// IsQualifiedName is apimachinery's IsQualifiedName (label and annotation keys, finalizer names).
+func IsQualifiedName(v string) []string {
+	var errs []string
+	parts := strings.Split(v, "/")
+	var name string
+	switch len(parts) {
+	case 1:
+		name = parts[0]
+	case 2:
+		prefix := parts[0]
+		name = parts[1]
+		if prefix == "" {
+			errs = append(errs, "prefix part must be non-empty")
+		} else {
+			for _, m := range DNS1123Subdomain(prefix, ContentMaxLenError) {
+				errs = append(errs, "prefix part "+m)
+			}
+		}
+	default:
+		return append(errs, "a valid label key "+RegexError(labelKeyErrMsg, LabelKeyFmt, "MyName", "my.name", "123-abc")+
+			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
+	}
+	if name == "" {
+		errs = append(errs, "name part must be non-empty")
+	} else if len(name) > 63 {
+		errs = append(errs, "name part "+ContentMaxLenError(63))
+	}
+	if !rxLabelKey.MatchString(name) {
+		errs = append(errs, "name part "+RegexError(labelKeyErrMsg, LabelKeyFmt, "MyName", "my.name", "123-abc"))
+	}
+	return errs
+}
+
+// IsValidLabelValue is apimachinery's IsValidLabelValue.
+func IsValidLabelValue(v string) []string {
+	var errs []string
+	if len(v) > 63 {
+		errs = append(errs, ContentMaxLenError(63))
+	}
+	if !rxLabelValue.MatchString(v) {
+		errs = append(errs, RegexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LabelValueFmt, "MyValue", "my_value", "12345"))
+	}
+	return errs
+}
+
+// MaskTrailingDash replaces the final character of a generateName prefix ending in '-' so that
+// the prefix validates like a name (apimachinery's maskTrailingDash).
+func MaskTrailingDash(name string) string {
+	if len(name) > 1 && strings.HasSuffix(name, "-") {
+		return name[:len(name)-2] + "a"
+	}
+	return name
+}
+
+// NameIsDNSSubdomain is apimachinery's NameIsDNSSubdomain (prefix: the value is a generateName).
+func NameIsDNSSubdomain(name string, prefix bool) []string {
+	if prefix {
+		name = MaskTrailingDash(name)
+	}
+	return IsDNS1123Subdomain(name)
+}
+
+// NameIsDNSLabel is apimachinery's NameIsDNSLabel.
+func NameIsDNSLabel(name string, prefix bool) []string {
+	if prefix {
+		name = MaskTrailingDash(name)
+	}
+	return IsDNS1123Label(name)
+}
+
+// NameIsDNS1035Label is apimachinery's NameIsDNS1035Label.
+func NameIsDNS1035Label(name string, prefix bool) []string {
+	if prefix {
+		name = MaskTrailingDash(name)
+	}
+	return IsDNS1035Label(name)
+}
+
+// IsValidPathSegmentName is apimachinery's path.IsValidPathSegmentName.
+func IsValidPathSegmentName(name string) []string {
+	if name == "." || name == ".." {
+		return []string{fmt.Sprintf("may not be '%s'", name)}
+	}
+	return IsValidPathSegmentPrefix(name)
+}
+
+// IsValidPathSegmentPrefix is apimachinery's path.IsValidPathSegmentPrefix.
+func IsValidPathSegmentPrefix(name string) []string {
+	var errs []string
+	for _, c := range []string{"/", "%"} {
+		if strings.Contains(name, c) {
+			errs = append(errs, fmt.Sprintf("may not contain '%s'", c))
+		}
+	}
+	return errs
+}
+
+// NameIsPathSegment is the name rule of resources whose names are only path segments.
+func NameIsPathSegment(name string, prefix bool) []string {
+	if prefix {
+		return IsValidPathSegmentPrefix(name)
+	}
+	return IsValidPathSegmentName(name)
+}
