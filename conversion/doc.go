@@ -52,12 +52,15 @@
 // FromCRD returns *status.Error values: 400 for a CRD that does not decode, 422 Invalid with
 // apiextensions' messages (zero or two storage versions: "must have exactly one version marked
 // as storage version"; spec.conversion rules at their internal paths,
-// spec.conversion.webhookClientConfig...). Conversion failures are *Error values (500) whose
-// text is the apiserver converter's: "request to convert CR to an invalid group/version: ...",
+// spec.conversion.webhookClientConfig...). Conversion failures are *Error values whose text is
+// the apiserver converter's: "request to convert CR to an invalid group/version: ...",
 // "conversion webhook for <gvk> failed: ...", "conversion webhook for <gvk> returned 1
 // objects, expected 2", "... returned invalid object: must have the same name: a != b".
-// Pruning-time metadata errors are 400 *status.Error values from package schema. A request
-// through an unserved version is a *NotServedError (404).
+// WriteError and ReadError turn them into what clients receive, as recorded from
+// kube-apiserver 1.37: a write answers 500 with the message and no reason; a read answers 500
+// InternalError "Internal error occurred: StorageError: corrupt object, ...: <message>".
+// Metadata errors of the coercion after a conversion are 400 *status.Error values from package
+// schema. A request through an unserved version is a *NotServedError (404).
 //
 // Not modelled: service references (no cluster to resolve them; give a URL), the apiserver's
 // webhook authentication (kubeconfig-based client credentials), the scale subresource's

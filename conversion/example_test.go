@@ -1,10 +1,17 @@
 package conversion_test
 
 import (
+	"context"
+	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
@@ -245,4 +252,106 @@ func ExampleCompareVersions() {
 	fmt.Println(conversion.CompareVersions("v1", "v1beta2") > 0, conversion.CompareVersions("v2alpha1", "v1beta1") < 0, conversion.CompareVersions("foo", "v1alpha1") < 0)
 	// Output:
 	// true true true
+}
+
+// The storage version and what is served.
+func ExampleCRD_StorageVersion() {
+	crd := widgets()
+	fmt.Println(crd.StorageVersion(), crd.Served("v1alpha1"), crd.Served("v2"), crd.GroupVersion("v1beta1"))
+	// Output:
+	// v1 true false example.com/v1beta1
+}
+
+// A webhook's side of the protocol: read the review, answer it.
+func ExampleParseReview() {
+	body := []byte(`{"kind":"ConversionReview","apiVersion":"apiextensions.k8s.io/v1","request":{"uid":"u-1","desiredAPIVersion":"example.com/v1","objects":[{"apiVersion":"example.com/v1beta1","kind":"Widget","metadata":{"name":"a"}}]}}`)
+	r, err := conversion.ParseReview(body)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out := []map[string]any{{"apiVersion": r.DesiredAPIVersion, "kind": "Widget", "metadata": map[string]any{"name": "a"}}}
+	resp, _ := r.ResponseBody(out, nil)
+	fmt.Println(string(resp))
+	resp, _ = r.ResponseBody(nil, errors.New("cannot convert"))
+	fmt.Println(string(resp))
+	// Output:
+	// {"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","response":{"convertedObjects":[{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a"}}],"result":{"status":"Success"},"uid":"u-1"}}
+	// {"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","response":{"convertedObjects":[],"result":{"message":"cannot convert","status":"Failure"},"uid":"u-1"}}
+}
+
+// The Registry as a Caller: it answers the review the converter sends.
+func ExampleRegistry_Call() {
+	reg := conversion.NewRegistry("v1")
+	id := func(o map[string]any) (map[string]any, error) { return o, nil }
+	_ = reg.Register("v1beta1", conversion.Spoke{ToHub: id, FromHub: id})
+	r := &conversion.Review{APIVersion: "apiextensions.k8s.io/v1", UID: "u-2", DesiredAPIVersion: "example.com/v1",
+		Objects: []map[string]any{decode(`{"apiVersion":"example.com/v1beta1","kind":"Widget","metadata":{"name":"a"}}`)}}
+	body, _ := r.Marshal()
+	resp, _ := reg.Call(context.Background(), body)
+	fmt.Println(resp.StatusCode, string(resp.Body))
+	// Output:
+	// 200 {"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","response":{"convertedObjects":[{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a"}}],"result":{"status":"Success"},"uid":"u-2"}}
+}
+
+// The HTTPS client of a conversion webhook, trusting only the CRD's caBundle (here replaced by
+// the test server's certificate).
+func ExampleNewClient() {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		review, _ := conversion.ParseReview(body)
+		var out []map[string]any
+		for _, o := range review.Objects {
+			o["apiVersion"] = review.DesiredAPIVersion
+			out = append(out, o)
+		}
+		resp, _ := review.ResponseBody(out, nil)
+		_, _ = w.Write(resp)
+	}))
+	defer srv.Close()
+	crd := widgets()
+	crd.Strategy = conversion.StrategyWebhook
+	crd.Webhook = &conversion.Webhook{URL: srv.URL + "/convert", ConversionReviewVersions: []string{"v1"}}
+	cl, err := conversion.NewClient(crd, conversion.ClientOptions{
+		CABundle: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), Timeout: 5 * time.Second})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, _ := conversion.New(crd, conversion.Options{Caller: cl})
+	out, err := c.Convert(decode(`{"apiVersion":"example.com/v1beta1","kind":"Widget","metadata":{"name":"a"}}`), "v1")
+	fmt.Println(out["apiVersion"], err, strings.HasSuffix(cl.URL(), "/convert?timeout=5s"))
+	// Output:
+	// example.com/v1 <nil> true
+}
+
+// Diff is the field-by-field comparison behind the round-trip check.
+func ExampleDiff() {
+	for _, c := range conversion.Diff(decode(`{"spec":{"a":1,"b":[1,2]}}`), decode(`{"spec":{"a":2,"b":[1],"c":true}}`)) {
+		fmt.Println(c)
+	}
+	// Output:
+	// spec.a: changed from 1 to 2
+	// spec.b[1]: lost (was 2)
+	// spec.c: added (true)
+}
+
+// What clients get when a conversion fails: on a write, a 500 with the converter's words; on a
+// read, a storage error around them.
+func ExampleWriteError() {
+	c, _ := conversion.New(widgets(), conversion.Options{})
+	_, err := c.ToStorage(decode(`{"apiVersion":"example.com/v9","kind":"Widget","metadata":{"name":"a"}}`))
+	b, _ := json.Marshal(conversion.WriteError(err))
+	fmt.Println(string(b))
+	// Output:
+	// {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"request to convert CR from an invalid group/version: example.com/v9","code":500}
+}
+
+func ExampleReadError() {
+	err := conversion.ReadError(errors.New("conversion webhook for example.com/v1, Kind=Widget returned 0 objects, expected 1"), "/example.com/widgets/default/a", 42)
+	fmt.Println(err.StatusCode(), err.Reason)
+	fmt.Println(err.Message)
+	// Output:
+	// 500 InternalError
+	// Internal error occurred: StorageError: corrupt object, Code: 7, Key: /example.com/widgets/default/a, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=42: conversion webhook for example.com/v1, Kind=Widget returned 0 objects, expected 1
 }
