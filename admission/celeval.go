@@ -314,6 +314,8 @@ func (l *lazyVariables) get(name string) (ref.Val, bool) {
 	}
 	if !l.done[i] {
 		l.done[i] = true
+		// A variable that reads itself sees this error.
+		l.results[i] = types.NewErr("composited variable %q refers to itself", name)
 		p := l.progs[i]
 		if p.err != "" {
 			l.results[i] = types.NewErr("composited variable %q fails to compile: %v", name, p.err)
