@@ -33,7 +33,7 @@ func FuzzAdmit(f *testing.F) {
 			map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
 				"metadata": map[string]any{"name": "fuzz"},
 				"spec": map[string]any{"variables": []any{map[string]any{"name": "v", "expression": expr}},
-					"validations": []any{map[string]any{"expression": expr, "messageExpression": expr}},
+					"validations":      []any{map[string]any{"expression": expr, "messageExpression": expr}},
 					"auditAnnotations": []any{map[string]any{"key": "k", "valueExpression": expr}},
 					"matchConditions":  []any{map[string]any{"name": "m", "expression": "variables.v == variables.v"}}}},
 			map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
@@ -82,4 +82,3 @@ func FuzzAdmit(f *testing.F) {
 		assert.Equal(t, before, docs, "configuration unchanged")
 	})
 }
-
