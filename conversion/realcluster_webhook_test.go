@@ -51,8 +51,19 @@ func recordedExchanges(t *testing.T) []hookExchange {
 	return out
 }
 
-func recordedHookCRD(t *testing.T) *conversion.CRD {
-	data, err := os.ReadFile(recordedHook + "crd.yaml")
+func recordedHookCRD(t *testing.T) *conversion.CRD { return recordedHookCRDFile(t, "crd.yaml") }
+
+// crdFor returns the CRD of the exchange: BetaHook objects belong to the CRD that lists
+// v1beta1 first in conversionReviewVersions.
+func crdFor(t *testing.T, x hookExchange) *conversion.CRD {
+	if x.review.Objects[0]["kind"] == "BetaHook" {
+		return recordedHookCRDFile(t, "crd-v1beta1-review.yaml")
+	}
+	return recordedHookCRD(t)
+}
+
+func recordedHookCRDFile(t *testing.T, name string) *conversion.CRD {
+	data, err := os.ReadFile(recordedHook + name)
 	require.NoError(t, err)
 	crd, err := conversion.FromCRDBytes(data)
 	require.NoError(t, err)
@@ -71,10 +82,12 @@ func replayCaller(x hookExchange) conversion.Caller {
 // converting the same object to the same version sends the same bytes (given the same uid), to
 // the same URL with the same headers.
 func TestRecordedWebhookRequests(t *testing.T) {
-	crd := recordedHookCRD(t)
-	cl, err := conversion.NewClient(crd, conversion.ClientOptions{})
-	require.NoError(t, err)
+	reviews := map[string]int{}
 	for _, x := range recordedExchanges(t) {
+		reviews[x.review.APIVersion]++
+		crd := crdFor(t, x)
+		cl, err := conversion.NewClient(crd, conversion.ClientOptions{})
+		require.NoError(t, err)
 		var sent []byte
 		c, err := conversion.New(crd, conversion.Options{UID: func() string { return x.review.UID }, Caller: callerFunc(func(body []byte) (*conversion.Response, error) {
 			sent = body
@@ -87,6 +100,8 @@ func TestRecordedWebhookRequests(t *testing.T) {
 		path := u[strings.Index(u, "/"):]
 		assert.Equal(t, "POST "+path+"\nContent-Type: application/json\nAccept: application/json, */*\n", x.http, "request %s", x.name)
 	}
+	assert.Positive(t, reviews["apiextensions.k8s.io/v1"])
+	assert.Positive(t, reviews["apiextensions.k8s.io/v1beta1"], "the CRD listing v1beta1 first gets v1beta1 reviews")
 }
 
 var revisionRx = regexp.MustCompile(`Key: (\S+), ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=(\d+): `)
@@ -143,12 +158,12 @@ func TestRecordedWebhookAnswers(t *testing.T) {
 		})
 	}
 	// successful reads: the stored object (read through v1) read through v1beta1.
-	for _, tc := range []struct{ stored, read, object string }{{"get-good-v1", "get-good-v1beta1", "good"}, {"get-labels-v1", "create-labels-v1beta1", "labels"}} {
+	for _, tc := range []struct{ stored, read, object string }{{"get-good-v1", "get-good-v1beta1", "good"}, {"get-labels-v1", "create-labels-v1beta1", "labels"}, {"get-beta-v1", "create-beta-v1beta1", "beta-good"}} {
 		t.Run(tc.read, func(t *testing.T) {
 			stored := decodeFile(t, recordedHook+tc.stored+".json")
 			want := decodeFile(t, recordedHook+tc.read+".json")
 			x := find(tc.object, "v1beta1", "")
-			c, err := conversion.New(crd, conversion.Options{UID: func() string { return x.review.UID }, Caller: replayCaller(x)})
+			c, err := conversion.New(crdFor(t, x), conversion.Options{UID: func() string { return x.review.UID }, Caller: replayCaller(x)})
 			require.NoError(t, err)
 			got, err := c.Read(stored, "v1beta1")
 			require.NoError(t, err)

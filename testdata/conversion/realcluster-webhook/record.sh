@@ -26,9 +26,12 @@ ca=$(base64 -w0 ca.pem)
 
 $KUBECTL get ns "$NS" >/dev/null 2>&1 || $KUBECTL create ns "$NS" >/dev/null
 $KUBECTL delete crd convhooks.$G --ignore-not-found --wait=true >/dev/null
+$KUBECTL delete crd betahooks.$G --ignore-not-found --wait=true >/dev/null
 sed "s|URL|https://$addr/convert|; s|CABUNDLE|$ca|" crd.yaml.in >crd.yaml
-$KUBECTL apply -f crd.yaml >/dev/null
-$KUBECTL wait --for=condition=Established crd/convhooks.$G --timeout=60s >/dev/null
+# the same CRD with conversionReviewVersions [v1beta1, v1]: the apiserver sends v1beta1 reviews.
+sed "s|convhooks|betahooks|g; s|ConvHook|BetaHook|g; s|convhook|betahook|g; s|\[v1\]|[v1beta1, v1]|" crd.yaml >crd-v1beta1-review.yaml
+$KUBECTL apply -f crd.yaml -f crd-v1beta1-review.yaml >/dev/null
+$KUBECTL wait --for=condition=Established crd/convhooks.$G crd/betahooks.$G --timeout=60s >/dev/null
 sleep 3
 
 $KUBECTL proxy --port=0 >"$log" 2>&1 &
@@ -61,7 +64,9 @@ done
 rec create-bad-fail-v1beta1 POST "$(p v1beta1)" "$(obj v1beta1 bad-fail2 '{"size":6}')"
 rec create-bad-version-v1beta1 POST "$(p v1beta1)" "$(obj v1beta1 bad-version2 '{"size":7}')"
 rec list-v1beta1-with-bad GET "$(p v1beta1)"
+rec create-beta-v1beta1 POST "/apis/$G/v1beta1/namespaces/$NS/betahooks" "{\"apiVersion\":\"$G/v1beta1\",\"kind\":\"BetaHook\",\"metadata\":{\"name\":\"beta-good\"},\"spec\":{\"size\":8}}"
+rec get-beta-v1 GET "/apis/$G/v1/namespaces/$NS/betahooks/beta-good"
 rec list-v1 GET "$(p v1)"
 
 $KUBECTL delete ns "$NS" --wait=false >/dev/null
-$KUBECTL delete crd convhooks.$G --wait=false >/dev/null
+$KUBECTL delete crd convhooks.$G betahooks.$G --wait=false >/dev/null
