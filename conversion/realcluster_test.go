@@ -152,3 +152,16 @@ func TestRecordedUnserved(t *testing.T) {
 		assert.Equal(t, want["text"], err.Error())
 	}
 }
+
+// TestRecordedKubectlWarning: kubectl prints the warning header of a read through a deprecated
+// version as "Warning: <text>".
+func TestRecordedKubectlWarning(t *testing.T) {
+	c := recordedCRD(t)
+	stderr, err := os.ReadFile(recorded + "kubectl-get-v1alpha1.stderr")
+	require.NoError(t, err)
+	var want []string
+	for _, w := range c.CRD().Warnings("v1alpha1") {
+		want = append(want, "Warning: "+w)
+	}
+	assert.Equal(t, strings.Join(want, "\n")+"\n", string(stderr))
+}
