@@ -268,6 +268,38 @@ type Step struct {
 	What string
 }
 
+// ListFailure is one stored object a list could not read (its conversion failed).
+type ListFailure struct {
+	// Key is the storage key with the storage prefix ("/registry/<group>/<plural>/<ns>/<name>").
+	Key string
+	// Revision is the object's etcd modification revision.
+	Revision int64
+	Err      error
+}
+
+// ListReadError is the apiserver's answer to a list through a version some stored objects fail
+// to convert to (recorded from kube-apiserver 1.37): 500 StorageReadError, "failed to read one
+// or more <plural>.<group> from the storage: <first failure> (and N more)", one cause per
+// failure. failures are in storage-key order, as etcd returns them.
+func ListReadError(plural, group string, failures []ListFailure) *status.Error {
+	var causes []status.Cause
+	var first string
+	for i, f := range failures {
+		msg := fmt.Sprintf("StorageError: corrupt object, Code: 7, Key: %s, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=%d: %v", f.Key, f.Revision, f.Err)
+		if i == 0 {
+			first = msg
+		}
+		causes = append(causes, status.Cause{Type: "UnexpectedServerResponse", Field: f.Key, Message: msg})
+	}
+	gr := status.GroupResource{Group: group, Resource: plural}
+	message := fmt.Sprintf("failed to read one or more %s from the storage: %s", gr.String(), first)
+	if len(failures) > 1 {
+		message = fmt.Sprintf("%s (and %d more)", message, len(failures)-1)
+	}
+	return &status.Error{Code: 500, Reason: "StorageReadError", Message: message,
+		Details: &status.Details{Name: "list", Group: group, Kind: plural, Causes: causes}}
+}
+
 // Plan lists, for a request, the conversions the apiserver makes and the warnings it adds, or
 // the error it answers for a version that is not served (404 "404 page not found", as the
 // route does not exist).

@@ -56,9 +56,11 @@
 // the apiserver converter's: "request to convert CR to an invalid group/version: ...",
 // "conversion webhook for <gvk> failed: ...", "conversion webhook for <gvk> returned 1
 // objects, expected 2", "... returned invalid object: must have the same name: a != b".
-// WriteError and ReadError turn them into what clients receive, as recorded from
-// kube-apiserver 1.37: a write answers 500 with the message and no reason; a read answers 500
-// InternalError "Internal error occurred: StorageError: corrupt object, ...: <message>".
+// WriteError, ReadError and ListReadError turn them into what clients receive, as recorded
+// from kube-apiserver 1.37: a write answers 500 with the message and no reason; a get answers
+// 500 InternalError "Internal error occurred: StorageError: corrupt object, ...: <message>"; a
+// list answers 500 StorageReadError "failed to read one or more <plural>.<group> from the
+// storage: ... (and N more)".
 // Metadata errors of the coercion after a conversion are 400 *status.Error values from package
 // schema. A request through an unserved version is a *NotServedError (404).
 //

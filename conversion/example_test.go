@@ -355,3 +355,15 @@ func ExampleReadError() {
 	// 500 InternalError
 	// Internal error occurred: StorageError: corrupt object, Code: 7, Key: /example.com/widgets/default/a, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=42: conversion webhook for example.com/v1, Kind=Widget returned 0 objects, expected 1
 }
+
+func ExampleListReadError() {
+	err := conversion.ListReadError("widgets", "example.com", []conversion.ListFailure{
+		{Key: "/registry/example.com/widgets/default/a", Revision: 7, Err: errors.New("conversion webhook for example.com/v1, Kind=Widget failed: no")},
+		{Key: "/registry/example.com/widgets/default/b", Revision: 9, Err: errors.New("conversion webhook for example.com/v1, Kind=Widget failed: no")},
+	})
+	fmt.Println(err.StatusCode(), err.Reason, len(err.Details.Causes))
+	fmt.Println(err.Message)
+	// Output:
+	// 500 StorageReadError 2
+	// failed to read one or more widgets.example.com from the storage: StorageError: corrupt object, Code: 7, Key: /registry/example.com/widgets/default/a, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=7: conversion webhook for example.com/v1, Kind=Widget failed: no (and 1 more)
+}

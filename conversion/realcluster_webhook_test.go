@@ -193,3 +193,41 @@ func decodeFile(t *testing.T, path string) map[string]any {
 	require.NoError(t, err)
 	return obj
 }
+
+// TestRecordedWebhookList: a list through v1beta1 with five objects whose conversion fails.
+func TestRecordedWebhookList(t *testing.T) {
+	crd := recordedHookCRD(t)
+	xs := recordedExchanges(t)
+	body, err := os.ReadFile(recordedHook + "list-v1beta1-with-bad.json")
+	require.NoError(t, err)
+	var st struct {
+		Details struct {
+			Causes []struct{ Message, Field string }
+		}
+	}
+	require.NoError(t, json.Unmarshal(body, &st))
+	require.Len(t, st.Details.Causes, 5)
+	var failures []conversion.ListFailure
+	for _, cause := range st.Details.Causes {
+		// key and revision are the storage's; the uid of the failed review is in the message.
+		m := revisionRx.FindStringSubmatch(cause.Message)
+		require.NotNil(t, m)
+		rev, _ := strconv.ParseInt(m[2], 10, 64)
+		name := cause.Field[strings.LastIndex(cause.Field, "/")+1:]
+		var x *hookExchange
+		for i := range xs {
+			if xs[i].object == name && xs[i].desiredVer == "v1beta1" && (!strings.Contains(cause.Message, "response.uid") || strings.Contains(cause.Message, xs[i].review.UID)) {
+				x = &xs[i]
+			}
+		}
+		require.NotNil(t, x, name)
+		c, err := conversion.New(crd, conversion.Options{UID: func() string { return x.review.UID }, Caller: replayCaller(*x)})
+		require.NoError(t, err)
+		_, err = c.Read(x.review.Objects[0], "v1beta1")
+		require.Error(t, err)
+		failures = append(failures, conversion.ListFailure{Key: cause.Field, Revision: rev, Err: err})
+	}
+	got, err := json.Marshal(conversion.ListReadError("convhooks", "conversion.writepath.test", failures))
+	require.NoError(t, err)
+	assert.JSONEq(t, string(body), string(got))
+}
