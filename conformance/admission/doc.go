@@ -1,0 +1,8 @@
+// Package admission compares writepath's admission chain with k8s.io/apiserver
+// v0.37.2's ValidatingAdmissionPolicy dispatcher, set up as the plugin sets it
+// up (compilePolicy's compiler and environments, the policy matcher over
+// namespace informers, CollectParams over a ConfigMap informer), on generated
+// policies, bindings, params and ConfigMap requests: the error (message and
+// Status body), warnings and audit annotations must be equal. 400 cases
+// normally, 100,000 with WRITEPATH_LONG=1.
+package admission
