@@ -64,8 +64,12 @@
 // Metadata errors of the coercion after a conversion are 400 *status.Error values from package
 // schema. A request through an unserved version is a *NotServedError (404).
 //
+// Malformed webhook answers fail with the apiserver's words down to the Go type names of its
+// JSON errors ("json: cannot unmarshal number into Go struct field
+// ConversionResponse.response.uid of type types.UID"): the answer is decoded into mirrors of
+// the apiserver's types (conversion/internal/wire).
+//
 // Not modelled: service references (no cluster to resolve them; give a URL), the apiserver's
-// webhook authentication (kubeconfig-based client credentials), the scale subresource's
-// autoscaling/v1 conversion, and the exact Go type names in the JSON
-// type-mismatch errors of malformed ConversionReview responses.
+// webhook authentication (kubeconfig-based client credentials), HTTP proxies other than the
+// environment's, and the scale subresource's autoscaling/v1 conversion.
 package conversion

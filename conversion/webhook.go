@@ -13,6 +13,8 @@ import (
 
 	kjson "sigs.k8s.io/json"
 
+	wirev1 "github.com/writepath/writepath/conversion/internal/wire/v1"
+	wirev1beta1 "github.com/writepath/writepath/conversion/internal/wire/v1beta1"
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
@@ -266,26 +268,12 @@ func (c *Converter) webhookConvert(in map[string]any, items []any, isList bool, 
 	return out, nil
 }
 
-// responseWire is the part of a ConversionReview response the apiserver reads.
-type responseWire struct {
-	Kind       string `json:"kind,omitempty"`
-	APIVersion string `json:"apiVersion,omitempty"`
-	Response   *struct {
-		UID              string            `json:"uid"`
-		ConvertedObjects []json.RawMessage `json:"convertedObjects"`
-		Result           struct {
-			Status  string `json:"status,omitempty"`
-			Message string `json:"message,omitempty"`
-		} `json:"result"`
-	} `json:"response,omitempty"`
-}
-
 // maxUnstructuredResponseText is client-go's cap on an error body quoted in a message.
 const maxUnstructuredResponseText = 2048
 
 // decodeResponse reads the webhook's answer as the apiserver's REST client and
 // getConvertedObjectsFromResponse do.
-func decodeResponse(resp *Response, reviewVersion, uid string) ([]json.RawMessage, error) {
+func decodeResponse(resp *Response, reviewVersion, uid string) ([][]byte, error) {
 	if resp == nil {
 		return nil, errors.New("no response")
 	}
@@ -343,31 +331,57 @@ func decodeResponse(resp *Response, reviewVersion, uid string) ([]json.RawMessag
 		// the scheme's name is where the apiserver's webhook client created it.
 		return nil, fmt.Errorf("no kind %q is registered for version %q in scheme %q", got.Kind, got.GroupVersion().String(), "pkg/runtime/scheme.go:111")
 	}
-	var w responseWire
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(resp.Body, &w); err != nil {
-		return nil, err
-	}
+	// decoded into the review type sent, as the REST client does: type mismatches fail with the
+	// same words (package wire mirrors the apiserver's types).
+	var uidGot, status, message string
+	var hasResponse bool
+	var converted [][]byte
 	if reviewVersion == reviewV1 {
+		var w wirev1.ConversionReview
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(resp.Body, &w); err != nil {
+			return nil, err
+		}
 		if w.Kind != "ConversionReview" || w.APIVersion != reviewV1 {
 			got, _ := schema.ParseAPIVersion(w.APIVersion)
 			return nil, fmt.Errorf("expected webhook response of %v, got %v", schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "ConversionReview"}, got.WithKind(w.Kind))
 		}
+		if w.Response != nil {
+			hasResponse = true
+			uidGot, status, message = string(w.Response.UID), w.Response.Result.Status, w.Response.Result.Message
+			for _, o := range w.Response.ConvertedObjects {
+				converted = append(converted, o.Raw)
+			}
+		}
+		if !hasResponse {
+			return nil, errors.New("no response provided")
+		}
+		if uidGot != uid {
+			return nil, fmt.Errorf("expected response.uid=%q, got %q", uid, uidGot)
+		}
+	} else {
+		// v1beta1 answers are checked neither for their kind nor their uid.
+		var w wirev1beta1.ConversionReview
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(resp.Body, &w); err != nil {
+			return nil, err
+		}
 		if w.Response == nil {
 			return nil, errors.New("no response provided")
 		}
-		if w.Response.UID != uid {
-			return nil, fmt.Errorf("expected response.uid=%q, got %q", uid, w.Response.UID)
+		status, message = w.Response.Result.Status, w.Response.Result.Message
+		for _, o := range w.Response.ConvertedObjects {
+			converted = append(converted, o.Raw)
 		}
-	} else if w.Response == nil {
-		return nil, errors.New("no response provided")
 	}
-	if w.Response.Result.Status != "Success" {
-		if w.Response.Result.Message != "" {
-			return nil, errors.New(w.Response.Result.Message)
+	if status != "Success" {
+		if message != "" {
+			return nil, errors.New(message)
 		}
-		return nil, fmt.Errorf("response.result.status was '%s', not 'Success'", w.Response.Result.Status)
+		return nil, fmt.Errorf("response.result.status was '%s', not 'Success'", status)
 	}
-	return w.Response.ConvertedObjects, nil
+	if converted == nil {
+		converted = [][]byte{}
+	}
+	return converted, nil
 }
 
 func isText(contentType string) bool {
@@ -400,10 +414,7 @@ func failureStatus(body []byte) (string, bool) {
 }
 
 // decodeConverted decodes one converted object as unstructured.Unstructured does.
-func decodeConverted(raw json.RawMessage) (map[string]any, error) {
-	if bytes.Equal(raw, []byte("null")) {
-		raw = nil
-	}
+func decodeConverted(raw []byte) (map[string]any, error) {
 	var m map[string]any
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &m); err != nil {
 		return nil, err

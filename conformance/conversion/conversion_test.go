@@ -170,7 +170,8 @@ var behaviours = []string{"ok", "ok", "ok", "labels", "annotations", "metachange
 	"changenamespace", "changeuid", "changekind", "wrongversion", "invalidjson", "failure", "failurenomsg", "noresponse",
 	"status500", "status500status", "text404", "badlabel", "badannotation", "labelnumber", "nometadata", "metadatastring",
 	"nokind", "nullobject", "stringobject", "v1beta1answer", "noreviewkind", "wrongreviewkind", "emptybody", "nolabels",
-	"emptyapiversion", "badcontenttype"}
+	"emptyapiversion", "badcontenttype", "uidnumber", "responsestring", "objectsobject", "kindnumber", "statusnumber",
+	"codestring", "detailslist", "causesbad", "metadatalist", "resultnull", "objectsnull", "textplain200"}
 
 var behaviour atomic.Value
 
@@ -343,6 +344,34 @@ func handler(w http.ResponseWriter, r *http.Request) {
 		return
 	case "badcontenttype":
 		w.Header().Set("Content-Type", "application/json; charset")
+	case "uidnumber":
+		resp["uid"] = 5
+	case "responsestring":
+		out["response"] = "converted"
+	case "objectsobject":
+		resp["convertedObjects"] = map[string]any{}
+		_ = json.NewEncoder(w).Encode(out)
+		return
+	case "objectsnull":
+		resp["convertedObjects"] = nil
+		_ = json.NewEncoder(w).Encode(out)
+		return
+	case "kindnumber":
+		out["kind"] = 5
+	case "statusnumber":
+		resp["result"] = map[string]any{"status": 1}
+	case "codestring":
+		resp["result"] = map[string]any{"status": "Success", "code": "200"}
+	case "detailslist":
+		resp["result"] = map[string]any{"status": "Failure", "details": []any{}}
+	case "causesbad":
+		resp["result"] = map[string]any{"status": "Failure", "message": "m", "details": map[string]any{"causes": []any{map[string]any{"reason": 1}}}}
+	case "metadatalist":
+		resp["result"] = map[string]any{"status": "Success", "metadata": []any{}}
+	case "resultnull":
+		resp["result"] = nil
+	case "textplain200":
+		w.Header().Set("Content-Type", "text/plain")
 	}
 	resp["convertedObjects"] = converted
 	if w.Header().Get("Content-Type") == "" {
