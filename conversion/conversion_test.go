@@ -571,3 +571,27 @@ func scribble2(m map[string]any) {
 	}
 	m["new"] = true
 }
+
+func TestPlan(t *testing.T) {
+	crd := widgets()
+	for _, tc := range []struct {
+		verb, version string
+		steps         []string
+	}{
+		{"create", "v1beta1", []string{"v1beta1->v1beta1", "v1beta1->v1", "v1->v1beta1"}},
+		{"update", "v1alpha1", []string{"v1->v1alpha1", "v1alpha1->v1alpha1", "v1alpha1->v1", "v1->v1alpha1"}},
+		{"patch", "v1", []string{"v1->v1", "v1->v1", "v1->v1", "v1->v1"}},
+		{"list", "v1beta1", []string{"v1->v1beta1"}},
+		{"watch", "v1alpha1", []string{"v1->v1alpha1"}},
+	} {
+		steps, _, err := crd.Plan(conversion.Request{Verb: tc.verb, Version: tc.version})
+		require.NoError(t, err)
+		var got []string
+		for _, s := range steps {
+			got = append(got, s.From+"->"+s.To)
+		}
+		assert.Equal(t, tc.steps, got, "%s %s", tc.verb, tc.version)
+	}
+	_, _, err := crd.Plan(conversion.Request{Verb: "frobnicate", Version: "v1"})
+	assert.Error(t, err)
+}

@@ -309,13 +309,18 @@ func (c *CRD) Plan(req Request) ([]Step, []string, error) {
 	}
 	s := c.StorageVersion()
 	warn := c.Warnings(req.Version)
+	write := []Step{
+		{From: req.Version, To: req.Version, What: "decode, default and admission at the request version"},
+		{From: req.Version, To: s, What: "storage: converted and pruned by the storage version's schema"},
+		{From: s, To: req.Version, What: "response: read back and converted to the request version"},
+	}
 	switch strings.ToLower(req.Verb) {
-	case "create", "update", "patch", "apply":
-		return []Step{
-			{From: req.Version, To: req.Version, What: "decode, default and admission at the request version"},
-			{From: req.Version, To: s, What: "storage: converted and pruned by the storage version's schema"},
-			{From: s, To: req.Version, What: "response: read back and converted to the request version"},
-		}, warn, nil
+	case "create":
+		return write, warn, nil
+	case "update", "patch", "apply":
+		// the stored object is read (and converted) first: the patch applies to it, admission
+		// and validation compare with it.
+		return append([]Step{{From: s, To: req.Version, What: "read: the stored object converted to the request version"}}, write...), warn, nil
 	case "get", "list", "watch":
 		return []Step{{From: s, To: req.Version, What: "read: each stored object converted to the request version"}}, warn, nil
 	}
