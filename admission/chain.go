@@ -156,12 +156,12 @@ func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 	var obj map[string]any
 	if req.Object != nil {
 		var err error
-		if obj, err = value.DeepCopyMap(req.Object); err != nil {
+		if obj, err = copyObject(req.Object); err != nil {
 			return res, status.BadRequest(err.Error())
 		}
 	}
 	if req.OldObject != nil {
-		if err := value.Validate(req.OldObject); err != nil {
+		if err := validObject(req.OldObject); err != nil {
 			return res, status.BadRequest(err.Error())
 		}
 	}
@@ -217,7 +217,7 @@ func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 
 func (c *Chain) runMutator(ctx context.Context, m Mutator, req *Request, obj map[string]any, res *Result) (map[string]any, error) {
 	a := Attributes{Request: *req}
-	in, err := value.DeepCopyMap(obj)
+	in, err := copyObject(obj)
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
@@ -229,7 +229,7 @@ func (c *Chain) runMutator(ctx context.Context, m Mutator, req *Request, obj map
 	if out == nil {
 		return obj, nil
 	}
-	if err := value.Validate(out); err != nil {
+	if err := validObject(out); err != nil {
 		return nil, status.InternalError(fmt.Errorf("admission plugin %q returned an invalid object: %w", m.Name(), err))
 	}
 	if !value.Equal(obj, out) {
@@ -238,7 +238,7 @@ func (c *Chain) runMutator(ctx context.Context, m Mutator, req *Request, obj map
 			return nil, status.InternalError(err)
 		}
 		res.Patches = append(res.Patches, Mutation{Mutator: m.Name(), Patch: p})
-		return value.DeepCopyMap(out)
+		return copyObject(out)
 	}
 	return obj, nil
 }

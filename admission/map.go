@@ -445,7 +445,7 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 	if m.prog.err != "" {
 		return nil, errors.New(m.prog.err)
 	}
-	act := c.newActivation(ctx, &inv.p.policyCore, req, obj, inv.param, c.namespaceObject(req))
+	act := c.newActivation(ctx, &inv.p.policyCore, c.requestValues(req, obj), inv.param)
 	budget := int64(RuntimeCELCostBudget)
 	r, err := eval(ctx, m.prog, act, &budget)
 	if err != nil {
@@ -546,7 +546,7 @@ func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, r
 		r := *req
 		r.Object = obj
 		if len(inv.p.conditions) > 0 {
-			act := c.newActivation(ctx, &inv.p.policyCore, &r, obj, inv.param, c.namespaceObject(req))
+			act := c.newActivation(ctx, &inv.p.policyCore, c.requestValues(&r, obj), inv.param)
 			ok, msg := inv.p.matchConditions(ctx, act)
 			if msg != "" {
 				errs = append(errs, policyError{policy: inv.p.name, binding: inv.b.name, msg: msg, reason: string(status.ReasonInvalid)})

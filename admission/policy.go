@@ -204,26 +204,46 @@ type auditResult struct {
 	isErr           bool
 }
 
-// newActivation builds the variables of one evaluation.
-func (c *Chain) newActivation(ctx context.Context, pc *policyCore, req *Request, obj map[string]any, param map[string]any, ns any) *activation {
-	act := &activation{vals: map[string]any{
-		varObject:    celValue(nilIfEmpty(obj)),
-		varOldObject: celValue(nilIfEmpty(req.OldObject)),
-		varRequest:   celValue(celRequest(req)),
-		varNamespace: ns,
-	}}
-	if req.Operation == Delete {
-		act.vals[varObject] = types.NullValue
+// requestValues are the CEL values of one request, shared by every
+// evaluation that sees the same object.
+type requestValues struct {
+	object, oldObject, request, namespace any
+	authz, authzRes                       any
+}
+
+func (c *Chain) requestValues(req *Request, obj map[string]any) *requestValues {
+	rv := &requestValues{
+		object:    celValue(nilIfEmpty(obj)),
+		oldObject: celValue(nilIfEmpty(req.OldObject)),
+		request:   celValue(celRequest(req)),
+		namespace: c.namespaceObject(req),
 	}
-	if param != nil {
-		act.vals[varParams] = celValue(param)
-	} else {
-		act.vals[varParams] = types.NullValue
+	if req.Operation == Delete {
+		rv.object = types.NullValue
 	}
 	if c.cfg.Authorizer != nil {
 		u := cel.UserInfo{Name: req.UserInfo.Username, UID: req.UserInfo.UID, Groups: req.UserInfo.Groups, Extra: req.UserInfo.Extra}
-		act.vals[varAuthz] = cel.NewAuthorizerValue(u, c.cfg.Authorizer)
-		act.vals[varAuthzRes] = cel.NewResourceAuthorizerValue(u, c.cfg.Authorizer, req.Resource.Group, req.Resource.Resource, req.SubResource, req.Namespace, req.Name)
+		rv.authz = cel.NewAuthorizerValue(u, c.cfg.Authorizer)
+		rv.authzRes = cel.NewResourceAuthorizerValue(u, c.cfg.Authorizer, req.Resource.Group, req.Resource.Resource, req.SubResource, req.Namespace, req.Name)
+	}
+	return rv
+}
+
+// newActivation builds the variables of one evaluation.
+func (c *Chain) newActivation(ctx context.Context, pc *policyCore, rv *requestValues, param map[string]any) *activation {
+	act := &activation{vals: map[string]any{
+		varObject:    rv.object,
+		varOldObject: rv.oldObject,
+		varRequest:   rv.request,
+		varNamespace: rv.namespace,
+		varParams:    types.NullValue,
+	}}
+	if param != nil {
+		act.vals[varParams] = celValue(param)
+	}
+	if rv.authz != nil {
+		act.vals[varAuthz] = rv.authz
+		act.vals[varAuthzRes] = rv.authzRes
 	}
 	act.vars = &lazyVariables{ctx: ctx, names: pc.varNames, progs: pc.varProgs, act: act,
 		results: make([]ref.Val, len(pc.varProgs)), done: make([]bool, len(pc.varProgs))}
@@ -538,6 +558,7 @@ func (c *Chain) runVAPs(ctx context.Context, req *Request, obj map[string]any, r
 	}
 	r := *req
 	r.Object = obj
+	var rv *requestValues
 	for _, p := range c.vaps {
 		ok, err := p.match.matches(&r, c)
 		if err != nil {
@@ -572,9 +593,11 @@ func (c *Chain) runVAPs(ctx context.Context, req *Request, obj map[string]any, r
 			if none {
 				params = []map[string]any{nil}
 			}
-			ns := c.namespaceObject(req)
+			if rv == nil {
+				rv = c.requestValues(&r, obj)
+			}
 			for _, param := range params {
-				act := c.newActivation(ctx, &p.policyCore, &r, obj, param, ns)
+				act := c.newActivation(ctx, &p.policyCore, rv, param)
 				decs, audits := p.validate(ctx, act)
 				for i, d := range decs {
 					if !d.deny {

@@ -340,7 +340,9 @@ func (c *Chain) shouldCall(ctx context.Context, w *webhook, req *Request) (bool,
 	}
 	if len(w.conditions) > 0 {
 		pc := &policyCore{name: w.name, failPolicy: w.failPolicy, conditions: w.conditions}
-		act := c.newActivation(ctx, pc, req, req.Object, nil, types.NullValue)
+		rv := c.requestValues(req, req.Object)
+		rv.namespace = types.NullValue
+		act := c.newActivation(ctx, pc, rv, nil)
 		ok, msg := pc.matchConditions(ctx, act)
 		if msg != "" {
 			return false, &callError{name: w.name, reason: errors.New(msg), status: status.InternalError(errors.New(msg))}
