@@ -19,6 +19,7 @@ import (
 	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -161,7 +162,7 @@ func TestCompareVersions(t *testing.T) {
 	ordered := []string{"v10", "v2", "v1", "v11beta2", "v10beta3", "v3beta1", "v12alpha1", "v11alpha2", "foo1", "foo10"}
 	for i := range ordered {
 		for j := range ordered {
-			got := conversion.CompareVersions(ordered[i], ordered[j])
+			got := schema.CompareVersions(ordered[i], ordered[j])
 			switch {
 			case i < j:
 				assert.Positive(t, got, "%s vs %s", ordered[i], ordered[j])

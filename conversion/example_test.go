@@ -15,6 +15,7 @@ import (
 
 	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -249,7 +250,7 @@ func ExampleReview_Marshal() {
 }
 
 func ExampleCompareVersions() {
-	fmt.Println(conversion.CompareVersions("v1", "v1beta2") > 0, conversion.CompareVersions("v2alpha1", "v1beta1") < 0, conversion.CompareVersions("foo", "v1alpha1") < 0)
+	fmt.Println(schema.CompareVersions("v1", "v1beta2") > 0, schema.CompareVersions("v2alpha1", "v1beta1") < 0, schema.CompareVersions("foo", "v1alpha1") < 0)
 	// Output:
 	// true true true
 }

@@ -71,16 +71,13 @@ func (v *Version) Process(req Request) (Result, error) {
 		k := v.crd.Names.Kind
 		return Result{}, status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", k, v.Name, k, ferr.Error()))
 	}
+	// The handler sends the version's deprecation warning before anything decoding finds.
+	if w := v.Warning(); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	res.Warnings = append(res.Warnings, warnings...)
 	if v.Structural != nil {
 		obj = Default(obj, v.Structural).(map[string]any)
-	}
-	if v.Deprecated {
-		if v.DeprecationWarning != nil {
-			res.Warnings = append(res.Warnings, *v.DeprecationWarning)
-		} else {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s/%s %s is deprecated", v.crd.Group, v.Name, v.crd.Names.Kind))
-		}
 	}
 	if req.Subresource == "status" {
 		if req.Old == nil || !v.Subresources.Status {
