@@ -10,6 +10,7 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/validation"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
@@ -277,7 +278,7 @@ func validateService(fld field.Path, s *Service, hasPath bool) field.ErrorList {
 			errs = append(errs, field.Invalid(fld.Child("path"), p, fmt.Sprintf("segment[%d] may not be empty", i)))
 			continue
 		}
-		for _, m := range dns1123Subdomain(step) {
+		for _, m := range validation.IsDNS1123Subdomain(step) {
 			errs = append(errs, field.Invalid(fld.Child("path"), p, fmt.Sprintf("segment[%d]: %v", i, m)))
 		}
 	}
@@ -321,7 +322,7 @@ func validateReviewVersions(fld field.Path, versions []string) field.ErrorList {
 			continue
 		}
 		seen[v] = true
-		for _, m := range dns1035Label(v) {
+		for _, m := range validation.IsDNS1035Label(v) {
 			errs = append(errs, field.Invalid(fld.Index(i), v, m))
 		}
 		if v == "v1" || v == "v1beta1" {

@@ -507,9 +507,9 @@ func restoreMeta(original, converted map[string]any) error {
 			}
 			var errs field.ErrorList
 			if fld == "labels" {
-				errs = validateLabels(sm, field.NewPath("metadata", "labels"))
+				errs = schema.ValidateLabels(sm, field.NewPath("metadata", "labels"))
 			} else {
-				errs = validateAnnotations(sm, field.NewPath("metadata", "annotation"))
+				errs = schema.ValidateAnnotations(sm, field.NewPath("metadata", "annotation"))
 			}
 			if len(errs) > 0 {
 				return errs.ToAggregate()

@@ -91,26 +91,45 @@ func validateManagedFields(entries []ManagedFieldsEntry, fld field.Path) field.E
 	return all
 }
 
+// ValidateLabels is apimachinery's ValidateLabels: every key a qualified name, every value a
+// label value. Keys are checked in sorted order where the apiserver walks a Go map.
+func ValidateLabels(labels map[string]string, fld field.Path) field.ErrorList {
+	var all field.ErrorList
+	for _, k := range sortedStringKeys(labels) {
+		for _, m := range validation.IsQualifiedName(k) {
+			all = append(all, field.Invalid(fld, k, m))
+		}
+		for _, m := range validation.IsValidLabelValue(labels[k]) {
+			all = append(all, field.Invalid(fld, labels[k], m))
+		}
+	}
+	return all
+}
+
+// TotalAnnotationSizeLimit is apimachinery's TotalAnnotationSizeLimitB: 256 KiB of keys and values.
+const TotalAnnotationSizeLimit = 256 * (1 << 10)
+
+// ValidateAnnotations is apimachinery's ValidateAnnotations: keys are qualified names (compared
+// lower-cased) and keys and values together stay within TotalAnnotationSizeLimit.
+func ValidateAnnotations(annotations map[string]string, fld field.Path) field.ErrorList {
+	var all field.ErrorList
+	total := 0
+	for _, k := range sortedStringKeys(annotations) {
+		for _, m := range validation.IsQualifiedName(strings.ToLower(k)) {
+			all = append(all, field.Invalid(fld, k, m))
+		}
+		total += len(k) + len(annotations[k])
+	}
+	if total > TotalAnnotationSizeLimit {
+		all = append(all, field.TooLong(fld, "", TotalAnnotationSizeLimit))
+	}
+	return all
+}
+
 func validateMetaCommon(om *ObjectMeta, fld field.Path) field.ErrorList {
 	var all field.ErrorList
-	for _, k := range sortedStringKeys(om.Labels) {
-		for _, m := range validation.IsQualifiedName(k) {
-			all = append(all, field.Invalid(fld.Child("labels"), k, m))
-		}
-		for _, m := range validation.IsValidLabelValue(om.Labels[k]) {
-			all = append(all, field.Invalid(fld.Child("labels"), om.Labels[k], m))
-		}
-	}
-	total := 0
-	for _, k := range sortedStringKeys(om.Annotations) {
-		for _, m := range validation.IsQualifiedName(strings.ToLower(k)) {
-			all = append(all, field.Invalid(fld.Child("annotations"), k, m))
-		}
-		total += len(k) + len(om.Annotations[k])
-	}
-	if total > 256*(1<<10) {
-		all = append(all, field.TooLong(fld.Child("annotations"), "", 256*(1<<10)))
-	}
+	all = append(all, ValidateLabels(om.Labels, fld.Child("labels"))...)
+	all = append(all, ValidateAnnotations(om.Annotations, fld.Child("annotations"))...)
 	first := ""
 	for i, r := range om.OwnerReferences {
 		p := fld.Child("ownerReferences").Index(i)
