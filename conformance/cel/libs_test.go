@@ -73,7 +73,6 @@ func sortStrings(s []string) {
 	}
 }
 
-
 func evaluate(env *celgo.Env, estimator any, expr string) outcome {
 	var o outcome
 	ast, iss := env.Compile(expr)

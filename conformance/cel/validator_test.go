@@ -18,11 +18,11 @@ import (
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	kcel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
+	"k8s.io/apimachinery/pkg/runtime"
+	kfield "k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/warning"
-	"k8s.io/apimachinery/pkg/runtime"
-	kfield "k8s.io/apimachinery/pkg/util/validation/field"
 	kjson "sigs.k8s.io/json"
 
 	wcel "github.com/writepath/writepath/cel"
