@@ -33,7 +33,8 @@
 //   - Inputs (schemas, objects, old objects) are never modified and never retained beyond the
 //     call; results are fresh values.
 //   - Environments, compiled Validators and the ValidatorFor cache are safe for concurrent use;
-//     a schema is compiled once (ValidatorFor caches by *schema.Structural).
+//     a schema is compiled once (ValidatorFor caches by *schema.Structural, for the life of the
+//     process: build a Validator with NewValidator where schemas come and go).
 //   - Evaluation is bounded: every rule stops at PerCallLimit, a request at its budget
 //     (RuntimeCELCostBudget for a custom resource), with the apiserver's errors. Regular
 //     expressions are RE2 (linear time). Quantity arithmetic that the apiserver would run
@@ -50,7 +51,8 @@
 // messageExpression, Forbidden/Required/Duplicate by reason, at fieldPath when given; budget
 // exhaustion ("validation failed due to running out of cost budget, no further validation
 // rules will be run") and per-call limits ("operation cancelled: actual cost limit exceeded").
-// CRD-time errors (ValidateCRD) carry CRD paths
+// CRD-time errors (ValidateCRD, with create semantics: the apiserver relaxes cost limits and
+// uses the newest environment for expressions an update leaves unchanged) carry CRD paths
 // (spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule) and the
 // apiserver's compilation and cost messages. Library functions fail with the apiserver's texts
 // ("IP Address \"x\" parse error during conversion from string: ...", "quantities must match
