@@ -238,16 +238,32 @@ func (c *compiler) compile(expr string, want []*celgo.Type) program {
 
 // activation is the variables one evaluation sees.
 type activation struct {
-	vals map[string]any
-	vars *lazyVariables
+	object, oldObject, namespace, params any
+	authz, authzRes                      any
+	rv                                   *requestValues
+	vars                                 *lazyVariables
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {
-	if name == varVariables {
+	switch name {
+	case varObject:
+		return a.object, true
+	case varOldObject:
+		return a.oldObject, true
+	case varRequest:
+		return a.rv.requestValue(), true
+	case varNamespace:
+		return a.namespace, true
+	case varParams:
+		return a.params, true
+	case varAuthz:
+		return a.authz, a.authz != nil
+	case varAuthzRes:
+		return a.authzRes, a.authzRes != nil
+	case varVariables:
 		return a.vars, true
 	}
-	v, ok := a.vals[name]
-	return v, ok
+	return nil, false
 }
 
 func (a *activation) Parent() interpreter.Activation { return nil }

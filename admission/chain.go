@@ -45,6 +45,7 @@ type Config struct {
 type Chain struct {
 	cfg        Config
 	namespaces map[string]map[string]any
+	nsValues   map[string]any
 	vaps       []*vap
 	maps       []*mapPolicy
 	mutating   []*webhook
@@ -56,9 +57,11 @@ type Chain struct {
 // not compile is not: the apiserver stores it and fails requests it matches as
 // its failurePolicy says, and so does Admit.
 func New(cfg Config) (*Chain, error) {
-	c := &Chain{cfg: cfg, namespaces: map[string]map[string]any{}}
+	c := &Chain{cfg: cfg, namespaces: map[string]map[string]any{}, nsValues: map[string]any{}}
 	for _, ns := range cfg.Namespaces {
-		c.namespaces[getString(ns, "metadata", "name")] = ns
+		name := getString(ns, "metadata", "name")
+		c.namespaces[name] = ns
+		c.nsValues[name] = namespaceValue(ns)
 	}
 	type pending struct {
 		b      *binding
@@ -153,16 +156,20 @@ func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 	default:
 		return res, status.BadRequest(fmt.Sprintf("unsupported admission operation %q", req.Operation))
 	}
-	var obj map[string]any
-	if req.Object != nil {
-		var err error
-		if obj, err = copyObject(req.Object); err != nil {
-			return res, status.BadRequest(err.Error())
-		}
-	}
-	if req.OldObject != nil {
-		if err := validObject(req.OldObject); err != nil {
-			return res, status.BadRequest(err.Error())
+	// The object is copied before the first step that may change it; when
+	// nothing can (no mutating step configured), the request's object is only
+	// read and the admitted object is copied at the end.
+	obj := req.Object
+	copied := false
+	mutates := len(c.cfg.Mutators) > 0 || len(c.maps) > 0 || len(c.mutating) > 0 ||
+		(req.Operation == Create && c.cfg.Builtins.SystemFields)
+	if obj != nil {
+		if mutates {
+			var err error
+			if obj, err = copyObject(req.Object); err != nil {
+				return res, status.BadRequest(err.Error())
+			}
+			copied = true
 		}
 	}
 	if c.cfg.Builtins.NamespaceLifecycle {
@@ -210,6 +217,11 @@ func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 	}
 	if err := c.runValidatingWebhooks(ctx, &req, obj, &res); err != nil {
 		return res, err
+	}
+	if obj != nil && !copied {
+		if obj, err = copyObject(obj); err != nil {
+			return res, status.BadRequest(err.Error())
+		}
 	}
 	res.Object = obj
 	return res, nil

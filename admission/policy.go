@@ -207,15 +207,25 @@ type auditResult struct {
 // requestValues are the CEL values of one request, shared by every
 // evaluation that sees the same object.
 type requestValues struct {
-	object, oldObject, request, namespace any
-	authz, authzRes                       any
+	object, oldObject, namespace any
+	authz, authzRes              any
+	// request is built the first time an expression reads it.
+	req     *Request
+	request any
+}
+
+func (rv *requestValues) requestValue() any {
+	if rv.request == nil {
+		rv.request = celValue(celRequest(rv.req))
+	}
+	return rv.request
 }
 
 func (c *Chain) requestValues(req *Request, obj map[string]any) *requestValues {
 	rv := &requestValues{
 		object:    celValue(nilIfEmpty(obj)),
 		oldObject: celValue(nilIfEmpty(req.OldObject)),
-		request:   celValue(celRequest(req)),
+		req:       req,
 		namespace: c.namespaceObject(req),
 	}
 	if req.Operation == Delete {
@@ -231,22 +241,15 @@ func (c *Chain) requestValues(req *Request, obj map[string]any) *requestValues {
 
 // newActivation builds the variables of one evaluation.
 func (c *Chain) newActivation(ctx context.Context, pc *policyCore, rv *requestValues, param map[string]any) *activation {
-	act := &activation{vals: map[string]any{
-		varObject:    rv.object,
-		varOldObject: rv.oldObject,
-		varRequest:   rv.request,
-		varNamespace: rv.namespace,
-		varParams:    types.NullValue,
-	}}
+	act := &activation{object: rv.object, oldObject: rv.oldObject, rv: rv, namespace: rv.namespace,
+		params: types.NullValue, authz: rv.authz, authzRes: rv.authzRes}
 	if param != nil {
-		act.vals[varParams] = celValue(param)
+		act.params = celValue(param)
 	}
-	if rv.authz != nil {
-		act.vals[varAuthz] = rv.authz
-		act.vals[varAuthzRes] = rv.authzRes
+	act.vars = &lazyVariables{ctx: ctx, names: pc.varNames, progs: pc.varProgs, act: act}
+	if n := len(pc.varProgs); n > 0 {
+		act.vars.results, act.vars.done = make([]ref.Val, n), make([]bool, n)
 	}
-	act.vars = &lazyVariables{ctx: ctx, names: pc.varNames, progs: pc.varProgs, act: act,
-		results: make([]ref.Val, len(pc.varProgs)), done: make([]bool, len(pc.varProgs))}
 	return act
 }
 
@@ -511,10 +514,14 @@ func (c *Chain) namespaceObject(req *Request) any {
 	if name == "" {
 		return types.NullValue
 	}
-	ns, ok := c.namespaces[name]
-	if !ok {
-		return types.NullValue
+	if v, ok := c.nsValues[name]; ok {
+		return v
 	}
+	return types.NullValue
+}
+
+// namespaceValue is CreateNamespaceObject's subset of a namespace as a CEL value.
+func namespaceValue(ns map[string]any) any {
 	out := map[string]any{}
 	if md := getMap(ns, "metadata"); md != nil {
 		m := map[string]any{}
@@ -695,10 +702,10 @@ func forbidden(req *Request, obj map[string]any, err error) *status.Error {
 	return status.Forbidden(status.GroupResource{Group: req.Resource.Group, Resource: req.Resource.Resource}, name, err)
 }
 
-// celRequest is the `request` variable (CreateAdmissionRequest), as JSON.
+// celRequest is the `request` variable (CreateAdmissionRequest), as JSON:
+// the review request without the objects.
 func celRequest(req *Request) map[string]any {
-	m := reviewRequest(req, req.Kind, req.Resource, req.SubResource, "")
-	delete(m, "object")
-	delete(m, "oldObject")
-	return m
+	r := *req
+	r.Object, r.OldObject = nil, nil
+	return reviewRequest(&r, req.Kind, req.Resource, req.SubResource, "")
 }

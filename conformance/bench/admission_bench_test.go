@@ -3,6 +3,9 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"os"
+	goruntime "runtime"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -179,5 +182,48 @@ func TestAdmissionVAPBenchAgrees(t *testing.T) {
 			require.Error(t, werr)
 			require.Equal(t, rerr.Error(), werr.Error())
 		}
+	}
+}
+
+// TestAdmissionCPUTime measures the process CPU time per request of both
+// sides of BenchmarkAdmissionVAP in interleaved rounds (median of rounds),
+// which the other jobs on a shared machine disturb less than wall time. Run
+// with WRITEPATH_CPUBENCH=1.
+func TestAdmissionCPUTime(t *testing.T) {
+	if os.Getenv("WRITEPATH_CPUBENCH") == "" {
+		t.Skip("set WRITEPATH_CPUBENCH=1")
+	}
+	old := admissionDeployment(3, "nginx:1.27")
+	chain := wpVAPChain(t)
+	dispatch, err := refVAPDispatch(t)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name string
+		obj  map[string]any
+	}{{"allowed", admissionDeployment(5, "nginx:1.28")}, {"denied", admissionDeployment(50, "nginx:1.28")}} {
+		req := wpVAPRequest(c.obj, old)
+		impls := map[string]func(){
+			"writepath": func() { _, _ = chain.Admit(context.Background(), req) },
+			"apiserver": func() { _ = dispatch(c.obj, old) },
+		}
+		const rounds, perRound = 21, 2000
+		samples := map[string][]float64{}
+		for r := 0; r < rounds; r++ {
+			for _, name := range []string{"writepath", "apiserver"} {
+				goruntime.GC()
+				start := cpuTime()
+				for i := 0; i < perRound; i++ {
+					impls[name]()
+				}
+				samples[name] = append(samples[name], float64(cpuTime()-start)/perRound)
+			}
+		}
+		med := func(xs []float64) float64 {
+			s := append([]float64(nil), xs...)
+			sort.Float64s(s)
+			return s[len(s)/2]
+		}
+		w, a := med(samples["writepath"]), med(samples["apiserver"])
+		t.Logf("%s: writepath %.1fµs, apiserver %.1fµs CPU per request, ratio %.2f", c.name, w/1000, a/1000, w/a)
 	}
 }
