@@ -201,6 +201,9 @@ func (c *crdChecker) walk(s *schema.Structural, fldPath field.Path, isRoot bool,
 		}
 		c.walk(ps, fldPath.Child("properties").Key(name), false, child(ps), inScope, u)
 	}
+	if s.ValueValidation != nil {
+		c.walkNestedValidations(s.ValueValidation, fldPath)
+	}
 	if s.Items != nil {
 		u := uncorrelatable
 		if u == nil && s.XListType != "map" {
@@ -213,42 +216,9 @@ func (c *crdChecker) walk(s *schema.Structural, fldPath field.Path, isRoot bool,
 		return len(c.schemaErrors) - before
 	}
 	vp := fldPath.Child("x-kubernetes-validations")
-	rules, err := ParseRules(s.XValidations)
-	if err != nil {
-		c.schemaErrors = append(c.schemaErrors, field.Invalid(vp, "", err.Error()))
+	rules, ok := c.checkRuleSyntax(s, s.XValidations, vp)
+	if !ok {
 		return len(c.schemaErrors) - before
-	}
-	for i, r := range rules {
-		rp := vp.Index(i)
-		trimmedRule := strings.TrimSpace(r.Rule)
-		trimmedMsg := strings.TrimSpace(r.Message)
-		switch {
-		case len(trimmedRule) == 0:
-			c.schemaErrors = append(c.schemaErrors, field.Required(rp.Child("rule"), "rule is not specified"))
-		case len(r.Message) > 0 && len(trimmedMsg) == 0:
-			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("message"), r.Message, "must be non-empty if specified"))
-		case crdNewlineMatcher.MatchString(trimmedMsg):
-			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("message"), r.Message, "must not contain line breaks"))
-		case crdNewlineMatcher.MatchString(trimmedRule) && len(trimmedMsg) == 0:
-			c.schemaErrors = append(c.schemaErrors, field.Required(rp.Child("message"), "message must be specified if rule contains line breaks"))
-		}
-		if len(r.MessageExpression) > 0 && len(strings.TrimSpace(r.MessageExpression)) == 0 {
-			c.schemaErrors = append(c.schemaErrors, field.Required(rp.Child("messageExpression"), "messageExpression must be non-empty if specified"))
-		}
-		if r.Reason != nil && !containsString(supportedReasons, *r.Reason) {
-			c.schemaErrors = append(c.schemaErrors, field.NotSupported(rp.Child("reason"), *r.Reason, supportedReasons))
-		}
-		if len(r.FieldPath) > 0 && len(strings.TrimSpace(r.FieldPath)) == 0 {
-			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))
-		}
-		if crdNewlineMatcher.MatchString(r.FieldPath) {
-			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
-		}
-		if len(r.FieldPath) > 0 {
-			if _, _, err := ValidFieldPath(r.FieldPath, s, true); err != nil {
-				c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be a valid path"))
-			}
-		}
 	}
 	if len(c.schemaErrors) > before || !inScope {
 		return len(c.schemaErrors) - before
@@ -308,4 +278,86 @@ func containsString(l []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// checkRuleSyntax checks the fields of the rules of one node (apiextensions' schema errors:
+// rule, message, messageExpression, reason, fieldPath). It returns false when the rules do not
+// decode.
+func (c *crdChecker) checkRuleSyntax(s *schema.Structural, xv []any, vp field.Path) ([]Rule, bool) {
+	rules, err := ParseRules(xv)
+	if err != nil {
+		c.schemaErrors = append(c.schemaErrors, field.Invalid(vp, "", err.Error()))
+		return nil, false
+	}
+	for i, r := range rules {
+		rp := vp.Index(i)
+		trimmedRule := strings.TrimSpace(r.Rule)
+		trimmedMsg := strings.TrimSpace(r.Message)
+		switch {
+		case len(trimmedRule) == 0:
+			c.schemaErrors = append(c.schemaErrors, field.Required(rp.Child("rule"), "rule is not specified"))
+		case len(r.Message) > 0 && len(trimmedMsg) == 0:
+			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("message"), r.Message, "must be non-empty if specified"))
+		case crdNewlineMatcher.MatchString(trimmedMsg):
+			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("message"), r.Message, "must not contain line breaks"))
+		case crdNewlineMatcher.MatchString(trimmedRule) && len(trimmedMsg) == 0:
+			c.schemaErrors = append(c.schemaErrors, field.Required(rp.Child("message"), "message must be specified if rule contains line breaks"))
+		}
+		if len(r.MessageExpression) > 0 && len(strings.TrimSpace(r.MessageExpression)) == 0 {
+			c.schemaErrors = append(c.schemaErrors, field.Required(rp.Child("messageExpression"), "messageExpression must be non-empty if specified"))
+		}
+		if r.Reason != nil && !containsString(supportedReasons, *r.Reason) {
+			c.schemaErrors = append(c.schemaErrors, field.NotSupported(rp.Child("reason"), *r.Reason, supportedReasons))
+		}
+		if len(r.FieldPath) > 0 && len(strings.TrimSpace(r.FieldPath)) == 0 {
+			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))
+		}
+		if crdNewlineMatcher.MatchString(r.FieldPath) {
+			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
+		}
+		if len(r.FieldPath) > 0 {
+			if _, _, err := ValidFieldPath(r.FieldPath, s, true); err != nil {
+				c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be a valid path"))
+			}
+		}
+	}
+	return rules, true
+}
+
+// walkNestedValidations visits not, allOf, oneOf and anyOf: the apiserver checks the rules'
+// fields there but compiles nothing (no CEL context below value validations).
+func (c *crdChecker) walkNestedValidations(vv *schema.ValueValidation, fldPath field.Path) {
+	if vv.Not != nil {
+		c.walkNested(vv.Not, fldPath.Child("not"))
+	}
+	for i := range vv.AllOf {
+		c.walkNested(&vv.AllOf[i], fldPath.Child("allOf").Index(i))
+	}
+	for i := range vv.OneOf {
+		c.walkNested(&vv.OneOf[i], fldPath.Child("oneOf").Index(i))
+	}
+	for i := range vv.AnyOf {
+		c.walkNested(&vv.AnyOf[i], fldPath.Child("anyOf").Index(i))
+	}
+}
+
+func (c *crdChecker) walkNested(n *schema.NestedValueValidation, fldPath field.Path) {
+	if n.AdditionalProperties != nil {
+		c.walkNested(n.AdditionalProperties, fldPath.Child("additionalProperties"))
+	}
+	names := make([]string, 0, len(n.Properties))
+	for k := range n.Properties {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		c.walkNested(n.Properties[k], fldPath.Child("properties").Key(k))
+	}
+	c.walkNestedValidations(&n.ValueValidation, fldPath)
+	if n.Items != nil {
+		c.walkNested(n.Items, fldPath.Child("items"))
+	}
+	if len(n.XValidations) > 0 {
+		c.checkRuleSyntax(nestedToStructural(n), n.XValidations, fldPath.Child("x-kubernetes-validations"))
+	}
 }

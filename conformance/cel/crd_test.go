@@ -76,7 +76,7 @@ func expensiveRule(r *rand.Rand) (map[string]any, []any) {
 func TestCRDRulesAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 9))
 	g := &schemaGen{r: r}
-	n := sampleSize(250, 20000)
+	n := sampleSize(350, 20000)
 	stats := map[string]int{}
 	var disagreements []string
 	for i := 0; i < n; i++ {

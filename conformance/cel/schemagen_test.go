@@ -190,6 +190,14 @@ func (g *schemaGen) object(depth int) (map[string]any, string) {
 	if r.IntN(8) == 0 {
 		s["x-kubernetes-map-type"] = pick(r, "atomic", "granular")
 	}
+	if r.IntN(6) == 0 {
+		// rules inside allOf apply to the same value
+		if rs := g.rules("object", objectFields(s)); len(rs) > 0 {
+			s["allOf"] = []any{map[string]any{"x-kubernetes-validations": rs}}
+		} else {
+			s["allOf"] = []any{map[string]any{"x-kubernetes-validations": []any{map[string]any{"rule": pick(r, "", " ", "true")}}}}
+		}
+	}
 	if r.IntN(3) == 0 {
 		var req []any
 		for k := range props {
