@@ -707,5 +707,8 @@ func forbidden(req *Request, obj map[string]any, err error) *status.Error {
 func celRequest(req *Request) map[string]any {
 	r := *req
 	r.Object, r.OldObject = nil, nil
-	return reviewRequest(&r, req.Kind, req.Resource, req.SubResource, "")
+	m := reviewRequest(&r, req.Kind, req.Resource, req.SubResource, "")
+	delete(m, "object")
+	delete(m, "oldObject")
+	return m
 }

@@ -287,12 +287,9 @@ func reviewRequest(req *Request, kind GroupVersionKind, res GroupVersionResource
 	if req.Namespace != "" {
 		m["namespace"] = req.Namespace
 	}
-	if req.Object != nil {
-		m["object"] = req.Object
-	}
-	if req.OldObject != nil {
-		m["oldObject"] = req.OldObject
-	}
+	// RawExtensions without an object are sent as null, not left out.
+	m["object"] = nilIfEmpty(req.Object)
+	m["oldObject"] = nilIfEmpty(req.OldObject)
 	opts := req.Options
 	if opts == nil {
 		opts = defaultOptions(req.Operation)

@@ -238,7 +238,8 @@ func TestReview(t *testing.T) {
 		"name":            "cm1", "namespace": "ns1", "operation": "CREATE",
 		"userInfo": map[string]any{"username": "alice", "groups": []any{"dev"}},
 		"object":   map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm1", "namespace": "ns1", "labels": map[string]any{"app": "x"}}, "data": map[string]any{"a": "1"}},
-		"dryRun":   false, "options": map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "CreateOptions"},
+		"oldObject": nil,
+		"dryRun":    false, "options": map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "CreateOptions"},
 	}}
 	assert.Equal(t, want, got)
 }
