@@ -236,8 +236,8 @@ func TestReview(t *testing.T) {
 		"requestKind":     map[string]any{"group": "", "version": "v1", "kind": "ConfigMap"},
 		"requestResource": map[string]any{"group": "", "version": "v1", "resource": "configmaps"},
 		"name":            "cm1", "namespace": "ns1", "operation": "CREATE",
-		"userInfo": map[string]any{"username": "alice", "groups": []any{"dev"}},
-		"object":   map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm1", "namespace": "ns1", "labels": map[string]any{"app": "x"}}, "data": map[string]any{"a": "1"}},
+		"userInfo":  map[string]any{"username": "alice", "groups": []any{"dev"}},
+		"object":    map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm1", "namespace": "ns1", "labels": map[string]any{"app": "x"}}, "data": map[string]any{"a": "1"}},
 		"oldObject": nil,
 		"dryRun":    false, "options": map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "CreateOptions"},
 	}}
