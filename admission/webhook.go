@@ -294,9 +294,7 @@ func reviewRequest(req *Request, kind GroupVersionKind, res GroupVersionResource
 	if opts == nil {
 		opts = defaultOptions(req.Operation)
 	}
-	if opts != nil {
-		m["options"] = opts
-	}
+	m["options"] = nilIfEmpty(opts)
 	return m
 }
 

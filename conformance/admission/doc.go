@@ -5,4 +5,10 @@
 // policies, bindings, params and ConfigMap requests: the error (message and
 // Status body), warnings and audit annotations must be equal. 400 cases
 // normally, 100,000 with WRITEPATH_LONG=1.
+//
+// The webhook code paths: admission.Review against request.CreateV1AdmissionReview
+// on generated requests, and the chain's judgement of generated webhook answers
+// against VerifyAdmissionResponse, webhookerrors.ToStatusErr and the
+// dispatcher's failing-closed wrapping (2,000 each normally, 100,000 with
+// WRITEPATH_LONG=1).
 package admission

@@ -1,0 +1,219 @@
+package admission
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	admissionv1 "k8s.io/api/admission/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apiserver/pkg/admission"
+	webhookerrors "k8s.io/apiserver/pkg/admission/plugin/webhook/errors"
+	"k8s.io/apiserver/pkg/admission/plugin/webhook/generic"
+	"k8s.io/apiserver/pkg/admission/plugin/webhook/request"
+	"k8s.io/apiserver/pkg/authentication/user"
+	webhookutil "k8s.io/apiserver/pkg/util/webhook"
+
+	wadmission "github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/status"
+)
+
+type reviewCase struct {
+	op            string
+	name, ns, sub string
+	obj, old      map[string]any
+	dryRun        bool
+	user          wadmission.UserInfo
+}
+
+func genReviewCase(r *rand.Rand) reviewCase {
+	c := reviewCase{op: pick(r, "CREATE", "UPDATE", "DELETE", "CONNECT"), name: pick(r, "cm1", ""), ns: pick(r, "ns-a", ""),
+		sub: pick(r, "", "", "status"), dryRun: r.IntN(2) == 0}
+	c.user = wadmission.UserInfo{Username: pick(r, "", "alice"), UID: pick(r, "", "u-1"),
+		Groups: some(r, 2, "dev", "system:authenticated")}
+	if r.IntN(2) == 0 {
+		c.user.Extra = map[string][]string{"scopes": {"a", "b"}}
+	}
+	if c.op == "CREATE" || c.op == "UPDATE" || (c.op == "CONNECT" && r.IntN(2) == 0) {
+		c.obj = genConfigMap(r, "cm1", "ns-a")
+	}
+	if c.op == "UPDATE" || c.op == "DELETE" {
+		c.old = genConfigMap(r, "cm1", "ns-a")
+	}
+	return c
+}
+
+// refReview is request.CreateV1AdmissionReview for the case, as JSON.
+func refReview(t testing.TB, c reviewCase, uid string) map[string]any {
+	var o, oo runtime.Object
+	if c.obj != nil {
+		o = &unstructured.Unstructured{Object: deepCopy(c.obj)}
+	}
+	if c.old != nil {
+		oo = &unstructured.Unstructured{Object: deepCopy(c.old)}
+	}
+	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+	gvr := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+	var opts runtime.Object
+	switch c.op {
+	case "CREATE":
+		opts = &unstructured.Unstructured{Object: map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "CreateOptions"}}
+	case "UPDATE":
+		opts = &unstructured.Unstructured{Object: map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "UpdateOptions"}}
+	case "DELETE":
+		opts = &unstructured.Unstructured{Object: map[string]any{"apiVersion": "meta.k8s.io/v1", "kind": "DeleteOptions"}}
+	}
+	attrs := admission.NewAttributesRecord(o, oo, gvk, c.ns, c.name, gvr, c.sub, admission.Operation(c.op), opts, c.dryRun,
+		&user.DefaultInfo{Name: c.user.Username, UID: c.user.UID, Groups: c.user.Groups, Extra: c.user.Extra})
+	va, err := admission.NewVersionedAttributes(attrs, gvk, nil)
+	require.NoError(t, err)
+	inv := &generic.WebhookInvocation{Resource: gvr, Subresource: c.sub, Kind: gvk}
+	review := request.CreateV1AdmissionReview(types.UID(uid), va, inv)
+	review.APIVersion, review.Kind = "admission.k8s.io/v1", "AdmissionReview"
+	b, err := json.Marshal(review)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	return m
+}
+
+// TestAdmissionReviewRequests compares admission.Review with the apiserver's
+// CreateV1AdmissionReview on generated requests.
+func TestAdmissionReviewRequests(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 1))
+	n := sampleSize(2000)
+	for i := 0; i < n; i++ {
+		c := genReviewCase(r)
+		want := refReview(t, c, "uid-1")
+		body, err := wadmission.Review(wadmission.Request{Operation: wadmission.Operation(c.op),
+			Kind:        wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource:    wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+			SubResource: c.sub, Name: c.name, Namespace: c.ns, Object: c.obj, OldObject: c.old, DryRun: c.dryRun, UserInfo: c.user}, "uid-1")
+		require.NoError(t, err)
+		var got map[string]any
+		require.NoError(t, json.Unmarshal(body, &got))
+		if !assert.Equal(t, want, got, "case %d", i) {
+			return
+		}
+	}
+	t.Logf("%d reviews compared", n)
+}
+
+// genResponse is a webhook answer: valid or not, allowing or not, patching or not.
+func genResponse(r *rand.Rand, uid string, mutating bool) []byte {
+	resp := map[string]any{"uid": pick(r, uid, uid, uid, "other", "")}
+	if r.IntN(8) != 0 {
+		resp["allowed"] = r.IntN(2) == 0
+	}
+	switch r.IntN(4) {
+	case 0:
+		st := map[string]any{}
+		if r.IntN(2) == 0 {
+			st["code"] = pick[any](r, int64(403), int64(200), int64(422), int64(0))
+		}
+		if m := pick(r, "", "nope"); m != "" {
+			st["message"] = m
+		}
+		if rs := pick(r, "", "Forbidden", "Invalid"); rs != "" {
+			st["reason"] = rs
+		}
+		if r.IntN(3) == 0 {
+			st["details"] = map[string]any{"name": "x", "causes": []any{map[string]any{"reason": "FieldValueInvalid", "message": "bad", "field": "data.a"}}}
+		}
+		if r.IntN(3) == 0 {
+			st["status"] = pick(r, "Failure", "Success")
+		}
+		resp["status"] = st
+	}
+	if r.IntN(2) == 0 {
+		patch := pick(r, `[{"op":"add","path":"/data/b","value":"2"}]`, `[{"op":"remove","path":"/data/zz"}]`, `[]`)
+		resp["patch"] = base64.StdEncoding.EncodeToString([]byte(patch))
+	}
+	if r.IntN(2) == 0 {
+		resp["patchType"] = pick(r, "JSONPatch", "", "MergePatch")
+	}
+	if r.IntN(3) == 0 {
+		resp["warnings"] = []any{"w1", "w2"}
+	}
+	if r.IntN(3) == 0 {
+		resp["auditAnnotations"] = map[string]any{"k": "v"}
+	}
+	review := map[string]any{"apiVersion": pick(r, "admission.k8s.io/v1", "admission.k8s.io/v1", "admission.k8s.io/v1beta1"),
+		"kind": pick(r, "AdmissionReview", "AdmissionReview", "Other")}
+	if r.IntN(10) != 0 {
+		review["response"] = resp
+	}
+	b, _ := json.Marshal(review)
+	return b
+}
+
+// refValidatingAnswer is what the validating webhook dispatcher makes of a
+// response body for a hook with failurePolicy Fail: the request's error.
+func refValidatingAnswer(t testing.TB, name, uid string, body []byte) (string, []string) {
+	var review admissionv1.AdmissionReview
+	require.NoError(t, json.Unmarshal(body, &review))
+	resp, err := request.VerifyAdmissionResponse(types.UID(uid), false, &review)
+	if err != nil {
+		ce := &webhookutil.ErrCallingWebhook{WebhookName: name, Reason: fmt.Errorf("received invalid webhook response: %w", err)}
+		return apierrors.NewInternalError(ce).Error(), nil
+	}
+	if resp.Allowed {
+		return "", resp.Warnings
+	}
+	return webhookerrors.ToStatusErr(name, resp.Result).Error(), resp.Warnings
+}
+
+type cannedClient struct{ body []byte }
+
+func (c cannedClient) Call(context.Context, wadmission.WebhookTarget, []byte) ([]byte, error) {
+	return c.body, nil
+}
+
+// TestWebhookResponses compares how validating webhook answers are judged:
+// VerifyAdmissionResponse, ToStatusErr and the failing-closed wrapping.
+func TestWebhookResponses(t *testing.T) {
+	w := newWorld(t)
+	r := rand.New(rand.NewPCG(6, 2))
+	n := sampleSize(2000)
+	name := "v.example.com"
+	cfg := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration",
+		"metadata": map[string]any{"name": "cfg"}, "webhooks": []any{map[string]any{"name": name,
+			"clientConfig": map[string]any{"url": "https://127.0.0.1:1/"}, "sideEffects": "None", "admissionReviewVersions": []any{"v1"},
+			"rules": []any{map[string]any{"apiGroups": []any{""}, "apiVersions": []any{"v1"}, "operations": []any{"*"}, "resources": []any{"configmaps"}}}}}}
+	for i := 0; i < n; i++ {
+		body := genResponse(r, "uid-1", false)
+		wantErr, wantWarn := refValidatingAnswer(t, name, "uid-1", body)
+		chain, err := wadmission.New(wadmission.Config{Objects: []map[string]any{cfg}, Namespaces: w.namespaces,
+			Client: cannedClient{body}, Env: wadmission.Env{ReviewUID: func() string { return "uid-1" }}})
+		require.NoError(t, err)
+		res, err := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Create,
+			Kind:     wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+			Name:     "cm1", Namespace: "ns-a", Object: genConfigMap(r, "cm1", "ns-a")})
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+			if wantErr != "" {
+				var se *status.Error
+				require.ErrorAs(t, err, &se)
+			}
+		}
+		ok := assert.Equal(t, wantErr, gotErr, "case %d: %s", i, body)
+		if wantErr == "" || len(wantWarn) > 0 && ok {
+			assert.Equal(t, wantWarn, res.Warnings, "case %d: %s", i, body)
+		}
+		if !ok {
+			return
+		}
+	}
+	t.Logf("%d responses compared", n)
+}
