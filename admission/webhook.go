@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	celgo "github.com/google/cel-go/cel"
@@ -407,14 +408,30 @@ func (c *Chain) call(ctx context.Context, w *webhook, req *Request, obj map[stri
 	if len(resp.Patch) == 0 {
 		return obj, nil
 	}
+	// jsonpatch.DecodePatch: the patch must be an array of operations.
+	var ops []map[string]*json.RawMessage
+	if err := json.Unmarshal(resp.Patch, &ops); err != nil {
+		msg := strings.ReplaceAll(err.Error(), "[]map[string]*json.RawMessage", "jsonpatch.Patch")
+		return nil, &callError{name: w.name, reason: fmt.Errorf("received undecodable patch in webhook response: %s", msg),
+			status: status.ServiceUnavailable("error decoding patch in webhook response")}
+	}
+	if len(ops) == 0 {
+		return obj, nil
+	}
 	if obj == nil {
 		return nil, status.InternalError(fmt.Errorf("admission webhook %q attempted to modify the object, which is not supported for this operation", w.name))
 	}
 	if *resp.PatchType != "JSONPatch" {
 		return nil, &callError{name: w.name, reason: fmt.Errorf("unsupported patch type %q", *resp.PatchType), status: toStatusErr(w.name, resp.Status)}
 	}
-	pr, err := patch.ApplyJSONPatch(obj, resp.Patch, patch.Options{})
+	// The dispatcher applies the patch with the library directly: no operation
+	// or size limits, the library's error text.
+	pr, err := patch.ApplyJSONPatch(obj, resp.Patch, patch.Options{MaxOperations: -1, MaxCopyBytes: -1, MaxRequestBytes: -1})
 	if err != nil {
+		var pe *patch.Error
+		if errors.As(err, &pe) && pe.Cause != nil {
+			return nil, status.InternalError(pe.Cause)
+		}
 		return nil, status.InternalError(err)
 	}
 	return pr.Object, nil

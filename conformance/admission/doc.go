@@ -7,8 +7,9 @@
 // normally, 100,000 with WRITEPATH_LONG=1.
 //
 // The webhook code paths: admission.Review against request.CreateV1AdmissionReview
-// on generated requests, and the chain's judgement of generated webhook answers
-// against VerifyAdmissionResponse, webhookerrors.ToStatusErr and the
-// dispatcher's failing-closed wrapping (2,000 each normally, 100,000 with
-// WRITEPATH_LONG=1).
+// on generated requests, and the chain's judgement of generated validating and
+// mutating webhook answers against VerifyAdmissionResponse,
+// webhookerrors.ToStatusErr, the mutating dispatcher's patch decoding and
+// application (json-patch v4) and the failing-closed wrapping (2,000 each
+// normally, 100,000 with WRITEPATH_LONG=1).
 package admission

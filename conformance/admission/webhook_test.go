@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -216,4 +217,130 @@ func TestWebhookResponses(t *testing.T) {
 		}
 	}
 	t.Logf("%d responses compared", n)
+}
+
+// refMutatingAnswer is what the mutating webhook dispatcher makes of a
+// response body for a hook with failurePolicy Fail: the patched object or the
+// request's error (callHook and the loop's failing-closed wrapping).
+func refMutatingAnswer(t testing.TB, name, uid string, obj map[string]any, body []byte) (map[string]any, string, []string) {
+	var review admissionv1.AdmissionReview
+	require.NoError(t, json.Unmarshal(body, &review))
+	calling := func(err error) string {
+		return apierrors.NewInternalError(&webhookutil.ErrCallingWebhook{WebhookName: name, Reason: err}).Error()
+	}
+	resp, err := request.VerifyAdmissionResponse(types.UID(uid), true, &review)
+	if err != nil {
+		return nil, calling(fmt.Errorf("received invalid webhook response: %w", err)), nil
+	}
+	if !resp.Allowed {
+		return nil, webhookerrors.ToStatusErr(name, resp.Result).Error(), resp.Warnings
+	}
+	if len(resp.Patch) == 0 {
+		return obj, "", resp.Warnings
+	}
+	p, err := jsonpatch.DecodePatch(resp.Patch)
+	if err != nil {
+		return nil, calling(fmt.Errorf("received undecodable patch in webhook response: %w", err)), resp.Warnings
+	}
+	if len(p) == 0 {
+		return obj, "", resp.Warnings
+	}
+	if obj == nil {
+		return nil, apierrors.NewInternalError(fmt.Errorf("admission webhook %q attempted to modify the object, which is not supported for this operation", name)).Error(), resp.Warnings
+	}
+	if resp.PatchType != admissionv1.PatchTypeJSONPatch {
+		return nil, calling(fmt.Errorf("unsupported patch type %q", resp.PatchType)), resp.Warnings
+	}
+	js, _ := json.Marshal(obj)
+	out, err := p.Apply(js)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err).Error(), resp.Warnings
+	}
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(out, &m))
+	return m, "", resp.Warnings
+}
+
+func genMutatingResponse(r *rand.Rand, uid string) []byte {
+	var review map[string]any
+	require := func(err error) {
+		if err != nil {
+			panic(err)
+		}
+	}
+	require(json.Unmarshal(genResponse(r, uid, true), &review))
+	if r.IntN(3) != 0 {
+		// Mostly well-formed allowing answers, so that patches get applied.
+		review["apiVersion"], review["kind"] = "admission.k8s.io/v1", "AdmissionReview"
+		resp, _ := review["response"].(map[string]any)
+		if resp == nil {
+			resp = map[string]any{}
+		}
+		resp["uid"], resp["allowed"] = uid, true
+		delete(resp, "patchType")
+		delete(resp, "patch")
+		review["response"] = resp
+	}
+	if resp, ok := review["response"].(map[string]any); ok && r.IntN(2) == 0 {
+		patch := pick(r, `[{"op":"add","path":"/data/b","value":"2"}]`, `[{"op":"remove","path":"/data/zz"}]`, `[]`,
+			`{"op":"add"}`, `[{"op":"test","path":"/metadata/name","value":"other"}]`, `[{"op":"replace","path":"/data","value":{"k":"v"}}]`,
+			`[{"op":"move","from":"/data","path":"/moved"}]`, `[{"op":"copy","from":"/metadata/name","path":"/data/copied"}]`)
+		resp["patch"] = base64.StdEncoding.EncodeToString([]byte(patch))
+		resp["patchType"] = "JSONPatch"
+	}
+	b, _ := json.Marshal(review)
+	return b
+}
+
+// TestMutatingWebhookResponses compares how mutating webhook answers are
+// applied: verification, denial, patch decoding and application.
+func TestMutatingWebhookResponses(t *testing.T) {
+	w := newWorld(t)
+	r := rand.New(rand.NewPCG(6, 3))
+	n := sampleSize(2000)
+	name := "m.example.com"
+	cfg := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingWebhookConfiguration",
+		"metadata": map[string]any{"name": "cfg"}, "webhooks": []any{map[string]any{"name": name,
+			"clientConfig": map[string]any{"url": "https://127.0.0.1:1/"}, "sideEffects": "None", "admissionReviewVersions": []any{"v1"},
+			"rules": []any{map[string]any{"apiGroups": []any{""}, "apiVersions": []any{"v1"}, "operations": []any{"*"}, "resources": []any{"configmaps"}}}}}}
+	failed, patched := 0, 0
+	for i := 0; i < n; i++ {
+		body := genMutatingResponse(r, "uid-1")
+		op := pick(r, wadmission.Create, wadmission.Create, wadmission.Delete)
+		var obj, old map[string]any
+		if op == wadmission.Create {
+			obj = genConfigMap(r, "cm1", "ns-a")
+		} else {
+			old = genConfigMap(r, "cm1", "ns-a")
+		}
+		wantObj, wantErr, wantWarn := refMutatingAnswer(t, name, "uid-1", obj, body)
+		chain, err := wadmission.New(wadmission.Config{Objects: []map[string]any{cfg}, Namespaces: w.namespaces,
+			Client: cannedClient{body}, Env: wadmission.Env{ReviewUID: func() string { return "uid-1" }}})
+		require.NoError(t, err)
+		res, err := chain.Admit(context.Background(), wadmission.Request{Operation: op,
+			Kind:     wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+			Name:     "cm1", Namespace: "ns-a", Object: obj, OldObject: old})
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		ok := assert.Equal(t, wantErr, gotErr, "case %d: %s", i, body)
+		switch {
+		case wantErr != "":
+			failed++
+		case len(res.Patches) > 0:
+			patched++
+		}
+		if ok && wantErr == "" {
+			wb, _ := json.Marshal(wantObj)
+			gb, _ := json.Marshal(res.Object)
+			ok = assert.JSONEq(t, string(wb), string(gb), "case %d: %s", i, body)
+			ok = assert.Equal(t, wantWarn, res.Warnings, "case %d: %s", i, body) && ok
+		}
+		if !ok {
+			return
+		}
+	}
+	t.Logf("%d responses compared (%d rejected, %d patched)", n, failed, patched)
 }
