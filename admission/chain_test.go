@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/status"
 )
 
@@ -162,4 +164,36 @@ func TestBuiltins(t *testing.T) {
 func TestGenerateName(t *testing.T) {
 	assert.Equal(t, "web-bbbbb", admission.GenerateName("web-", func(int) int { return 0 }))
 	assert.Equal(t, "web-99999", admission.GenerateName("web-", func(n int) int { return n - 1 }))
+}
+
+// TestConcurrentAdmit runs one compiled chain from several goroutines (run
+// with -race): New's result is read-only.
+func TestConcurrentAdmit(t *testing.T) {
+	docs, err := codec.DecodeDocuments([]byte(examplePolicy))
+	require.NoError(t, err)
+	chain, err := admission.New(admission.Config{Objects: docs, Builtins: admission.Defaults, Env: fixedEnv(),
+		Namespaces: []map[string]any{{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "prod"}}},
+		Params: []map[string]any{{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "limits", "namespace": "prod"}, "data": map[string]any{"max": "3"}}}})
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			req := deployment(int64(g))
+			req.Operation = admission.Update
+			req.OldObject = req.Object
+			_, errs[g] = chain.Admit(context.Background(), req)
+		}(g)
+	}
+	wg.Wait()
+	for g, err := range errs {
+		if g <= 3 {
+			assert.NoError(t, err, "replicas %d", g)
+		} else {
+			assert.Error(t, err, "replicas %d", g)
+		}
+	}
 }

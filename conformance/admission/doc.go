@@ -3,13 +3,13 @@
 // up (compilePolicy's compiler and environments, the policy matcher over
 // namespace informers, CollectParams over a ConfigMap informer), on generated
 // policies, bindings, params and ConfigMap requests: the error (message and
-// Status body), warnings and audit annotations must be equal. 400 cases
+// Status body), warnings and audit annotations must be equal. 250 cases
 // normally, 100,000 with WRITEPATH_LONG=1.
 //
 // The webhook code paths: admission.Review against request.CreateV1AdmissionReview
 // on generated requests, and the chain's judgement of generated validating and
 // mutating webhook answers against VerifyAdmissionResponse,
 // webhookerrors.ToStatusErr, the mutating dispatcher's patch decoding and
-// application (json-patch v4) and the failing-closed wrapping (2,000 each
+// application (json-patch v4) and the failing-closed wrapping (1,000 each
 // normally, 100,000 with WRITEPATH_LONG=1).
 package admission
