@@ -49,7 +49,9 @@ func (wAuthz) Authorize(a wcel.AuthzAttributes) (wcel.Decision, string, error) {
 }
 
 func authzExpression(r *rand.Rand) string {
-	s := func() string { return celString(pick(r, "", " ", "apps", "deployments", "ns1", "boom", "default", "kube-system", "bad_name", "a/b", "x")) }
+	s := func() string {
+		return celString(pick(r, "", " ", "apps", "deployments", "ns1", "boom", "default", "kube-system", "bad_name", "a/b", "x"))
+	}
 	base := pick(r, "authorizer", "authorizer.serviceAccount("+s()+", "+s()+")")
 	var chk string
 	switch r.IntN(3) {
