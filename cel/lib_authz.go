@@ -8,6 +8,8 @@ import (
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/writepath/writepath/internal/validation"
 )
 
 // The authorizer library's types (kubernetes.authz).
@@ -183,10 +185,10 @@ func (*authzLib) CompileOptions() []celgo.EnvOption {
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(args[2])
 			}
-			if len(dns1123Subdomain(name, maxLenError)) > 0 {
+			if len(validation.IsDNS1123Subdomain(name)) > 0 {
 				return types.NewErr("Invalid service account name")
 			}
-			if len(isDNS1123Label(ns)) > 0 {
+			if len(validation.IsDNS1123Label(ns)) > 0 {
 				return types.NewErr("Invalid service account namespace")
 			}
 			return authorizerVal{receiverOnly: receiverOf(AuthorizerType), authz: a.authz, user: UserInfo{

@@ -11,6 +11,8 @@ import (
 	"github.com/google/cel-go/common/decls"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/writepath/writepath/internal/validation"
 )
 
 // semverLib is kubernetes.Semver (version 1: the normalising overloads).
@@ -120,138 +122,22 @@ type formatLib struct{}
 func (*formatLib) LibraryName() string { return "kubernetes.format" }
 
 const (
-	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-	dns1123SubdomainFmt = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*"
-	dns1035LabelFmt     = "[a-z]([-a-z0-9]*[a-z0-9])?"
-	labelKeyFmt         = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-	labelValueFmt       = "(" + labelKeyFmt + ")?"
-	uuidPattern         = `(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`
-	dateTimePattern     = `^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`
-	urlLength           = 1103
-	base64Length        = 84
+	uuidPattern     = `(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`
+	dateTimePattern = `^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`
+	urlLength       = 1103
+	base64Length    = 84
 )
 
 var (
-	rxDNS1123Label     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	rxDNS1123Subdomain = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
-	rxDNS1035Label     = regexp.MustCompile("^" + dns1035LabelFmt + "$")
-	rxLabelKey         = regexp.MustCompile("^" + labelKeyFmt + "$")
-	rxLabelValue       = regexp.MustCompile("^" + labelValueFmt + "$")
-	rxUUID             = regexp.MustCompile(uuidPattern)
-	rxDateTime         = regexp.MustCompile(dateTimePattern)
-	rxBase64           = regexp.MustCompile("^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+\\/]{3}=|[A-Za-z0-9+\\/]{4})$")
+	rxUUID     = regexp.MustCompile(uuidPattern)
+	rxDateTime = regexp.MustCompile(dateTimePattern)
+	rxBase64   = regexp.MustCompile("^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+\\/]{3}=|[A-Za-z0-9+\\/]{4})$")
 )
-
-func maxLenError(n int) string        { return fmt.Sprintf("must be no more than %d characters", n) }
-func contentMaxLenError(n int) string { return fmt.Sprintf("must be no more than %d bytes", n) }
-
-func regexError(msg, format string, examples ...string) string {
-	if len(examples) == 0 {
-		return msg + " (regex used for validation is '" + format + "')"
-	}
-	msg += " (e.g. "
-	for i, e := range examples {
-		if i > 0 {
-			msg += " or "
-		}
-		msg += "'" + e + "', "
-	}
-	return msg + "regex used for validation is '" + format + "')"
-}
-
-func dns1123Subdomain(v string, maxLen func(int) string) []string {
-	var errs []string
-	if len(v) > 253 {
-		errs = append(errs, maxLen(253))
-	}
-	if !rxDNS1123Subdomain.MatchString(v) {
-		errs = append(errs, regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", dns1123SubdomainFmt, "example.com"))
-	}
-	return errs
-}
-
-func isDNS1123Label(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, maxLenError(63))
-	}
-	if !rxDNS1123Label.MatchString(v) {
-		if rxDNS1123Subdomain.MatchString(v) {
-			errs = append(errs, "must not contain dots")
-		} else {
-			errs = append(errs, regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dns1123LabelFmt, "my-name", "123-abc"))
-		}
-	}
-	return errs
-}
-
-func isDNS1035Label(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, maxLenError(63))
-	}
-	if !rxDNS1035Label.MatchString(v) {
-		errs = append(errs, regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", dns1035LabelFmt, "my-name", "abc-123"))
-	}
-	return errs
-}
-
-const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-
-func isQualifiedName(v string) []string {
-	var errs []string
-	parts := strings.Split(v, "/")
-	var name string
-	switch len(parts) {
-	case 1:
-		name = parts[0]
-	case 2:
-		prefix := parts[0]
-		name = parts[1]
-		if prefix == "" {
-			errs = append(errs, "prefix part must be non-empty")
-		} else {
-			for _, m := range dns1123Subdomain(prefix, contentMaxLenError) {
-				errs = append(errs, "prefix part "+m)
-			}
-		}
-	default:
-		return append(errs, "a valid label key "+regexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc")+
-			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
-	}
-	if name == "" {
-		errs = append(errs, "name part must be non-empty")
-	} else if len(name) > 63 {
-		errs = append(errs, "name part "+contentMaxLenError(63))
-	}
-	if !rxLabelKey.MatchString(name) {
-		errs = append(errs, "name part "+regexError(labelKeyErrMsg, labelKeyFmt, "MyName", "my.name", "123-abc"))
-	}
-	return errs
-}
-
-func isLabelValue(v string) []string {
-	var errs []string
-	if len(v) > 63 {
-		errs = append(errs, contentMaxLenError(63))
-	}
-	if !rxLabelValue.MatchString(v) {
-		errs = append(errs, regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", labelValueFmt, "MyValue", "my_value", "12345"))
-	}
-	return errs
-}
-
-func maskTrailingDash(name string) string {
-	if len(name) > 1 && strings.HasSuffix(name, "-") {
-		return name[:len(name)-2] + "a"
-	}
-	return name
-}
 
 func withPrefix(f func(string) []string, prefix bool) func(string) []string {
 	return func(s string) []string {
 		if prefix {
-			s = maskTrailingDash(s)
+			s = validation.MaskTrailingDash(s)
 		}
 		return f(s)
 	}
@@ -288,14 +174,14 @@ func oneMessage(ok func(string) bool, msg string) func(string) []string {
 
 // constantFormats are the format.<name>() constants.
 var constantFormats = map[string]Format{
-	"dns1123Label":           {Name: "DNS1123Label", ValidateFunc: withPrefix(isDNS1123Label, false), MaxRegexSize: 30},
-	"dns1123Subdomain":       {Name: "DNS1123Subdomain", ValidateFunc: withPrefix(func(s string) []string { return dns1123Subdomain(s, maxLenError) }, false), MaxRegexSize: 60},
-	"dns1035Label":           {Name: "DNS1035Label", ValidateFunc: withPrefix(isDNS1035Label, false), MaxRegexSize: 30},
-	"qualifiedName":          {Name: "QualifiedName", ValidateFunc: isQualifiedName, MaxRegexSize: 60},
-	"dns1123LabelPrefix":     {Name: "DNS1123LabelPrefix", ValidateFunc: withPrefix(isDNS1123Label, true), MaxRegexSize: 30},
-	"dns1123SubdomainPrefix": {Name: "DNS1123SubdomainPrefix", ValidateFunc: withPrefix(func(s string) []string { return dns1123Subdomain(s, maxLenError) }, true), MaxRegexSize: 60},
-	"dns1035LabelPrefix":     {Name: "DNS1035LabelPrefix", ValidateFunc: withPrefix(isDNS1035Label, true), MaxRegexSize: 30},
-	"labelValue":             {Name: "LabelValue", ValidateFunc: isLabelValue, MaxRegexSize: 40},
+	"dns1123Label":           {Name: "DNS1123Label", ValidateFunc: withPrefix(validation.IsDNS1123Label, false), MaxRegexSize: 30},
+	"dns1123Subdomain":       {Name: "DNS1123Subdomain", ValidateFunc: withPrefix(validation.IsDNS1123Subdomain, false), MaxRegexSize: 60},
+	"dns1035Label":           {Name: "DNS1035Label", ValidateFunc: withPrefix(validation.IsDNS1035Label, false), MaxRegexSize: 30},
+	"qualifiedName":          {Name: "QualifiedName", ValidateFunc: validation.IsQualifiedName, MaxRegexSize: 60},
+	"dns1123LabelPrefix":     {Name: "DNS1123LabelPrefix", ValidateFunc: withPrefix(validation.IsDNS1123Label, true), MaxRegexSize: 30},
+	"dns1123SubdomainPrefix": {Name: "DNS1123SubdomainPrefix", ValidateFunc: withPrefix(validation.IsDNS1123Subdomain, true), MaxRegexSize: 60},
+	"dns1035LabelPrefix":     {Name: "DNS1035LabelPrefix", ValidateFunc: withPrefix(validation.IsDNS1035Label, true), MaxRegexSize: 30},
+	"labelValue":             {Name: "LabelValue", ValidateFunc: validation.IsValidLabelValue, MaxRegexSize: 40},
 	"uri": {Name: "URI", ValidateFunc: func(s string) []string {
 		if _, err := url.ParseRequestURI(s); err != nil {
 			return []string{err.Error()}
