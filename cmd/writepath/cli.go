@@ -178,8 +178,49 @@ func (e *env) printValue(o output, v any) error {
 	return err
 }
 
+// kubectlInvalid is how kubectl prints a 422 (cmdutil's checkErr): "The <Kind> "<name>" is
+// invalid: " and the causes ("<field>: <message>", duplicates dropped), one on the line or, when
+// there are several, each on its own "* " line.
+func kubectlInvalid(se *status.Error) string {
+	d := se.Details
+	s := "The request is invalid"
+	if d == nil {
+		if se.Message != "" {
+			s += ": " + se.Message
+		}
+		return s + "\n"
+	}
+	if d.Kind != "" || d.Name != "" {
+		s = fmt.Sprintf("The %s %q is invalid", d.Kind, d.Name)
+	} else if se.Message != "" && len(d.Causes) == 0 {
+		s += ": " + se.Message
+	}
+	if len(d.Causes) == 0 {
+		return s + "\n"
+	}
+	var msgs []string
+	seen := map[string]bool{}
+	for _, c := range d.Causes {
+		m := c.Field + ": " + c.Message
+		if !seen[m] {
+			seen[m] = true
+			msgs = append(msgs, m)
+		}
+	}
+	if len(msgs) == 1 {
+		return s + ": " + msgs[0] + "\n"
+	}
+	var b strings.Builder
+	b.WriteString(s + ": \n")
+	for _, m := range msgs {
+		b.WriteString("* " + m + "\n")
+	}
+	return b.String()
+}
+
 // fail prints err the way kubectl does and returns its exit code: a server
-// answer as "Error from server (<Reason>): <message>" (exit 1), bad usage and
+// answer as "Error from server (<Reason>): <message>" (a 422 as "The <Kind> "<name>" is
+// invalid: <causes>", exit 1), bad usage and
 // unreadable input as "error: <message>" (exit 2), and any other error of the
 // semantics as "error: <message>" (exit 1).
 func (e *env) fail(err error) int {
@@ -194,6 +235,10 @@ func (e *env) fail(err error) int {
 		fmt.Fprintf(e.stderr, "error: %s\n", ie.err)
 		return exitUsage
 	case errors.As(err, &se):
+		if se.Reason == status.ReasonInvalid {
+			fmt.Fprint(e.stderr, kubectlInvalid(se))
+			return exitNegative
+		}
 		if se.Reason == status.ReasonUnknown {
 			fmt.Fprintf(e.stderr, "Error from server: %s\n", se.Message)
 		} else {

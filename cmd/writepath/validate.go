@@ -9,6 +9,7 @@ import (
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
 )
 
 func runValidate(e *env, args []string) int {
@@ -59,6 +60,11 @@ errors as the server's 422 answer. Exit status 1 if the write would be refused.`
 	crd, err := schema.FromCRD(crdDocs[0])
 	if err != nil {
 		return e.fail(err)
+	}
+	// The apiserver refuses a CRD whose x-kubernetes-validations do not compile or cost too
+	// much, with the same 422 as for its schema errors.
+	if errs := cel.ValidateCRD(crd, cel.Options{}); len(errs) > 0 {
+		return e.fail(status.Invalid(status.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}, crd.Name, errs))
 	}
 	// Duplicates are decoded as the apiserver does under Warn and Ignore (last one wins) and
 	// reported according to the level.

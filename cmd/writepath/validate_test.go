@@ -32,6 +32,7 @@ func TestValidateCLI(t *testing.T) {
 		{"validate-wrong-kind", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", "testdata/examples/crontab.yaml"}, "", exitUsage},
 		{"validate-bad-level", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget.yaml", "--field-validation", "Loose"}, "", exitUsage},
 		{"validate-bad-crd", []string{"validate", "--crd", d + "widget.yaml", "-f", d + "widget.yaml"}, "", exitNegative},
+		{"validate-bad-rule", []string{"validate", "--crd", d + "widget-bad-rule-crd.yaml", "-f", d + "widget.yaml"}, "", exitNegative},
 		{"validate-stdin", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", "-"}, "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"x\",\"namespace\":\"n\"},\"spec\":{\"size\":1}}", exitOK},
 	}
 	for _, c := range cases {
