@@ -108,10 +108,15 @@ const (
 	labelValueMsg       = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
 )
 
-func isDNSSubdomain(v string) []string {
+// isDNSSubdomain is util/validation's IsDNS1123Subdomain (object names:
+// lengths in characters); unit "bytes" is api/validate/content's (label key
+// prefixes).
+func isDNSSubdomain(v string) []string { return dnsSubdomain(v, "characters") }
+
+func dnsSubdomain(v, unit string) []string {
 	var errs []string
 	if len(v) > 253 {
-		errs = append(errs, "must be no more than 253 characters")
+		errs = append(errs, "must be no more than 253 "+unit)
 	}
 	if !dns1123Subdomain.MatchString(v) {
 		errs = append(errs, dns1123SubdomainMsg)
@@ -126,6 +131,7 @@ func nameIsDNSSubdomain(name string, prefix bool) []string {
 	return isDNSSubdomain(name)
 }
 
+// isQualifiedName is api/validate/content's IsLabelKey.
 func isQualifiedName(v string) []string {
 	var errs []string
 	parts := strings.Split(v, "/")
@@ -139,17 +145,17 @@ func isQualifiedName(v string) []string {
 		if prefix == "" {
 			errs = append(errs, "prefix part must be non-empty")
 		} else {
-			for _, m := range isDNSSubdomain(prefix) {
+			for _, m := range dnsSubdomain(prefix, "bytes") {
 				errs = append(errs, "prefix part "+m)
 			}
 		}
 	default:
-		return append(errs, "a qualified name "+qualifiedNameMsg+" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
+		return append(errs, "a valid label key "+qualifiedNameMsg+" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
 	}
 	if name == "" {
 		errs = append(errs, "name part must be non-empty")
 	} else if len(name) > 63 {
-		errs = append(errs, "name part must be no more than 63 characters")
+		errs = append(errs, "name part must be no more than 63 bytes")
 	}
 	if !qualifiedName.MatchString(name) {
 		errs = append(errs, "name part "+qualifiedNameMsg)
@@ -176,17 +182,21 @@ func sortedStrings(m map[string]string) []string {
 	return out
 }
 
-var standardFinalizers = map[string]bool{"kubernetes": true, "orphan": true, "foregroundDeletion": true}
 
 // validateObjectMeta is ValidateObjectMetaAccessor on create and
-// ValidateObjectMetaUpdate on update, as strategies call them (names as DNS
-// subdomains), returned as the 422 Invalid error of the kind.
+// ValidateObjectMetaAccessorUpdate on update, in their order, as strategies
+// call them (names as DNS subdomains), returned as the 422 Invalid error of
+// the kind. Not checked: the namespace's presence (the kind's scope is not
+// known here) and, on update, resourceVersion (the registry fills it in for
+// unconditional updates before validating).
 func validateObjectMeta(req *Request, obj map[string]any) error {
 	md, _ := obj["metadata"].(map[string]any)
 	fld := field.NewPath("metadata")
 	var errs field.ErrorList
 	name, _ := md["name"].(string)
-	if req.Operation == Create {
+	if req.Operation == Update && req.OldObject != nil {
+		errs = validateMetaUpdate(md, getMap(req.OldObject, "metadata"), fld)
+	} else {
 		if g, _ := md["generateName"].(string); g != "" {
 			for _, m := range nameIsDNSSubdomain(g, true) {
 				errs = append(errs, field.Invalid(fld.Child("generateName"), g, m))
@@ -199,10 +209,25 @@ func validateObjectMeta(req *Request, obj map[string]any) error {
 				errs = append(errs, field.Invalid(fld.Child("name"), name, m))
 			}
 		}
+		errs = append(errs, validateGeneration(md, fld)...)
+		errs = append(errs, validateLabelsAnnotationsOwners(md, fld)...)
+		errs = append(errs, validateFinalizers(stringList(md["finalizers"]), fld.Child("finalizers"))...)
 	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return status.Invalid(status.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}, name, errs)
+}
+
+func validateGeneration(md map[string]any, fld field.Path) field.ErrorList {
 	if g, ok := md["generation"].(int64); ok && g < 0 {
-		errs = append(errs, field.Invalid(fld.Child("generation"), g, "must be greater than or equal to 0"))
+		return field.ErrorList{field.Invalid(fld.Child("generation"), g, "must be greater than or equal to 0")}
 	}
+	return nil
+}
+
+func validateLabelsAnnotationsOwners(md map[string]any, fld field.Path) field.ErrorList {
+	var errs field.ErrorList
 	labels := stringMap(md["labels"])
 	for _, k := range sortedStrings(labels) {
 		for _, m := range isQualifiedName(k) {
@@ -210,7 +235,7 @@ func validateObjectMeta(req *Request, obj map[string]any) error {
 		}
 		v := labels[k]
 		if len(v) > 63 {
-			errs = append(errs, field.Invalid(fld.Child("labels"), v, "must be no more than 63 characters"))
+			errs = append(errs, field.Invalid(fld.Child("labels"), v, "must be no more than 63 bytes"))
 		}
 		if !labelValue.MatchString(v) {
 			errs = append(errs, field.Invalid(fld.Child("labels"), v, labelValueMsg))
@@ -228,65 +253,79 @@ func validateObjectMeta(req *Request, obj map[string]any) error {
 		errs = append(errs, field.TooLong(fld.Child("annotations"), "", TotalAnnotationSizeLimit))
 	}
 	refs, _ := md["ownerReferences"].([]any)
-	controllers := 0
+	firstController := ""
 	for i, r := range refs {
 		rm, _ := r.(map[string]any)
 		p := fld.Child("ownerReferences").Index(i)
-		for _, k := range []string{"apiVersion", "kind", "name", "uid"} {
+		av, _ := rm["apiVersion"].(string)
+		if av == "" {
+			errs = append(errs, field.Required(p.Child("apiVersion"), "must not be empty"))
+		} else if parts := strings.Split(av, "/"); len(parts) > 2 || parts[len(parts)-1] == "" {
+			errs = append(errs, field.Invalid(p.Child("apiVersion"), av, "must be <group>/<version> or <version>"))
+		}
+		for _, k := range []string{"kind", "name", "uid"} {
 			if s, _ := rm[k].(string); s == "" {
 				errs = append(errs, field.Required(p.Child(k), "must not be empty"))
 			}
 		}
 		if b, _ := rm["controller"].(bool); b {
-			controllers++
+			kind, _ := rm["kind"].(string)
+			n, _ := rm["name"].(string)
+			if firstController != "" {
+				errs = append(errs, field.Invalid(fld.Child("ownerReferences"), refs,
+					fmt.Sprintf("Only one reference can have Controller set to true. Found \"true\" in references for %v and %v", firstController, kind+"/"+n)))
+			} else {
+				firstController = kind + "/" + n
+			}
 		}
 	}
-	if controllers > 1 {
-		errs = append(errs, field.Invalid(fld.Child("ownerReferences"), refs, "Only one reference can have Controller set to true"))
-	}
-	fins := stringList(md["finalizers"])
+	return errs
+}
+
+func validateFinalizers(fins []string, fld field.Path) field.ErrorList {
+	var errs field.ErrorList
 	for _, f := range fins {
-		msgs := isQualifiedName(f)
-		if len(msgs) == 0 && !strings.Contains(f, "/") && !standardFinalizers[f] {
-			msgs = []string{"name is neither a standard finalizer name nor is it fully qualified"}
-		}
-		for _, m := range msgs {
-			errs = append(errs, field.Invalid(fld.Child("finalizers"), f, m))
+		for _, m := range isQualifiedName(f) {
+			errs = append(errs, field.Invalid(fld, f, m))
 		}
 	}
 	if contains(fins, "orphan") && contains(fins, "foregroundDeletion") {
-		errs = append(errs, field.Invalid(fld.Child("finalizers"), fins, "finalizer orphan and foregroundDeletion cannot be both set"))
+		errs = append(errs, field.Invalid(fld, fins, "finalizer orphan and foregroundDeletion cannot be both set"))
 	}
-	if req.Operation == Update && req.OldObject != nil {
-		old, _ := req.OldObject["metadata"].(map[string]any)
-		if old["deletionTimestamp"] != nil {
-			oldF := stringList(old["finalizers"])
-			var extra []string
-			for _, f := range fins {
-				if !contains(oldF, f) && !contains(extra, f) {
-					extra = append(extra, f)
-				}
-			}
-			sort.Strings(extra)
-			if len(extra) > 0 {
-				errs = append(errs, field.Forbidden(fld.Child("finalizers"), fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
-			}
-		}
-		for _, k := range []string{"name", "namespace", "uid", "creationTimestamp"} {
-			if !value.Equal(md[k], old[k]) {
-				nv := md[k]
-				if nv == nil {
-					nv = ""
-				}
-				errs = append(errs, field.Invalid(fld.Child(k), nv, "field is immutable"))
+	return errs
+}
+
+// validateMetaUpdate is ValidateObjectMetaAccessorUpdate without the
+// resourceVersion check.
+func validateMetaUpdate(md, old map[string]any, fld field.Path) field.ErrorList {
+	var errs field.ErrorList
+	fins := stringList(md["finalizers"])
+	if old["deletionTimestamp"] != nil {
+		oldF := stringList(old["finalizers"])
+		var extra []string
+		for _, f := range fins {
+			if !contains(oldF, f) && !contains(extra, f) {
+				extra = append(extra, f)
 			}
 		}
-		if old["deletionTimestamp"] != nil && !value.Equal(md["deletionTimestamp"], old["deletionTimestamp"]) {
-			errs = append(errs, field.Invalid(fld.Child("deletionTimestamp"), md["deletionTimestamp"], "field is immutable; may only be changed via deletion"))
+		sort.Strings(extra)
+		if len(extra) > 0 {
+			errs = append(errs, field.Forbidden(fld.Child("finalizers"), fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
 		}
 	}
-	if len(errs) == 0 {
-		return nil
+	errs = append(errs, validateGeneration(md, fld)...)
+	g, _ := md["generation"].(int64)
+	if og, _ := old["generation"].(int64); g < og {
+		errs = append(errs, field.Invalid(fld.Child("generation"), g, "must not be decremented"))
 	}
-	return status.Invalid(status.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}, name, errs)
+	for _, k := range []string{"name", "namespace", "uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds"} {
+		if !value.Equal(md[k], old[k]) {
+			nv := md[k]
+			if nv == nil && (k == "name" || k == "namespace" || k == "uid") {
+				nv = ""
+			}
+			errs = append(errs, field.Invalid(fld.Child(k), nv, "field is immutable"))
+		}
+	}
+	return append(errs, validateLabelsAnnotationsOwners(md, fld)...)
 }

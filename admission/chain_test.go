@@ -108,15 +108,15 @@ func TestBuiltins(t *testing.T) {
 				md := r.Object["metadata"].(map[string]any)
 				md["name"] = "Bad_Name"
 				md["labels"] = map[string]any{"a/b/c": "x", "ok": "bad value!"}
-				md["finalizers"] = []any{"custom"}
+				md["finalizers"] = []any{"-bad"}
 				md["annotations"] = map[string]any{"big": strings.Repeat("y", admission.TotalAnnotationSizeLimit)}
 			},
 			wantErr: `ConfigMap "Bad_Name" is invalid: [` +
 				`metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), ` +
-				`metadata.labels: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName'), ` +
+				`metadata.labels: Invalid value: "a/b/c": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName'), ` +
 				`metadata.labels: Invalid value: "bad value!": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?'), ` +
 				`metadata.annotations: Too long: may not be more than 262144 bytes, ` +
-				`metadata.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified]`,
+				`metadata.finalizers: Invalid value: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')]`,
 			wantCode: 422},
 		{name: "no new finalizers while deleting", namespaces: nsList(),
 			mutate: func(r *admission.Request) {

@@ -1,0 +1,177 @@
+package admission
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	wadmission "github.com/writepath/writepath/admission"
+	wfield "github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/status"
+)
+
+func genMeta(r *rand.Rand) map[string]any {
+	md := map[string]any{"namespace": "ns-a", "resourceVersion": "1"}
+	if n := pick(r, "cm1", "", "Bad_Name", "a.b-c", strings.Repeat("x", 254), "-x"); n != "" {
+		md["name"] = n
+	}
+	if g := pick(r, "", "", "web-", "Web-", "x."); g != "" {
+		md["generateName"] = g
+	}
+	if r.IntN(3) == 0 {
+		md["generation"] = pick(r, int64(1), int64(-1), int64(3))
+	}
+	if r.IntN(2) == 0 {
+		l := map[string]any{}
+		for _, k := range some(r, 3, "app", "a/b/c", "example.com/x", "/x", "Bad Key", strings.Repeat("k", 64)) {
+			l[k] = pick(r, "v", "bad value!", "", strings.Repeat("v", 64), "-v")
+		}
+		md["labels"] = l
+	}
+	if r.IntN(2) == 0 {
+		a := map[string]any{}
+		for _, k := range some(r, 2, "note", "example.com/Note", "bad key!") {
+			a[k] = "x"
+		}
+		if r.IntN(6) == 0 {
+			a["big"] = strings.Repeat("y", 256*1024)
+		}
+		md["annotations"] = a
+	}
+	if r.IntN(2) == 0 {
+		md["finalizers"] = anyList(some(r, 3, "kubernetes", "orphan", "foregroundDeletion", "custom", "example.com/f", "Bad/f!"))
+	}
+	if r.IntN(3) == 0 {
+		var refs []any
+		for i := 0; i < 1+r.IntN(2); i++ {
+			ref := map[string]any{}
+			for _, k := range some(r, 4, "apiVersion", "kind", "name", "uid") {
+				ref[k] = map[string]string{"apiVersion": pick(r, "v1", "apps/v1", "a/b/c", "/v1"), "kind": "Deployment", "name": "web", "uid": "u1"}[k]
+			}
+			refs = append(refs, ref)
+		}
+		md["ownerReferences"] = refs
+	}
+	if r.IntN(4) == 0 {
+		md["uid"] = pick(r, "u1", "u2")
+	}
+	if r.IntN(4) == 0 {
+		md["deletionTimestamp"] = pick(r, "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z")
+	}
+	return md
+}
+
+func anyList(xs []string) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// refMetaErrors is apimachinery's ObjectMeta validation as strings, sorted
+// (label and annotation maps are walked in Go map order).
+func refMetaErrors(t testing.TB, md, old map[string]any) []string {
+	var om, oom metav1.ObjectMeta
+	fromMap(t, md, &om)
+	var errs field.ErrorList
+	if old == nil {
+		errs = validation.ValidateObjectMetaAccessor(&om, true, validation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	} else {
+		fromMap(t, old, &oom)
+		errs = validation.ValidateObjectMetaAccessorUpdate(&om, &oom, field.NewPath("metadata"))
+	}
+	// The status error's aggregate drops repeated messages.
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range errs {
+		if !seen[e.Error()] {
+			seen[e.Error()] = true
+			out = append(out, e.Error())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestObjectMetaValidation compares the chain's ObjectMeta step with
+// apimachinery's ValidateObjectMetaAccessor (create) and
+// ValidateObjectMetaAccessorUpdate (update) on generated metadata.
+func TestObjectMetaValidation(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 4))
+	n := sampleSize(1000)
+	chain, err := wadmission.New(wadmission.Config{Builtins: wadmission.Builtins{ObjectMeta: true}})
+	require.NoError(t, err)
+	invalid := 0
+	for i := 0; i < n; i++ {
+		md := genMeta(r)
+		var old map[string]any
+		op := wadmission.Create
+		if r.IntN(2) == 0 {
+			op = wadmission.Update
+			old = genMeta(r)
+		}
+		want := refMetaErrors(t, md, old)
+		obj := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": md}
+		req := wadmission.Request{Operation: op, Kind: wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespace: "ns-a", Object: obj}
+		if old != nil {
+			req.OldObject = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": old}
+		}
+		_, err := chain.Admit(context.Background(), req)
+		var got []string
+		if err != nil {
+			var se *status.Error
+			require.ErrorAs(t, err, &se)
+			var fe *wfield.Error
+			for _, e := range flatten(err) {
+				if errors.As(e, &fe) {
+					got = append(got, fe.Error())
+				}
+			}
+			invalid++
+		}
+		sort.Strings(got)
+		b, _ := json.Marshal(map[string]any{"new": md, "old": old})
+		if !assert.Equal(t, want, got, "case %d: %s", i, b) {
+			return
+		}
+	}
+	t.Logf("%d cases (%d invalid), 0 disagreements", n, invalid)
+}
+
+// flatten lists the field errors under a status error.
+func flatten(err error) []error {
+	var out []error
+	var walk func(e error)
+	walk = func(e error) {
+		switch x := e.(type) {
+		case interface{ Unwrap() []error }:
+			for _, c := range x.Unwrap() {
+				walk(c)
+			}
+		case interface{ Unwrap() error }:
+			if _, ok := e.(*wfield.Error); ok {
+				out = append(out, e)
+				return
+			}
+			if c := x.Unwrap(); c != nil {
+				walk(c)
+			}
+		default:
+			out = append(out, e)
+		}
+	}
+	walk(err)
+	return out
+}
