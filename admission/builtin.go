@@ -182,7 +182,6 @@ func sortedStrings(m map[string]string) []string {
 	return out
 }
 
-
 // validateObjectMeta is ValidateObjectMetaAccessor on create and
 // ValidateObjectMetaAccessorUpdate on update, in their order, as strategies
 // call them (names as DNS subdomains), returned as the 422 Invalid error of
