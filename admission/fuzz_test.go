@@ -82,3 +82,41 @@ func FuzzAdmit(f *testing.F) {
 		assert.Equal(t, before, docs, "configuration unchanged")
 	})
 }
+
+type cannedAnswer []byte
+
+func (c cannedAnswer) Call(context.Context, admission.WebhookTarget, []byte) ([]byte, error) {
+	return c, nil
+}
+
+// FuzzWebhookAnswer feeds arbitrary answers to a mutating and a validating
+// webhook: no panic, the request unchanged, the same outcome twice.
+func FuzzWebhookAnswer(f *testing.F) {
+	f.Add([]byte(`{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"u","allowed":true,"patchType":"JSONPatch","patch":"W3sib3AiOiJhZGQiLCJwYXRoIjoiL2RhdGEvYiIsInZhbHVlIjoiMiJ9XQ=="}}`))
+	f.Add([]byte(`{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"u","allowed":false,"status":{"code":403,"message":"no"}}}`))
+	f.Add([]byte(`{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"u","allowed":true,"patchType":"JSONPatch","patch":"eyJvcCI6ImFkZCJ9"}}`))
+	f.Add([]byte(`not json`))
+	f.Fuzz(func(t *testing.T, answer []byte) {
+		hook := func(kind string) map[string]any {
+			return map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": kind, "metadata": map[string]any{"name": kind},
+				"webhooks": []any{map[string]any{"name": "h.example.com", "sideEffects": "None", "reinvocationPolicy": "IfNeeded",
+					"clientConfig": map[string]any{"url": "https://127.0.0.1:1/"},
+					"rules":        []any{map[string]any{"apiGroups": []any{"*"}, "apiVersions": []any{"*"}, "operations": []any{"*"}, "resources": []any{"*"}}}}}}
+		}
+		chain, err := admission.New(admission.Config{Objects: []map[string]any{hook("MutatingWebhookConfiguration"), hook("ValidatingWebhookConfiguration")},
+			Client: cannedAnswer(answer), Env: admission.Env{ReviewUID: func() string { return "u" }}})
+		require.NoError(t, err)
+		req := deployment(2)
+		before, err := value.DeepCopyMap(req.Object)
+		require.NoError(t, err)
+		r1, err1 := chain.Admit(context.Background(), req)
+		r2, err2 := chain.Admit(context.Background(), req)
+		assert.Equal(t, before, req.Object, "request unchanged")
+		assert.Equal(t, err1 == nil, err2 == nil)
+		if err1 == nil {
+			assert.Equal(t, r1.Object, r2.Object)
+		} else {
+			assert.Equal(t, err1.Error(), err2.Error())
+		}
+	})
+}
