@@ -19,7 +19,7 @@ func TestPerCallCostLimit(t *testing.T) {
 	for _, fp := range []string{"Fail", "Ignore"} {
 		pol := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
 			"metadata": map[string]any{"name": "costly"},
-			"spec": map[string]any{"failurePolicy": fp, "validations": []any{map[string]any{"expression": expr}}}}
+			"spec":     map[string]any{"failurePolicy": fp, "validations": []any{map[string]any{"expression": expr}}}}
 		b := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
 			"metadata": map[string]any{"name": "costly"}, "spec": map[string]any{"policyName": "costly", "validationActions": []any{"Deny"}}}
 		chain, err := admission.New(admission.Config{Objects: []map[string]any{pol, b}})
