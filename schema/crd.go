@@ -62,7 +62,6 @@ type Version struct {
 	rawSchema       any
 	rawSubresources any
 	rawColumns      any
-	rawSelectable   any
 
 	smdOnce sync.Once
 	smdType typed.ParseableType
@@ -213,7 +212,7 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 				}
 			}
 		}
-		v.rawColumns, v.rawSelectable = vm["additionalPrinterColumns"], vm["selectableFields"]
+		v.rawColumns = vm["additionalPrinterColumns"]
 		if cols, ok := vm["additionalPrinterColumns"].([]any); ok {
 			for i, x := range cols {
 				m, _ := x.(map[string]any)
@@ -226,14 +225,20 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 				v.PrinterColumns = append(v.PrinterColumns, col)
 			}
 		}
-		if sfs, ok := vm["selectableFields"].([]any); ok {
-			for _, sf := range sfs {
-				if m, ok := sf.(map[string]any); ok {
-					if jp, ok := m["jsonPath"].(string); ok {
-						v.SelectableFields = append(v.SelectableFields, jp)
-					}
+		switch sfs := vm["selectableFields"].(type) {
+		case nil:
+		case []any:
+			for j, sf := range sfs {
+				// A null element decodes as an empty selectable field (jsonPath "").
+				m, ok := sf.(map[string]any)
+				if !ok && sf != nil {
+					d.fail(fmt.Sprintf("%s.selectableFields[%d]", pth, j), "cannot unmarshal "+typeName(sf)+" into SelectableField")
+					continue
 				}
+				v.SelectableFields = append(v.SelectableFields, d.str(m, "jsonPath", fmt.Sprintf("%s.selectableFields[%d].jsonPath", pth, j)))
 			}
+		default:
+			d.fail(pth+".selectableFields", "cannot unmarshal "+typeName(sfs)+" into []SelectableField")
 		}
 		c.Versions = append(c.Versions, v)
 	}
@@ -354,7 +359,7 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 		schemasIdentical = schemasIdentical && jsonDeepEqual(v.rawSchema, c.Versions[0].rawSchema)
 		subresourcesIdentical = subresourcesIdentical && jsonDeepEqual(v.rawSubresources, c.Versions[0].rawSubresources)
 		columnsIdentical = columnsIdentical && jsonDeepEqual(v.rawColumns, c.Versions[0].rawColumns)
-		selectableIdentical = selectableIdentical && jsonDeepEqual(v.rawSelectable, c.Versions[0].rawSelectable)
+		selectableIdentical = selectableIdentical && stringsEqual(v.SelectableFields, c.Versions[0].SelectableFields)
 	}
 	topLevelSchema := len(c.Versions) > 0 && schemasIdentical && c.Versions[0].Props != nil
 	if !topLevelSchema {
@@ -415,6 +420,14 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 				all = append(all, validateColumn(&v.PrinterColumns[j], vp.Child("additionalPrinterColumns").Index(j))...)
 			}
 		}
+		if !selectableIdentical && len(v.SelectableFields) > 0 {
+			// The version's schema is the internal one: nil when hoisted to spec.validation.
+			if schemasIdentical || v.Props == nil {
+				all = append(all, field.Invalid(vp.Child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"))
+			} else {
+				all = append(all, selectableFieldErrors(v.Props, v.SelectableFields, vp)...)
+			}
+		}
 	}
 	if !unique {
 		all = append(all, field.Invalid(spec.Child("versions"), internalVersions(c, schemasIdentical, subresourcesIdentical, columnsIdentical, selectableIdentical), "must contain unique version names"))
@@ -444,6 +457,13 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 			all = append(all, validateColumn(&c.Versions[0].PrinterColumns[j], spec.Child("additionalPrinterColumns").Index(j))...)
 		}
 	}
+	if selectableIdentical && len(c.Versions) > 0 && len(c.Versions[0].SelectableFields) > 0 {
+		if !schemasIdentical || c.Versions[0].rawSchema == nil {
+			all = append(all, field.Invalid(spec.Child("selectableFields"), "", "may only be set when validations.schema is included"))
+		} else {
+			all = append(all, selectableFieldErrors(c.Versions[0].Props, c.Versions[0].SelectableFields, spec)...)
+		}
+	}
 	// The strategy's PrepareForCreate records the first storage version as stored.
 	var stored []any
 	for _, v := range c.Versions {
@@ -471,6 +491,29 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 		all = append(all, field.Invalid(spec.Child("preserveUnknownFields"), true, "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
 	}
 	return all
+}
+
+// selectableFieldErrors validates selectable fields against the structural form of p, as the
+// apiserver does: a schema that does not convert is reported first at schema.openAPIV3Schema.
+func selectableFieldErrors(p *Props, paths []string, fld field.Path) field.ErrorList {
+	var all field.ErrorList
+	s, err := NewStructural(p)
+	if err != nil {
+		all = append(all, field.Invalid(fld.Child("schema.openAPIV3Schema"), "", err.Error()))
+	}
+	return append(all, validateSelectableFields(paths, s, fld.Child("selectableFields"))...)
+}
+
+func stringsEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 const apiApprovedAnnotation = "api-approved.kubernetes.io"

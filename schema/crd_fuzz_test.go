@@ -19,6 +19,7 @@ func FuzzFromCRD(f *testing.F) {
 	f.Add([]byte(widgetCRD))
 	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"schema":{"openAPIV3Schema":{"items":[{}],"$ref":"#"}}}]}}`))
 	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"object","properties":{"a":{"pattern":"(a","default":{"x":1}}}}}}]}}`))
+	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"name":"v1","storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"m":{"type":"object","additionalProperties":true}}}},"selectableFields":[{"jsonPath":".m.a.b"},{"jsonPath":".m['x\\']"},null,{"jsonPath":"'.a"},{"jsonPath":"."}]}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		obj, err := codec.DecodeObject(data)
 		if err != nil {

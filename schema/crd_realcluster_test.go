@@ -102,7 +102,7 @@ func TestRealCluster(t *testing.T) {
 
 // TestRealClusterCRDs compares FromCRD's 422 with the apiserver's answer to CRDs it rejects.
 func TestRealClusterCRDs(t *testing.T) {
-	for _, name := range []string{"bad-crd-structural", "bad-crd-defaults"} {
+	for _, name := range []string{"bad-crd-structural", "bad-crd-defaults", "bad-crd-selectable", "bad-crd-selectable-versions"} {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("../testdata/schema/realcluster", name+".yaml"))
 			require.NoError(t, err)

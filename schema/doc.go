@@ -55,9 +55,13 @@
 // Schemas nested deeper than 1000 levels are cut off rather than recursed into.
 //
 // Not implemented here: CEL (x-kubernetes-validations rules, their static checks and cost
-// limits are another package's), the selectableFields and conversion (webhook) checks of CRD
-// validation, CRD updates (ValidateCustomResourceDefinitionUpdate), and the fields the
-// apiserver generates on create (uid, creationTimestamp, resourceVersion).
+// limits are another package's), the conversion (webhook) checks of CRD validation, CRD
+// updates (ValidateCustomResourceDefinitionUpdate, which lets an unchanged list of more than 8
+// selectable fields stay), and the fields the apiserver generates on create (uid,
+// creationTimestamp, resourceVersion). Where the apiserver dereferences a missing schema while
+// checking a selectable field path (a step below additionalProperties: true, or below a schema
+// that does not convert) and fails with a 500, FromCRD reports the path as not referring to a
+// valid field.
 //
 // # Errors
 //

@@ -148,6 +148,8 @@ func TestCRDDecodeErrors(t *testing.T) {
 	for _, c := range []struct{ crd, want string }{
 		{`{"apiVersion":"v1","kind":"ConfigMap"}`, `expected apiVersion apiextensions.k8s.io/v1, got "v1"`},
 		{`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"group":1}}`, `spec.group: cannot unmarshal number into string`},
+		{`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"name":"v1","selectableFields":[{"jsonPath":1}]}]}}`, `spec.versions[0].selectableFields[0].jsonPath: cannot unmarshal number into string`},
+		{`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"name":"v1","selectableFields":[".a"]}]}}`, `spec.versions[0].selectableFields[0]: cannot unmarshal string into SelectableField`},
 		{`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":["object"]}}}]}}`, `spec.versions[0].schema.openAPIV3Schema.type: cannot unmarshal array into string`},
 	} {
 		_, err := schema.FromCRDBytes([]byte(c.crd))

@@ -25,6 +25,6 @@ $K delete -f update-old.yaml --ignore-not-found >/dev/null 2>&1
 $K create -f update-old.yaml -o json >update-old.out 2>update-old.err
 run update-invalid strict replace -f update-new.yaml
 # CRDs the apiserver rejects.
-for c in bad-crd-structural bad-crd-defaults; do
+for c in bad-crd-structural bad-crd-defaults bad-crd-selectable bad-crd-selectable-versions; do
   $K create --dry-run=server -f "$c.yaml" >"$c.out" 2>"$c.err" || true
 done
