@@ -6,6 +6,14 @@
 // Status body), warnings and audit annotations must be equal. 250 cases
 // normally, 100,000 with WRITEPATH_LONG=1.
 //
+// MutatingAdmissionPolicies: the mutating policy dispatcher (one pass, policies
+// compiled as the plugin's compilePolicy does, the deduced type converter the
+// apiserver uses for kinds without OpenAPI) on generated ApplyConfiguration and
+// JSONPatch mutations over ConfigMaps: the error or the mutated object must be
+// equal (250 normally, 100,000 with WRITEPATH_LONG=1). ObjectMeta: the
+// registry's ValidateObjectMetaAccessor and ValidateObjectMetaAccessorUpdate on
+// generated metadata (1,000 normally).
+//
 // The webhook code paths: admission.Review against request.CreateV1AdmissionReview
 // on generated requests, and the chain's judgement of generated validating and
 // mutating webhook answers against VerifyAdmissionResponse,

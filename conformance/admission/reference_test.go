@@ -35,6 +35,7 @@ type world struct {
 	namespaces []map[string]any
 	params     []map[string]any
 	matcher    generic.PolicyMatcher
+	rawMatcher *matching.Matcher
 	paramInf   informers.GenericInformer
 	scheme     *runtime.Scheme
 }
@@ -70,7 +71,8 @@ func newWorld(t testing.TB) *world {
 	ctx := context.Background()
 	factory.Start(ctx.Done())
 	factory.WaitForCacheSync(ctx.Done())
-	w.matcher = generic.NewPolicyMatcher(matching.NewMatcher(nsLister, client))
+	w.rawMatcher = matching.NewMatcher(nsLister, client)
+	w.matcher = generic.NewPolicyMatcher(w.rawMatcher)
 	w.scheme = runtime.NewScheme()
 	require.NoError(t, corev1.AddToScheme(w.scheme))
 	return w
