@@ -39,4 +39,20 @@
 // objects it cannot use (unknown kinds, bad selectors); a policy whose
 // expressions do not compile fails, as in the apiserver, the requests it
 // matches according to its failurePolicy.
+//
+// # Differences from kube-apiserver
+//
+//   - matchPolicy Equivalent is matched as Exact: requests are never matched
+//     through an equivalent resource (that would need the object converted).
+//   - request and namespaceObject are dynamically typed in the CEL
+//     environment (the apiserver declares object types): valid expressions
+//     behave the same; a misspelled field fails at run time, not compile time.
+//   - ApplyConfiguration mutations merge objects field by field and replace
+//     lists, as the apiserver's deduced schema does (kinds without OpenAPI);
+//     for built-in kinds the apiserver merges list-maps by key.
+//   - Validating webhooks are called one after the other; the first failure in
+//     configuration order is returned (the apiserver calls them in parallel and
+//     returns the first to arrive). Policies, bindings and webhook
+//     configurations are processed in name order.
+//   - Type-checking warnings of policies (their status) are not computed.
 package admission
