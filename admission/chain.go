@@ -14,8 +14,9 @@ import (
 
 // Config is an admission chain's configuration: Go plugins, the admission
 // configuration objects (MutatingWebhookConfiguration,
-// ValidatingWebhookConfiguration, ValidatingAdmissionPolicy and its
-// bindings, all admissionregistration.k8s.io/v1), the param objects policies
+// ValidatingWebhookConfiguration, ValidatingAdmissionPolicy,
+// MutatingAdmissionPolicy and their bindings, all
+// admissionregistration.k8s.io/v1), the param objects policies
 // refer to, the namespaces selectors look at, and the effects.
 type Config struct {
 	// Mutators run in order after the built-in mutating steps and before
@@ -143,9 +144,9 @@ func New(cfg Config) (*Chain, error) {
 }
 
 // Admit runs req through the chain in kube-apiserver's order: the built-in
-// mutating steps (NamespaceLifecycle), Go mutators, mutating webhooks (then
-// once more those with reinvocationPolicy IfNeeded if a later one changed the
-// object), the registry's create/update steps (system fields, ObjectMeta
+// mutating steps (NamespaceLifecycle), Go mutators, MutatingAdmissionPolicies
+// and mutating webhooks (then once more those with reinvocationPolicy IfNeeded
+// if a later one changed the object), the registry's create/update steps (system fields, ObjectMeta
 // validation), cfg.Validate, then Go validators, ValidatingAdmissionPolicies
 // and validating webhooks. A rejection is returned as a *status.Error worded
 // as the apiserver words it. req is not modified.

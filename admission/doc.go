@@ -5,9 +5,10 @@
 // stored, the patch each mutator applied, the warnings and audit annotations,
 // or the rejection worded as the apiserver words it.
 //
-// The order is the apiserver's: NamespaceLifecycle, Go mutators, mutating
-// webhooks (those with reinvocationPolicy IfNeeded are called once more when a
-// later webhook changed the object), the registry's create steps (uid,
+// The order is the apiserver's: NamespaceLifecycle, Go mutators,
+// MutatingAdmissionPolicies and mutating webhooks (those with
+// reinvocationPolicy IfNeeded run once more when a later one changed the
+// object), the registry's create steps (uid,
 // creationTimestamp, generateName), ObjectMeta validation, the caller's
 // validation step (schema validation, for example with package schema), then
 // Go validators, ValidatingAdmissionPolicies and validating webhooks.
