@@ -106,10 +106,14 @@ func maxElements(s *schema.Structural) *uint64 {
 }
 
 type crdChecker struct {
-	version      Version
-	schemaErrors field.ErrorList
-	celErrors    field.ErrorList
-	total        *totalCost
+	version Version
+	// pre holds the expressions of the CRD before an update (nil on create).
+	pre *preexisting
+	// suppressPerExpressionCost is set on update for a schema the update leaves unchanged.
+	suppressPerExpressionCost bool
+	schemaErrors              field.ErrorList
+	celErrors                 field.ErrorList
+	total                     *totalCost
 }
 
 // ValidateCRD checks the x-kubernetes-validations rules of every version of a CRD as the
@@ -122,19 +126,36 @@ type crdChecker struct {
 // opts.Version defaults to V1_36, the compatibility version kube-apiserver 1.37 compiles new
 // expressions with. Properties are visited in sorted order (the apiserver's order is random).
 func ValidateCRD(crd *schema.CRD, opts Options) field.ErrorList {
+	return validateCRD(crd, nil, opts)
+}
+
+// ValidateCRDUpdate checks the x-kubernetes-validations rules of crd as the apiserver does when
+// it replaces old: as ValidateCRD, except that an expression (rule or messageExpression) that
+// occurs anywhere in old compiles with the stored expressions environment (V1_37: every library
+// the apiserver has, where new expressions get opts.Version, default V1_36), and a version whose
+// schema is unchanged is not refused for the estimated cost of one expression (the limit for
+// the whole schema still applies). A nil old is a create.
+func ValidateCRDUpdate(crd, old *schema.CRD, opts Options) field.ErrorList {
+	return validateCRD(crd, old, opts)
+}
+
+func validateCRD(crd, old *schema.CRD, opts Options) field.ErrorList {
 	if opts.Version.Minor == 0 {
 		opts.Version = V1_36
+	}
+	var pre *preexisting
+	if old != nil {
+		pre = findPreexisting(old)
+	}
+	check := func(s *schema.Structural, p field.Path, version string) field.ErrorList {
+		return validateSchemaRules(s, p, &crdChecker{version: opts.Version, pre: pre, suppressPerExpressionCost: old != nil && schemaUnchanged(crd, old, version)})
 	}
 	var all field.ErrorList
 	// When every version has the same schema, the apiserver's internal CRD holds it once as
 	// spec.validation and reports errors there.
-	identical := len(crd.Versions) > 0
-	for _, v := range crd.Versions {
-		identical = identical && reflect.DeepEqual(v.Props, crd.Versions[0].Props)
-	}
-	if identical {
+	if sharedSchema(crd) {
 		if s := crd.Versions[0].Structural; s != nil {
-			all = append(all, validateSchemaRules(s, field.NewPath("spec", "validation", "openAPIV3Schema"), opts.Version)...)
+			all = append(all, check(s, field.NewPath("spec", "validation", "openAPIV3Schema"), crd.Versions[0].Name)...)
 		}
 		return all
 	}
@@ -143,9 +164,19 @@ func ValidateCRD(crd *schema.CRD, opts Options) field.ErrorList {
 			continue
 		}
 		p := field.NewPath("spec", "versions").Index(i).Child("schema", "openAPIV3Schema")
-		all = append(all, validateSchemaRules(v.Structural, p, opts.Version)...)
+		all = append(all, check(v.Structural, p, v.Name)...)
 	}
 	return all
+}
+
+// sharedSchema reports whether all versions have the same schema (the apiserver's internal
+// spec.validation).
+func sharedSchema(crd *schema.CRD) bool {
+	identical := len(crd.Versions) > 0
+	for _, v := range crd.Versions {
+		identical = identical && reflect.DeepEqual(v.Props, crd.Versions[0].Props)
+	}
+	return identical
 }
 
 // ValidateSchemaRules is ValidateCRD for one openAPIV3Schema (its structural form) at fldPath.
@@ -153,11 +184,11 @@ func ValidateSchemaRules(s *schema.Structural, fldPath field.Path, opts Options)
 	if opts.Version.Minor == 0 {
 		opts.Version = V1_36
 	}
-	return validateSchemaRules(s, fldPath, opts.Version)
+	return validateSchemaRules(s, fldPath, &crdChecker{version: opts.Version})
 }
 
-func validateSchemaRules(s *schema.Structural, fldPath field.Path, version Version) field.ErrorList {
-	c := &crdChecker{version: version, total: &totalCost{}}
+func validateSchemaRules(s *schema.Structural, fldPath field.Path, c *crdChecker) field.ErrorList {
+	c.total = &totalCost{}
 	one := uint64(1)
 	c.walk(s, fldPath, true, &one, false, nil)
 	all := append(c.schemaErrors, c.celErrors...)
@@ -228,7 +259,7 @@ func (c *crdChecker) walk(s *schema.Structural, fldPath field.Path, isRoot bool,
 		c.celErrors = append(c.celErrors, field.InternalError(vp, fmt.Errorf("internal error: failed to construct type information for x-kubernetes-validations rules: %s", "unable to convert structural schema to CEL declarations")))
 		return 0
 	}
-	results, err := compileRules(s, rules, declType, PerCallLimit, c.version)
+	results, err := compileRules(s, rules, declType, PerCallLimit, c.version, c.pre)
 	if err != nil {
 		c.celErrors = append(c.celErrors, field.InternalError(vp, err))
 		return 0
@@ -241,7 +272,7 @@ func (c *crdChecker) walk(s *schema.Structural, fldPath field.Path, isRoot bool,
 		} else {
 			cost = multiplyWithOverflowGuard(cr.maxCost, cr.maxCardinality)
 		}
-		if cost > StaticEstimatedCostLimit {
+		if !c.suppressPerExpressionCost && cost > StaticEstimatedCostLimit {
 			c.celErrors = append(c.celErrors, field.Forbidden(rp.Child("rule"), costErrorMessage("estimated rule cost", cost, StaticEstimatedCostLimit)))
 		}
 		c.total.observe(rp.Child("rule"), cost)
@@ -255,7 +286,7 @@ func (c *crdChecker) walk(s *schema.Structural, fldPath field.Path, isRoot bool,
 		if cr.messageExpressionErr != nil {
 			c.celErrors = append(c.celErrors, field.Invalid(rp.Child("messageExpression"), rules[i].badValue(), cr.messageExpressionErr.Detail))
 		} else if cr.messageExpression != nil {
-			if cr.messageExpressionMaxCost > StaticEstimatedCostLimit {
+			if !c.suppressPerExpressionCost && cr.messageExpressionMaxCost > StaticEstimatedCostLimit {
 				c.celErrors = append(c.celErrors, field.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", cr.messageExpressionMaxCost, StaticEstimatedCostLimit)))
 			}
 			c.total.observe(rp.Child("messageExpression"), cr.messageExpressionMaxCost)

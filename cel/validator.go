@@ -62,50 +62,94 @@ type compiled struct {
 	normalizedFieldPath      string
 }
 
-// compileRules compiles the rules of one schema node against its CEL type.
-func compileRules(s *schema.Structural, rules []Rule, declType *DeclType, perCallLimit uint64, version Version) ([]compiled, error) {
+// preexisting holds the expressions of a CRD before an update (apiextensions'
+// preexistingExpressions): the apiserver compiles those with the newest (stored expressions)
+// environment, every other expression with the compatibility version's.
+type preexisting struct {
+	rules, messageExpressions map[string]bool
+}
+
+// storedVersion is the version of the apiserver's stored expressions environment: every
+// library it knows that has not been removed.
+var storedVersion = V1_37
+
+// ruleEnvs builds the environments of one node's rules: oldSelf typed as self, and oldSelf
+// optional (optionalOldSelf: true).
+func ruleEnvs(version Version, declType *DeclType) (oldSelfEnv, optionalOldSelfEnv *celgo.Env, err error) {
+	base, err := BaseEnv(version)
+	if err != nil {
+		return nil, nil, err
+	}
+	scoped := declType.withTypeName(selfTypeName)
+	provider := newTypeProvider(base.CELTypeProvider(), scoped, version.Minor >= 31)
+	oldSelfEnv, err = base.Extend(
+		celgo.CustomTypeProvider(provider),
+		celgo.Variable(selfVar, scoped.celType),
+		celgo.Variable(oldSelfVar, scoped.celType),
+	)
+	if err != nil {
+		return nil, nil, err
+	}
+	optionalOldSelfEnv, err = base.Extend(
+		celgo.CustomTypeProvider(provider),
+		celgo.Variable(selfVar, scoped.celType),
+		celgo.Variable(oldSelfVar, types.NewOptionalType(scoped.celType)),
+	)
+	if err != nil {
+		return nil, nil, err
+	}
+	return oldSelfEnv, optionalOldSelfEnv, nil
+}
+
+// compileRules compiles the rules of one schema node against its CEL type, with the
+// environment of version, or for the expressions in pre (when not nil) the stored expressions
+// environment.
+func compileRules(s *schema.Structural, rules []Rule, declType *DeclType, perCallLimit uint64, version Version, pre *preexisting) ([]compiled, error) {
 	if len(rules) == 0 {
 		return nil, nil
 	}
 	if declType == nil {
 		return nil, errors.New("failed to convert to declType for CEL validation rules")
 	}
-	base, err := BaseEnv(version)
+	oldSelfEnv, optionalOldSelfEnv, err := ruleEnvs(version, declType)
 	if err != nil {
 		return nil, err
 	}
-	scoped := declType.withTypeName(selfTypeName)
-	provider := newTypeProvider(base.CELTypeProvider(), scoped, version.Minor >= 31)
-	oldSelfEnv, err := base.Extend(
-		celgo.CustomTypeProvider(provider),
-		celgo.Variable(selfVar, scoped.celType),
-		celgo.Variable(oldSelfVar, scoped.celType),
-	)
-	if err != nil {
-		return nil, err
-	}
-	optionalOldSelfEnv, err := base.Extend(
-		celgo.CustomTypeProvider(provider),
-		celgo.Variable(selfVar, scoped.celType),
-		celgo.Variable(oldSelfVar, types.NewOptionalType(scoped.celType)),
-	)
-	if err != nil {
-		return nil, err
+	// The stored environment is built only when some expression needs it.
+	var storedOldSelfEnv, storedOptionalOldSelfEnv *celgo.Env
+	if pre != nil {
+		needed := false
+		for _, r := range rules {
+			needed = needed || pre.rules[r.Rule] || (r.MessageExpression != "" && pre.messageExpressions[r.MessageExpression])
+		}
+		if needed {
+			if storedOldSelfEnv, storedOptionalOldSelfEnv, err = ruleEnvs(storedVersion, declType); err != nil {
+				return nil, err
+			}
+		}
 	}
 	estimator := &CostEstimator{SizeEstimator: &sizeEstimator{root: declType}}
 	maxCard := uint64(MaxRequestSizeBytes / (declType.MinSerializedSize + 1))
 	out := make([]compiled, len(rules))
 	for i, r := range rules {
-		env := oldSelfEnv
-		if r.OptionalOldSelf != nil && *r.OptionalOldSelf {
-			env = optionalOldSelfEnv
+		optional := r.OptionalOldSelf != nil && *r.OptionalOldSelf
+		env, stored := oldSelfEnv, storedOldSelfEnv
+		if optional {
+			env, stored = optionalOldSelfEnv, storedOptionalOldSelfEnv
 		}
-		out[i] = compileRule(s, r, env, estimator, maxCard, perCallLimit)
+		ruleEnv, msgEnv := env, env
+		if pre != nil && pre.rules[r.Rule] {
+			ruleEnv = stored
+		}
+		if pre != nil && pre.messageExpressions[r.MessageExpression] {
+			msgEnv = stored
+		}
+		out[i] = compileRule(s, r, ruleEnv, msgEnv, estimator, maxCard, perCallLimit)
 	}
 	return out, nil
 }
 
-func compileRule(s *schema.Structural, r Rule, env *celgo.Env, estimator *CostEstimator, maxCard, perCallLimit uint64) (res compiled) {
+func compileRule(s *schema.Structural, r Rule, env, msgEnv *celgo.Env, estimator *CostEstimator, maxCard, perCallLimit uint64) (res compiled) {
 	if len(strings.TrimSpace(r.Rule)) == 0 {
 		return res
 	}
@@ -138,7 +182,7 @@ func compileRule(s *schema.Structural, r Rule, env *celgo.Env, estimator *CostEs
 	res.maxCardinality = maxCard
 	res.program = prog
 	if r.MessageExpression != "" {
-		mast, issues := env.Compile(r.MessageExpression)
+		mast, issues := msgEnv.Compile(r.MessageExpression)
 		if issues != nil {
 			res.messageExpressionErr = &ruleError{Type: errTypeInvalid, Detail: "messageExpression compilation failed: " + issues.String()}
 			return res
@@ -147,12 +191,12 @@ func compileRule(s *schema.Structural, r Rule, env *celgo.Env, estimator *CostEs
 			res.messageExpressionErr = &ruleError{Type: errTypeInvalid, Detail: "messageExpression must evaluate to a string"}
 			return res
 		}
-		mprog, err := env.Program(mast, celgo.CostLimit(perCallLimit), celgo.CostTracking(estimator), celgo.InterruptCheckFrequency(checkFrequency))
+		mprog, err := msgEnv.Program(mast, celgo.CostLimit(perCallLimit), celgo.CostTracking(estimator), celgo.InterruptCheckFrequency(checkFrequency))
 		if err != nil {
 			res.messageExpressionErr = &ruleError{Type: errTypeInvalid, Detail: "messageExpression instantiation failed: " + err.Error()}
 			return res
 		}
-		mest, err := env.EstimateCost(mast, estimator)
+		mest, err := msgEnv.EstimateCost(mast, estimator)
 		if err != nil {
 			res.messageExpressionErr = &ruleError{Type: errTypeInternal, Detail: "cost estimation failed for messageExpression: " + err.Error()}
 			return res
@@ -314,7 +358,7 @@ func newValidator(validationSchema, nodeSchema *schema.Structural, isResourceRoo
 	if perr != nil {
 		err = perr
 	} else {
-		comp, err = compileRules(&compilationSchema, rules, declType, opts.PerCallLimit, opts.Version)
+		comp, err = compileRules(&compilationSchema, rules, declType, opts.PerCallLimit, opts.Version, nil)
 	}
 	var elemType *DeclType
 	if declType != nil {
