@@ -2,7 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,4 +65,35 @@ func TestAdmitCLI(t *testing.T) {
 			assert.Equal(t, string(want), got, "golden %s", golden)
 		})
 	}
+}
+
+// TestAdmitWebhookURL runs admit with --webhook-url against an HTTPS test
+// webhook whose certificate the configuration's caBundle trusts.
+func TestAdmitWebhookURL(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var review map[string]any
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&review))
+		req := review["request"].(map[string]any)
+		_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+			"response": map[string]any{"uid": req["uid"], "allowed": false, "status": map[string]any{"code": 403, "message": "not today"}}})
+	}))
+	defer srv.Close()
+	ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}))
+	dir := t.TempDir()
+	cfg := fmt.Sprintf(`apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: gate}
+webhooks:
+- name: gate.example.com
+  clientConfig: {service: {namespace: default, name: gate}, caBundle: %s}
+  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+`, ca)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "gate.yaml"), []byte(cfg), 0o644))
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"admit", "-f", "-", "--policy", filepath.Join(dir, "gate.yaml"), "--webhook-url", srv.URL + "/validate"},
+		strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: default}\n"), &stdout, &stderr)
+	assert.Equal(t, exitNegative, code, stderr.String())
+	assert.Equal(t, "Error from server: admission webhook \"gate.example.com\" denied the request: not today\n", stderr.String())
 }
