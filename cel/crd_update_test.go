@@ -1,6 +1,7 @@
 package cel_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -106,5 +107,57 @@ spec:
 		cel.ValidateCRDUpdate(crd, old, cel.Options{})
 		assert.True(t, reflect.DeepEqual(crd.Versions[1].Props, crd2.Versions[1].Props))
 		assert.True(t, reflect.DeepEqual(old.Versions[0].Props, old2.Versions[0].Props))
+	})
+}
+
+// fuzzCRD is a CRD with one rule (and messageExpression) on an object with a string list.
+func fuzzCRD(t *testing.T, rule, messageExpression string, maxItems int64) *schema.CRD {
+	v := map[string]any{"rule": rule}
+	if messageExpression != "" {
+		v["messageExpression"] = messageExpression
+	}
+	crd := map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "widgets.example.com"},
+		"spec": map[string]any{
+			"group": "example.com", "scope": "Namespaced",
+			"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true, "schema": map[string]any{"openAPIV3Schema": map[string]any{
+				"type": "object", "x-kubernetes-validations": []any{v},
+				"properties": map[string]any{"l": map[string]any{"type": "array", "maxItems": maxItems, "items": map[string]any{"type": "string"}}},
+			}}}},
+		},
+	}
+	data, err := json.Marshal(crd)
+	require.NoError(t, err)
+	c, err := schema.FromCRDBytes(data)
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+// FuzzValidateCRDUpdate checks fuzzed rules on update: no panic, inputs not modified, the same
+// answer twice, and an update that changes nothing is never refused for more than a create.
+func FuzzValidateCRDUpdate(f *testing.F) {
+	f.Add("[1].includes(1)", "", "self.l.all(a, self.l.all(b, a == b))", "'x'", int64(3000), int64(10))
+	f.Add("self.l.size() > 0", "[1].includes(1) ? 'a' : 'b'", "self.l.size() > 1", "", int64(10), int64(-1))
+	f.Add("", "  ", "oldSelf == self", "self", int64(0), int64(1<<40))
+	f.Fuzz(func(t *testing.T, oldRule, oldMsg, rule, msg string, oldMax, maxItems int64) {
+		old := fuzzCRD(t, oldRule, oldMsg, oldMax)
+		crd := fuzzCRD(t, rule, msg, maxItems)
+		if old == nil || crd == nil {
+			return
+		}
+		before, _ := json.Marshal([]any{crd.Versions[0].Props, old.Versions[0].Props})
+		got := cel.ValidateCRDUpdate(crd, old, cel.Options{})
+		again := cel.ValidateCRDUpdate(crd, old, cel.Options{})
+		assert.Equal(t, fmt.Sprint(got), fmt.Sprint(again))
+		for _, e := range got {
+			assert.NotEmpty(t, e.Error())
+		}
+		assert.LessOrEqual(t, len(cel.ValidateCRDUpdate(crd, crd, cel.Options{})), len(cel.ValidateCRD(crd, cel.Options{})))
+		after, _ := json.Marshal([]any{crd.Versions[0].Props, old.Versions[0].Props})
+		assert.Equal(t, string(before), string(after), "inputs not modified")
 	})
 }

@@ -20,6 +20,7 @@
 //
 //	crd, _ := schema.FromCRDBytes(crdYAML)
 //	if errs := cel.ValidateCRD(crd, cel.Options{}); len(errs) > 0 { ... } // rules the apiserver rejects
+//	errs := cel.ValidateCRDUpdate(crd, storedCRD, cel.Options{})             // the same, replacing storedCRD
 //	v := crd.Version("v1")
 //	res, _ := v.Process(schema.Request{Object: obj, Old: old})
 //	celRes := cel.ValidateCustomResource(ctx, v, res.Object, old, res.Errors)
@@ -51,10 +52,15 @@
 // messageExpression, Forbidden/Required/Duplicate by reason, at fieldPath when given; budget
 // exhaustion ("validation failed due to running out of cost budget, no further validation
 // rules will be run") and per-call limits ("operation cancelled: actual cost limit exceeded").
-// CRD-time errors (ValidateCRD, with create semantics: the apiserver relaxes cost limits and
-// uses the newest environment for expressions an update leaves unchanged) carry CRD paths
+// CRD-time errors carry CRD paths
 // (spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule) and the
-// apiserver's compilation and cost messages. Library functions fail with the apiserver's texts
+// apiserver's compilation and cost messages. ValidateCRD has create semantics: every
+// expression compiles at Options.Version (default V1_36, kube-apiserver 1.37's compatibility
+// version for new expressions) and meets the cost limits. ValidateCRDUpdate has update
+// semantics: an expression whose text occurs anywhere in the stored CRD compiles with the
+// stored expressions environment (V1_37, every library), and a version whose schema is
+// unchanged (semantically: nil and empty lists are equal) is not refused for one expression's
+// estimated cost; the limit for a whole schema still applies. Library functions fail with the apiserver's texts
 // ("IP Address \"x\" parse error during conversion from string: ...", "quantities must match
 // the regular expression ...", "Illegal regex: ...").
 package cel

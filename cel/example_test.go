@@ -3,6 +3,7 @@ package cel_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	celgo "github.com/google/cel-go/cel"
 
@@ -98,6 +99,45 @@ spec:
 	// spec.validation.openAPIV3Schema.properties[names].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
 	// spec.validation.openAPIV3Schema.properties[names].x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema
 	// spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)
+}
+
+func ExampleValidateCRDUpdate() {
+	crdWith := func(rule string) *schema.CRD {
+		crd, err := schema.FromCRDBytes([]byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  names: {plural: things, kind: Thing}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          tags: {type: array, maxItems: 10, items: {type: string, maxLength: 10}}
+        x-kubernetes-validations:
+        - rule: "` + rule + `"
+`))
+		if err != nil {
+			panic(err)
+		}
+		return crd
+	}
+	// includes() is in kube-apiserver 1.37's lists library, but new expressions are compiled
+	// at compatibility version 1.36: a stored rule that uses it is kept, a new one is refused.
+	stored := crdWith("!has(self.tags) || !self.tags.includes('x')")
+	fmt.Println("unchanged:", len(cel.ValidateCRDUpdate(stored, stored, cel.Options{})))
+	for _, e := range cel.ValidateCRDUpdate(crdWith("!has(self.tags) || !self.tags.includes('y')"), stored, cel.Options{}) {
+		fmt.Println(strings.SplitN(e.Error(), "\n", 2)[0])
+	}
+	// Output:
+	// unchanged: 0
+	// spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {"Rule":"!has(self.tags) || !self.tags.includes('y')","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:39: undeclared reference to 'includes' (in container '')
 }
 
 func ExampleBaseEnv() {
