@@ -356,3 +356,27 @@ func ExampleVersion_Read() {
 	// Output:
 	// {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"generation":1,"name":"w"},"spec":{"color":"red","size":2}}
 }
+
+// A custom resource's list keys for server-side apply come from x-kubernetes-list-type and
+// list-map-keys; custom resources take no strategic merge patch.
+func ExampleVersion_Explain() {
+	info, err := mustCRD().Version("v1").Explain("spec.ports")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(info)
+	info, err = mustCRD().Version("v1").Explain("spec.ports.port")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(info.SchemaType, info.Default)
+	// Output:
+	// PATH:           spec.ports
+	// TYPE:           list
+	// LIST TYPE:      map
+	// SSA KEYS:       name
+	// ELEMENT:        map
+	// SCHEMA TYPE:    array
+	// SMP STRATEGY:   not supported (custom resources take merge or JSON patches; a strategic merge patch is a 415)
+	// integer 80
+}

@@ -45,7 +45,11 @@
 // kinds UnknownFields finds the unknown paths over Kind.SMDType, as strict decoding into the Go
 // types does). Version.SMDType is the structured-merge-diff type the apiserver's field manager
 // uses for the custom resource (list and map semantics for apply, deduced types where the schema
-// preserves unknown fields); SMDSchema builds it from any structural schema.
+// preserves unknown fields); SMDSchema builds it from any structural schema. Version.Explain
+// describes a field path of a custom resource with the same FieldInfo as Kind.Explain: its
+// server-side-apply shape from that type, the structural schema's type, nullable, default and
+// x-kubernetes extensions, and no strategic-merge-patch strategy (the apiserver refuses
+// strategic merge patches of custom resources with a 415).
 //
 // # Invariants
 //

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+
+	"github.com/writepath/writepath/internal/codec"
 )
 
 // FieldInfo says what the two patch mechanisms of the apiserver do with one field path of a kind:
@@ -39,6 +41,21 @@ type FieldInfo struct {
 	PatchStrategy string
 	PatchMergeKey string
 	GoType        string
+
+	// CustomResource is set by Version.Explain: the field belongs to a custom resource, which
+	// takes no strategic merge patch. The other fields below are the structural schema's facts
+	// about it (empty below metadata, which the apiserver types as ObjectMeta): SchemaType is the
+	// OpenAPI type with its format ("integer", "string (format date-time)", "" for none),
+	// Nullable is nullable: true, Default the default the apiserver applies (nil for none), and
+	// PreserveUnknownFields, IntOrString and EmbeddedResource the x-kubernetes extensions set on
+	// the field.
+	CustomResource        bool
+	SchemaType            string
+	Nullable              bool
+	Default               any
+	PreserveUnknownFields bool
+	IntOrString           bool
+	EmbeddedResource      bool
 }
 
 // Explain describes the field at path of a built-in kind. path is a dot-separated list of field
@@ -145,6 +162,10 @@ func describe(s *smdschema.Schema, ref smdschema.TypeRef, atom smdschema.Atom, o
 		return def
 	}
 	switch {
+	case atom.Scalar != nil && (atom.List != nil || atom.Map != nil):
+		// Untyped (type "" in a schema): a scalar, list or map, deduced from the value.
+		out.Type = "untyped"
+		out.Fields = untypedFields(atom.Map)
 	case atom.List != nil:
 		out.Type = "list"
 		switch er(atom.List.ElementRelationship) {
@@ -187,6 +208,8 @@ func shape(s *smdschema.Schema, ref smdschema.TypeRef) (string, string) {
 	switch {
 	case !ok:
 		return "", name
+	case atom.Scalar != nil && (atom.List != nil || atom.Map != nil):
+		return "untyped", ""
 	case atom.List != nil:
 		return "list", name
 	case atom.Map != nil:
@@ -224,7 +247,21 @@ func (fi FieldInfo) String() string {
 		elem = strings.TrimSpace(elem + " " + fi.ElementName)
 	}
 	line("ELEMENT", elem)
-	if fi.Path != "" {
+	line("SCHEMA TYPE", fi.SchemaType)
+	if fi.Nullable {
+		line("NULLABLE", "true")
+	}
+	if fi.Default != nil {
+		d, err := codec.EncodeJSON(fi.Default)
+		if err != nil {
+			d = []byte(fmt.Sprint(fi.Default))
+		}
+		line("DEFAULT", string(d))
+	}
+	line("EXTENSIONS", strings.Join(fi.Extensions(), ", "))
+	if fi.Path != "" && fi.CustomResource {
+		line("SMP STRATEGY", crSMPUnsupported)
+	} else if fi.Path != "" {
 		strategy := fi.PatchStrategy
 		if strategy == "" && fi.GoType != "" {
 			strategy = "(none: " + defaultSMPBehaviour(fi) + ")"
@@ -235,6 +272,22 @@ func (fi FieldInfo) String() string {
 	}
 	line("FIELDS", strings.Join(fi.Fields, ", "))
 	return b.String()
+}
+
+// Extensions lists the x-kubernetes extensions set on a custom resource's field, by name
+// ("x-kubernetes-preserve-unknown-fields", ...); list and map types are in ListType and MapType.
+func (fi FieldInfo) Extensions() []string {
+	var out []string
+	if fi.PreserveUnknownFields {
+		out = append(out, "x-kubernetes-preserve-unknown-fields")
+	}
+	if fi.IntOrString {
+		out = append(out, "x-kubernetes-int-or-string")
+	}
+	if fi.EmbeddedResource {
+		out = append(out, "x-kubernetes-embedded-resource")
+	}
+	return out
 }
 
 // defaultSMPBehaviour says what strategic merge patch does with a field without a patchStrategy:

@@ -36,7 +36,7 @@ func verbs() []verb {
 		{"patch", "Apply a JSON, merge or strategic merge patch to an object as kube-apiserver does (kubectl patch)", runPatch},
 		{"diff", "Print the JSON, merge or strategic merge patch that turns one object into another", runDiff},
 		{"owners", "Show who owns which fields of an object (metadata.managedFields as a table)", runOwners},
-		{"schema", "Explain list types, keys and patch strategies of a built-in kind's fields", runSchema},
+		{"schema", "Explain list types, keys and patch strategies of a kind's fields (built-in or --crd)", runSchema},
 		{"validate", "Prune, default and validate a custom object against its CRD", runValidate},
 		{"admit", "Run a write through admission: policies (VAP, MAP), webhooks, built-in checks", runAdmit},
 		{"convert", "Convert custom objects between CRD versions (None or Webhook strategy); check round trips", runConvert},
