@@ -137,7 +137,7 @@ func genMAPBinding(r *rand.Rand, policy, name string) map[string]any {
 func TestMutatingPolicies(t *testing.T) {
 	w := newWorld(t)
 	r := rand.New(rand.NewPCG(6, 5))
-	n := sampleSize(250)
+	n := sampleSize(150)
 	mutated, denied := 0, 0
 	for i := 0; i < n; i++ {
 		var policies, bindings []map[string]any

@@ -109,7 +109,7 @@ func refMetaErrors(t testing.TB, md, old map[string]any) []string {
 // ValidateObjectMetaAccessorUpdate (update) on generated metadata.
 func TestObjectMetaValidation(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 4))
-	n := sampleSize(1000)
+	n := sampleSize(500)
 	chain, err := wadmission.New(wadmission.Config{Builtins: wadmission.Builtins{ObjectMeta: true}})
 	require.NoError(t, err)
 	invalid := 0

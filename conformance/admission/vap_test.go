@@ -272,7 +272,7 @@ func (w *world) ours(t testing.TB, c gencase) outcome {
 func TestValidatingPolicies(t *testing.T) {
 	w := newWorld(t)
 	r := rand.New(rand.NewPCG(6, 37))
-	n := sampleSize(250)
+	n := sampleSize(150)
 	disagree, denied, warned, annotated := 0, 0, 0, 0
 	for i := 0; i < n; i++ {
 		c := genCase(r)

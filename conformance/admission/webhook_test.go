@@ -91,7 +91,7 @@ func refReview(t testing.TB, c reviewCase, uid string) map[string]any {
 // CreateV1AdmissionReview on generated requests.
 func TestAdmissionReviewRequests(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 1))
-	n := sampleSize(1000)
+	n := sampleSize(500)
 	for i := 0; i < n; i++ {
 		c := genReviewCase(r)
 		want := refReview(t, c, "uid-1")
@@ -184,7 +184,7 @@ func (c cannedClient) Call(context.Context, wadmission.WebhookTarget, []byte) ([
 func TestWebhookResponses(t *testing.T) {
 	w := newWorld(t)
 	r := rand.New(rand.NewPCG(6, 2))
-	n := sampleSize(1000)
+	n := sampleSize(500)
 	name := "v.example.com"
 	cfg := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration",
 		"metadata": map[string]any{"name": "cfg"}, "webhooks": []any{map[string]any{"name": name,
@@ -297,7 +297,7 @@ func genMutatingResponse(r *rand.Rand, uid string) []byte {
 func TestMutatingWebhookResponses(t *testing.T) {
 	w := newWorld(t)
 	r := rand.New(rand.NewPCG(6, 3))
-	n := sampleSize(1000)
+	n := sampleSize(500)
 	name := "m.example.com"
 	cfg := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingWebhookConfiguration",
 		"metadata": map[string]any{"name": "cfg"}, "webhooks": []any{map[string]any{"name": name,
