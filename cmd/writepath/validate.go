@@ -14,7 +14,7 @@ import (
 
 func runValidate(e *env, args []string) int {
 	var o output
-	f := e.flags("validate --crd CRD -f OBJECT [--old OLD [--subresource status]] [--field-validation Strict|Warn|Ignore] [-o yaml|json]",
+	f := e.flags("validate --crd CRD [--old-crd STORED_CRD] -f OBJECT [--old OLD [--subresource status]] [--field-validation Strict|Warn|Ignore] [-o yaml|json]",
 		`Validate a custom object against its CustomResourceDefinition as kube-apiserver 1.37 does on a
 create (or, with --old, an update): unknown fields are pruned (and reported as the
 field-validation level asks), metadata is normalised, defaults are applied, then the object is
@@ -29,6 +29,7 @@ errors as the server's 422 answer. Exit status 1 if the write would be refused.`
   # Update with ratcheting, unknown fields as warnings
   writepath validate --crd crd.yaml -f new.yaml --old stored.yaml --field-validation Warn`)
 	crdFile := f.String("crd", "", "the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1)")
+	oldCRDFile := f.String("old-crd", "", "the stored CustomResourceDefinition `FILE`: check the CRD's rules as an update of it")
 	objFile := f.String("f", "", "`FILE` with the object to write (- for stdin)")
 	oldFile := f.String("old", "", "`FILE` with the stored object: validate an update")
 	sub := f.String("subresource", "", "`SUBRESOURCE` written: status (needs --old); default the main resource")
@@ -50,20 +51,30 @@ errors as the server's 422 answer. Exit status 1 if the write would be refused.`
 	if err != nil || level == "" {
 		return e.fail(usagef("invalid --field-validation %q: must be Strict, Warn or Ignore", *fv))
 	}
-	crdDocs, err := e.readObjects([]string{*crdFile})
+	readCRD := func(flag, file string) (*schema.CRD, error) {
+		crdDocs, err := e.readObjects([]string{file})
+		if err != nil {
+			return nil, err
+		}
+		if len(crdDocs) != 1 {
+			return nil, usagef("--%s %s: want one CustomResourceDefinition, got %d documents", flag, file, len(crdDocs))
+		}
+		return schema.FromCRD(crdDocs[0])
+	}
+	crd, err := readCRD("crd", *crdFile)
 	if err != nil {
 		return e.fail(err)
 	}
-	if len(crdDocs) != 1 {
-		return e.fail(usagef("--crd %s: want one CustomResourceDefinition, got %d documents", *crdFile, len(crdDocs)))
-	}
-	crd, err := schema.FromCRD(crdDocs[0])
-	if err != nil {
-		return e.fail(err)
+	var oldCRD *schema.CRD
+	if *oldCRDFile != "" {
+		if oldCRD, err = readCRD("old-crd", *oldCRDFile); err != nil {
+			return e.fail(err)
+		}
 	}
 	// The apiserver refuses a CRD whose x-kubernetes-validations do not compile or cost too
-	// much, with the same 422 as for its schema errors.
-	if errs := cel.ValidateCRD(crd, cel.Options{}); len(errs) > 0 {
+	// much, with the same 422 as for its schema errors (on a CRD update, with the relaxations
+	// for the stored CRD's expressions and unchanged schemas).
+	if errs := cel.ValidateCRDUpdate(crd, oldCRD, cel.Options{}); len(errs) > 0 {
 		return e.fail(status.Invalid(status.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}, crd.Name, errs))
 	}
 	// Duplicates are decoded as the apiserver does under Warn and Ignore (last one wins) and

@@ -33,6 +33,9 @@ func TestValidateCLI(t *testing.T) {
 		{"validate-bad-level", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", d + "widget.yaml", "--field-validation", "Loose"}, "", exitUsage},
 		{"validate-bad-crd", []string{"validate", "--crd", d + "widget.yaml", "-f", d + "widget.yaml"}, "", exitNegative},
 		{"validate-bad-rule", []string{"validate", "--crd", d + "widget-bad-rule-crd.yaml", "-f", d + "widget.yaml"}, "", exitNegative},
+		{"validate-old-crd", []string{"validate", "--crd", d + "widget-includes-crd.yaml", "--old-crd", d + "widget-includes-crd.yaml", "-f", d + "widget.yaml"}, "", exitOK},
+		{"validate-old-crd-new-rule", []string{"validate", "--crd", d + "widget-includes-crd.yaml", "--old-crd", d + "widget-crd.yaml", "-f", d + "widget.yaml"}, "", exitNegative},
+		{"validate-old-crd-missing", []string{"validate", "--crd", d + "widget-crd.yaml", "--old-crd", d + "nothing.yaml", "-f", d + "widget.yaml"}, "", exitUsage},
 		{"validate-stdin", []string{"validate", "--crd", d + "widget-crd.yaml", "-f", "-"}, "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\",\"metadata\":{\"name\":\"x\",\"namespace\":\"n\"},\"spec\":{\"size\":1}}", exitOK},
 	}
 	for _, c := range cases {
