@@ -50,7 +50,10 @@
 //     behave the same; a misspelled field fails at run time, not compile time.
 //   - ApplyConfiguration mutations merge objects field by field and replace
 //     lists, as the apiserver's deduced schema does (kinds without OpenAPI);
-//     for built-in kinds the apiserver merges list-maps by key.
+//     for built-in kinds the apiserver uses their OpenAPI schema: it merges
+//     list-maps by key (containers by name) and refuses to set atomic lists
+//     or maps ("may not mutate atomic arrays, maps or structs"), which Admit
+//     does not do.
 //   - Validating webhooks are called one after the other; the first failure in
 //     configuration order is returned (the apiserver calls them in parallel and
 //     returns the first to arrive). Policies, bindings and webhook

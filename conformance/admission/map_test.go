@@ -81,6 +81,7 @@ var (
 		`Object{data: {"m": object.data.missing}}`,
 		`Object{}`,
 		`Object{data: {"p": params.data.max}}`,
+		`Object{spec: Object.spec{items: ["a", "b"]}}`,
 	}
 	patchExprs = []string{
 		`[JSONPatch{op: "add", path: "/data/j", value: "1"}]`,
