@@ -222,10 +222,10 @@ func oldCRD(r *rand.Rand, g *schemaGen) map[string]any {
 func TestCRDUpdateRulesAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 11))
 	g := &schemaGen{r: r}
-	n := sampleSize(600, 100000)
+	n := sampleSize(400, 100000) // compared pairs (generated CRDs the schema package refuses are skipped)
 	stats := map[string]int{}
 	var disagreements []string
-	for i := 0; i < n; i++ {
+	for stats["compared"] < n {
 		old := oldCRD(r, g)
 		crd, kind := mutateCRD(r, g, old)
 		mine, err := schema.FromCRD(crd)
