@@ -172,6 +172,10 @@ func beforeDelete(obj Object, m *meta, k Kind, opts *DeleteOptions, now time.Tim
 func podPeriod(obj Object, requested *int64) int64 {
 	period := int64(0)
 	spec, _ := obj["spec"].(map[string]any)
+	if node, _ := spec["nodeName"].(string); node == "" {
+		// An unscheduled pod goes at once, whatever its period.
+		return 0
+	}
 	if requested != nil {
 		period = *requested
 	} else if v, ok := asInt(spec["terminationGracePeriodSeconds"]); ok {
@@ -181,9 +185,6 @@ func podPeriod(obj Object, requested *int64) int64 {
 			// The apiserver defaults terminationGracePeriodSeconds to 30 on create.
 			period = 30
 		}
-	}
-	if node, _ := spec["nodeName"].(string); node == "" {
-		period = 0
 	}
 	status, _ := obj["status"].(map[string]any)
 	if phase, _ := status["phase"].(string); phase == "Failed" || phase == "Succeeded" {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -225,39 +226,41 @@ func optBool(m map[string]any, k string) (*bool, error) {
 func validateOwnerRefs(m *meta) []string {
 	var errs []string
 	errs = append(errs, m.ownerErrs...)
-	first := ""
+	first := -1
 	for i, r := range m.owners {
-		p := fmt.Sprintf("metadata.ownerReferences[%d]", i)
 		if r.APIVersion == "" {
-			errs = append(errs, p+".apiVersion: Required value: must not be empty")
+			errs = append(errs, refPath(i)+".apiVersion: Required value: must not be empty")
 		} else if _, v := splitAPIVersion(r.APIVersion); v == "" || strings.Count(r.APIVersion, "/") > 1 {
-			errs = append(errs, fmt.Sprintf("%s.apiVersion: Invalid value: %q: must be <group>/<version> or <version>", p, r.APIVersion))
+			errs = append(errs, fmt.Sprintf("%s.apiVersion: Invalid value: %q: must be <group>/<version> or <version>", refPath(i), r.APIVersion))
 		}
 		if r.Kind == "" {
-			errs = append(errs, p+".kind: Required value: must not be empty")
+			errs = append(errs, refPath(i)+".kind: Required value: must not be empty")
 		}
 		if r.Name == "" {
-			errs = append(errs, p+".name: Required value: must not be empty")
+			errs = append(errs, refPath(i)+".name: Required value: must not be empty")
 		}
 		if r.UID == "" {
-			errs = append(errs, p+".uid: Required value: must not be empty")
+			errs = append(errs, refPath(i)+".uid: Required value: must not be empty")
 		}
 		if r.APIVersion == "v1" && r.Kind == "Event" {
 			b, _ := json.Marshal(r)
-			errs = append(errs, fmt.Sprintf("%s: Invalid value: %s: /v1, Kind=Event is disallowed from being an owner", p, b))
+			errs = append(errs, fmt.Sprintf("%s: Invalid value: %s: /v1, Kind=Event is disallowed from being an owner", refPath(i), b))
 		}
 		if r.Controller != nil && *r.Controller {
-			name := r.Kind + "/" + r.Name
-			if first != "" {
+			if first >= 0 {
 				b, _ := json.Marshal(m.owners)
-				errs = append(errs, fmt.Sprintf("metadata.ownerReferences: Invalid value: %s: Only one reference can have Controller set to true. Found \"true\" in references for %s and %s", b, first, name))
+				f := m.owners[first]
+				errs = append(errs, fmt.Sprintf("metadata.ownerReferences: Invalid value: %s: Only one reference can have Controller set to true. Found \"true\" in references for %s and %s", b, f.Kind+"/"+f.Name, r.Kind+"/"+r.Name))
 			} else {
-				first = name
+				first = i
 			}
 		}
 	}
 	return errs
 }
+
+// refPath is the field path of the i-th ownerReference, built only for an error.
+func refPath(i int) string { return "metadata.ownerReferences[" + strconv.Itoa(i) + "]" }
 
 func asInt(v any) (int64, bool) {
 	switch n := v.(type) {

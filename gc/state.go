@@ -207,14 +207,18 @@ func (it *item) refersTo(uid string) bool {
 type state struct {
 	opts   Options
 	cat    *catalog
-	items  []*item
-	byUID  map[string]*item
+	// items are the snapshot's objects in input order (without those rejected), indexed by
+	// uid in byUID, whose items slice this is.
+	items []*item
+	byUID uidIndex
 	now    time.Time
 	nowStr string
 	whys   map[string]string
 	events bool // graph events already emitted
 	// stuck records, per item, why the garbage collector cannot decide about it.
 	stuck map[*item]string
+	// writtenSlab is the rest of the block newWritten allocates from.
+	writtenSlab []writtenState
 	// fullScan evaluates every item in every round instead of those whose neighbourhood
 	// changed; tests use it to check that both agree.
 	fullScan bool
@@ -256,19 +260,9 @@ func keyOf(it *item) objKey {
 
 func objKeyHash(it *item) uint64 { return keyOf(it).hash() }
 
-// findUID returns the indexed item with the uid other than it (slow path for duplicates).
-func (s *state) findUID(uid string, it *item) *item {
-	for _, x := range s.items {
-		if x.m.uid == uid && x != it {
-			return x
-		}
-	}
-	return nil
-}
-
 func newState(objs []Object, opts Options) (*state, error) {
 	s := &state{opts: opts, cat: newCatalog(opts.Kinds, objs), now: opts.Now,
-		items: make([]*item, 0, len(objs)), byUID: make(map[string]*item, len(objs)),
+		byUID: newUIDIndex(len(objs)),
 		stuck: map[*item]string{}}
 	var problems []string
 	var slab []item
@@ -302,17 +296,12 @@ func newState(objs []Object, opts Options) (*state, error) {
 		it := &slab[0]
 		slab = slab[1:]
 		*it = item{pos: i, dirty: true, obj: o, m: m, k: k}
-		// One map operation each: a duplicate shows as a map that did not grow.
-		n := len(s.byUID)
-		s.byUID[m.uid] = it
-		if len(s.byUID) == n {
-			prev := s.findUID(m.uid, it)
-			s.byUID[m.uid] = prev
+		if prev := s.byUID.add(it); prev != nil {
 			problems = append(problems, fmt.Sprintf("%s: metadata.uid %q is also the uid of object %d", where(), m.uid, prev.pos))
 			continue
 		}
-		s.items = append(s.items, it)
 	}
+	s.items = s.byUID.items
 	// The graph: owners and dependents by uid, whatever the references' other coordinates.
 	total := 0
 	for _, it := range s.items {
@@ -323,7 +312,7 @@ func newState(objs []Object, opts Options) (*state, error) {
 		n := len(it.m.owners)
 		it.ownerItems, links = links[:n:n], links[n:]
 		for i, o := range it.m.owners {
-			it.ownerItems[i] = s.byUID[o.UID]
+			it.ownerItems[i] = s.byUID.get(o.UID)
 		}
 		if it.ignored() {
 			continue
@@ -348,7 +337,7 @@ func (s *state) duplicateNames() []string {
 	for i, it := range s.items {
 		hs[i] = keyOf(it).hash()
 	}
-	slices.Sort(hs)
+	sortHashes(hs)
 	var dup map[uint64]bool
 	for i := 1; i < len(hs); i++ {
 		if hs[i] == hs[i-1] {
@@ -381,6 +370,37 @@ func lazyWhere(i int, m *meta) func() string {
 	return func() string { return fmt.Sprintf("object %d (%s %s)", i, m.apiVersion, m.ref()) }
 }
 
+// sortHashes sorts hashes in increasing order: a least-significant-digit radix sort for large
+// slices (a few sequential passes instead of a comparison sort's n log n), slices.Sort otherwise.
+func sortHashes(hs []uint64) {
+	if len(hs) < 1<<12 {
+		slices.Sort(hs)
+		return
+	}
+	const bits = 16
+	buf := make([]uint64, len(hs))
+	count := make([]int, 1<<bits)
+	src, dst := hs, buf
+	for shift := 0; shift < 64; shift += bits {
+		clear(count)
+		for _, h := range src {
+			count[(h>>shift)&(1<<bits-1)]++
+		}
+		pos := 0
+		for i, c := range count {
+			count[i] = pos
+			pos += c
+		}
+		for _, h := range src {
+			d := (h >> shift) & (1<<bits - 1)
+			dst[count[d]] = h
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	// Four passes: the sorted data is back in hs.
+}
+
 // checkObject reports what the apiserver would reject about an object of a snapshot.
 func checkObject(i int, m *meta) []string {
 	errs := validateOwnerRefs(m)
@@ -408,7 +428,7 @@ func checkObject(i int, m *meta) []string {
 func (s *state) linkOwners(it *item) {
 	it.ownerItems = make([]*item, len(it.m.owners))
 	for i, o := range it.m.owners {
-		it.ownerItems[i] = s.byUID[o.UID]
+		it.ownerItems[i] = s.byUID.get(o.UID)
 	}
 }
 
@@ -546,7 +566,7 @@ func (s *state) graphEvents() []Action {
 			continue
 		}
 		for _, o := range it.m.owners {
-			owner := s.byUID[o.UID]
+			owner := s.byUID.get(o.UID)
 			if owner == nil || owner == it || owner.gone {
 				continue
 			}
