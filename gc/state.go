@@ -205,12 +205,12 @@ func (it *item) refersTo(uid string) bool {
 // state is the working copy Step and Run advance. Objects are never mutated: a changed object is
 // a fresh top-level map and metadata map sharing untouched subtrees with its previous version.
 type state struct {
-	opts   Options
-	cat    *catalog
+	opts Options
+	cat  *catalog
 	// items are the snapshot's objects in input order (without those rejected), indexed by
 	// uid in byUID, whose items slice this is.
-	items []*item
-	byUID uidIndex
+	items  []*item
+	byUID  uidIndex
 	now    time.Time
 	nowStr string
 	whys   map[string]string
