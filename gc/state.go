@@ -261,45 +261,89 @@ func keyOf(it *item) objKey {
 func objKeyHash(it *item) uint64 { return keyOf(it).hash() }
 
 func newState(objs []Object, opts Options) (*state, error) {
-	s := &state{opts: opts, cat: newCatalog(opts.Kinds, objs), now: opts.Now,
-		byUID: newUIDIndex(len(objs)),
-		stuck: map[*item]string{}}
-	var problems []string
-	var slab []item
+	s := &state{opts: opts, now: opts.Now, byUID: newUIDIndex(len(objs)), stuck: map[*item]string{}}
+	// Each object's metadata is read once, into its item; items are allocated in one block (far
+	// fewer objects for the allocator and the collector to track in large snapshots).
+	slab := make([]item, len(objs))
+	var readErrs map[int]error
+	var crds []Object
 	for i, o := range objs {
 		m, err := readMeta(o)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("object %d: %v", i, err))
+			if readErrs == nil {
+				readErrs = map[int]error{}
+			}
+			readErrs[i] = err
+		}
+		// readMeta reads kind and apiVersion before anything that can fail.
+		if m.kind == "CustomResourceDefinition" && m.apiVersion == "apiextensions.k8s.io/v1" {
+			crds = append(crds, o)
+		}
+		slab[i].m = m
+	}
+	s.cat = newCatalog(opts.Kinds, crds)
+	var problems []string
+	// problemObj holds the object each problem is about, to place duplicate uids (found
+	// afterwards) among them.
+	var problemObj []int
+	report := func(i int, p ...string) {
+		problems = append(problems, p...)
+		for range p {
+			problemObj = append(problemObj, i)
+		}
+	}
+	index := make([]int, 0, len(objs))
+	hashes := make([]uint64, 0, len(objs))
+	for i, o := range objs {
+		if readErrs != nil && readErrs[i] != nil {
+			report(i, fmt.Sprintf("object %d: %v", i, readErrs[i]))
 			continue
 		}
+		it := &slab[i]
+		m := &it.m
 		if m.apiVersion == "" || m.kind == "" || m.name == "" || m.uid == "" || len(m.owners) > 0 || len(m.ownerErrs) > 0 {
-			problems = append(problems, checkObject(i, &m)...)
+			report(i, checkObject(i, m)...)
 		}
 		if m.apiVersion == "" || m.kind == "" || m.name == "" || m.uid == "" {
 			continue
 		}
-		where := lazyWhere(i, &m)
-		k := s.cat.kindPtr(&m)
+		k := s.cat.kindPtr(m)
 		if k.Namespaced && m.namespace == "" {
-			problems = append(problems, where()+": metadata.namespace: Required value: "+k.Kind+" is namespaced")
+			report(i, lazyWhere(i, m)()+": metadata.namespace: Required value: "+k.Kind+" is namespaced")
 			continue
 		}
 		if !k.Namespaced && m.namespace != "" {
 			// The apiserver clears the namespace of cluster-scoped objects.
 			m.namespace = ""
 		}
-		if len(slab) == 0 {
-			// Items are allocated in blocks: far fewer objects for the allocator and the
-			// collector to track in large snapshots.
-			slab = make([]item, min(len(objs)-i, 4096))
+		it.pos, it.dirty, it.obj, it.k = i, true, o, k
+		index = append(index, i)
+		hashes = append(hashes, s.byUID.hash(m.uid))
+	}
+	// The uid index, filled in a loop of its own. An object whose uid an earlier one has is
+	// left out of the graph.
+	type dupUID struct {
+		obj     int
+		problem string
+	}
+	var dups []dupUID
+	for j, i := range index {
+		it := &slab[i]
+		if prev := s.byUID.addHashed(it, hashes[j]); prev != nil {
+			dups = append(dups, dupUID{i, fmt.Sprintf("%s: metadata.uid %q is also the uid of object %d", lazyWhere(i, &it.m)(), it.m.uid, prev.pos)})
 		}
-		it := &slab[0]
-		slab = slab[1:]
-		*it = item{pos: i, dirty: true, obj: o, m: m, k: k}
-		if prev := s.byUID.add(it); prev != nil {
-			problems = append(problems, fmt.Sprintf("%s: metadata.uid %q is also the uid of object %d", where(), m.uid, prev.pos))
-			continue
+	}
+	if len(dups) > 0 {
+		// Each object's problems in input order, the duplicate uid last.
+		merged := make([]string, 0, len(problems)+len(dups))
+		p := 0
+		for _, d := range dups {
+			for ; p < len(problems) && problemObj[p] <= d.obj; p++ {
+				merged = append(merged, problems[p])
+			}
+			merged = append(merged, d.problem)
 		}
+		problems = append(merged, problems[p:]...)
 	}
 	s.items = s.byUID.items
 	// The graph: owners and dependents by uid, whatever the references' other coordinates.
