@@ -170,11 +170,12 @@ func validateCRD(crd, old *schema.CRD, opts Options) field.ErrorList {
 }
 
 // sharedSchema reports whether all versions have the same schema (the apiserver's internal
-// spec.validation).
+// spec.validation): the v1 to internal conversion compares them with apimachinery's semantic
+// equality (nil and empty lists and maps are equal, rules compare by their fields).
 func sharedSchema(crd *schema.CRD) bool {
 	identical := len(crd.Versions) > 0
 	for _, v := range crd.Versions {
-		identical = identical && reflect.DeepEqual(v.Props, crd.Versions[0].Props)
+		identical = identical && semanticEqual(reflect.ValueOf(v.Props), reflect.ValueOf(crd.Versions[0].Props), 0)
 	}
 	return identical
 }

@@ -101,6 +101,24 @@ spec:
 		require.NoError(t, err)
 		assert.Equal(t, fmt.Sprint(cel.ValidateCRDUpdate(crd, old, cel.Options{})), fmt.Sprint(cel.ValidateCRDUpdate(crd, two, cel.Options{})))
 	})
+	t.Run("versions written differently share a schema as the apiserver compares them", func(t *testing.T) {
+		crd, err := schema.FromCRDBytes([]byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  scope: Namespaced
+  versions:
+  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, required: [], x-kubernetes-validations: [{rule: "1"}]}}}
+  - {name: v2, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-validations: [{rule: "1", message: ""}]}}}
+`))
+		require.NoError(t, err)
+		errs := cel.ValidateCRD(crd, cel.Options{})
+		require.Len(t, errs, 1)
+		assert.Equal(t, "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule", errs[0].Field)
+	})
 	t.Run("inputs are not modified", func(t *testing.T) {
 		crd, old := pair("per-version")
 		crd2, old2 := pair("per-version")

@@ -160,25 +160,18 @@ func mutateCRD(r *rand.Rand, g *schemaGen, old map[string]any) (map[string]any, 
 		}
 		second := toJSONModel(versions[0]).(map[string]any)
 		second["name"], second["storage"] = "v2", false
-		if r.IntN(2) == 0 {
+		switch r.IntN(3) {
+		case 0:
 			second["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any)["description"] = "v2"
+		case 1:
+			// the same schema to the apiserver: still shared (spec.validation)
+			rewriteSame(second["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any))
 		}
 		crd["spec"].(map[string]any)["versions"] = append(versions, second)
 		return crd, "version added"
 	case k == 8:
-		// written differently, the same schema to the apiserver: an empty message, an empty
-		// required list
-		for _, h := range holders {
-			for _, rule := range h["x-kubernetes-validations"].([]any) {
-				if _, ok := rule.(map[string]any)["message"]; !ok {
-					rule.(map[string]any)["message"] = ""
-				}
-			}
-		}
 		for _, s := range schemas {
-			if _, ok := s["required"]; !ok {
-				s["required"] = []any{}
-			}
+			rewriteSame(s)
 		}
 		return crd, "rewritten, same meaning"
 	default:
@@ -332,5 +325,22 @@ func TestCRDUpdatePairsAgree(t *testing.T) {
 			assert.Equal(t, normalise(refValidateCRDUpdate(t, crd, old)), normalise(wStrings(wcel.ValidateCRDUpdate(mine, mineOld, wcel.Options{}))))
 			assert.Equal(t, normalise(refValidateCRD(t, crd)), normalise(wStrings(wcel.ValidateCRD(mine, wcel.Options{}))))
 		})
+	}
+}
+
+// rewriteSame writes a schema differently without changing it for the apiserver (its internal
+// form compares semantically): an empty message on rules without one, an empty required list.
+func rewriteSame(root map[string]any) {
+	var holders []map[string]any
+	ruleHolders(root, &holders)
+	for _, h := range holders {
+		for _, rule := range h["x-kubernetes-validations"].([]any) {
+			if _, ok := rule.(map[string]any)["message"]; !ok {
+				rule.(map[string]any)["message"] = ""
+			}
+		}
+	}
+	if _, ok := root["required"]; !ok {
+		root["required"] = []any{}
 	}
 }
