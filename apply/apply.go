@@ -64,6 +64,9 @@ type Request struct {
 	// ones after the merge (see ResetPaths); "metadata" stands for the metadata fields a status
 	// write resets. On create they are removed.
 	ResetValues [][]string
+	// Reset, when set, is the strategy's value reset of endpoints that keep only some fields of
+	// the write (StrategyReset: Pod /ephemeralcontainers and /resize), run after ResetValues.
+	Reset ValueReset
 	// Default, when set, defaults the merged object (CRD structural defaults, built-in defaulting
 	// functions). It must return a new object and not change its argument.
 	Default func(map[string]any) map[string]any
@@ -173,6 +176,9 @@ func Apply(req Request) (Result, error) {
 	setManagedList(out, list)
 	if req.ResetValues != nil {
 		resetValues(out, req.Live, req.ResetValues)
+	}
+	if req.Reset != nil {
+		req.Reset(out, req.Live)
 	}
 
 	// patcher.applyPatch: an object created by apply may not carry a uid.

@@ -33,16 +33,18 @@ type scenario struct {
 }
 
 type step struct {
-	Op          string         `json:"op"`   // apply (default) or update
-	Kind        string         `json:"kind"` // "apps/v1 Deployment"; default the body's
-	Manager     string         `json:"manager"`
-	UserAgent   string         `json:"userAgent"`
-	Force       bool           `json:"force"`
-	Subresource string         `json:"subresource"`
-	Reset       []string       `json:"reset"` // reset field names (top-level) for this endpoint
-	Minute      int            `json:"minute"`
-	Body        map[string]any `json:"body"`
-	SetUID      string         `json:"setUID"` // set metadata.uid on the result (as storage does)
+	Op          string   `json:"op"`   // apply (default) or update
+	Kind        string   `json:"kind"` // "apps/v1 Deployment"; default the body's
+	Manager     string   `json:"manager"`
+	UserAgent   string   `json:"userAgent"`
+	Force       bool     `json:"force"`
+	Subresource string   `json:"subresource"`
+	Reset       []string `json:"reset"` // reset field names (top-level) for this endpoint
+	// BuiltinResets uses the endpoint's ResetFields, ResetPaths and StrategyReset.
+	BuiltinResets bool           `json:"builtinResets"`
+	Minute        int            `json:"minute"`
+	Body          map[string]any `json:"body"`
+	SetUID        string         `json:"setUID"` // set metadata.uid on the result (as storage does)
 }
 
 func runScenario(t *testing.T, sc scenario) string {
@@ -77,6 +79,21 @@ func runScenario(t *testing.T, sc scenario) string {
 			}
 			reset = map[fieldpath.APIVersion]fieldpath.Filter{fieldpath.APIVersion(av): fieldpath.NewExcludeSetFilter(s)}
 		}
+		var resetValues [][]string
+		var strategyReset apply.ValueReset
+		if st.BuiltinResets {
+			k := gvk
+			if k.Empty() {
+				av, _ := st.Body["apiVersion"].(string)
+				kind, _ := st.Body["kind"].(string)
+				var err error
+				k, err = schema.FromAPIVersionAndKind(av, kind)
+				require.NoError(t, err)
+			}
+			reset = apply.ResetFields(k, st.Subresource)
+			resetValues = apply.ResetPaths(k, st.Subresource)
+			strategyReset = apply.StrategyReset(k, st.Subresource)
+		}
 		liveBefore := deepCopy(live)
 		bodyBefore := deepCopy(st.Body)
 		var obj map[string]any
@@ -87,12 +104,13 @@ func runScenario(t *testing.T, sc scenario) string {
 		case "", "apply":
 			var r apply.Result
 			r, err = apply.Apply(apply.Request{Live: live, Config: st.Body, Kind: gvk, Manager: st.Manager, Force: st.Force,
-				Subresource: st.Subresource, Now: now, Types: types, ResetFields: reset, Resource: status.GroupResource{Group: gvk.Group, Resource: "things"}})
+				Subresource: st.Subresource, Now: now, Types: types, ResetFields: reset, ResetValues: resetValues, Reset: strategyReset,
+				Resource: status.GroupResource{Group: gvk.Group, Resource: "things"}})
 			obj, noop = r.Object, r.NoOp
 		case "update":
 			var r apply.UpdateResult
 			r, err = apply.Update(apply.UpdateRequest{Live: live, Object: st.Body, Kind: gvk, Manager: st.Manager, UserAgent: st.UserAgent,
-				Subresource: st.Subresource, Now: now, Types: types, ResetFields: reset})
+				Subresource: st.Subresource, Now: now, Types: types, ResetFields: reset, ResetValues: resetValues, Reset: strategyReset})
 			obj, noop, fallback = r.Object, r.NoOp, r.Fallback
 		default:
 			t.Fatalf("unknown op %q", st.Op)

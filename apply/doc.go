@@ -32,7 +32,17 @@
 // Request.Types: Builtin (every built-in kind), Deduced (kinds without a schema), or Types built
 // from SMD parseable types; ConfigureCRD fills a request for a custom resource from its CRD (types
 // of every version, resets, structural defaulting). ResetFields and ResetPaths give the reset
-// fields of each built-in endpoint (the REST strategies of Kubernetes 1.37).
+// fields of each built-in endpoint (the REST strategies of Kubernetes 1.37); StrategyReset the
+// value reset of Pod /ephemeralcontainers and /resize, whose storage hands the field manager no
+// reset fields at all (their strategies' include filters are unused in 1.37: recorded, an apply
+// through them records ownership of everything it sets, while only the ephemeral containers, or
+// the containers' resources and resizePolicy and the pod-level resources, are written).
+//
+// Dry run: the apiserver answers a dryRun=All apply (kubectl apply --server-side
+// --dry-run=server) with the same merged object, managedFields (times included) and conflicts as
+// the write (recorded in testdata/apply/recorded/dryrun); only the storage layer differs: a dry-run
+// create has a uid and creationTimestamp but no resourceVersion, a dry-run update keeps the stored
+// resourceVersion, and nothing is stored. This package's result is therefore the same for both.
 //
 // Beyond the apiserver: Explain turns a *ConflictError into a report (owners with operation,
 // apiVersion, time and subresource, live and requested values, what forcing takes from whom);

@@ -180,6 +180,30 @@ func ExampleResetFields() {
 	// true
 }
 
+func ExampleStrategyReset() {
+	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
+	live := map[string]any{"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": "p", "labels": map[string]any{"app": "a"}},
+		"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "nginx:1.27",
+			"resources": map[string]any{"requests": map[string]any{"cpu": "100m"}}}}}}
+	// A resize that also tries to change the image and a label: the configuration's fields are
+	// all recorded (no reset fields), but only the resources are written.
+	config := map[string]any{"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": "p", "labels": map[string]any{"app": "b"}},
+		"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "nginx:1.28",
+			"resources": map[string]any{"requests": map[string]any{"cpu": "200m"}}}}}}
+	res, err := apply.Apply(apply.Request{Live: live, Config: config, Manager: "vpa", Subresource: "resize", Force: true, Now: t0,
+		ResetFields: apply.ResetFields(gvk, "resize"), Reset: apply.StrategyReset(gvk, "resize")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c := res.Object["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+	fmt.Println(c["image"], c["resources"], res.Object["metadata"].(map[string]any)["labels"])
+	// Output:
+	// nginx:1.27 map[requests:map[cpu:200m]] map[app:a]
+}
+
 func ExampleSameSchema() {
 	convert := apply.SameSchema("example.com/v1", "example.com/v2")
 	out, err := convert(map[string]any{"apiVersion": "example.com/v1", "kind": "Thing"}, "example.com/v2")

@@ -8,12 +8,10 @@ import (
 
 // resetRule is one resource's reset fields in Kubernetes 1.37 (the REST strategies'
 // GetResetFields / GetResetFieldsFilter): per subresource ("" is the main resource), the paths
-// whose ownership is never recorded (and whose values the strategy resets), or, for include
-// filters, the only paths that are recorded.
+// whose ownership is never recorded (and whose values the strategy resets).
 type resetRule struct {
 	versions []string
 	sets     map[string][][]string // subresource -> excluded paths
-	include  map[string][][]any    // subresource -> prefix matchers (only these are kept)
 }
 
 var (
@@ -24,9 +22,6 @@ var (
 		return map[string][][]string{"": statusOnly, "status": status}
 	}
 )
-
-// anyElement stands for fieldpath.MatchAnyPathElement in include rules.
-type anyElement struct{}
 
 // resetRules is keyed by "group/Kind" (core group: "/Kind").
 var resetRules = map[string]resetRule{
@@ -47,15 +42,11 @@ var resetRules = map[string]resetRule{
 		"": statusOnly, "status": specOnly, "finalize": statusOnly}},
 	"/Pod": {versions: []string{"v1"},
 		sets: map[string][][]string{"": statusOnly, "status": {{"spec"}, {"metadata", "deletionTimestamp"}, {"metadata", "ownerReferences"}}},
-		include: map[string][][]any{
-			"ephemeralcontainers": {{"spec", "ephemeralContainers"}},
-			"resize": {
-				{"spec", "containers", anyElement{}, "resources"},
-				{"spec", "containers", anyElement{}, "resizePolicy"},
-				{"spec", "initContainers", anyElement{}, "resources"},
-				{"spec", "initContainers", anyElement{}, "resizePolicy"},
-			},
-		}},
+		// /ephemeralcontainers and /resize: their REST storage implements neither GetResetFields
+		// nor GetResetFieldsFilter (the strategies' include filters are never handed to the field
+		// manager): nothing is filtered; the values are reset by StrategyReset. Recorded:
+		// testdata/apply/recorded/pod.
+	},
 
 	"certificates.k8s.io/CertificateSigningRequest": {versions: []string{"certificates.k8s.io/v1", "certificates.k8s.io/v1beta1"}, sets: map[string][][]string{
 		"": {{"spec"}, {"status"}}, "status": {{"spec"}, {"status", "conditions"}}, "approval": {{"spec"}, {"status", "certificate"}}}},
@@ -90,8 +81,11 @@ var flowcontrolVersions = []string{"flowcontrol.apiserver.k8s.io/v1", "flowcontr
 // ResetFields returns the reset fields of a built-in resource's endpoint as the apiserver hands
 // them to the field manager: for each apiVersion of the resource, a filter removing the fields
 // the REST strategy resets (the main resource resets status; /status resets spec, or metadata
-// and spec; Pod /ephemeralcontainers and /resize keep only what they may change). nil when the
-// endpoint resets nothing (ConfigMap, Secret, ...).
+// and spec). nil when the endpoint resets nothing (ConfigMap, Secret, ...), and for Pod
+// /ephemeralcontainers and /resize: in 1.37 their storage hands the field manager no reset
+// fields although their strategies declare include filters, so an apply through them records
+// everything it sets (recorded in testdata/apply/recorded/pod); see StrategyReset for their
+// value reset.
 func ResetFields(gvk schema.GroupVersionKind, subresource string) map[fieldpath.APIVersion]fieldpath.Filter {
 	rule, ok := resetRules[gvk.Group+"/"+gvk.Kind]
 	if !ok {
@@ -105,26 +99,6 @@ func ResetFields(gvk schema.GroupVersionKind, subresource string) map[fieldpath.
 		out := make(map[fieldpath.APIVersion]fieldpath.Filter, len(rule.versions))
 		for _, v := range rule.versions {
 			out[fieldpath.APIVersion(v)] = fieldpath.NewExcludeSetFilter(s)
-		}
-		return out
-	}
-	if matchers, ok := rule.include[subresource]; ok {
-		var ms []*fieldpath.SetMatcher
-		for _, m := range matchers {
-			var elems []any
-			for _, e := range m {
-				if _, isAny := e.(anyElement); isAny {
-					elems = append(elems, fieldpath.MatchAnyPathElement())
-				} else {
-					elems = append(elems, e)
-				}
-			}
-			ms = append(ms, fieldpath.MakePrefixMatcherOrDie(elems...))
-		}
-		f := fieldpath.NewIncludeMatcherFilter(ms...)
-		out := make(map[fieldpath.APIVersion]fieldpath.Filter, len(rule.versions))
-		for _, v := range rule.versions {
-			out[fieldpath.APIVersion(v)] = f
 		}
 		return out
 	}
@@ -163,8 +137,8 @@ func makePath(p []string) fieldpath.Path {
 
 // ResetPaths returns the paths whose values the REST strategy of a built-in endpoint resets after
 // the merge (PrepareForCreate/PrepareForUpdate), for Request.ResetValues: the same paths as
-// ResetFields' exclusions. Include-filter endpoints (Pod /ephemeralcontainers, /resize) return
-// nil: their value reset keeps everything but the included fields and is not modelled.
+// ResetFields' exclusions. Pod /ephemeralcontainers and /resize return nil: their value reset
+// keeps everything but a few fields, see StrategyReset.
 func ResetPaths(gvk schema.GroupVersionKind, subresource string) [][]string {
 	rule, ok := resetRules[gvk.Group+"/"+gvk.Kind]
 	if !ok {

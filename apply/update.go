@@ -38,11 +38,13 @@ type UpdateRequest struct {
 	Subresource string
 	// Now is the time recorded when the manager's fields change.
 	Now time.Time
-	// Types, Convert, ResetFields, MaxUpdateManagers and LibraryOnly are as in Request.
+	// Types, Convert, ResetFields, ResetValues, Reset, MaxUpdateManagers and LibraryOnly are as in
+	// Request.
 	Types             TypeConverter
 	Convert           VersionConverter
 	ResetFields       map[fieldpath.APIVersion]fieldpath.Filter
 	ResetValues       [][]string
+	Reset             ValueReset
 	MaxUpdateManagers int
 	LibraryOnly       bool
 }
@@ -96,6 +98,9 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 			setManagedList(out, list)
 			if req.ResetValues != nil {
 				resetValues(out, req.Live, req.ResetValues)
+			}
+			if req.Reset != nil {
+				req.Reset(out, req.Live)
 			}
 		}
 	}

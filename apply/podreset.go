@@ -1,0 +1,147 @@
+package apply
+
+import (
+	"github.com/writepath/writepath/schema"
+)
+
+// ValueReset is a REST strategy's value reset (PrepareForUpdate) that is not a list of paths: it
+// rewrites obj, the merged object (owned by the caller, managedFields already set), from live,
+// the stored object (nil on create).
+type ValueReset func(obj, live map[string]any)
+
+// StrategyReset returns the value reset of the endpoints whose strategy keeps only some fields
+// of the write (include filters): Pod /ephemeralcontainers and /resize in Kubernetes 1.37. nil
+// for every other endpoint (their resets are ResetPaths).
+//
+// /ephemeralcontainers keeps the stored spec, status and the metadata a status write resets
+// (labels, annotations, finalizers, ownerReferences, deletionTimestamp, generation), and takes
+// spec.ephemeralContainers from the write.
+//
+// /resize keeps the stored spec (volumes included: InPlacePodVerticalScalingMemoryBackedVolumes
+// is off), status and that metadata, and takes from the write each container's and init
+// container's resources and resizePolicy, and the pod-level spec.resources (the stored one when
+// the write has none). When the write adds, removes or renames a container the strategy keeps
+// the write as it is and validation rejects it (422), which this package does not model.
+// Neither models the generation bump (metadata.generation is the stored one) nor the
+// defaulting of pod-level resources (DefaultPodLevelResources) after a resize.
+func StrategyReset(gvk schema.GroupVersionKind, subresource string) ValueReset {
+	if gvk.Group != "" || gvk.Kind != "Pod" {
+		return nil
+	}
+	switch subresource {
+	case "ephemeralcontainers":
+		return resetPodEphemeralContainers
+	case "resize":
+		return resetPodResize
+	}
+	return nil
+}
+
+// resetPodEphemeralContainers is podEphemeralContainersStrategy.PrepareForUpdate.
+func resetPodEphemeralContainers(obj, live map[string]any) {
+	if live == nil {
+		return
+	}
+	spec := copyMapOrNil(live["spec"])
+	if eph, ok := mapOf(obj["spec"])["ephemeralContainers"]; ok {
+		if spec == nil {
+			spec = map[string]any{}
+		}
+		spec["ephemeralContainers"] = eph
+	} else if spec != nil {
+		delete(spec, "ephemeralContainers")
+	}
+	resetSpecStatusMeta(obj, live, spec)
+}
+
+// resetPodResize is podResizeStrategy.PrepareForUpdate (dropNonResizeUpdates).
+func resetPodResize(obj, live map[string]any) {
+	if live == nil {
+		return
+	}
+	newSpec, oldSpec := mapOf(obj["spec"]), mapOf(live["spec"])
+	newCtrs, oldCtrs := listOf(newSpec["containers"]), listOf(oldSpec["containers"])
+	newInit, oldInit := listOf(newSpec["initContainers"]), listOf(oldSpec["initContainers"])
+	if len(newCtrs) != len(oldCtrs) || len(newInit) != len(oldInit) {
+		return
+	}
+	spec := copyMapOrNil(live["spec"])
+	if spec == nil {
+		spec = map[string]any{}
+	}
+	if r, ok := newSpec["resources"]; ok && r != nil {
+		spec["resources"] = r
+	}
+	setList(spec, "containers", resizeContainers(newSpec["containers"], newCtrs, oldCtrs))
+	setList(spec, "initContainers", resizeContainers(newSpec["initContainers"], newInit, oldInit))
+	resetSpecStatusMeta(obj, live, spec)
+}
+
+// resizeContainers is dropNonResizeUpdatesForContainers: the stored containers with the write's
+// resources and resizePolicy, or the write's list when a name differs. raw is the write's
+// value (returned as it is when it is empty or a container was renamed or reordered).
+func resizeContainers(raw any, next, old []any) any {
+	if len(next) == 0 {
+		return raw
+	}
+	out := make([]any, len(old))
+	for i := range next {
+		nc, oc := mapOf(next[i]), mapOf(old[i])
+		if nc["name"] != oc["name"] {
+			return raw
+		}
+		c := copyMapOrNil(old[i])
+		if c == nil {
+			c = map[string]any{}
+		}
+		for _, f := range []string{"resources", "resizePolicy"} {
+			if v, ok := nc[f]; ok {
+				c[f] = v
+			} else {
+				delete(c, f)
+			}
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// resetSpecStatusMeta sets obj's spec (absent when nil), puts back the stored status, and resets
+// the metadata ResetObjectMetaForStatus resets.
+func resetSpecStatusMeta(obj, live map[string]any, spec map[string]any) {
+	if spec != nil {
+		obj["spec"] = copyValue(spec)
+	} else {
+		delete(obj, "spec")
+	}
+	if st, ok := live["status"]; ok {
+		obj["status"] = copyValue(st)
+	} else {
+		delete(obj, "status")
+	}
+	resetValues(obj, live, [][]string{{"metadata"}})
+}
+
+func setList(m map[string]any, key string, v any) {
+	if v == nil {
+		delete(m, key)
+		return
+	}
+	m[key] = v
+}
+
+func mapOf(v any) map[string]any { m, _ := v.(map[string]any); return m }
+func listOf(v any) []any         { l, _ := v.([]any); return l }
+
+// copyMapOrNil is a shallow copy of a map value, nil when v is not a map.
+func copyMapOrNil(v any) map[string]any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		out[k] = x
+	}
+	return out
+}
