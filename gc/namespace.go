@@ -369,7 +369,7 @@ func (s *state) fastDelete(it *item, opts DeleteOptions) (outcome string, w *wri
 	if !it.k.Graceful {
 		return "removed", nil, true
 	}
-	if podPeriod(it.obj, nil) != 0 {
+	if !it.unbound && podPeriod(it.obj, nil) != 0 {
 		return "", nil, false
 	}
 	w = s.newWritten()

@@ -173,6 +173,9 @@ type item struct {
 	m     meta
 	k     *Kind
 	gone  bool
+	// unbound is true when obj, as read at indexing, is a Pod without spec.nodeName (its
+	// graceful deletion has a zero period); false when unknown.
+	unbound bool
 	// ownerItems holds, for each of m.owners, the snapshot object with that uid (nil if none).
 	ownerItems []*item
 	// dependents lists the objects that referenced this one when they were indexed; entries
@@ -280,6 +283,12 @@ func newState(objs []Object, opts Options) (*state, error) {
 			crds = append(crds, o)
 		}
 		slab[i].m = m
+		if m.kind == "Pod" {
+			// Read while the object is in the cache; fastDelete needs it later.
+			spec, _ := o["spec"].(map[string]any)
+			node, _ := spec["nodeName"].(string)
+			slab[i].unbound = node == ""
+		}
 	}
 	s.cat = newCatalog(opts.Kinds, crds)
 	var problems []string
@@ -697,7 +706,7 @@ func (s *state) gcItem(it *item, out []Action) []Action {
 			}
 		}
 		why := "owner " + refNames(waiting) + " is deleting its dependents in the foreground and this object has dependents of its own"
-		return add(out, s.deleteItem(it, Foreground, why))
+		return s.deleteItem(out, it, Foreground, why)
 	default:
 		policy := Background
 		switch {
@@ -723,7 +732,7 @@ func (s *state) gcItem(it *item, out []Action) []Action {
 		default:
 			why = "every owner is absent (" + refNames(dangling) + ")"
 		}
-		return add(out, s.deleteItem(it, policy, why))
+		return s.deleteItem(out, it, policy, why)
 	}
 }
 
@@ -785,18 +794,24 @@ func (s *state) replace(it *item, obj Object) {
 	for i := 0; !ownersChanged && i < len(m.owners); i++ {
 		ownersChanged = m.owners[i].UID != it.m.owners[i].UID
 	}
-	it.obj, it.m = obj, m
+	it.obj, it.m, it.unbound = obj, m, false
 	if ownersChanged {
 		s.linkOwners(it)
 	}
 	s.touch(it)
 }
 
-func (s *state) deleteItem(it *item, policy Propagation, why string) Action {
-	a := Action{Type: ActionDelete, Controller: ControllerGC, Target: it.ref(), PropagationPolicy: policy, Why: why}
+// deleteItem appends the garbage collector's DELETE of it to out, unless it changed nothing.
+// The action is built in place: a run appends about one per object.
+func (s *state) deleteItem(out []Action, it *item, policy Propagation, why string) []Action {
+	out = append(out, Action{Type: ActionDelete, Controller: ControllerGC, Target: it.ref(), PropagationPolicy: policy, Why: why})
+	a := &out[len(out)-1]
 	a.Outcome, a.written = s.applyDelete(it, policy)
+	if a.Outcome == "unchanged" {
+		return out[:len(out)-1]
+	}
 	a.Object = current(it)
-	return a
+	return out
 }
 
 // applyDelete runs the apiserver's DELETE the garbage collector sends: the policy and a uid
