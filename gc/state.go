@@ -212,12 +212,14 @@ type state struct {
 	cat  *catalog
 	// items are the snapshot's objects in input order (without those rejected), indexed by
 	// uid in byUID, whose items slice this is.
-	items  []*item
-	byUID  uidIndex
-	now    time.Time
-	nowStr string
-	whys   map[string]string
-	events bool // graph events already emitted
+	items []*item
+	byUID uidIndex
+	// namespaces are the items that are Namespaces, in input order.
+	namespaces []*item
+	now        time.Time
+	nowStr     string
+	whys       map[string]string
+	events     bool // graph events already emitted
 	// stuck records, per item, why the garbage collector cannot decide about it.
 	stuck map[*item]string
 	// writtenSlab is the rest of the block newWritten allocates from.
@@ -362,6 +364,9 @@ func newState(objs []Object, opts Options) (*state, error) {
 	}
 	links := make([]*item, total)
 	for _, it := range s.items {
+		if it.k.Group == "" && it.k.Kind == "Namespace" {
+			s.namespaces = append(s.namespaces, it)
+		}
 		n := len(it.m.owners)
 		it.ownerItems, links = links[:n:n], links[n:]
 		for i, o := range it.m.owners {
@@ -592,8 +597,8 @@ func (s *state) round() []Action {
 		}
 	}
 	if s.opts.runs(ControllerNamespace) {
-		for _, it := range s.items {
-			if it.gone || it.k.Group != "" || it.k.Kind != "Namespace" || !it.m.deleting() {
+		for _, it := range s.namespaces {
+			if it.gone || !it.m.deleting() {
 				continue
 			}
 			out = append(out, s.syncNamespace(it)...)
