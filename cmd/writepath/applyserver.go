@@ -8,6 +8,7 @@ import (
 
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/versions"
 )
 
 // dryRunFlag is kubectl's --dry-run: bare, or none|client|server.
@@ -45,7 +46,7 @@ func runApplyServerSide(e *env, args []string) int {
 	var files fileList
 	var o output
 	var dry dryRunFlag
-	f := e.flags("apply --server-side -f CONFIG [--live LIVE] [--field-manager NAME] [--force-conflicts] [--subresource status|scale] [--now TIME] [-o yaml|json]",
+	f := e.flags("apply --server-side -f CONFIG [--live LIVE] [--field-manager NAME] [--force-conflicts] [--subresource status|scale|resize|ephemeralcontainers] [--dry-run] [--now TIME] [-o yaml|json]",
 		`Predict a server-side apply (kubectl apply --server-side) as kube-apiserver 1.37 answers it:
 the stored object with its managedFields, or the 409 conflict with, after kubectl's message, a
 table of each conflicting field's owners (operation, apiVersion, time, subresource), the live
@@ -58,7 +59,14 @@ resourceVersion, generation, creationTimestamp, built-in defaults) is not part o
 kinds use their Kubernetes 1.37 schemas; custom resources use --crd (their schema, subresources
 and defaults), or without it are merged with no schema (maps key by key, lists replaced
 whole). The fields the endpoint resets (status on the main resource, spec and most metadata on
-/status) are never recorded as owned and keep their stored values.`,
+/status) are never recorded as owned and keep their stored values.
+
+With --dry-run (=server) the output is what kubectl apply --server-side --dry-run=server
+prints: the apiserver answers dryRun=All with the same merged object, managedFields and
+conflicts as the write, and only storage differs: a create gets creationTimestamp and, for
+kinds that track it, generation 1, but no resourceVersion; an update keeps the stored
+resourceVersion and gets the generation the strategy computes. Only the uid a create
+generates (random) is missing.`,
 		`  # Who would own what after applying a Deployment over the live one
   writepath apply --server-side -f testdata/apply/cli/web-config.yaml --live testdata/apply/cli/web-live.yaml --field-manager hpa-bot --now 2026-01-02T00:00:00Z`)
 	f.Bool("server-side", true, "server-side apply (this verb's mode)")
@@ -66,17 +74,21 @@ whole). The fields the endpoint resets (status on the main resource, spec and mo
 	liveFile := f.String("live", "", "`FILE` with the stored object (omit to create)")
 	manager := f.String("field-manager", "kubectl", "`NAME` of the field manager")
 	force := f.Bool("force-conflicts", false, "take the conflicting fields from their owners")
-	sub := f.String("subresource", "", "apply through this `SUBRESOURCE`: status, or scale (CONFIG is then an autoscaling/v1 Scale)")
+	sub := f.String("subresource", "", "apply through this `SUBRESOURCE`: status, scale (CONFIG is then an autoscaling/v1 Scale), or a Pod's resize or ephemeralcontainers")
 	now := f.String("now", "", "`TIME` (RFC 3339) recorded in managedFields (default: the current time)")
 	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE` (types, list and map semantics, subresources, defaults)")
 	crStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource (status is then reset on the main resource, metadata and spec on /status)")
-	f.Var(&dry, "dry-run", "accepted for kubectl compatibility (nothing is ever persisted)")
+	f.Var(&dry, "dry-run", "server (or bare): print what the dryRun=All request returns (resourceVersion, creationTimestamp, generation as the apiserver sets them); client is refused as kubectl refuses it")
 	f.Var(&o, "o", "output format: `yaml|json`")
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
+	}
+	if dry == "client" {
+		// kubectl's own check (cmd/apply: --server-side with --dry-run=client).
+		return e.fail(&inputError{err: errors.New("--dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)")})
 	}
 	if len(files) != 1 {
 		return e.fail(usagef("give the apply configuration with exactly one -f FILE"))
@@ -143,10 +155,80 @@ whole). The fields the endpoint resets (status on the main resource, spec and mo
 	if err != nil {
 		return e.fail(err)
 	}
+	if dry == "server" {
+		if res.Object, err = dryRunAnswer(req, crd, *crStatus, res.Object); err != nil {
+			return e.fail(err)
+		}
+	}
 	if err := e.printValue(o, res.Object); err != nil {
 		return e.fail(err)
 	}
 	return exitOK
+}
+
+// dryRunAnswer completes the predicted object with what the storage layer of a dryRun=All
+// request sets (recorded: testdata/apply/recorded/dryrun): on create, creationTimestamp (the
+// request time, as in managedFields) and generation 1 for kinds whose strategy sets it, no
+// resourceVersion; on update, the stored resourceVersion, uid and creationTimestamp, and the
+// generation the strategy computes. The uid a create generates is random and not predicted.
+func dryRunAnswer(req apply.Request, crd *schema.CRD, crStatus bool, obj map[string]any) (map[string]any, error) {
+	opts := versions.CustomResourceOptions{StatusSubresource: crStatus}
+	if crd != nil {
+		if v := crd.Version(req.Kind.Version); v != nil {
+			opts.StatusSubresource = v.Subresources.Status
+			if v.Subresources.Scale != nil {
+				opts.SpecReplicasPath = v.Subresources.Scale.SpecReplicasPath
+			}
+		}
+	}
+	s, err := versions.StrategyFor(obj, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	md := map[string]any{}
+	if m, ok := obj["metadata"].(map[string]any); ok {
+		for k, v := range m {
+			md[k] = v
+		}
+	}
+	out["metadata"] = md
+	if req.Live == nil {
+		g, err := versions.GenerationOnCreate(s, obj)
+		if err != nil {
+			return nil, err
+		}
+		setGeneration(md, g.New)
+		md["creationTimestamp"] = req.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
+		delete(md, "resourceVersion")
+		return out, nil
+	}
+	sub := req.Subresource
+	g, err := versions.NextGeneration(s, req.Live, obj, sub)
+	if err != nil {
+		return nil, err
+	}
+	setGeneration(md, g.New)
+	lmd, _ := req.Live["metadata"].(map[string]any)
+	for _, k := range []string{"resourceVersion", "uid", "creationTimestamp"} {
+		if v, ok := lmd[k]; ok {
+			md[k] = v
+		} else {
+			delete(md, k)
+		}
+	}
+	return out, nil
+}
+
+func setGeneration(md map[string]any, g int64) {
+	if g == 0 {
+		delete(md, "generation")
+		return
+	}
+	md["generation"] = g
 }
 
 // configureTypes picks the types and reset fields of the configuration's kind: the built-in
@@ -180,6 +262,7 @@ func configureTypes(req *apply.Request, crd *schema.CRD, crStatus bool) error {
 		req.Types = apply.Builtin
 		req.ResetFields = apply.ResetFields(gvk, req.Subresource)
 		req.ResetValues = apply.ResetPaths(gvk, req.Subresource)
+		req.Reset = apply.StrategyReset(gvk, req.Subresource)
 		if req.Subresource != "" && !hasSubresource(k, req.Subresource) {
 			return usagef("%s has no %s subresource", strings.ToLower(k.Resource), req.Subresource)
 		}
