@@ -65,6 +65,13 @@ func applyCases() []cliCase {
 		{"owners-subtree", []string{"owners", "-f", applyCLI + "web-live.yaml", "--field", "spec.template"}, "", exitOK},
 		{"owners-bad-entry", []string{"owners", "-f", "-"},
 			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  managedFields:\n  - {manager: m, operation: Patch, apiVersion: v1, fieldsType: FieldsV1, fieldsV1: {}}\n", exitUsage},
+		{"owners-rename", []string{"owners", "-f", applyCLI + "web-live.yaml", "--rename", "alice=bob", now}, "", exitOK},
+		{"owners-rename-config", []string{"owners", "-f", applyCLI + "web-live.yaml", "--rename", "alice=bob", "--config", applyCLI + "web-config.yaml", now}, "", exitOK},
+		{"owners-rename-new-image", []string{"owners", "-f", applyCLI + "web-live.yaml", "--rename", "alice=bob", "--config", "-", now},
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default, labels: {app: web}}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: \"nginx:1.28\"}]}\n", exitOK},
+		{"owners-rename-not-an-applier", []string{"owners", "-f", applyCLI + "web-live.yaml", "--rename", "horizontal-pod-autoscaler=hpa", now}, "", exitOK},
+		{"owners-rename-bad", []string{"owners", "-f", applyCLI + "web-live.yaml", "--rename", "alice"}, "", exitUsage},
+		{"owners-rename-flags-alone", []string{"owners", "-f", applyCLI + "web-live.yaml", "--config", applyCLI + "web-config.yaml"}, "", exitUsage},
 		{"owners-none", []string{"owners", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", exitOK},
 	}
 }
