@@ -11,7 +11,11 @@ import (
 	"time"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	"sigs.k8s.io/structured-merge-diff/v6/merge"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
+
+	"github.com/writepath/writepath/managedfields"
 )
 
 // Report explains the conflicts of an apply beyond what the apiserver says: for each field, who
@@ -34,15 +38,87 @@ type ReportField struct {
 
 // WouldConflict reports the conflicts Apply would return for req without force (nil when it
 // would succeed). Other errors of Apply are returned as they are.
+//
+// It answers without building the merged object where structured-merge-diff allows: when the
+// object exists with managedFields, the manager is not kubectl (whose last-applied layer may
+// forgive conflicts), and every other manager is recorded at the endpoint's version, the fields
+// Apply's merge would add or change are exactly those the configuration adds to the live object
+// or sets to another value (one comparison of the live object with the configuration, reset
+// fields removed); the conflicts are the other managers' fields among them, so fields shared
+// with an equal value never conflict. Anything else, and any error, goes through Apply.
 func WouldConflict(req Request) ([]Conflict, error) {
 	req.Force = false
 	req.LibraryOnly = true
+	if conflicts, ok := quickConflicts(req); ok {
+		return conflicts, nil
+	}
+	return fullConflicts(req)
+}
+
+// fullConflicts is WouldConflict through the whole Apply.
+func fullConflicts(req Request) ([]Conflict, error) {
 	_, err := Apply(req)
 	var ce *ConflictError
 	if errors.As(err, &ce) {
 		return ce.Conflicts, nil
 	}
 	return nil, err
+}
+
+// quickConflicts computes the conflicts of an apply (req.Force false) from a comparison of the
+// live object with the configuration; ok is false when that shortcut does not apply or when
+// anything fails (Apply then gives the exact answer).
+func quickConflicts(req Request) ([]Conflict, bool) {
+	if req.Live == nil || req.Manager == "kubectl" || len(validateApplyManager(req.Manager)) > 0 {
+		return nil, false
+	}
+	gvk := req.gvk()
+	if gvkOf(req.Config) != gvk || managedfields.Lenient(req.Config) != nil {
+		return nil, false
+	}
+	managed, err := managedfields.DecodeObject(req.Live)
+	if err != nil || len(managed.Fields) == 0 {
+		return nil, false
+	}
+	e := newEngine(gvk, req.Subresource, req.Now, req.types(), req.Convert, req.ResetFields, req.MaxUpdateManagers)
+	if av, _ := req.Live["apiVersion"].(string); av != string(e.gv) {
+		return nil, false
+	}
+	id := e.identifier(req.Manager, managedfields.OperationApply)
+	for m, vs := range managed.Fields {
+		if m != id && vs.APIVersion() != e.gv {
+			return nil, false
+		}
+	}
+	configTyped, err := e.types.ObjectToTyped(req.Config)
+	if err != nil {
+		return nil, false
+	}
+	liveTyped, err := e.types.ObjectToTyped(withoutManagedFields(req.Live), typed.AllowDuplicates)
+	if err != nil {
+		return nil, false
+	}
+	cmp, err := liveTyped.Compare(configTyped)
+	if err != nil {
+		return nil, false
+	}
+	if f := req.ResetFields[e.gv]; f != nil {
+		cmp = cmp.FilterFields(f)
+	}
+	changed := cmp.Modified.Union(cmp.Added)
+	conflicts := fieldpath.ManagedFields{}
+	for m, vs := range managed.Fields {
+		if m == id {
+			continue
+		}
+		if s := vs.Set().Intersection(changed); !s.Empty() {
+			conflicts[m] = fieldpath.NewVersionedSet(s, vs.APIVersion(), false)
+		}
+	}
+	if len(conflicts) == 0 {
+		return nil, true
+	}
+	return newConflictError(merge.ConflictsFromManagers(conflicts), managed).Conflicts, true
 }
 
 // Explain builds the report of a conflict error returned by Apply(req).

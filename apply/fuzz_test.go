@@ -11,8 +11,9 @@ import (
 )
 
 // FuzzApply runs Apply and Update on arbitrary live objects and configurations: no panic,
-// inputs unchanged, every error carries a status, and applying a successful result's
-// configuration again is a no-op (idempotence).
+// inputs unchanged, every error carries a status, applying a successful result's
+// configuration again is a no-op (idempotence), and WouldConflict's shortcut, when it answers,
+// equals the whole computation.
 func FuzzApply(f *testing.F) {
 	seeds := []string{
 		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1"}}`,
@@ -41,6 +42,14 @@ func FuzzApply(f *testing.F) {
 		}
 		liveBefore, configBefore := deepCopy(live), deepCopy(config)
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		// WouldConflict's shortcut, when it answers, equals the whole computation.
+		wreq := apply.Request{Live: live, Config: config, Manager: manager, Now: now, Types: types, LibraryOnly: true}
+		if quick, ok := apply.QuickConflicts(wreq); ok {
+			full, err := apply.FullConflicts(wreq)
+			if err != nil || !reflect.DeepEqual(quick, full) {
+				t.Fatalf("WouldConflict shortcut %v, whole apply %v (%v)", quick, full, err)
+			}
+		}
 		res, err := apply.Apply(apply.Request{Live: live, Config: config, Manager: manager, Force: force, Now: now, Types: types})
 		if !reflect.DeepEqual(liveBefore, live) || !reflect.DeepEqual(configBefore, config) {
 			t.Fatal("Apply changed its input")
