@@ -46,7 +46,11 @@
 //
 // Beyond the apiserver: Explain turns a *ConflictError into a report (owners with operation,
 // apiVersion, time and subresource, live and requested values, what forcing takes from whom);
-// WouldConflict answers whether an apply would conflict.
+// WouldConflict answers whether an apply would conflict, without building the merged object when
+// the object exists with managedFields recorded at the endpoint's version (a comparison of the
+// live object with the configuration: the other managers' fields it adds or changes; checked
+// against the whole apply by a property test on conformance/fieldmanager's generators);
+// PlanRename says what renaming an applier changes (the CLI: writepath owners --rename).
 //
 // # Invariants
 //
