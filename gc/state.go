@@ -219,7 +219,10 @@ type state struct {
 	now        time.Time
 	nowStr     string
 	whys       map[string]string
-	events     bool // graph events already emitted
+	// lastWhyKey and lastWhy are the entry of whys used last.
+	lastWhyKey, lastWhy string
+	lastWhyValid        bool
+	events              bool // graph events already emitted
 	// stuck records, per item, why the garbage collector cannot decide about it.
 	stuck map[*item]string
 	// writtenSlab is the rest of the block newWritten allocates from.
@@ -623,8 +626,8 @@ func (s *state) graphEvents() []Action {
 		if it.ignored() {
 			continue
 		}
-		for _, o := range it.m.owners {
-			owner := s.byUID.get(o.UID)
+		for i, o := range it.m.owners {
+			owner := it.ownerItems[i] // the object with o.UID
 			if owner == nil || owner == it || owner.gone {
 				continue
 			}
@@ -743,7 +746,12 @@ func (s *state) gcItem(it *item, out []Action) []Action {
 
 // because returns the explanation cached under key, computing it once.
 func (s *state) because(key string, f func() string) string {
+	// The dependents of one owner usually come one after another.
+	if s.lastWhyValid && key == s.lastWhyKey {
+		return s.lastWhy
+	}
 	if w, ok := s.whys[key]; ok {
+		s.lastWhyKey, s.lastWhy, s.lastWhyValid = key, w, true
 		return w
 	}
 	if s.whys == nil {
@@ -751,6 +759,7 @@ func (s *state) because(key string, f func() string) string {
 	}
 	w := f()
 	s.whys[key] = w
+	s.lastWhyKey, s.lastWhy, s.lastWhyValid = key, w, true
 	return w
 }
 
