@@ -2,12 +2,13 @@ package admission
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/writepath/writepath/field"
+	names "github.com/writepath/writepath/internal/validation"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -17,7 +18,7 @@ const (
 	randomLength           = 5
 	maxGeneratedNameLength = 63 - randomLength
 	// TotalAnnotationSizeLimit is the limit on the size of all annotations.
-	TotalAnnotationSizeLimit = 256 * (1 << 10)
+	TotalAnnotationSizeLimit = schema.TotalAnnotationSizeLimit
 )
 
 // GenerateName returns generateName's name: the base (cut to 58 characters)
@@ -96,73 +97,6 @@ func (c *Chain) systemFields(req *Request, obj map[string]any) (map[string]any, 
 	return obj, nil
 }
 
-var (
-	dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	qualifiedName    = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
-	labelValue       = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`)
-)
-
-const (
-	dns1123SubdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-	qualifiedNameMsg    = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-	labelValueMsg       = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
-
-// isDNSSubdomain is util/validation's IsDNS1123Subdomain (object names:
-// lengths in characters); unit "bytes" is api/validate/content's (label key
-// prefixes).
-func isDNSSubdomain(v string) []string { return dnsSubdomain(v, "characters") }
-
-func dnsSubdomain(v, unit string) []string {
-	var errs []string
-	if len(v) > 253 {
-		errs = append(errs, "must be no more than 253 "+unit)
-	}
-	if !dns1123Subdomain.MatchString(v) {
-		errs = append(errs, dns1123SubdomainMsg)
-	}
-	return errs
-}
-
-func nameIsDNSSubdomain(name string, prefix bool) []string {
-	if prefix && strings.HasSuffix(name, "-") {
-		name = name[:len(name)-1] + "a"
-	}
-	return isDNSSubdomain(name)
-}
-
-// isQualifiedName is api/validate/content's IsLabelKey.
-func isQualifiedName(v string) []string {
-	var errs []string
-	parts := strings.Split(v, "/")
-	var name string
-	switch len(parts) {
-	case 1:
-		name = parts[0]
-	case 2:
-		prefix := parts[0]
-		name = parts[1]
-		if prefix == "" {
-			errs = append(errs, "prefix part must be non-empty")
-		} else {
-			for _, m := range dnsSubdomain(prefix, "bytes") {
-				errs = append(errs, "prefix part "+m)
-			}
-		}
-	default:
-		return append(errs, "a valid label key "+qualifiedNameMsg+" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
-	}
-	if name == "" {
-		errs = append(errs, "name part must be non-empty")
-	} else if len(name) > 63 {
-		errs = append(errs, "name part must be no more than 63 bytes")
-	}
-	if !qualifiedName.MatchString(name) {
-		errs = append(errs, "name part "+qualifiedNameMsg)
-	}
-	return errs
-}
-
 func stringMap(v any) map[string]string {
 	m, _ := v.(map[string]any)
 	out := make(map[string]string, len(m))
@@ -197,14 +131,14 @@ func validateObjectMeta(req *Request, obj map[string]any) error {
 		errs = validateMetaUpdate(md, getMap(req.OldObject, "metadata"), fld)
 	} else {
 		if g, _ := md["generateName"].(string); g != "" {
-			for _, m := range nameIsDNSSubdomain(g, true) {
+			for _, m := range names.NameIsDNSSubdomain(g, true) {
 				errs = append(errs, field.Invalid(fld.Child("generateName"), g, m))
 			}
 		}
 		if name == "" {
 			errs = append(errs, field.Required(fld.Child("name"), "name or generateName is required"))
 		} else {
-			for _, m := range nameIsDNSSubdomain(name, false) {
+			for _, m := range names.NameIsDNSSubdomain(name, false) {
 				errs = append(errs, field.Invalid(fld.Child("name"), name, m))
 			}
 		}
@@ -227,30 +161,8 @@ func validateGeneration(md map[string]any, fld field.Path) field.ErrorList {
 
 func validateLabelsAnnotationsOwners(md map[string]any, fld field.Path) field.ErrorList {
 	var errs field.ErrorList
-	labels := stringMap(md["labels"])
-	for _, k := range sortedStrings(labels) {
-		for _, m := range isQualifiedName(k) {
-			errs = append(errs, field.Invalid(fld.Child("labels"), k, m))
-		}
-		v := labels[k]
-		if len(v) > 63 {
-			errs = append(errs, field.Invalid(fld.Child("labels"), v, "must be no more than 63 bytes"))
-		}
-		if !labelValue.MatchString(v) {
-			errs = append(errs, field.Invalid(fld.Child("labels"), v, labelValueMsg))
-		}
-	}
-	ann := stringMap(md["annotations"])
-	total := 0
-	for _, k := range sortedStrings(ann) {
-		for _, m := range isQualifiedName(strings.ToLower(k)) {
-			errs = append(errs, field.Invalid(fld.Child("annotations"), k, m))
-		}
-		total += len(k) + len(ann[k])
-	}
-	if total > TotalAnnotationSizeLimit {
-		errs = append(errs, field.TooLong(fld.Child("annotations"), "", TotalAnnotationSizeLimit))
-	}
+	errs = append(errs, schema.ValidateLabels(stringMap(md["labels"]), fld.Child("labels"))...)
+	errs = append(errs, schema.ValidateAnnotations(stringMap(md["annotations"]), fld.Child("annotations"))...)
 	refs, _ := md["ownerReferences"].([]any)
 	firstController := ""
 	for i, r := range refs {
@@ -284,7 +196,7 @@ func validateLabelsAnnotationsOwners(md map[string]any, fld field.Path) field.Er
 func validateFinalizers(fins []string, fld field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for _, f := range fins {
-		for _, m := range isQualifiedName(f) {
+		for _, m := range names.IsQualifiedName(f) {
 			errs = append(errs, field.Invalid(fld, f, m))
 		}
 	}
