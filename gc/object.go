@@ -90,6 +90,12 @@ func (m *meta) hasFinalizer(f string) bool {
 // than panicking; a malformed ownerReferences entry is kept out of owners and described in
 // ownerErrs.
 func readMeta(obj Object) (meta, error) {
+	return readMetaFrom(obj, nil)
+}
+
+// readMetaFrom is readMeta taking the ownerReferences' storage from the block *refs (when not
+// nil), allocating a new block when it is used up: one allocation for many objects.
+func readMetaFrom(obj Object, refs *[]ownerReference) (meta, error) {
 	var m meta
 	if obj == nil {
 		return m, fmt.Errorf("object is nil")
@@ -151,7 +157,14 @@ func readMeta(obj Object) (meta, error) {
 		if !ok {
 			return m, fmt.Errorf("metadata.ownerReferences: must be a list")
 		}
-		m.owners = make([]ownerReference, 0, len(list))
+		if refs != nil && len(list) <= 64 {
+			if len(*refs) < len(list) {
+				*refs = make([]ownerReference, 1024)
+			}
+			m.owners, *refs = (*refs)[:0:len(list)], (*refs)[len(list):]
+		} else {
+			m.owners = make([]ownerReference, 0, len(list))
+		}
 		for i, x := range list {
 			ref, err := readOwnerRef(x)
 			if err != nil {

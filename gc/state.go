@@ -275,8 +275,9 @@ func newState(objs []Object, opts Options) (*state, error) {
 	slab := make([]item, len(objs))
 	var readErrs map[int]error
 	var crds []Object
+	var refs []ownerReference
 	for i, o := range objs {
-		m, err := readMeta(o)
+		m, err := readMetaFrom(o, &refs)
 		if err != nil {
 			if readErrs == nil {
 				readErrs = map[int]error{}
