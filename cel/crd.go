@@ -3,7 +3,6 @@ package cel
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -172,13 +171,7 @@ func validateCRD(crd, old *schema.CRD, opts Options) field.ErrorList {
 // sharedSchema reports whether all versions have the same schema (the apiserver's internal
 // spec.validation): the v1 to internal conversion compares them with apimachinery's semantic
 // equality (nil and empty lists and maps are equal, rules compare by their fields).
-func sharedSchema(crd *schema.CRD) bool {
-	identical := len(crd.Versions) > 0
-	for _, v := range crd.Versions {
-		identical = identical && semanticEqual(reflect.ValueOf(v.Props), reflect.ValueOf(crd.Versions[0].Props), 0)
-	}
-	return identical
-}
+func sharedSchema(crd *schema.CRD) bool { return crd.SharedSchema() }
 
 // ValidateSchemaRules is ValidateCRD for one openAPIV3Schema (its structural form) at fldPath.
 func ValidateSchemaRules(s *schema.Structural, fldPath field.Path, opts Options) field.ErrorList {

@@ -1,8 +1,6 @@
 package cel
 
 import (
-	"reflect"
-
 	"github.com/writepath/writepath/schema"
 )
 
@@ -82,80 +80,5 @@ func schemaUnchanged(crd, old *schema.CRD, name string) bool {
 	if !ok {
 		return false
 	}
-	return semanticEqual(reflect.ValueOf(n), reflect.ValueOf(o), 0)
-}
-
-var (
-	propsType = reflect.TypeOf(schema.Props{})
-	anySlice  = reflect.TypeOf([]any(nil))
-)
-
-// semanticEqual is reflect.DeepEqual with nil and empty slices and maps equal, and
-// x-kubernetes-validations compared as decoded rules (the internal CRD holds them as structs,
-// so a rule written with `message: ""` equals one without).
-func semanticEqual(a, b reflect.Value, depth int) bool {
-	if !a.IsValid() || !b.IsValid() {
-		return a.IsValid() == b.IsValid()
-	}
-	if a.Type() != b.Type() || depth > maxCollectDepth {
-		return false
-	}
-	switch a.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() == b.IsNil()
-		}
-		return semanticEqual(a.Elem(), b.Elem(), depth+1)
-	case reflect.Slice:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := 0; i < a.Len(); i++ {
-			if !semanticEqual(a.Index(i), b.Index(i), depth+1) {
-				return false
-			}
-		}
-		return true
-	case reflect.Map:
-		if a.Len() != b.Len() {
-			return false
-		}
-		it := a.MapRange()
-		for it.Next() {
-			bv := b.MapIndex(it.Key())
-			if !bv.IsValid() || !semanticEqual(it.Value(), bv, depth+1) {
-				return false
-			}
-		}
-		return true
-	case reflect.Struct:
-		for i := 0; i < a.NumField(); i++ {
-			if a.Type() == propsType && a.Type().Field(i).Name == "XValidations" && a.Field(i).Type() == anySlice {
-				ra, erra := ParseRules(a.Field(i).Interface().([]any))
-				rb, errb := ParseRules(b.Field(i).Interface().([]any))
-				if erra == nil && errb == nil {
-					if !semanticEqual(reflect.ValueOf(ra), reflect.ValueOf(rb), depth+1) {
-						return false
-					}
-					continue
-				}
-			}
-			if !semanticEqual(a.Field(i), b.Field(i), depth+1) {
-				return false
-			}
-		}
-		return true
-	case reflect.Bool:
-		return a.Bool() == b.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return a.Uint() == b.Uint()
-	case reflect.Float32, reflect.Float64:
-		return a.Float() == b.Float()
-	case reflect.String:
-		return a.String() == b.String()
-	default:
-		return false
-	}
+	return schema.SemanticEqual(n, o)
 }

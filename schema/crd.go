@@ -320,6 +320,15 @@ func (d *decoder) strs(m map[string]any, k, path string) []string {
 	return out
 }
 
+// sameSchema is the apiserver's test for holding one schema for all versions: semantic equality
+// of the decoded schemas; schemas that did not decode compare as written.
+func sameSchema(a, b *Version) bool {
+	if a.Props == nil || b.Props == nil {
+		return a.Props == nil && b.Props == nil && jsonDeepEqual(a.rawSchema, b.rawSchema)
+	}
+	return SemanticEqual(a.Props, b.Props)
+}
+
 // validateCRD applies apiextensions' ValidateCustomResourceDefinition for a create, in its
 // order, except the checks the package documentation lists as missing. Like the apiserver (which
 // converts v1 to its internal version first), a schema or subresources stanza identical in every
@@ -356,7 +365,7 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 	}
 	schemasIdentical, subresourcesIdentical, columnsIdentical, selectableIdentical := true, true, true, true
 	for _, v := range c.Versions {
-		schemasIdentical = schemasIdentical && jsonDeepEqual(v.rawSchema, c.Versions[0].rawSchema)
+		schemasIdentical = schemasIdentical && sameSchema(v, c.Versions[0])
 		subresourcesIdentical = subresourcesIdentical && jsonDeepEqual(v.rawSubresources, c.Versions[0].rawSubresources)
 		columnsIdentical = columnsIdentical && jsonDeepEqual(v.rawColumns, c.Versions[0].rawColumns)
 		selectableIdentical = selectableIdentical && stringsEqual(v.SelectableFields, c.Versions[0].SelectableFields)
