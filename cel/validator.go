@@ -440,7 +440,7 @@ func (v *Validator) Validate(ctx context.Context, fldPath field.Path, obj, old a
 	st := &evalState{ctx: ctx}
 	var corr ratchet
 	if old != nil {
-		corr = ratchet{current: newCorrelated(obj, old, v.schemaOrNil())}
+		corr = ratchet{current: schema.NewCorrelated(obj, old, v.schemaOrNil())}
 	}
 	errs, rem := v.validate(st, fldPath, obj, old, corr, budget)
 	return Result{Errors: errs, Warnings: st.warnings, RemainingBudget: rem}
@@ -459,14 +459,14 @@ type evalState struct {
 }
 
 type ratchet struct {
-	current, nearestParent *correlated
+	current, nearestParent *schema.Correlated
 }
 
 func (r ratchet) shouldRatchet() bool {
 	if r.current != nil {
-		return r.current.deepEqual()
+		return r.current.DeepEqual()
 	}
-	return r.nearestParent.deepEqual()
+	return r.nearestParent.DeepEqual()
 }
 
 func (r ratchet) key(f string) ratchet {
@@ -476,14 +476,14 @@ func (r ratchet) key(f string) ratchet {
 	if r.nearestParent == nil && (f == "apiVersion" || f == "kind") {
 		return ratchet{}
 	}
-	return ratchet{current: r.current.key(f), nearestParent: r.current}
+	return ratchet{current: r.current.Key(f), nearestParent: r.current}
 }
 
 func (r ratchet) index(i int) ratchet {
 	if r.current == nil {
 		return r
 	}
-	return ratchet{current: r.current.index(i), nearestParent: r.current}
+	return ratchet{current: r.current.Index(i), nearestParent: r.current}
 }
 
 func isNilValue(v any) bool {
@@ -786,10 +786,10 @@ func (v *Validator) validateArray(st *evalState, fldPath field.Path, obj, old []
 		return errs, rem
 	}
 	if v.items != nil {
-		oldItems := makeMapList(v.schema, old)
+		oldItems := schema.NewListMap(v.schema, old)
 		for i := range obj {
 			var e field.ErrorList
-			e, rem = v.items.validate(st, fldPath.Index(i), obj[i], oldItems.get(obj[i]), corr.index(i), rem)
+			e, rem = v.items.validate(st, fldPath.Index(i), obj[i], oldItems.Get(obj[i]), corr.index(i), rem)
 			errs = append(errs, e...)
 			if rem < 0 {
 				return errs, rem

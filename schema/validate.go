@@ -208,216 +208,6 @@ func vInvalidType(path, typeName string, value any) *verr {
 
 func plainErr(msg string) *verr { return &verr{msg: msg} }
 
-// ---- correlation of new and old values for ratcheting (cel/common.CorrelatedObject) ----
-
-type correlated struct {
-	old, new any
-	s        *Structural
-	children map[any]*correlated
-	mapList  map[any]any // old list-map items by key; non-nil once a list-map index was correlated
-	mapIdx   int         // how many old items were indexed into mapList
-	eq       *bool
-}
-
-func newCorrelated(newV, oldV any, s *Structural) *correlated {
-	return &correlated{old: oldV, new: newV, s: s}
-}
-
-func (c *correlated) key(k string) *correlated {
-	if c == nil || c.s == nil {
-		return nil
-	}
-	if ch, ok := c.children[k]; ok {
-		return ch
-	}
-	om, ok1 := c.old.(map[string]any)
-	nm, ok2 := c.new.(map[string]any)
-	if !ok1 || !ok2 {
-		return nil
-	}
-	ov, ok1 := om[k]
-	nv, ok2 := nm[k]
-	if !ok1 || !ok2 {
-		return nil
-	}
-	var ps *Structural
-	if p, ok := c.s.Properties[k]; ok {
-		ps = p
-	} else if ap := c.s.AdditionalPropertiesSchema(); ap != nil {
-		ps = ap
-	} else {
-		return nil
-	}
-	if c.children == nil {
-		c.children = map[any]*correlated{}
-	}
-	ch := &correlated{old: ov, new: nv, s: ps}
-	c.children[k] = ch
-	return ch
-}
-
-func (c *correlated) index(i int) *correlated {
-	if c == nil || c.s == nil {
-		return nil
-	}
-	if ch, ok := c.children[i]; ok {
-		return ch
-	}
-	nl, ok := c.new.([]any)
-	if !ok || len(nl) <= i {
-		return nil
-	}
-	ov := c.correlateOld(i)
-	if ov == nil || c.s.Items == nil {
-		return nil
-	}
-	if c.children == nil {
-		c.children = map[any]*correlated{}
-	}
-	ch := &correlated{old: ov, new: nl[i], s: c.s.Items}
-	c.children[i] = ch
-	return ch
-}
-
-func (c *correlated) correlateOld(i int) any {
-	ol, ok := c.old.([]any)
-	if !ok {
-		return nil
-	}
-	nl, ok := c.new.([]any)
-	if !ok || len(nl) <= i {
-		return nil
-	}
-	if c.s.XListType != "map" {
-		return nil
-	}
-	if c.mapList == nil {
-		c.mapList = map[any]any{}
-	}
-	if c.s.Type != "array" || len(c.s.XListMapKeys) == 0 || len(ol) == 0 {
-		return nil
-	}
-	nm, ok := nl[i].(map[string]any)
-	if !ok {
-		return nil
-	}
-	k, ok := listMapKey(c.s.XListMapKeys, nm)
-	if !ok {
-		return nil
-	}
-	if m, ok := c.mapList[k]; ok {
-		return m
-	}
-	for c.mapIdx < len(ol) {
-		item := ol[c.mapIdx]
-		c.mapIdx++
-		mi, ok := item.(map[string]any)
-		if !ok {
-			continue
-		}
-		ik, ok := listMapKey(c.s.XListMapKeys, mi)
-		if !ok {
-			continue
-		}
-		if _, exists := c.mapList[ik]; !exists {
-			c.mapList[ik] = mi
-		}
-		if ik == k {
-			return mi
-		}
-	}
-	return nil
-}
-
-// listMapKey is the correlation key of a list-map item (cel/common's key strategies).
-func listMapKey(keys []string, obj map[string]any) (any, bool) {
-	if len(keys) == 1 {
-		v, ok := obj[keys[0]]
-		if !ok {
-			return nil, false
-		}
-		switch v.(type) {
-		case bool, float64, int64, string:
-			return v, true
-		}
-		return nil, false
-	}
-	var b strings.Builder
-	for _, k := range keys {
-		v, ok := obj[k]
-		if !ok {
-			return nil, false
-		}
-		switch t := v.(type) {
-		case bool:
-			fmt.Fprintf(&b, "\x00%t", t)
-		case float64:
-			fmt.Fprintf(&b, "\x00%f", t)
-		case int64:
-			fmt.Fprintf(&b, "\x00%d", t)
-		case string:
-			fmt.Fprintf(&b, "\x00%q", t)
-		default:
-			return nil, false
-		}
-	}
-	return b.String(), true
-}
-
-func (c *correlated) deepEqual() (res bool) {
-	if c == nil {
-		return false
-	}
-	if c.eq != nil {
-		return *c.eq
-	}
-	defer func() { c.eq = &res }()
-	if c.new == nil && c.old == nil {
-		return true
-	}
-	if c.new == nil || c.old == nil {
-		return false
-	}
-	oa, oIsA := c.old.([]any)
-	na, nIsA := c.new.([]any)
-	om, oIsM := c.old.(map[string]any)
-	nm, nIsM := c.new.(map[string]any)
-	if oIsA != nIsA || oIsM != nIsM {
-		return false
-	}
-	switch {
-	case oIsA:
-		if len(oa) != len(na) {
-			return false
-		}
-		for i := range na {
-			ch := c.index(i)
-			if ch == nil {
-				if c.mapList == nil {
-					return jsonDeepEqual(oa, na)
-				}
-				return false
-			}
-			if !ch.deepEqual() {
-				return false
-			}
-		}
-		return true
-	case oIsM:
-		if len(om) != len(nm) {
-			return false
-		}
-		for k := range nm {
-			ch := c.key(k)
-			if ch == nil || !ch.deepEqual() {
-				return false
-			}
-		}
-		return true
-	}
-	return jsonDeepEqual(c.old, c.new)
-}
-
 // jsonDeepEqual is reflect.DeepEqual over the object model (types must match: 1 != 1.0).
 func jsonDeepEqual(a, b any) bool {
 	switch x := a.(type) {
@@ -466,19 +256,19 @@ func jsonDeepEqual(a, b any) bool {
 
 // validateNode validates data at n. corr is the correlation of this node with the old object
 // (nil when not ratcheting or uncorrelatable): invalid values equal to their old values pass.
-func (n *vnode) validateNode(data any, path string, corr *correlated) result {
+func (n *vnode) validateNode(data any, path string, corr *Correlated) result {
 	r := n.validateSchema(data, path, corr)
-	if corr != nil && !r.valid() && corr.deepEqual() {
+	if corr != nil && !r.valid() && corr.DeepEqual() {
 		r.errs = nil // ratcheted: the errors become warnings, which nobody reports
 	}
 	return r
 }
 
-func (n *vnode) childField(corr *correlated, parentPath, k string) *correlated {
+func (n *vnode) childField(corr *Correlated, parentPath, k string) *Correlated {
 	if corr == nil || (parentPath == "" && (k == "kind" || k == "apiVersion")) {
 		return nil
 	}
-	return corr.key(k)
+	return corr.Key(k)
 }
 
 type valueKind int
@@ -526,7 +316,7 @@ func containsType(types []string, t string) bool {
 // validateSchema is kube-openapi's SchemaValidator.Validate: the type, schema-props, string,
 // format, number, slice, common (enum) and object validators in that order, counting matches so
 // that anyOf/oneOf report the best failing alternative as the apiserver does.
-func (n *vnode) validateSchema(data any, path string, corr *correlated) result {
+func (n *vnode) validateSchema(data any, path string, corr *Correlated) result {
 	var res result
 	if n == nil {
 		return res
@@ -887,13 +677,13 @@ func (n *vnode) validateNumber(v any, kind valueKind, path string) result {
 	return res
 }
 
-func (n *vnode) validateSlice(l []any, path string, corr *correlated) result {
+func (n *vnode) validateSlice(l []any, path string, corr *Correlated) result {
 	var res result
 	if n.items != nil {
 		for i, v := range l {
-			var c *correlated
+			var c *Correlated
 			if corr != nil {
-				c = corr.index(i)
+				c = corr.Index(i)
 			}
 			res.merge(n.items.validateNode(v, path+"["+strconv.Itoa(i)+"]", c))
 		}
@@ -979,7 +769,7 @@ func (n *vnode) validateEnum(data any, path string) result {
 		msg: fmt.Sprintf("%s in %s should be one of %v", path, in, n.enum)})
 }
 
-func (n *vnode) validateObject(m map[string]any, path string, corr *correlated) result {
+func (n *vnode) validateObject(m map[string]any, path string, corr *Correlated) result {
 	var res result
 	numKeys := int64(len(m))
 	if n.minProps != nil && numKeys < *n.minProps {
@@ -1045,7 +835,7 @@ func (v *Validator) ValidateUpdate(fldPath field.Path, obj, old any, s *Structur
 	if v == nil || v.root == nil {
 		return nil
 	}
-	corr := newCorrelated(obj, old, s)
+	corr := NewCorrelated(obj, old, s)
 	r := v.root.validateNode(obj, "", corr)
 	return toFieldErrors(fldPath, r)
 }
