@@ -1,6 +1,7 @@
 package cel
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -9,9 +10,12 @@ import (
 	_ "cel.dev/expr/conformance/proto2"
 	_ "cel.dev/expr/conformance/proto3"
 	"cel.dev/expr/conformance/test"
+	celgo "github.com/google/cel-go/cel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	alphapb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/proto"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/apiserver/pkg/cel/environment"
 	"k8s.io/apiserver/pkg/cel/library"
@@ -42,9 +46,57 @@ func celSpecDir(t *testing.T) string {
 	return dir
 }
 
-// TestCELSpecAgrees runs the base-language expressions of the CEL conformance data (those
-// without variables, type environments or containers) through the apiserver's 1.37 environment
-// and writepath's: the same options make the same values, errors and costs.
+// withTestEnv extends both environments alike with a test's type environment and container and
+// converts its bindings into each environment's values.
+func withTestEnv(kenv, wenv *celgo.Env, tc *test.SimpleTest) (*celgo.Env, *celgo.Env, map[string]any, map[string]any, error) {
+	var opts []celgo.EnvOption
+	if c := tc.GetContainer(); c != "" {
+		opts = append(opts, celgo.Container(c))
+	}
+	if len(tc.GetTypeEnv()) > 0 {
+		decls := make([]*alphapb.Decl, 0, len(tc.GetTypeEnv()))
+		for _, d := range tc.GetTypeEnv() {
+			b, err := proto.Marshal(d)
+			if err != nil {
+				return nil, nil, nil, nil, err
+			}
+			var a alphapb.Decl
+			if err := proto.Unmarshal(b, &a); err != nil {
+				return nil, nil, nil, nil, err
+			}
+			decls = append(decls, &a)
+		}
+		opts = append(opts, celgo.Declarations(decls...))
+	}
+	k, err := kenv.Extend(opts...)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	w, err := wenv.Extend(opts...)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	kvars, wvars := map[string]any{}, map[string]any{}
+	for name, ev := range tc.GetBindings() {
+		if ev.GetValue() == nil {
+			return nil, nil, nil, nil, fmt.Errorf("binding %s is not a value", name)
+		}
+		kv, err := celgo.ProtoAsValue(k.CELTypeAdapter(), ev.GetValue())
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		wv, err := celgo.ProtoAsValue(w.CELTypeAdapter(), ev.GetValue())
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		kvars[name], wvars[name] = kv, wv
+	}
+	return k, w, kvars, wvars, nil
+}
+// TestCELSpecAgrees runs the base-language expressions of the CEL conformance data through the
+// apiserver's 1.37 environment and writepath's, each extended with the test's declared variables,
+// container and bindings: the same options make the same values, errors and costs. Tests that need
+// unchecked evaluation, disabled macros or a locale are skipped (the apiserver never runs so).
 func TestCELSpecAgrees(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(celSpecDir(t), "*.textproto"))
 	require.NoError(t, err)
@@ -62,12 +114,20 @@ func TestCELSpecAgrees(t *testing.T) {
 		}
 		for _, sec := range file.GetSection() {
 			for _, tc := range sec.GetTest() {
-				if len(tc.GetTypeEnv()) > 0 || len(tc.GetBindings()) > 0 || tc.GetContainer() != "" || tc.GetDisableCheck() || tc.GetDisableMacros() || tc.GetLocale() != "" {
-					stats["skipped (needs variables, containers or unchecked mode)"]++
+				if tc.GetDisableCheck() || tc.GetDisableMacros() || tc.GetLocale() != "" {
+					stats["skipped (unchecked mode, no macros or a locale)"]++
 					continue
 				}
-				want := evaluate(kenv, &library.CostEstimator{}, tc.GetExpr())
-				got := evaluate(wenv, &wcel.CostEstimator{}, tc.GetExpr())
+				kenvT, wenvT, kvars, wvars, err := withTestEnv(kenv, wenv, tc)
+				if err != nil {
+					stats["skipped (type environment or bindings not convertible)"]++
+					continue
+				}
+				if len(tc.GetTypeEnv()) > 0 || len(tc.GetBindings()) > 0 || tc.GetContainer() != "" {
+					stats["with variables or containers"]++
+				}
+				want := evaluateWith(kenvT, &library.CostEstimator{}, tc.GetExpr(), kvars)
+				got := evaluateWith(wenvT, &wcel.CostEstimator{}, tc.GetExpr(), wvars)
 				stats["compared"]++
 				if want.compileErr == "" && want.evalErr == "" {
 					stats["values"]++
@@ -75,7 +135,7 @@ func TestCELSpecAgrees(t *testing.T) {
 				// Map literals iterate in Go map order in both (cel-go's maps): where an early
 				// exit depends on it, the cost varies between runs.
 				for try := 0; try < 30 && want.String() != got.String(); try++ {
-					want = evaluate(kenv, &library.CostEstimator{}, tc.GetExpr())
+					want = evaluateWith(kenvT, &library.CostEstimator{}, tc.GetExpr(), kvars)
 				}
 				if !assert.Equal(t, want.String(), got.String(), "%s/%s/%s: %s", filepath.Base(f), sec.GetName(), tc.GetName(), tc.GetExpr()) {
 					stats["disagreements"]++

@@ -74,6 +74,11 @@ func sortStrings(s []string) {
 }
 
 func evaluate(env *celgo.Env, estimator any, expr string) outcome {
+	return evaluateWith(env, estimator, expr, map[string]any{})
+}
+
+// evaluateWith is evaluate with variables bound.
+func evaluateWith(env *celgo.Env, estimator any, expr string, vars map[string]any) outcome {
 	var o outcome
 	ast, iss := env.Compile(expr)
 	if iss.Err() != nil {
@@ -95,7 +100,7 @@ func evaluate(env *celgo.Env, estimator any, expr string) outcome {
 		o.compileErr = "program: " + err.Error()
 		return o
 	}
-	val, det, err := prog.Eval(map[string]any{})
+	val, det, err := prog.Eval(vars)
 	if det != nil && det.ActualCost() != nil {
 		o.cost = *det.ActualCost()
 	}
