@@ -93,6 +93,7 @@ func withTestEnv(kenv, wenv *celgo.Env, tc *test.SimpleTest) (*celgo.Env, *celgo
 	}
 	return k, w, kvars, wvars, nil
 }
+
 // TestCELSpecAgrees runs the base-language expressions of the CEL conformance data through the
 // apiserver's 1.37 environment and writepath's, each extended with the test's declared variables,
 // container and bindings: the same options make the same values, errors and costs. Tests that need
