@@ -106,6 +106,7 @@ func TestAuthorizerAgrees(t *testing.T) {
 	require.Positive(t, kinds["allowed/errored true"])
 }
 
+// evalWith compiles, estimates and evaluates expr in env with vars bound.
 func evalWith(env *celgo.Env, estimator any, expr string, vars map[string]any) outcome {
 	var o outcome
 	ast, iss := env.Compile(expr)

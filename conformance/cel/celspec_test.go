@@ -127,8 +127,8 @@ func TestCELSpecAgrees(t *testing.T) {
 				if len(tc.GetTypeEnv()) > 0 || len(tc.GetBindings()) > 0 || tc.GetContainer() != "" {
 					stats["with variables or containers"]++
 				}
-				want := evaluateWith(kenvT, &library.CostEstimator{}, tc.GetExpr(), kvars)
-				got := evaluateWith(wenvT, &wcel.CostEstimator{}, tc.GetExpr(), wvars)
+				want := evalWith(kenvT, &library.CostEstimator{}, tc.GetExpr(), kvars)
+				got := evalWith(wenvT, &wcel.CostEstimator{}, tc.GetExpr(), wvars)
 				stats["compared"]++
 				if want.compileErr == "" && want.evalErr == "" {
 					stats["values"]++
@@ -136,7 +136,7 @@ func TestCELSpecAgrees(t *testing.T) {
 				// Map literals iterate in Go map order in both (cel-go's maps): where an early
 				// exit depends on it, the cost varies between runs.
 				for try := 0; try < 30 && want.String() != got.String(); try++ {
-					want = evaluateWith(kenvT, &library.CostEstimator{}, tc.GetExpr(), kvars)
+					want = evalWith(kenvT, &library.CostEstimator{}, tc.GetExpr(), kvars)
 				}
 				if !assert.Equal(t, want.String(), got.String(), "%s/%s/%s: %s", filepath.Base(f), sec.GetName(), tc.GetName(), tc.GetExpr()) {
 					stats["disagreements"]++

@@ -74,42 +74,7 @@ func sortStrings(s []string) {
 }
 
 func evaluate(env *celgo.Env, estimator any, expr string) outcome {
-	return evaluateWith(env, estimator, expr, map[string]any{})
-}
-
-// evaluateWith is evaluate with variables bound.
-func evaluateWith(env *celgo.Env, estimator any, expr string, vars map[string]any) outcome {
-	var o outcome
-	ast, iss := env.Compile(expr)
-	if iss.Err() != nil {
-		o.compileErr = iss.Err().Error()
-		return o
-	}
-	switch e := estimator.(type) {
-	case *library.CostEstimator:
-		if c, err := env.EstimateCost(ast, e); err == nil {
-			o.estMin, o.estMax = c.Min, c.Max
-		}
-	case *wcel.CostEstimator:
-		if c, err := env.EstimateCost(ast, e); err == nil {
-			o.estMin, o.estMax = c.Min, c.Max
-		}
-	}
-	prog, err := env.Program(ast)
-	if err != nil {
-		o.compileErr = "program: " + err.Error()
-		return o
-	}
-	val, det, err := prog.Eval(vars)
-	if det != nil && det.ActualCost() != nil {
-		o.cost = *det.ActualCost()
-	}
-	if err != nil {
-		o.evalErr = err.Error()
-		return o
-	}
-	o.value = render(val)
-	return o
+	return evalWith(env, estimator, expr, map[string]any{})
 }
 
 func TestLibrariesAgree(t *testing.T) {

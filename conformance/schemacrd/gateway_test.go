@@ -1,16 +1,10 @@
 package schemacrd
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -27,77 +21,12 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/apiserver/pkg/cel/common"
-	kjson "sigs.k8s.io/json"
 
+	"github.com/writepath/writepath/conformance/internal/ratcheting"
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
 )
-
-// ratchetingCases is where apiextensions ships the Gateway API CRDs and objects of its
-// ratcheting integration test.
-func ratchetingCases(t testing.TB) string {
-	t.Helper()
-	info, ok := debug.ReadBuildInfo()
-	require.True(t, ok)
-	version := ""
-	for _, d := range info.Deps {
-		if d.Path == "k8s.io/apiextensions-apiserver" {
-			version = d.Version
-		}
-	}
-	if version == "" {
-		version = "v0.37.2"
-	}
-	gomodcache := os.Getenv("GOMODCACHE")
-	if gomodcache == "" {
-		home, _ := os.UserHomeDir()
-		gomodcache = filepath.Join(home, "go", "pkg", "mod")
-	}
-	dir := filepath.Join(gomodcache, "k8s.io", "apiextensions-apiserver@"+version, "test", "integration", "ratcheting_test_cases")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("ratcheting test cases not in the module cache: %v", err)
-	}
-	return dir
-}
-
-func loadDocs(t testing.TB, dir string) []map[string]any {
-	var out []map[string]any
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(d.Name()) != ".yaml" {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-		for {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				return err
-			}
-			if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
-				continue
-			}
-			var m map[string]any
-			// Numbers as the apiserver decodes them: integers are int64.
-			if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &m); err != nil {
-				return err
-			}
-			if m != nil {
-				out = append(out, m)
-			}
-		}
-		return nil
-	})
-	require.NoError(t, err)
-	return out
-}
 
 type gwVersion struct {
 	mine      *schema.Version
@@ -106,9 +35,9 @@ type gwVersion struct {
 }
 
 func loadGateway(t testing.TB) (map[string]gwVersion, []map[string]any, []map[string]any) {
-	dir := ratchetingCases(t)
+	dir := ratcheting.Dir(t)
 	versions := map[string]gwVersion{}
-	for _, crd := range loadDocs(t, filepath.Join(dir, "crds")) {
+	for _, crd := range ratcheting.LoadDocs(t, filepath.Join(dir, "crds")) {
 		mine, err := schema.FromCRD(crd)
 		require.NoError(t, err, "FromCRD %v", crd["metadata"])
 		var parsed apiextensionsv1.CustomResourceDefinition
@@ -126,7 +55,7 @@ func loadGateway(t testing.TB) (map[string]gwVersion, []map[string]any, []map[st
 			versions[key] = gwVersion{mine: mine.Version(v.Name), ref: s, validator: validator}
 		}
 	}
-	return versions, loadDocs(t, filepath.Join(dir, "valid")), loadDocs(t, filepath.Join(dir, "invalid"))
+	return versions, ratcheting.LoadDocs(t, filepath.Join(dir, "valid")), ratcheting.LoadDocs(t, filepath.Join(dir, "invalid"))
 }
 
 func gvkKey(obj map[string]any) string {

@@ -17,6 +17,7 @@ import (
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
+	"github.com/writepath/writepath/conformance/internal/ratcheting"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -119,9 +120,9 @@ func TestSMDTypes(t *testing.T) {
 
 // TestGatewaySMD compares the structured-merge-diff types of the Gateway API CRD versions.
 func TestGatewaySMD(t *testing.T) {
-	dir := ratchetingCases(t)
+	dir := ratcheting.Dir(t)
 	compared := 0
-	for _, crd := range loadDocs(t, dir+"/crds") {
+	for _, crd := range ratcheting.LoadDocs(t, dir+"/crds") {
 		c, err := schema.FromCRD(crd)
 		require.NoError(t, err)
 		for _, v := range c.Versions {
