@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
 )
 
 // maxChanged bounds how many changed paths an explanation lists.
@@ -219,41 +220,15 @@ var mapFields = map[string]bool{
 }
 
 func scalarEqual(a, b any, unstructured bool) bool {
-	if unstructured {
-		// reflect-style equality of interface values: types must match.
-		switch x := a.(type) {
-		case nil:
-			return b == nil
-		case bool:
-			y, ok := b.(bool)
-			return ok && x == y
-		case string:
-			y, ok := b.(string)
-			return ok && x == y
-		case int64:
-			y, ok := b.(int64)
-			return ok && x == y
-		case float64:
-			y, ok := b.(float64)
-			return ok && x == y
+	// A typed object holds numbers in Go fields of one type: an int64 1 and a
+	// float64 1 decode alike. Unstructured equality compares dynamic types.
+	if !unstructured {
+		if fa, ok := number(a); ok {
+			fb, ok := number(b)
+			return ok && fa == fb
 		}
-		return false
 	}
-	if fa, ok := number(a); ok {
-		fb, ok := number(b)
-		return ok && fa == fb
-	}
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	}
-	return false
+	return value.Equal(a, b)
 }
 
 // lookup returns the value at a dotted path and whether it is present.
