@@ -55,19 +55,7 @@ data.`,
 	default:
 		return e.fail(usagef(`invalid --cascade value %q: must be "background", "foreground" or "orphan"`, *cascade))
 	}
-	now, ctrls, err := clockAndControllers(*nowFlag, *controllers)
-	if err != nil {
-		return e.fail(err)
-	}
-	objs, err := e.readObjects(files)
-	if err != nil {
-		return e.fail(err)
-	}
-	target, err := parseTarget(positional[0], *ns)
-	if err != nil {
-		return e.fail(err)
-	}
-	idx, err := findObject(objs, target)
+	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, positional[0], *ns)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -359,6 +347,26 @@ func findObject(objs []gc.Object, t gc.Ref) (int, error) {
 		names = append(names, refOf(objs[i]).String())
 	}
 	return 0, usagef("%s/%s is ambiguous (%s): give the namespace with -n", t.Kind, t.Name, strings.Join(names, ", "))
+}
+
+// gcInputs reads what delete and why-stuck share: the clock and the running
+// controllers from their flags, the objects from the files, and the index of
+// the object named KIND/NAME (in namespace ns) among them.
+func (e *env) gcInputs(nowFlag, controllers string, files []string, arg, ns string) (time.Time, []string, []gc.Object, int, error) {
+	now, ctrls, err := clockAndControllers(nowFlag, controllers)
+	if err != nil {
+		return now, nil, nil, 0, err
+	}
+	objs, err := e.readObjects(files)
+	if err != nil {
+		return now, nil, nil, 0, err
+	}
+	target, err := parseTarget(arg, ns)
+	if err != nil {
+		return now, nil, nil, 0, err
+	}
+	idx, err := findObject(objs, target)
+	return now, ctrls, objs, idx, err
 }
 
 func clockAndControllers(nowFlag, controllers string) (time.Time, []string, error) {

@@ -39,19 +39,7 @@ running, cycles of blocking owner references, pods waiting for a kubelet.
 	if len(files) == 0 {
 		return e.fail(usagef("give the objects with -f FILE"))
 	}
-	now, ctrls, err := clockAndControllers(*nowFlag, *controllers)
-	if err != nil {
-		return e.fail(err)
-	}
-	objs, err := e.readObjects(files)
-	if err != nil {
-		return e.fail(err)
-	}
-	target, err := parseTarget(positional[0], *ns)
-	if err != nil {
-		return e.fail(err)
-	}
-	idx, err := findObject(objs, target)
+	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, positional[0], *ns)
 	if err != nil {
 		return e.fail(err)
 	}
