@@ -11,21 +11,6 @@ import (
 	"github.com/writepath/writepath/schema"
 )
 
-// ruleValue is how the apiserver prints a rule as a bad value: its internal ValidationRule
-// struct, JSON-encoded with Go field names.
-type ruleValue struct {
-	Rule              string
-	Message           string
-	MessageExpression string
-	Reason            *string
-	FieldPath         string
-	OptionalOldSelf   *bool
-}
-
-func (r Rule) badValue() ruleValue {
-	return ruleValue{Rule: r.Rule, Message: r.Message, MessageExpression: r.MessageExpression, Reason: r.Reason, FieldPath: r.FieldPath, OptionalOldSelf: r.OptionalOldSelf}
-}
-
 var supportedReasons = []string{"FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"}
 
 var crdNewlineMatcher = regexp.MustCompile(`[\n\r]+`)
@@ -274,11 +259,11 @@ func (c *crdChecker) walk(s *schema.Structural, fldPath field.Path, isRoot bool,
 			if cr.err.Type == errTypeRequired {
 				c.celErrors = append(c.celErrors, field.Required(rp.Child("rule"), cr.err.Detail))
 			} else {
-				c.celErrors = append(c.celErrors, field.Invalid(rp.Child("rule"), rules[i].badValue(), cr.err.Detail))
+				c.celErrors = append(c.celErrors, field.Invalid(rp.Child("rule"), rules[i], cr.err.Detail))
 			}
 		}
 		if cr.messageExpressionErr != nil {
-			c.celErrors = append(c.celErrors, field.Invalid(rp.Child("messageExpression"), rules[i].badValue(), cr.messageExpressionErr.Detail))
+			c.celErrors = append(c.celErrors, field.Invalid(rp.Child("messageExpression"), rules[i], cr.messageExpressionErr.Detail))
 		} else if cr.messageExpression != nil {
 			if !c.suppressPerExpressionCost && cr.messageExpressionMaxCost > StaticEstimatedCostLimit {
 				c.celErrors = append(c.celErrors, field.Forbidden(rp.Child("messageExpression"), costErrorMessage("estimated messageExpression cost", cr.messageExpressionMaxCost, StaticEstimatedCostLimit)))

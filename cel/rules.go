@@ -12,76 +12,26 @@ import (
 )
 
 // Rule is one x-kubernetes-validations entry (apiextensions.k8s.io/v1 ValidationRule).
-type Rule struct {
-	Rule              string
-	Message           string
-	MessageExpression string
-	// Reason is FieldValueInvalid, FieldValueForbidden, FieldValueRequired or
-	// FieldValueDuplicate; nil means FieldValueInvalid.
-	Reason          *string
-	FieldPath       string
-	OptionalOldSelf *bool
-}
+// As a bad value in an error it prints as the apiserver prints its Go type: JSON with
+// the Go field names.
+type Rule = schema.ValidationRule
 
 // ParseRules reads the x-kubernetes-validations of a schema node as written (a list of
 // objects). Unknown fields are ignored; fields of the wrong type give an error.
 func ParseRules(x []any) ([]Rule, error) {
-	rules := make([]Rule, 0, len(x))
-	for i, item := range x {
-		m, ok := item.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("x-kubernetes-validations[%d]: must be an object", i)
-		}
-		var r Rule
-		str := func(k string, dst *string) error {
-			v, ok := m[k]
-			if !ok || v == nil {
-				return nil
-			}
-			s, ok := v.(string)
-			if !ok {
-				return fmt.Errorf("x-kubernetes-validations[%d].%s: must be a string", i, k)
-			}
-			*dst = s
-			return nil
-		}
-		for _, f := range []struct {
-			k   string
-			dst *string
-		}{{"rule", &r.Rule}, {"message", &r.Message}, {"messageExpression", &r.MessageExpression}, {"fieldPath", &r.FieldPath}} {
-			if err := str(f.k, f.dst); err != nil {
-				return nil, err
-			}
-		}
-		if v, ok := m["reason"]; ok && v != nil {
-			s, ok := v.(string)
-			if !ok {
-				return nil, fmt.Errorf("x-kubernetes-validations[%d].reason: must be a string", i)
-			}
-			r.Reason = &s
-		}
-		if v, ok := m["optionalOldSelf"]; ok && v != nil {
-			b, ok := v.(bool)
-			if !ok {
-				return nil, fmt.Errorf("x-kubernetes-validations[%d].optionalOldSelf: must be a boolean", i)
-			}
-			r.OptionalOldSelf = &b
-		}
-		rules = append(rules, r)
-	}
-	return rules, nil
+	return schema.ParseValidationRules(x)
 }
 
-func (r Rule) errorString() string {
+func ruleErrorString(r Rule) string {
 	if len(r.Message) > 0 {
 		return strings.TrimSpace(r.Message)
 	}
 	return strings.TrimSpace(r.Rule)
 }
 
-func (r Rule) messageOrDefault() string {
+func messageOrDefault(r Rule) string {
 	if len(r.Message) == 0 {
-		return "failed rule: " + r.errorString()
+		return "failed rule: " + ruleErrorString(r)
 	}
 	return strings.TrimSpace(r.Message)
 }

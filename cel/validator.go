@@ -573,12 +573,12 @@ func (v *Validator) validateExpressions(st *evalState, fldPath field.Path, obj, 
 		}
 		result, details, err := c.program.ContextEval(st.ctx, ruleAct)
 		if details == nil {
-			errs = append(errs, field.InternalError(fldPath, fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", rule.errorString())))
+			errs = append(errs, field.InternalError(fldPath, fmt.Errorf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
 			return errs, -1
 		}
 		cost := details.ActualCost()
 		if cost == nil {
-			errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", rule.errorString())))
+			errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("runtime cost could not be calculated for validation rule: %v, no further validation rules will be run", ruleErrorString(rule))))
 			return errs, -1
 		}
 		if *cost > math.MaxInt64 || int64(*cost) > rem {
@@ -589,12 +589,12 @@ func (v *Validator) validateExpressions(st *evalState, fldPath field.Path, obj, 
 		if err != nil {
 			switch {
 			case strings.HasPrefix(err.Error(), "no such overload"):
-				errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, rule.errorString())))
+				errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("'%v': call arguments did not match a supported operator, function or macro signature for rule: %v", err, ruleErrorString(rule))))
 			case strings.HasPrefix(err.Error(), "operation cancelled: actual cost limit exceeded"):
-				errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, rule.errorString())))
+				errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("'%v': no further validation rules will be run due to call cost exceeds limit for rule: %v", err, ruleErrorString(rule))))
 				return errs, -1
 			default:
-				errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("%v evaluating rule: %v", err, rule.errorString())))
+				errs = append(errs, field.Invalid(fldPath, sts.Type, fmt.Sprintf("%v evaluating rule: %v", err, ruleErrorString(rule))))
 			}
 			continue
 		}
@@ -630,7 +630,7 @@ func (v *Validator) validateExpressions(st *evalState, fldPath field.Path, obj, 
 			}
 		}
 		if !ok {
-			detail = rule.messageOrDefault()
+			detail = messageOrDefault(rule)
 		}
 		var value any = obj
 		if sts.Type == "object" || sts.Type == "array" {

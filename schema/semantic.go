@@ -100,47 +100,9 @@ func semanticEqual(a, b reflect.Value, depth int) bool {
 	}
 }
 
-// decodedRule is one x-kubernetes-validations rule as the apiserver's Go type holds it.
-type decodedRule struct {
-	Rule, Message, MessageExpression, FieldPath string
-	Reason                                      *string
-	OptionalOldSelf                             *bool
-}
-
 // decodedRules decodes rules as the apiserver would; ok is false when a rule has a value of the
 // wrong type (the CRD is then refused elsewhere and raw comparison is as good as any).
-func decodedRules(raw []any) ([]decodedRule, bool) {
-	out := make([]decodedRule, 0, len(raw))
-	for _, x := range raw {
-		m, ok := x.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		var r decodedRule
-		for k, dst := range map[string]*string{"rule": &r.Rule, "message": &r.Message, "messageExpression": &r.MessageExpression, "fieldPath": &r.FieldPath} {
-			if v, present := m[k]; present && v != nil {
-				s, ok := v.(string)
-				if !ok {
-					return nil, false
-				}
-				*dst = s
-			}
-		}
-		if v, present := m["reason"]; present && v != nil {
-			s, ok := v.(string)
-			if !ok {
-				return nil, false
-			}
-			r.Reason = &s
-		}
-		if v, present := m["optionalOldSelf"]; present && v != nil {
-			bv, ok := v.(bool)
-			if !ok {
-				return nil, false
-			}
-			r.OptionalOldSelf = &bv
-		}
-		out = append(out, r)
-	}
-	return out, true
+func decodedRules(raw []any) ([]ValidationRule, bool) {
+	rules, err := ParseValidationRules(raw)
+	return rules, err == nil
 }
