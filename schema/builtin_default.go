@@ -1,0 +1,652 @@
+package schema
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/writepath/writepath/field"
+)
+
+// DefaultBuiltin returns obj as kube-apiserver 1.37 holds a built-in object of kind gvk after
+// decoding it and running the scheme's defaulting functions, encoded back to the object model:
+// what a client reads back after a create, update or patch, and what the field manager's
+// server-side apply turns the merged object into. obj is not modified; the result is fresh.
+//
+// Three steps, in the apiserver's order:
+//
+//  1. Decoding into the Go type of k8s.io/api v0.37.2: fields the type does not have are dropped,
+//     null and zero values of non-pointer fields are the same as absent ones, quantities are
+//     parsed (resource.ParseQuantity), times (RFC 3339), durations and base64 bytes read.
+//  2. Defaulting: the SetDefaults_* functions of k8s.io/kubernetes/pkg/apis/<group>/<version>
+//     and the `+default=` markers of k8s.io/api, called in the order of the generated
+//     SetObjectDefaults_* walkers (a type's own function first, then its fields in Go order),
+//     with the feature gates at their 1.37 defaults (see the package documentation).
+//  3. Encoding as encoding/json writes the Go value: non-pointer structs always written ({} when
+//     empty), non-omitempty fields written with their zero value (nil slices, maps and pointers
+//     as null), omitempty fields left out when empty, quantities in canonical form (unless
+//     apimachinery kept the parsed string), times in UTC with second precision.
+//
+// A gvk not in the catalogue gives a *NotFoundError; a kind the 1.37 scheme does not default
+// through k8s.io/api types (CustomResourceDefinition, APIService) an error; a value that does
+// not decode into the Go type (a string where an integer is expected, an unparsable quantity)
+// a *field.Error naming the first such path.
+func DefaultBuiltin(gvk GroupVersionKind, obj map[string]any) (map[string]any, error) {
+	k, err := Builtin(gvk)
+	if err != nil {
+		return nil, err
+	}
+	return k.Default(obj)
+}
+
+// Default is DefaultBuiltin for the kind k.
+func (k *Kind) Default(obj map[string]any) (map[string]any, error) {
+	reg, err := loadDefaulting()
+	if err != nil {
+		return nil, err
+	}
+	st := reg.structs[k.smdType]
+	if st == nil {
+		return nil, fmt.Errorf("schema: no built-in defaulting for %s", k.GVK)
+	}
+	d := &bdecoder{reg: reg}
+	dec := d.decodeStruct(st, obj, field.Path{})
+	if len(d.errs) > 0 {
+		return nil, d.errs[0]
+	}
+	reg.defaultStruct(st, dec)
+	return reg.encodeStruct(st, dec), nil
+}
+
+// HasBuiltinDefaulting reports whether DefaultBuiltin handles gvk.
+func HasBuiltinDefaulting(gvk GroupVersionKind) bool {
+	k, err := Builtin(gvk)
+	if err != nil {
+		return false
+	}
+	reg, err := loadDefaulting()
+	return err == nil && reg.structs[k.smdType] != nil
+}
+
+// goShape is the Go type of a field: a pointer, slice, map or ResourceList of an element, a
+// struct, or a scalar (see conformance/defaults/shapes_test.go for the letters).
+type goShape struct {
+	kind byte
+	elem *goShape
+	st   *goStruct
+}
+
+type goField struct {
+	name      string
+	omitEmpty bool
+	omitZero  bool
+	shape     *goShape
+	marker    any // the `+default=` value, in decoded form; nil for none
+}
+
+type goStruct struct {
+	name   string
+	fields []*goField
+	byName map[string]*goField
+	fn     func(map[string]any) // the SetDefaults_ function of the type
+	// defaults is true when defaulting can change something at or below this type.
+	defaults bool
+}
+
+type defaultingRegistry struct {
+	structs map[string]*goStruct
+}
+
+var loadDefaulting = sync.OnceValues(buildDefaulting)
+
+func buildDefaulting() (*defaultingRegistry, error) {
+	reg := &defaultingRegistry{structs: make(map[string]*goStruct, len(builtinShapes))}
+	for name := range builtinShapes {
+		reg.structs[name] = &goStruct{name: name, byName: map[string]*goField{}}
+	}
+	for name, spec := range builtinShapes {
+		st := reg.structs[name]
+		if spec == "" {
+			continue
+		}
+		for _, f := range strings.Split(spec, ";") {
+			parts := strings.SplitN(f, ":", 3)
+			sh, err := reg.parseShape(parts[2])
+			if err != nil {
+				return nil, fmt.Errorf("schema: shape of %s.%s: %w", name, parts[0], err)
+			}
+			gf := &goField{name: parts[0], omitEmpty: strings.Contains(parts[1], "e"), omitZero: strings.Contains(parts[1], "z"), shape: sh}
+			st.fields = append(st.fields, gf)
+			st.byName[gf.name] = gf
+		}
+	}
+	// `+default=` markers: the OpenAPI defaults of the catalogue that are not the zero values
+	// openapi-gen writes for every non-pointer field.
+	p, err := loadSMD()
+	if err != nil {
+		return nil, err
+	}
+	for _, td := range p.Schema.Types {
+		st := reg.structs[td.Name]
+		if st == nil || td.Map == nil {
+			continue
+		}
+		for _, sf := range td.Map.Fields {
+			gf := st.byName[sf.Name]
+			if gf == nil || sf.Default == nil {
+				continue
+			}
+			if gf.shape.kind != 'p' && isZeroDefault(sf.Default) {
+				continue
+			}
+			d := &bdecoder{reg: reg}
+			v, ok := d.decodeValue(gf.shape, sf.Default, field.Path{}, true)
+			if ok && len(d.errs) == 0 {
+				gf.marker = v
+			}
+		}
+	}
+	for name, fn := range builtinDefaulters {
+		if st := reg.structs[name]; st != nil {
+			st.fn = fn
+		}
+	}
+	// Mark the types below which defaulting does something.
+	for changed := true; changed; {
+		changed = false
+		for _, st := range reg.structs {
+			if st.defaults {
+				continue
+			}
+			if st.fn != nil || shapeDefaults(st) {
+				st.defaults, changed = true, true
+			}
+		}
+	}
+	return reg, nil
+}
+
+func shapeDefaults(st *goStruct) bool {
+	for _, f := range st.fields {
+		if f.marker != nil {
+			return true
+		}
+		for s := f.shape; s != nil; s = s.elem {
+			if (s.kind == 'L' && roundsResourceLists(st)) || (s.st != nil && s.st.defaults) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// roundsResourceLists reports whether the ResourceList fields of st are defaulted: the
+// generated defaulters call SetDefaults_ResourceList for those of core/v1 types only (node.k8s.io
+// RuntimeClass overhead is left as written).
+func roundsResourceLists(st *goStruct) bool {
+	return strings.HasPrefix(st.name, "io.k8s.api.core.v1.")
+}
+
+func isZeroDefault(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return v == ""
+	case bool:
+		return !v
+	case int64:
+		return v == 0
+	case float64:
+		return v == 0
+	case map[string]any:
+		return len(v) == 0
+	}
+	return false
+}
+
+func (reg *defaultingRegistry) parseShape(s string) (*goShape, error) {
+	if strings.HasPrefix(s, "T:") {
+		st := reg.structs[s[2:]]
+		if st == nil {
+			return nil, fmt.Errorf("unknown struct %s", s[2:])
+		}
+		return &goShape{kind: 'T', st: st}, nil
+	}
+	if len(s) > 2 && s[1] == '.' {
+		e, err := reg.parseShape(s[2:])
+		if err != nil {
+			return nil, err
+		}
+		return &goShape{kind: s[0], elem: e}, nil
+	}
+	if len(s) != 1 || !strings.Contains("sijbfqtudIRBFA", s) {
+		return nil, fmt.Errorf("bad shape %q", s)
+	}
+	return &goShape{kind: s[0]}, nil
+}
+
+// bdecoder is step 1: JSON (the object model) into the Go value, kept as the object model with
+// the Go value's semantics: absent means zero for non-pointer scalars, non-pointer structs are
+// always present, quantities are *quantity.
+type bdecoder struct {
+	reg  *defaultingRegistry
+	errs field.ErrorList
+}
+
+func (d *bdecoder) fail(p field.Path, v any, msg string) {
+	d.errs = append(d.errs, field.Invalid(p, v, msg))
+}
+
+func (d *bdecoder) decodeStruct(st *goStruct, v any, p field.Path) map[string]any {
+	out := map[string]any{}
+	m, ok := v.(map[string]any)
+	if !ok {
+		if v != nil {
+			d.fail(p, v, "expected an object")
+		}
+	}
+	for _, f := range st.fields {
+		fv, present := m[f.name]
+		fp := p.Child(f.name)
+		if !present {
+			if f.shape.kind == 'T' {
+				out[f.name] = d.decodeStruct(f.shape.st, nil, fp)
+			}
+			continue
+		}
+		if dv, keep := d.decodeValue(f.shape, fv, fp, false); keep {
+			out[f.name] = dv
+		}
+	}
+	return out
+}
+
+// decodeValue decodes v into shape. elem is true where the value cannot be absent (list items,
+// map values, pointer targets): zero values are kept. It returns false when the Go value is the
+// zero value of a non-pointer field (absent in the decoded form).
+func (d *bdecoder) decodeValue(sh *goShape, v any, p field.Path, elem bool) (any, bool) {
+	if v == nil {
+		switch sh.kind {
+		case 'T':
+			return d.decodeStruct(sh.st, nil, p), true
+		case 'p', 'l', 'm', 'L', 'B', 'R', 'F', 'A', 't', 'u':
+			return nil, elem && sh.kind != 'p'
+		}
+		if elem {
+			return zeroScalar(sh.kind), true
+		}
+		return nil, false
+	}
+	switch sh.kind {
+	case 'p':
+		return d.decodeValue(sh.elem, v, p, true)
+	case 'T':
+		return d.decodeStruct(sh.st, v, p), true
+	case 'l':
+		l, ok := v.([]any)
+		if !ok {
+			d.fail(p, v, "expected a list")
+			return nil, false
+		}
+		out := make([]any, len(l))
+		for i, x := range l {
+			out[i], _ = d.decodeValue(sh.elem, x, p.Index(i), true)
+		}
+		return out, true
+	case 'm', 'L':
+		m, ok := v.(map[string]any)
+		if !ok {
+			d.fail(p, v, "expected an object")
+			return nil, false
+		}
+		out := make(map[string]any, len(m))
+		for k, x := range m {
+			out[k], _ = d.decodeValue(sh.elem, x, p.Key(k), true)
+		}
+		return out, true
+	case 's':
+		s, ok := v.(string)
+		if !ok {
+			d.fail(p, v, "expected a string")
+			return nil, false
+		}
+		return s, elem || s != ""
+	case 'i', 'j':
+		n, ok := asInt(v)
+		if !ok || (sh.kind == 'j' && (n > math.MaxInt32 || n < math.MinInt32)) {
+			d.fail(p, v, "expected an integer")
+			return nil, false
+		}
+		return n, elem || n != 0
+	case 'b':
+		b, ok := v.(bool)
+		if !ok {
+			d.fail(p, v, "expected a boolean")
+			return nil, false
+		}
+		return b, elem || b
+	case 'f':
+		switch x := v.(type) {
+		case int64:
+			return x, elem || x != 0
+		case float64:
+			if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+				return int64(x), elem || x != 0
+			}
+			return x, true
+		}
+		d.fail(p, v, "expected a number")
+		return nil, false
+	case 'q':
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = strings.TrimSpace(x)
+		case int64:
+			s = fmt.Sprint(x)
+		case float64:
+			s = formatJSONFloat(x)
+		default:
+			d.fail(p, v, "expected a quantity")
+			return nil, false
+		}
+		q, err := parseQuantity(s)
+		if err != nil {
+			d.fail(p, v, err.Error())
+			return nil, false
+		}
+		return q, true
+	case 't', 'u':
+		s, ok := v.(string)
+		if !ok {
+			d.fail(p, v, "expected a time")
+			return nil, false
+		}
+		layout := time.RFC3339
+		if sh.kind == 'u' {
+			layout = "2006-01-02T15:04:05.000000Z07:00"
+		}
+		t, err := time.Parse(layout, s)
+		if err != nil {
+			d.fail(p, v, err.Error())
+			return nil, false
+		}
+		return t.UTC().Format(layout), true
+	case 'd':
+		s, ok := v.(string)
+		if !ok {
+			d.fail(p, v, "expected a duration")
+			return nil, false
+		}
+		dur, err := time.ParseDuration(s)
+		if err != nil {
+			d.fail(p, v, err.Error())
+			return nil, false
+		}
+		return dur.String(), elem || dur != 0
+	case 'I':
+		switch x := v.(type) {
+		case string:
+			return x, true
+		case int64, float64:
+			n, ok := asInt(x)
+			if !ok || n > math.MaxInt32 || n < math.MinInt32 {
+				d.fail(p, v, "expected an integer or a string")
+				return nil, false
+			}
+			return n, elem || n != 0
+		}
+		d.fail(p, v, "expected an integer or a string")
+		return nil, false
+	case 'B':
+		s, ok := v.(string)
+		if !ok {
+			d.fail(p, v, "expected a base64 string")
+			return nil, false
+		}
+		b, err := base64.StdEncoding.DecodeString(stripNewlines(s))
+		if err != nil {
+			d.fail(p, v, err.Error())
+			return nil, false
+		}
+		return base64.StdEncoding.EncodeToString(b), true
+	default: // R, F, A: kept as written
+		return deepCopyJSON(v), true
+	}
+}
+
+func stripNewlines(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\r", "", "\n", "").Replace(s)
+}
+
+// formatJSONFloat writes f as encoding/json does (the raw bytes Quantity.UnmarshalJSON parses).
+func formatJSONFloat(f float64) string {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Sprint(f)
+	}
+	return string(b)
+}
+
+func asInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case float64:
+		if x == math.Trunc(x) && x >= -(1<<63) && x < 1<<63 {
+			return int64(x), true
+		}
+	}
+	return 0, false
+}
+
+func zeroScalar(kind byte) any {
+	switch kind {
+	case 's':
+		return ""
+	case 'i', 'j', 'f', 'I':
+		return int64(0)
+	case 'b':
+		return false
+	case 'q':
+		return &quantity{unscaled: new(big.Int), small: true}
+	case 'd':
+		return "0s"
+	}
+	return nil
+}
+
+// defaultStruct is step 2 for one struct value: its SetDefaults_ function, then per field in
+// Go order its `+default=` marker and the defaulting of what the field holds.
+func (reg *defaultingRegistry) defaultStruct(st *goStruct, m map[string]any) {
+	if !st.defaults || m == nil {
+		return
+	}
+	if st.fn != nil {
+		st.fn(m)
+	}
+	for _, f := range st.fields {
+		v, ok := m[f.name]
+		if f.marker != nil && (!ok || v == nil) {
+			v, ok = deepCopyDecoded(f.marker), true
+			m[f.name] = v
+		}
+		if ok && (f.shape.kind != 'L' || roundsResourceLists(st)) {
+			reg.defaultValue(f.shape, v)
+		}
+	}
+}
+
+func (reg *defaultingRegistry) defaultValue(sh *goShape, v any) {
+	switch sh.kind {
+	case 'p':
+		if v != nil {
+			reg.defaultValue(sh.elem, v)
+		}
+	case 'T':
+		if m, ok := v.(map[string]any); ok {
+			reg.defaultStruct(sh.st, m)
+		}
+	case 'l':
+		if sh.elem.kind == 'T' || sh.elem.kind == 'p' {
+			for _, x := range v.([]any) {
+				reg.defaultValue(sh.elem, x)
+			}
+		}
+	case 'm':
+		if sh.elem.kind == 'T' || sh.elem.kind == 'p' {
+			for _, x := range v.(map[string]any) {
+				reg.defaultValue(sh.elem, x)
+			}
+		}
+	case 'L':
+		// SetDefaults_ResourceList: every quantity rounded up to a multiple of 1m.
+		m := v.(map[string]any)
+		for k, x := range m {
+			if q, ok := x.(*quantity); ok {
+				m[k] = q.roundUpMilli()
+			}
+		}
+	}
+}
+
+// encodeStruct is step 3: the decoded form written as encoding/json writes the Go value.
+func (reg *defaultingRegistry) encodeStruct(st *goStruct, m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for _, f := range st.fields {
+		v, ok := m[f.name]
+		if ok && v == nil && f.shape.kind != 'p' && f.shape.kind != 'A' && f.shape.kind != 'R' && f.shape.kind != 'F' {
+			ok = false
+		}
+		switch f.shape.kind {
+		case 'p', 'l', 'm', 'L', 'B', 'A', 'F':
+			if !ok || v == nil {
+				if !f.omitEmpty {
+					out[f.name] = nil
+				}
+				continue
+			}
+			if f.omitEmpty && f.shape.kind != 'p' && isEmptyCollection(v) {
+				continue
+			}
+		case 's', 'i', 'j', 'b', 'f':
+			if !ok {
+				if f.omitEmpty {
+					continue
+				}
+				v = zeroScalar(f.shape.kind)
+			} else if f.omitEmpty && isZeroScalar(v) {
+				continue
+			}
+		case 't', 'u':
+			if !ok {
+				if f.omitZero {
+					continue
+				}
+				out[f.name] = nil
+				continue
+			}
+		case 'q', 'd', 'I':
+			if !ok {
+				v = zeroScalar(f.shape.kind)
+			}
+		case 'R':
+			if !ok {
+				out[f.name] = nil
+				continue
+			}
+		case 'T':
+			if !ok {
+				v = map[string]any{}
+			}
+		}
+		out[f.name] = reg.encodeValue(f.shape, v)
+	}
+	return out
+}
+
+func isEmptyCollection(v any) bool {
+	switch x := v.(type) {
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	case string:
+		return x == ""
+	}
+	return false
+}
+
+func isZeroScalar(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return x == ""
+	case int64:
+		return x == 0
+	case float64:
+		return x == 0
+	case bool:
+		return !x
+	}
+	return false
+}
+
+func (reg *defaultingRegistry) encodeValue(sh *goShape, v any) any {
+	if v == nil {
+		if sh.kind == 'T' {
+			return reg.encodeStruct(sh.st, map[string]any{})
+		}
+		return nil
+	}
+	switch sh.kind {
+	case 'p':
+		return reg.encodeValue(sh.elem, v)
+	case 'T':
+		return reg.encodeStruct(sh.st, v.(map[string]any))
+	case 'l':
+		l := v.([]any)
+		out := make([]any, len(l))
+		for i, x := range l {
+			out[i] = reg.encodeValue(sh.elem, x)
+		}
+		return out
+	case 'm', 'L':
+		m := v.(map[string]any)
+		out := make(map[string]any, len(m))
+		for k, x := range m {
+			out[k] = reg.encodeValue(sh.elem, x)
+		}
+		return out
+	case 'q':
+		return v.(*quantity).String()
+	case 'R', 'F', 'A':
+		return deepCopyJSON(v)
+	}
+	return v
+}
+
+// deepCopyDecoded copies a decoded value (quantities are immutable and shared).
+func deepCopyDecoded(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopyDecoded(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopyDecoded(e)
+		}
+		return out
+	}
+	return v
+}
