@@ -39,6 +39,9 @@ type Config struct {
 	// undefined.
 	Authorizer cel.Authorizer
 	Env        Env
+	// Versions are the CRDs served and the version converter (matchPolicy
+	// Equivalent, ApplyConfiguration mutations of custom resources).
+	Versions Versions
 }
 
 // Chain is a compiled admission configuration. It is safe for concurrent

@@ -48,12 +48,15 @@
 //   - request and namespaceObject are dynamically typed in the CEL
 //     environment (the apiserver declares object types): valid expressions
 //     behave the same; a misspelled field fails at run time, not compile time.
-//   - ApplyConfiguration mutations merge objects field by field and replace
-//     lists, as the apiserver's deduced schema does (kinds without OpenAPI);
-//     for built-in kinds the apiserver uses their OpenAPI schema: it merges
-//     list-maps by key (containers by name) and refuses to set atomic lists
-//     or maps ("may not mutate atomic arrays, maps or structs"), which Admit
-//     does not do.
+//   - ApplyConfiguration mutations merge with the kind's structured-merge-diff
+//     type as the apiserver's do (built-in kinds from package schema's
+//     catalogue, custom resources from Versions.CRDs): list-maps by key, sets
+//     as sets, and "may not mutate atomic arrays, maps or structs" for atomic
+//     lists, maps and structs the configuration sets. A custom resource whose
+//     CRD is not in Versions.CRDs gets the deduced type (maps merged, lists
+//     replaced); the apiserver always has the CRD's schema. The apiserver
+//     then applies the kind's defaulting to the mutated object, which Admit
+//     does not.
 //   - Validating webhooks are called one after the other; the first failure in
 //     configuration order is returned (the apiserver calls them in parallel and
 //     returns the first to arrive). Policies, bindings and webhook

@@ -466,7 +466,15 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 		if err != nil {
 			return nil, fmt.Errorf("invalid return type: %T", r.val)
 		}
-		return applyMerge(obj, n.(map[string]any)), nil
+		pt, err := c.applyType(req.Kind)
+		if err != nil {
+			return nil, fmt.Errorf("error applying patch: %w", err)
+		}
+		out, err := applyStructuredMergeDiff(pt, obj, n.(map[string]any))
+		if err != nil {
+			return nil, fmt.Errorf("error applying patch: %w", err)
+		}
+		return out, nil
 	}
 	l, ok := r.val.(traits.Lister)
 	if !ok {
@@ -513,25 +521,6 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 		return nil, fmt.Errorf("JSON Patch: %w", err)
 	}
 	return res.Object, nil
-}
-
-// applyMerge merges an apply configuration into obj: objects field by field,
-// everything else (lists included) replaced. Neither argument is modified.
-func applyMerge(obj, cfg map[string]any) map[string]any {
-	out := make(map[string]any, len(obj)+len(cfg))
-	for k, v := range obj {
-		out[k] = v
-	}
-	for k, v := range cfg {
-		om, ok1 := out[k].(map[string]any)
-		cm, ok2 := v.(map[string]any)
-		if ok1 && ok2 {
-			out[k] = applyMerge(om, cm)
-			continue
-		}
-		out[k] = v
-	}
-	return out
 }
 
 // runMAPs runs the mutating policies once (round 0 or the reinvocation),

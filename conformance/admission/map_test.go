@@ -23,19 +23,29 @@ import (
 	"k8s.io/apiserver/pkg/admission/plugin/webhook/matchconditions"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/client-go/applyconfigurations"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
 	wadmission "github.com/writepath/writepath/admission"
 )
 
-// deducedTypes answers every kind with the deduced type converter (maps
-// merge field by field, lists are atomic), the schema the apiserver uses for
-// kinds it has no OpenAPI for.
-type deducedTypes struct{}
+// builtinTypes is the mutating plugin's type converter manager as kube-apiserver
+// sets it up for built-in kinds: the type converter built from the OpenAPI of
+// the group version (client-go's, built from the same OpenAPI); nil for kinds
+// it does not know (the plugin answers 503 for those).
+type builtinTypes struct{}
 
-func (deducedTypes) GetTypeConverter(schema.GroupVersionKind) managedfields.TypeConverter {
-	return managedfields.NewDeducedTypeConverter()
+var builtinTypeConverter = applyconfigurations.NewTypeConverter(clientgoscheme.Scheme)
+
+func (builtinTypes) GetTypeConverter(gvk schema.GroupVersionKind) managedfields.TypeConverter {
+	stub := &unstructured.Unstructured{}
+	stub.SetGroupVersionKind(gvk)
+	if _, err := builtinTypeConverter.ObjectToTyped(stub); err != nil {
+		return nil
+	}
+	return builtinTypeConverter
 }
-func (deducedTypes) Run(context.Context) {}
+func (builtinTypes) Run(context.Context) {}
 
 // compileMAP is the mutating plugin's compilePolicy (compilation.go).
 func compileMAP(policy *admissionregistrationv1.MutatingAdmissionPolicy) mutating.PolicyEvaluator {
@@ -133,8 +143,9 @@ func genMAPBinding(r *rand.Rand, policy, name string) map[string]any {
 
 // TestMutatingPolicies compares Admit with the apiserver's mutating policy
 // dispatcher (one pass, as the admission chain's first invocation) on
-// generated MutatingAdmissionPolicies over ConfigMaps, whose schema the
-// dispatcher deduces.
+// generated MutatingAdmissionPolicies over ConfigMaps, merged by ConfigMap's
+// OpenAPI type (apply configurations setting fields ConfigMap does not have
+// fail as they do in the apiserver).
 func TestMutatingPolicies(t *testing.T) {
 	w := newWorld(t)
 	r := rand.New(rand.NewPCG(6, 5))
@@ -174,7 +185,7 @@ func TestMutatingPolicies(t *testing.T) {
 		}
 		attrs := admission.NewAttributesRecord(uobj, uold, schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, ns, "cm1",
 			schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, "", admission.Operation(op), nil, false, &user.DefaultInfo{Name: "alice"})
-		d := mutating.NewDispatcher(nil, w.rawMatcher, deducedTypes{})
+		d := mutating.NewDispatcher(nil, w.rawMatcher, builtinTypes{})
 		refErr := d.Dispatch(context.Background(), attrs, admission.NewObjectInterfacesFromScheme(w.scheme), hooks)
 		// writepath: only the first pass (no reinvocation: the reference runs the plugin once).
 		for _, p := range policies {

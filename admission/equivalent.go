@@ -1,0 +1,300 @@
+package admission
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/writepath/writepath/schema"
+)
+
+// Versions tells the chain what the apiserver knows about the kinds it serves
+// beyond the built-in catalogue: the CustomResourceDefinitions, and how to
+// convert an object between versions of its kind. matchPolicy Equivalent
+// needs both (a webhook or policy registered for one version sees requests
+// made through another, with the object converted to its version), and
+// ApplyConfiguration mutations of custom resources merge with their CRD's
+// schema.
+type Versions struct {
+	// CRDs are the CustomResourceDefinitions served (see schema.FromCRD). Each
+	// version of a CRD, served or not, is equivalent to the others, as the
+	// apiextensions-apiserver registers them.
+	CRDs []*schema.CRD
+	// Converter converts objects between versions of a kind. Nil uses
+	// BuiltinConverter, which converts the kinds kube-apiserver serves in
+	// several versions by default and custom resources whose CRD uses the None
+	// strategy; a CRD with a conversion webhook needs a Converter (for example
+	// one built on package conversion, as `writepath admit --crd` does).
+	Converter Converter
+}
+
+// Converter converts obj to the kind to (another version of obj's kind, or
+// autoscaling/v1 Scale for a scale subresource), as the apiserver's object
+// convertor does for admission. It must not modify obj and returns a fresh
+// value.
+type Converter interface {
+	Convert(obj map[string]any, to GroupVersionKind) (map[string]any, error)
+}
+
+// ConverterFunc is a Converter made of a function.
+type ConverterFunc func(obj map[string]any, to GroupVersionKind) (map[string]any, error)
+
+// Convert implements Converter.
+func (f ConverterFunc) Convert(obj map[string]any, to GroupVersionKind) (map[string]any, error) {
+	return f(obj, to)
+}
+
+func (v *Versions) crdVersion(gvk GroupVersionKind) *schema.Version {
+	for _, crd := range v.CRDs {
+		if crd == nil || crd.Group != gvk.Group || crd.Names.Kind != gvk.Kind {
+			continue
+		}
+		if ver := crd.Version(gvk.Version); ver != nil {
+			return ver
+		}
+	}
+	return nil
+}
+
+// equivalentResourcesFor is the apiserver's EquivalentResourceMapper: the
+// resources (every version, and every group sharing the storage) registered
+// for the same stored resource with the same subresource, in registration
+// order, and the kind each serves.
+func (c *Chain) equivalentResourcesFor(res GroupVersionResource, sub string) []GroupVersionResource {
+	for _, crd := range c.cfg.Versions.CRDs {
+		if crd == nil || crd.Group != res.Group || crd.Names.Plural != res.Resource {
+			continue
+		}
+		var out []GroupVersionResource
+		for _, v := range crd.Versions {
+			if crdHasSubresource(v, sub) {
+				out = append(out, GroupVersionResource{Group: crd.Group, Version: v.Name, Resource: crd.Names.Plural})
+			}
+		}
+		return out
+	}
+	return builtinEquivalents().resourcesFor(res, sub)
+}
+
+// kindFor is EquivalentResourceMapper.KindFor: the kind served at res/sub, or
+// the zero kind.
+func (c *Chain) kindFor(res GroupVersionResource, sub string) GroupVersionKind {
+	for _, crd := range c.cfg.Versions.CRDs {
+		if crd == nil || crd.Group != res.Group || crd.Names.Plural != res.Resource {
+			continue
+		}
+		v := crd.Version(res.Version)
+		if v == nil || !crdHasSubresource(v, sub) {
+			return GroupVersionKind{}
+		}
+		if sub == "scale" {
+			return scaleKind
+		}
+		return GroupVersionKind{Group: crd.Group, Version: v.Name, Kind: crd.Names.Kind}
+	}
+	return builtinEquivalents().kinds[resourceKey{res, sub}]
+}
+
+var scaleKind = GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
+
+func crdHasSubresource(v *schema.Version, sub string) bool {
+	switch sub {
+	case "":
+		return true
+	case "status":
+		return v.Subresources.Status
+	case "scale":
+		return v.Subresources.Scale != nil
+	}
+	return false
+}
+
+type resourceKey struct {
+	res GroupVersionResource
+	sub string
+}
+
+// equivalents is kube-apiserver's EquivalentResourceRegistry for the
+// built-in resources served by default.
+type equivalents struct {
+	// key is the storage identity of a group's resource ("group/resource",
+	// shared by cohabiting resources).
+	key   map[string]string
+	byKey map[string]map[string][]GroupVersionResource
+	kinds map[resourceKey]GroupVersionKind
+}
+
+func (e *equivalents) resourcesFor(res GroupVersionResource, sub string) []GroupVersionResource {
+	k, ok := e.key[res.Group+"/"+res.Resource]
+	if !ok {
+		return nil
+	}
+	return e.byKey[k][sub]
+}
+
+// cohabiting lists the resources kube-apiserver stores together
+// (default_storage_factory_builder.go's AddCohabitatingResources) whose groups
+// 1.37 serves by default: core events and events.k8s.io events. The first is
+// the storage identity.
+var cohabiting = map[string]string{"events.k8s.io/events": "/events"}
+
+// groupOrder is the order kube-apiserver installs the API groups it serves
+// by default (the legacy group first, then the REST storage providers of
+// pkg/controlplane/apiserver and pkg/controlplane), which is the order the
+// equivalent resources of one stored resource are registered in.
+var groupOrder = []string{"", "authentication.k8s.io", "authorization.k8s.io", "autoscaling", "batch",
+	"certificates.k8s.io", "coordination.k8s.io", "discovery.k8s.io", "networking.k8s.io", "node.k8s.io",
+	"policy", "rbac.authorization.k8s.io", "scheduling.k8s.io", "storage.k8s.io", "flowcontrol.apiserver.k8s.io",
+	"apps", "admissionregistration.k8s.io", "events.k8s.io", "resource.k8s.io", "storagemigration.k8s.io",
+	"apiextensions.k8s.io", "apiregistration.k8s.io"}
+
+// versionPriority is the scheme's version priority of groups with several
+// versions served by default (higher priority versions are installed first).
+var versionPriority = map[string][]string{"autoscaling": {"v2", "v1"}}
+
+var builtinEquivalents = sync.OnceValue(func() *equivalents {
+	e := &equivalents{key: map[string]string{}, byKey: map[string]map[string][]GroupVersionResource{}, kinds: map[resourceKey]GroupVersionKind{}}
+	kinds, err := schema.BuiltinKinds()
+	if err != nil {
+		return e
+	}
+	rank := map[string]int{}
+	for i, g := range groupOrder {
+		rank[g] = i
+	}
+	vrank := func(g, v string) int {
+		for i, p := range versionPriority[g] {
+			if p == v {
+				return i
+			}
+		}
+		return len(versionPriority[g])
+	}
+	var served []*schema.Kind
+	for _, k := range kinds {
+		if k.ServedByDefault && k.Resource != "" {
+			served = append(served, k)
+		}
+	}
+	sort.SliceStable(served, func(i, j int) bool {
+		a, b := served[i].GVK, served[j].GVK
+		ra, rb := rank[a.Group], rank[b.Group]
+		if ra != rb {
+			return ra < rb
+		}
+		if va, vb := vrank(a.Group, a.Version), vrank(b.Group, b.Version); va != vb {
+			return va < vb
+		}
+		return served[i].Resource < served[j].Resource
+	})
+	register := func(res GroupVersionResource, sub string, kind GroupVersionKind) {
+		gr := res.Group + "/" + res.Resource
+		key, ok := cohabiting[gr]
+		if !ok {
+			key = gr
+			if res.Group == "" {
+				key = "/" + res.Resource
+			}
+		}
+		e.key[gr] = key
+		if e.byKey[key] == nil {
+			e.byKey[key] = map[string][]GroupVersionResource{}
+		}
+		e.byKey[key][sub] = append(e.byKey[key][sub], res)
+		e.kinds[resourceKey{res, sub}] = kind
+	}
+	for _, k := range served {
+		res := GroupVersionResource{Group: k.GVK.Group, Version: k.GVK.Version, Resource: k.Resource}
+		kind := GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}
+		register(res, "", kind)
+		if k.Subresources.Status {
+			register(res, "status", kind)
+		}
+		if k.Subresources.Scale != nil {
+			register(res, "scale", scaleKind)
+		}
+		for _, s := range k.Subresources.Other {
+			if sk, ok := subresourceKinds[k.Resource+"/"+s]; ok {
+				register(res, s, sk)
+			} else {
+				register(res, s, kind)
+			}
+		}
+	}
+	return e
+})
+
+// subresourceKinds are the bodies of built-in subresources that are not the
+// parent's kind.
+var subresourceKinds = func() map[string]GroupVersionKind {
+	out := map[string]GroupVersionKind{}
+	kinds, err := schema.BuiltinKinds()
+	if err != nil {
+		return out
+	}
+	for _, k := range kinds {
+		for _, rs := range k.SubresourceOf {
+			out[rs] = GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}
+		}
+	}
+	return out
+}()
+
+// converter is the configured Converter, or the built-in one.
+func (c *Chain) converter() Converter {
+	if c.cfg.Versions.Converter != nil {
+		return c.cfg.Versions.Converter
+	}
+	return BuiltinConverter(c.cfg.Versions.CRDs)
+}
+
+// BuiltinConverter returns the Converter used when Versions.Converter is nil:
+// an object already of the target kind is returned as is; custom resources of
+// crds are converted as the None strategy does (apiVersion rewritten); the
+// built-in kinds served in several versions by default are converted as
+// kube-apiserver converts them (autoscaling/v1 and v2 HorizontalPodAutoscaler,
+// core v1 and events.k8s.io/v1 Event). Anything else fails with the
+// apiserver's conversion error.
+func BuiltinConverter(crds []*schema.CRD) Converter {
+	return ConverterFunc(func(obj map[string]any, to GroupVersionKind) (map[string]any, error) {
+		from := objectKind(obj)
+		if from == to {
+			return copyObject(obj)
+		}
+		v := Versions{CRDs: crds}
+		if from.Group == to.Group && from.Kind == to.Kind && v.crdVersion(from) != nil && v.crdVersion(to) != nil {
+			out, err := copyObject(obj)
+			if err != nil {
+				return nil, err
+			}
+			out["apiVersion"] = apiVersionOf(to)
+			return out, nil
+		}
+		if f := builtinConversions[[2]GroupVersionKind{from, to}]; f != nil {
+			return f(obj)
+		}
+		return nil, fmt.Errorf("converting (%s) %s to %s: unknown conversion", apiVersionOf(from), from.Kind, apiVersionOf(to))
+	})
+}
+
+func apiVersionOf(gvk GroupVersionKind) string {
+	if gvk.Group == "" {
+		return gvk.Version
+	}
+	return gvk.Group + "/" + gvk.Version
+}
+
+func objectKind(obj map[string]any) GroupVersionKind {
+	av, _ := obj["apiVersion"].(string)
+	k, _ := obj["kind"].(string)
+	g, v, ok := strings.Cut(av, "/")
+	if !ok {
+		g, v = "", av
+	}
+	return GroupVersionKind{Group: g, Version: v, Kind: k}
+}
+
+// builtinConversions converts between the versions of built-in kinds that
+// kube-apiserver serves in several versions by default (equivalent_convert.go).
+var builtinConversions = map[[2]GroupVersionKind]func(map[string]any) (map[string]any, error){}
