@@ -37,7 +37,7 @@ var allowed = map[string][]string{
 var thirdParty = map[string][]string{
 	"github.com/evanphx/json-patch":     {"patch"},
 	"github.com/google/cel-go":          {"cel", "admission"},
-	"sigs.k8s.io/structured-merge-diff": {"schema", "managedfields", "apply"},
+	"sigs.k8s.io/structured-merge-diff": {"schema", "managedfields", "apply", "admission"},
 }
 
 type pkg struct {
