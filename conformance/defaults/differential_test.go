@@ -243,7 +243,7 @@ func sampleSize() int {
 
 // pending lists the groups whose defaulting schema does not implement yet.
 var pending = map[string]bool{
-	"admissionregistration.k8s.io": true, "apps": true, "autoscaling": true, "batch": true, "discovery.k8s.io": true,
+	"admissionregistration.k8s.io": true, "discovery.k8s.io": true,
 	"flowcontrol.apiserver.k8s.io": true, "networking.k8s.io": true, "rbac.authorization.k8s.io": true,
 	"resource.k8s.io": true, "scheduling.k8s.io": true, "storage.k8s.io": true,
 }
