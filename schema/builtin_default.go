@@ -36,16 +36,19 @@ import (
 // through k8s.io/api types (CustomResourceDefinition, APIService) an error; a value that does
 // not decode into the Go type (a string where an integer is expected, an unparsable quantity)
 // a *field.Error naming the first such path.
-func DefaultBuiltin(gvk GroupVersionKind, obj map[string]any) (map[string]any, error) {
+//
+// now is the apiserver's clock, read by one defaulting function only: resource.k8s.io/v1
+// DeviceTaint.timeAdded defaults to now, truncated to the second.
+func DefaultBuiltin(gvk GroupVersionKind, obj map[string]any, now time.Time) (map[string]any, error) {
 	k, err := Builtin(gvk)
 	if err != nil {
 		return nil, err
 	}
-	return k.Default(obj)
+	return k.Default(obj, now)
 }
 
 // Default is DefaultBuiltin for the kind k.
-func (k *Kind) Default(obj map[string]any) (map[string]any, error) {
+func (k *Kind) Default(obj map[string]any, now time.Time) (map[string]any, error) {
 	reg, err := loadDefaulting()
 	if err != nil {
 		return nil, err
@@ -59,7 +62,7 @@ func (k *Kind) Default(obj map[string]any) (map[string]any, error) {
 	if len(d.errs) > 0 {
 		return nil, d.errs[0]
 	}
-	reg.defaultStruct(st, dec)
+	reg.defaultStruct(st, dec, now)
 	return reg.encodeStruct(st, dec), nil
 }
 
@@ -465,12 +468,20 @@ func zeroScalar(kind byte) any {
 
 // defaultStruct is step 2 for one struct value: its SetDefaults_ function, then per field in
 // Go order its `+default=` marker and the defaulting of what the field holds.
-func (reg *defaultingRegistry) defaultStruct(st *goStruct, m map[string]any) {
+func (reg *defaultingRegistry) defaultStruct(st *goStruct, m map[string]any, now time.Time) {
 	if !st.defaults || m == nil {
 		return
 	}
 	if st.fn != nil {
 		st.fn(m)
+	}
+	if st.name == "io.k8s.api.resource.v1.DeviceTaint" && !has(m, "timeAdded") {
+		// SetDefaults_DeviceTaint: the apiserver's clock, truncated to the second (a zero Time
+		// is written as null).
+		m["timeAdded"] = nil
+		if !now.IsZero() {
+			m["timeAdded"] = now.Truncate(time.Second).UTC().Format(time.RFC3339)
+		}
 	}
 	for _, f := range st.fields {
 		v, ok := m[f.name]
@@ -479,31 +490,31 @@ func (reg *defaultingRegistry) defaultStruct(st *goStruct, m map[string]any) {
 			m[f.name] = v
 		}
 		if ok && (f.shape.kind != 'L' || roundsResourceLists(st)) {
-			reg.defaultValue(f.shape, v)
+			reg.defaultValue(f.shape, v, now)
 		}
 	}
 }
 
-func (reg *defaultingRegistry) defaultValue(sh *goShape, v any) {
+func (reg *defaultingRegistry) defaultValue(sh *goShape, v any, now time.Time) {
 	switch sh.kind {
 	case 'p':
 		if v != nil {
-			reg.defaultValue(sh.elem, v)
+			reg.defaultValue(sh.elem, v, now)
 		}
 	case 'T':
 		if m, ok := v.(map[string]any); ok {
-			reg.defaultStruct(sh.st, m)
+			reg.defaultStruct(sh.st, m, now)
 		}
 	case 'l':
 		if sh.elem.kind == 'T' || sh.elem.kind == 'p' {
 			for _, x := range v.([]any) {
-				reg.defaultValue(sh.elem, x)
+				reg.defaultValue(sh.elem, x, now)
 			}
 		}
 	case 'm':
 		if sh.elem.kind == 'T' || sh.elem.kind == 'p' {
 			for _, x := range v.(map[string]any) {
-				reg.defaultValue(sh.elem, x)
+				reg.defaultValue(sh.elem, x, now)
 			}
 		}
 	case 'L':
