@@ -246,3 +246,19 @@ func lookup(obj map[string]any, dotted string) (any, bool) {
 	}
 	return cur, true
 }
+
+// SemanticEqual reports whether a and b are equal as apimachinery's
+// equality.Semantic.DeepEqual finds the built-in Go objects they decode into:
+// absent, null, "", {} and [] are equal (nil and empty slices and maps, zero
+// struct fields), numbers compare by value, and quantities under the fields
+// that hold them (resources limits and requests, capacity, allocatable, hard,
+// used, overhead, sizeLimit) compare by value, so "0.5" equals "500m". Keys of
+// string-keyed maps (labels, limits, ...) must match: a key with an empty value
+// differs from a missing key. Pass values rooted where the field names are
+// known (a container, a pod spec), so that quantities are recognised. Neither
+// input is modified.
+func SemanticEqual(a, b any) bool {
+	d := differ{}
+	d.diff(a, b, true, true)
+	return len(d.changed) == 0
+}

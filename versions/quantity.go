@@ -109,3 +109,16 @@ func quantityEqual(a, b any) (equal, ok bool) {
 	}
 	return qa.Cmp(qb) == 0, true
 }
+
+// CompareQuantity compares two resource.Quantity strings by value, as
+// apimachinery's Quantity.Cmp does after parsing them (so "1" equals "1000m" and
+// "1Ki" equals "1024"): -1, 0 or +1. ok is false when either string is not a
+// quantity ParseQuantity accepts.
+func CompareQuantity(a, b string) (cmp int, ok bool) {
+	qa, okA := parseQuantity(a)
+	qb, okB := parseQuantity(b)
+	if !okA || !okB {
+		return 0, false
+	}
+	return qa.Cmp(qb), true
+}

@@ -1,0 +1,524 @@
+package apply
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/writepath/writepath/field"
+	ivalidation "github.com/writepath/writepath/internal/validation"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+	"github.com/writepath/writepath/versions"
+)
+
+// UpdateValidation is a REST strategy's ValidateUpdate: it checks obj, the object the write
+// would store (after the merge and the strategy's value reset), against live, the stored
+// object, and returns the apiserver's 422 (a *status.Error) or nil. It does not change its
+// arguments.
+type UpdateValidation func(obj, live map[string]any) error
+
+// StrategyValidation returns the update validation this package models for an endpoint: Pod
+// /resize (ValidatePodResize) and /ephemeralcontainers (ValidatePodEphemeralContainersUpdate)
+// in Kubernetes 1.37. nil for every other endpoint.
+//
+// Only the checks proper to these subresources are modelled; the validation of the whole pod
+// both strategies also run first (ValidateObjectMetaUpdate and ValidatePodSpec of the new pod)
+// is not, except for the ephemeral containers' own checks, which ValidatePodSpec runs on every
+// write. Each strategy's value reset (StrategyReset) keeps the rest of the stored pod, which was
+// valid when it was stored.
+func StrategyValidation(gvk schema.GroupVersionKind, subresource string) UpdateValidation {
+	if gvk.Group != "" || gvk.Kind != "Pod" {
+		return nil
+	}
+	switch subresource {
+	case "resize":
+		return func(obj, live map[string]any) error { return podInvalid(obj, ValidatePodResize(obj, live)) }
+	case "ephemeralcontainers":
+		return func(obj, live map[string]any) error {
+			return podInvalid(obj, ValidatePodEphemeralContainersUpdate(obj, live))
+		}
+	}
+	return nil
+}
+
+// validateUpdate runs v on an update (live != nil); the hook Apply and Update call after the
+// strategy's value reset.
+func validateUpdate(v UpdateValidation, obj, live map[string]any) error {
+	if v == nil || live == nil {
+		return nil
+	}
+	return v(obj, live)
+}
+
+func podInvalid(obj map[string]any, errs field.ErrorList) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return status.Invalid(status.GroupKind{Kind: "Pod"}, metaString(obj, "name"), errs)
+}
+
+// mirrorPodAnnotation marks a static pod's mirror (core.MirrorPodAnnotationKey).
+const mirrorPodAnnotation = "kubernetes.io/config.mirror"
+
+// ValidatePodResize is the apiserver's ValidatePodResize (podResizeStrategy.ValidateUpdate)
+// with the feature gates of Kubernetes 1.37 at their defaults (InPlacePodVerticalScaling and
+// InPlacePodVerticalScalingInitContainers GA, InPlacePodLevelResourcesVerticalScaling and
+// PodLevelResources beta on, InPlacePodVerticalScalingMemoryBackedVolumes and
+// DRANodeAllocatableResources alpha off). obj is the pod after the resize strategy's value reset
+// (StrategyReset), live the stored pod. Errors come in the apiserver's order: a static or
+// Windows pod alone; then the QoS class, a pod whose running containers report no resources
+// (its node cannot resize), pod-level resources, containers added, removed, renamed or
+// reordered (which stops the checks), requests or limits removed, and changes other than cpu
+// and memory requests and limits.
+func ValidatePodResize(obj, live map[string]any) field.ErrorList {
+	if _, ok := mapOf(metadataOf(live)["annotations"])[mirrorPodAnnotation]; ok {
+		return field.ErrorList{field.Forbidden(field.NewPath(""), "static pods cannot be resized")}
+	}
+	newSpec, oldSpec := mapOf(obj["spec"]), mapOf(live["spec"])
+	if os, _ := mapOf(oldSpec["os"])["name"].(string); os == "windows" {
+		return field.ErrorList{field.Forbidden(field.NewPath(""), "windows pods cannot be resized")}
+	}
+	var errs field.ErrorList
+	specPath := field.NewPath("spec")
+	if oldQOS, newQOS := podQOS(live), computePodQOS(newSpec); oldQOS != newQOS {
+		st, _ := mapOf(obj["status"])["qosClass"].(string)
+		errs = append(errs, field.Invalid(specPath, st, "Pod QOS Class may not change as a result of resizing"))
+	}
+	if !resizeSupported(live) {
+		errs = append(errs, field.Forbidden(specPath, "Pod running on node without support for resize"))
+	}
+
+	// newSpecMasked is newPodSpecCopy: the new spec with the allowed changes put back to the
+	// stored values, compared with the stored spec at the end.
+	newSpecMasked := copyMapOrNil(newSpec)
+	if newSpecMasked == nil {
+		newSpecMasked = map[string]any{}
+	}
+	if podLevelResourcesSet(oldSpec) || podLevelResourcesSet(newSpec) {
+		errs = append(errs, validatePodLevelResize(newSpec, oldSpec, newSpecMasked, specPath)...)
+	}
+
+	if order := resizeContainerOrder(newSpec, oldSpec, specPath); order != nil {
+		return append(errs, order...)
+	}
+	newInit, oldInit := listOf(newSpec["initContainers"]), listOf(oldSpec["initContainers"])
+	newCtrs, oldCtrs := listOf(newSpec["containers"]), listOf(oldSpec["containers"])
+	// Requests and limits may not be removed (every init container: InPlacePodVerticalScaling
+	// InitContainers is GA).
+	for i := range oldInit {
+		errs = append(errs, resizeRemovals(mapOf(newInit[i]), mapOf(oldInit[i]), specPath.Child("initContainers").Index(i).Child("resources"))...)
+	}
+	for i := range oldCtrs {
+		errs = append(errs, resizeRemovals(mapOf(newCtrs[i]), mapOf(oldCtrs[i]), specPath.Child("containers").Index(i).Child("resources"))...)
+	}
+	masked := make([]any, len(newCtrs))
+	for i := range newCtrs {
+		c := maskCPUMemory(mapOf(newCtrs[i]), mapOf(oldCtrs[i]))
+		if !versions.SemanticEqual(c, oldCtrs[i]) {
+			errs = append(errs, field.Forbidden(specPath, "only cpu and memory resources are mutable"))
+		}
+		masked[i] = c
+	}
+	setMasked(newSpecMasked, "containers", masked, newSpec)
+	maskedInit := make([]any, len(newInit))
+	for i := range newInit {
+		nc, oc := mapOf(newInit[i]), mapOf(oldInit[i])
+		modified := !versions.SemanticEqual(nc, oc)
+		c := maskCPUMemory(nc, oc)
+		ip := specPath.Child("initContainers").Index(i)
+		if !versions.SemanticEqual(c, oc) {
+			errs = append(errs, field.Forbidden(ip, "only cpu and memory resources for init or sidecar containers are mutable"))
+		}
+		if modified && !restartableInit(c) {
+			for _, p := range listOf(c["resizePolicy"]) {
+				if mapOf(p)["restartPolicy"] == "RestartContainer" {
+					errs = append(errs, field.Forbidden(ip, "non-sidecar init containers with a resize policy of RestartContainer cannot be resized"))
+				}
+			}
+		}
+		maskedInit[i] = c
+	}
+	setMasked(newSpecMasked, "initContainers", maskedInit, newSpec)
+	// InPlacePodVerticalScalingMemoryBackedVolumes is off.
+	if !versions.SemanticEqual(map[string]any{"volumes": newSpec["volumes"]}, map[string]any{"volumes": oldSpec["volumes"]}) {
+		errs = append(errs, field.Forbidden(specPath.Child("volumes"), "volumes are immutable on resize when InPlacePodVerticalScalingMemoryBackedVolumes feature gate is disabled"))
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	if !versions.SemanticEqual(newSpecMasked, oldSpec) {
+		errs = append(errs, field.Forbidden(specPath, "only cpu and memory resources are mutable"))
+	}
+	return errs
+}
+
+// setMasked stores a masked container list in spec, keeping an absent or empty list as it was.
+func setMasked(spec map[string]any, key string, masked []any, from map[string]any) {
+	if len(masked) == 0 {
+		if v, ok := from[key]; ok {
+			spec[key] = v
+		}
+		return
+	}
+	spec[key] = masked
+}
+
+// validatePodLevelResize is validatePodLevelResourcesResize; it masks the cpu and memory of
+// masked's pod-level resources as the apiserver masks its copy of the spec.
+func validatePodLevelResize(newSpec, oldSpec, masked map[string]any, specPath field.Path) field.ErrorList {
+	var errs field.ErrorList
+	oldRes, oldHas := present(oldSpec, "resources")
+	newRes, newHas := present(newSpec, "resources")
+	if oldHas && !newHas {
+		return append(errs, field.Forbidden(specPath.Child("resources"), "pod-level resources cannot be removed"))
+	}
+	if oldHas {
+		o, n := mapOf(oldRes), mapOf(newRes)
+		if resourcesRemoved(mapOf(n["requests"]), mapOf(o["requests"])) {
+			errs = append(errs, field.Forbidden(specPath.Child("resources").Child("requests"), "pod-level resource requests cannot be removed"))
+		}
+		if resourcesRemoved(mapOf(n["limits"]), mapOf(o["limits"])) {
+			errs = append(errs, field.Forbidden(specPath.Child("resources").Child("limits"), "pod-level resource limits cannot be removed"))
+		}
+	}
+	if newHas {
+		n, o := mapOf(newRes), mapOf(oldRes)
+		r := copyMapOrNil(newRes)
+		if r == nil {
+			r = map[string]any{}
+		}
+		setResourceList(r, "requests", dropCPUMemory(n["requests"], o["requests"]))
+		setResourceList(r, "limits", dropCPUMemory(n["limits"], o["limits"]))
+		if !oldHas && len(mapOf(r["requests"])) == 0 && len(mapOf(r["limits"])) == 0 && len(listOf(r["claims"])) == 0 {
+			delete(masked, "resources")
+		} else {
+			masked["resources"] = r
+		}
+	}
+	mr, mHas := present(masked, "resources")
+	if mHas != oldHas || !versions.SemanticEqual(map[string]any{"resources": mr}, map[string]any{"resources": oldRes}) {
+		errs = append(errs, field.Forbidden(specPath, "only cpu and memory resources are mutable at pod-level"))
+	}
+	return errs
+}
+
+// present returns m[key] and whether it is set to something other than null (a non-nil Go
+// pointer once decoded).
+func present(m map[string]any, key string) (any, bool) {
+	v, ok := m[key]
+	return v, ok && v != nil
+}
+
+// resizeContainerOrder is validatePodResizeContainerOrdering.
+func resizeContainerOrder(newSpec, oldSpec map[string]any, specPath field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, k := range []struct{ key, noun string }{{"containers", "containers"}, {"initContainers", "initContainers"}} {
+		n, o := listOf(newSpec[k.key]), listOf(oldSpec[k.key])
+		if len(n) != len(o) {
+			errs = append(errs, field.Forbidden(specPath.Child(k.key), k.noun+" may not be added or removed on resize"))
+			continue
+		}
+		for i := range o {
+			if mapOf(n[i])["name"] != mapOf(o[i])["name"] {
+				errs = append(errs, field.Forbidden(specPath.Child(k.key).Index(i).Child("name"), k.noun+" may not be renamed or reordered on resize"))
+			}
+		}
+	}
+	return errs
+}
+
+// resizeRemovals is validateContainerResize: requests and limits may not lose a resource.
+func resizeRemovals(nc, oc map[string]any, p field.Path) field.ErrorList {
+	var errs field.ErrorList
+	nr, or := mapOf(nc["resources"]), mapOf(oc["resources"])
+	if resourcesRemoved(mapOf(nr["requests"]), mapOf(or["requests"])) {
+		errs = append(errs, field.Forbidden(p.Child("requests"), "resource requests cannot be removed"))
+	}
+	if resourcesRemoved(mapOf(nr["limits"]), mapOf(or["limits"])) {
+		errs = append(errs, field.Forbidden(p.Child("limits"), "resource limits cannot be removed"))
+	}
+	return errs
+}
+
+func resourcesRemoved(list, old map[string]any) bool {
+	if len(old) > len(list) {
+		return true
+	}
+	for name := range old {
+		if _, ok := list[name]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// maskCPUMemory is dropCPUMemoryResourcesFromContainer: a copy of the new container whose cpu
+// and memory requests and limits are the stored ones (the claims stay the new ones).
+func maskCPUMemory(nc, oc map[string]any) map[string]any {
+	c := copyMapOrNil(nc)
+	if c == nil {
+		c = map[string]any{}
+	}
+	nr, or := mapOf(nc["resources"]), mapOf(oc["resources"])
+	r := map[string]any{}
+	setResourceList(r, "limits", dropCPUMemory(nr["limits"], or["limits"]))
+	setResourceList(r, "requests", dropCPUMemory(nr["requests"], or["requests"]))
+	if claims, ok := nr["claims"]; ok {
+		r["claims"] = claims
+	}
+	c["resources"] = r
+	return c
+}
+
+// dropCPUMemory is dropCPUMemoryUpdates: list without cpu and memory, plus the old list's; nil
+// when both are absent.
+func dropCPUMemory(list, old any) map[string]any {
+	l, o := mapOf(list), mapOf(old)
+	if l == nil && o == nil {
+		return nil
+	}
+	out := make(map[string]any, len(l)+2)
+	for k, v := range l {
+		if k != "cpu" && k != "memory" {
+			out[k] = v
+		}
+	}
+	for _, k := range []string{"cpu", "memory"} {
+		if v, ok := o[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func setResourceList(r map[string]any, key string, l map[string]any) {
+	if l == nil {
+		delete(r, key)
+		return
+	}
+	r[key] = l
+}
+
+func restartableInit(c map[string]any) bool { return c["restartPolicy"] == "Always" }
+
+// resizeSupported is isPodResizeRequestSupported: the first running container must report its
+// resources (a kubelet that does not is on a node without in-place resize).
+func resizeSupported(live map[string]any) bool {
+	for _, cs := range listOf(mapOf(live["status"])["containerStatuses"]) {
+		c := mapOf(cs)
+		if mapOf(c["state"])["running"] != nil {
+			return c["resources"] != nil
+		}
+	}
+	return true
+}
+
+// podQOS is qos.GetPodQOS: the QoS class in the status, computed when empty.
+func podQOS(pod map[string]any) string {
+	if q, _ := mapOf(pod["status"])["qosClass"].(string); q != "" {
+		return q
+	}
+	return computePodQOS(mapOf(pod["spec"]))
+}
+
+// computePodQOS is qos.ComputePodQOS with PodLevelResources and
+// PodLevelResourcesFixKubeletQOSClass on: pod-level resources decide when they set a supported
+// resource; otherwise every init container and container does.
+func computePodQOS(spec map[string]any) string {
+	if r, ok := present(spec, "resources"); ok && podLevelSupportedSet(mapOf(r)) {
+		return requirementsQOS(mapOf(r))
+	}
+	q := ""
+	for _, key := range []string{"initContainers", "containers"} {
+		for _, c := range listOf(spec[key]) {
+			cq := requirementsQOS(mapOf(mapOf(c)["resources"]))
+			switch {
+			case cq == "Burstable":
+				return cq
+			case q == "":
+				q = cq
+			case q != cq:
+				return "Burstable"
+			}
+		}
+	}
+	if q == "" {
+		q = "BestEffort"
+	}
+	return q
+}
+
+func requirementsQOS(r map[string]any) string {
+	req, lim := mapOf(r["requests"]), mapOf(r["limits"])
+	if len(req) == 0 && len(lim) == 0 {
+		return "BestEffort"
+	}
+	q := ""
+	for _, res := range []string{"cpu", "memory"} {
+		rq := resourceQOS(req[res], lim[res])
+		switch {
+		case rq == "Burstable":
+			return rq
+		case q == "":
+			q = rq
+		case q != rq:
+			return "Burstable"
+		}
+	}
+	return q
+}
+
+// resourceQOS compares one resource's request and limit as Quantity.Equal and IsZero do (a
+// missing quantity is zero).
+func resourceQOS(req, lim any) string {
+	rs, ls := quantityString(req), quantityString(lim)
+	if c, ok := versions.CompareQuantity(rs, ls); !ok || c != 0 {
+		return "Burstable"
+	}
+	if c, _ := versions.CompareQuantity(rs, "0"); c == 0 {
+		return "BestEffort"
+	}
+	return "Guaranteed"
+}
+
+func quantityString(v any) string {
+	s, ok := v.(string)
+	if !ok || s == "" {
+		if n, isInt := v.(int64); isInt {
+			return fmt.Sprint(n)
+		}
+		return "0"
+	}
+	return s
+}
+
+// podLevelResourcesSet is ValidatePodResize's isPodLevelResourcesSet.
+func podLevelResourcesSet(spec map[string]any) bool {
+	r, ok := present(spec, "resources")
+	return ok && len(mapOf(mapOf(r)["requests"]))+len(mapOf(mapOf(r)["limits"])) > 0
+}
+
+// podLevelSupportedSet is helper.IsPodLevelResourcesSet: a pod-level request or limit of a
+// resource pod-level resources support (cpu, memory, hugepages-*).
+func podLevelSupportedSet(r map[string]any) bool {
+	for _, key := range []string{"requests", "limits"} {
+		for name := range mapOf(r[key]) {
+			if name == "cpu" || name == "memory" || strings.HasPrefix(name, "hugepages-") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ValidatePodEphemeralContainersUpdate is the apiserver's ValidatePodEphemeralContainersUpdate
+// (podEphemeralContainersStrategy.ValidateUpdate): each ephemeral container is checked as
+// ValidatePodSpec checks it (name, image, terminationMessagePolicy, imagePullPolicy, a name
+// unique across all containers, a target among the containers and init containers, only the
+// allowed fields, no subPath or subPathExpr), then a static pod is refused, and the stored
+// ephemeral containers may be neither removed nor changed (the message carries the
+// apiserver's unified diff of the two containers). obj is the pod after the strategy's value
+// reset, live the stored pod.
+func ValidatePodEphemeralContainersUpdate(obj, live map[string]any) field.ErrorList {
+	spec := mapOf(obj["spec"])
+	specPath := field.NewPath("spec").Child("ephemeralContainers")
+	errs := validateEphemeralContainers(spec, specPath)
+	if _, ok := mapOf(metadataOf(live)["annotations"])[mirrorPodAnnotation]; ok {
+		return field.ErrorList{field.Forbidden(field.NewPath(""), "static pods do not support ephemeral containers")}
+	}
+	byName := map[string]map[string]any{}
+	for _, c := range listOf(spec["ephemeralContainers"]) {
+		name, _ := mapOf(c)["name"].(string)
+		byName[name] = mapOf(c)
+	}
+	for _, oc := range listOf(mapOf(live["spec"])["ephemeralContainers"]) {
+		old := mapOf(oc)
+		name, _ := old["name"].(string)
+		nc, ok := byName[name]
+		if !ok {
+			errs = append(errs, field.Forbidden(specPath, fmt.Sprintf("existing ephemeral containers %q may not be removed\n", name)))
+		} else if !versions.SemanticEqual(old, nc) {
+			errs = append(errs, field.Forbidden(specPath, fmt.Sprintf("existing ephemeral containers %q may not be changed\n%v", name, ephemeralDiff(old, nc))))
+		}
+	}
+	return errs
+}
+
+// allowedEphemeralFields are the fields an ephemeral container may set
+// (allowedEphemeralContainerFields); every other field of EphemeralContainerCommon is
+// forbidden, in the struct's order.
+var ephemeralForbidden = []string{"ports", "resources", "resizePolicy", "restartPolicy", "restartPolicyRules",
+	"livenessProbe", "readinessProbe", "startupProbe", "lifecycle"}
+
+// validateEphemeralContainers is validateEphemeralContainers, with validateContainerCommon's
+// checks of a container's own scalar fields.
+func validateEphemeralContainers(spec map[string]any, fld field.Path) field.ErrorList {
+	ephs := listOf(spec["ephemeralContainers"])
+	if len(ephs) == 0 {
+		return nil
+	}
+	var errs field.ErrorList
+	other, all := map[string]bool{}, map[string]bool{}
+	for _, key := range []string{"containers", "initContainers"} {
+		for _, c := range listOf(spec[key]) {
+			n, _ := mapOf(c)["name"].(string)
+			other[n], all[n] = true, true
+		}
+	}
+	for i, raw := range ephs {
+		c := mapOf(raw)
+		p := fld.Index(i)
+		name, _ := c["name"].(string)
+		image, _ := c["image"].(string)
+		if name == "" {
+			errs = append(errs, field.Required(p.Child("name"), ""))
+		} else {
+			for _, msg := range ivalidation.IsDNS1123Label(name) {
+				errs = append(errs, field.Invalid(p.Child("name"), name, msg))
+			}
+		}
+		if image == "" {
+			errs = append(errs, field.Required(p.Child("image"), ""))
+		}
+		switch tmp, _ := c["terminationMessagePolicy"].(string); tmp {
+		case "File", "FallbackToLogsOnError":
+		case "":
+			errs = append(errs, field.Required(p.Child("terminationMessagePolicy"), ""))
+		default:
+			errs = append(errs, field.NotSupported(p.Child("terminationMessagePolicy"), tmp, []string{"File", "FallbackToLogsOnError"}))
+		}
+		switch pp, _ := c["imagePullPolicy"].(string); pp {
+		case "Always", "IfNotPresent", "Never":
+		case "":
+			errs = append(errs, field.Required(p.Child("imagePullPolicy"), ""))
+		default:
+			errs = append(errs, field.NotSupported(p.Child("imagePullPolicy"), pp, []string{"Always", "IfNotPresent", "Never"}))
+		}
+		// validateContainerOnlyForPod.
+		if len(image) != len(strings.TrimSpace(image)) {
+			errs = append(errs, field.Invalid(p.Child("image"), image, "must not have leading or trailing whitespace"))
+		}
+		if all[name] {
+			errs = append(errs, field.Duplicate(p.Child("name"), name))
+		} else {
+			all[name] = true
+		}
+		if t, _ := c["targetContainerName"].(string); t != "" && !other[t] {
+			errs = append(errs, field.NotFound(p.Child("targetContainerName"), t))
+		}
+		for _, f := range ephemeralForbidden {
+			if !versions.SemanticEqual(c[f], nil) {
+				errs = append(errs, field.Forbidden(p.Child(f), "cannot be set for an Ephemeral Container"))
+			}
+		}
+		for j, vm := range listOf(c["volumeMounts"]) {
+			m := mapOf(vm)
+			for _, f := range []string{"subPath", "subPathExpr"} {
+				if s, _ := m[f].(string); s != "" {
+					errs = append(errs, field.Forbidden(p.Child("volumeMounts").Index(j).Child(f), "cannot be set for an Ephemeral Container"))
+				}
+			}
+		}
+	}
+	return errs
+}
