@@ -67,6 +67,9 @@ type Request struct {
 	// Reset, when set, is the strategy's value reset of endpoints that keep only some fields of
 	// the write (StrategyReset: Pod /ephemeralcontainers and /resize), run after ResetValues.
 	Reset ValueReset
+	// Validate, when set, is the strategy's update validation run on the result (StrategyValidation:
+	// Pod /resize and /ephemeralcontainers); its 422 is Apply's error.
+	Validate UpdateValidation
 	// Default, when set, defaults the merged object (CRD structural defaults, built-in defaulting
 	// functions). It must return a new object and not change its argument.
 	Default func(map[string]any) map[string]any
@@ -179,6 +182,9 @@ func Apply(req Request) (Result, error) {
 	}
 	if req.Reset != nil {
 		req.Reset(out, req.Live)
+	}
+	if err := validateUpdate(req.Validate, out, req.Live); err != nil {
+		return Result{}, err
 	}
 
 	// patcher.applyPatch: an object created by apply may not carry a uid.

@@ -38,13 +38,14 @@ type UpdateRequest struct {
 	Subresource string
 	// Now is the time recorded when the manager's fields change.
 	Now time.Time
-	// Types, Convert, ResetFields, ResetValues, Reset, MaxUpdateManagers and LibraryOnly are as in
-	// Request.
+	// Types, Convert, ResetFields, ResetValues, Reset, Validate, MaxUpdateManagers and
+	// LibraryOnly are as in Request.
 	Types             TypeConverter
 	Convert           VersionConverter
 	ResetFields       map[fieldpath.APIVersion]fieldpath.Filter
 	ResetValues       [][]string
 	Reset             ValueReset
+	Validate          UpdateValidation
 	MaxUpdateManagers int
 	LibraryOnly       bool
 }
@@ -60,7 +61,7 @@ type UpdateResult struct {
 // Update records the ownership of a non-apply write, as the apiserver does after every create,
 // update and non-apply patch: the manager (with operation Update and the endpoint's apiVersion)
 // gains the fields it changed or added; other managers lose the fields whose values changed.
-// The only error is a 422 for an invalid fieldManager; failures of the field manager itself
+// The errors are a 422 for an invalid fieldManager and Validate's 422; failures of the field manager itself
 // fall back as the apiserver does (see UpdateResult.Fallback). Inputs are not changed.
 func Update(req UpdateRequest) (UpdateResult, error) {
 	if errs := managedfields.ValidateManager(req.Manager, field.NewPath("fieldManager")); len(errs) > 0 {
@@ -111,6 +112,9 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 			out = copyMap(newObj)
 		}
 		return UpdateResult{Result: Result{Object: out, NoOp: req.Live != nil && equalObjects(out, req.Live)}, Fallback: err}, nil
+	}
+	if err := validateUpdate(req.Validate, out, req.Live); err != nil {
+		return UpdateResult{}, err
 	}
 	if req.Live != nil && !req.LibraryOnly {
 		out = keepTimesOnNoop(out, req.Live)
