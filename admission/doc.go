@@ -41,6 +41,26 @@
 // expressions do not compile fails, as in the apiserver, the requests it
 // matches according to its failurePolicy.
 //
+// # Validating webhooks run in parallel
+//
+// As in the apiserver's validating dispatcher, the validating webhooks that
+// match a request are chosen one after the other (a match condition that fails
+// under failurePolicy Fail answers 403 at once, before any call), then all are
+// called at the same time through the WebhookClient, which must therefore be
+// safe for concurrent use; timeouts overlap, so the request takes about as
+// long as the slowest webhook. When every call has returned, the answer is the
+// first error to have arrived: when several webhooks reject a request, which
+// rejection the client sees depends on timing, in the apiserver and in Admit
+// alike. Warnings are appended, and audit annotations added, in order of
+// arrival (annotation keys carry the webhook's name, so only same-named
+// webhooks in different configurations compete: the first to arrive keeps the
+// key). A webhook that fails to answer under failurePolicy Ignore adds
+// failed-open.validating.webhook.admission.k8s.io/round_0_index_<i>, where i
+// counts matching webhooks only, in configuration order; a panicking
+// WebhookClient fails the request with a 500 (or fails open). Review uids are
+// drawn from Env.ReviewUID before the calls, in configuration order. Mutating
+// webhooks are called one after the other.
+//
 // # Differences from kube-apiserver
 //
 //   - matchPolicy Equivalent is matched as Exact: requests are never matched
@@ -57,9 +77,7 @@
 //     replaced); the apiserver always has the CRD's schema. The apiserver
 //     then applies the kind's defaulting to the mutated object, which Admit
 //     does not.
-//   - Validating webhooks are called one after the other; the first failure in
-//     configuration order is returned (the apiserver calls them in parallel and
-//     returns the first to arrive). Policies, bindings and webhook
-//     configurations are processed in name order.
+//   - Policies, bindings and webhook configurations are processed in name
+//     order.
 //   - Type-checking warnings of policies (their status) are not computed.
 package admission

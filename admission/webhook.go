@@ -36,7 +36,9 @@ type WebhookTarget struct {
 }
 
 // WebhookClient sends an AdmissionReview to a webhook and returns the body of
-// its answer. It is the chain's one effect.
+// its answer. It is the chain's one effect. Call must be safe for concurrent
+// use: validating webhooks are called in parallel, as the apiserver calls
+// them. ctx carries the webhook's timeout.
 type WebhookClient interface {
 	Call(ctx context.Context, t WebhookTarget, body []byte) ([]byte, error)
 }
@@ -55,7 +57,10 @@ func (HTTPSClient) Call(ctx context.Context, t WebhookTarget, body []byte) ([]by
 		}
 		tlsCfg.RootCAs = pool
 	}
-	cl := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsCfg}, Timeout: t.Timeout}
+	tr := &http.Transport{TLSClientConfig: tlsCfg}
+	// The transport is the call's own: close its connection when done.
+	defer tr.CloseIdleConnections()
+	cl := &http.Client{Transport: tr, Timeout: t.Timeout}
 	ctx, cancel := context.WithTimeout(ctx, t.Timeout)
 	defer cancel()
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, t.URL, bytes.NewReader(body))
@@ -314,34 +319,48 @@ func (c *Chain) client() WebhookClient {
 }
 
 // shouldCall decides whether w sees req (rules, selectors, match conditions).
+// An error is ShouldCallHook's: the dispatcher returns it as the answer,
+// whatever the webhook's failurePolicy.
 func (c *Chain) shouldCall(ctx context.Context, w *webhook, req *Request) (bool, error) {
 	if isAdmissionConfig(req) {
 		return false, nil
 	}
-	if w.configErr != "" {
-		return false, &callError{name: w.name, reason: errors.New(w.configErr), status: status.InternalError(errors.New(w.configErr))}
-	}
-	nsOK, err := w.match.matchNamespace(req, c)
-	if err != nil {
-		return false, err
-	}
-	if !nsOK {
+	// As ShouldCallHook: a namespace lookup error counts only for a webhook
+	// whose rules match.
+	nsOK, nsErr := w.match.matchNamespace(req, c)
+	if !nsOK && nsErr == nil {
 		return false, nil
 	}
 	if !(w.match.objectSelector.empty() || labelsMatch(w.match.objectSelector, req.Object) || labelsMatch(w.match.objectSelector, req.OldObject)) {
 		return false, nil
 	}
-	if !anyRule(w.match.rules, req) {
+	matched, as, err := c.webhookMatch(w, req)
+	if err != nil {
+		return false, err
+	}
+	if !matched {
 		return false, nil
+	}
+	if nsErr != nil {
+		return false, nsErr
+	}
+	if w.configErr != "" {
+		// A selector that does not parse (the apiserver refuses to store one).
+		return false, status.InternalError(errors.New(w.configErr))
 	}
 	if len(w.conditions) > 0 {
 		pc := &policyCore{name: w.name, failPolicy: w.failPolicy, conditions: w.conditions}
-		rv := c.requestValues(req, req.Object)
+		rv, err := c.valuesAs(req, req.Object, as, req.Resource)
+		if err != nil {
+			return false, status.InternalError(err)
+		}
 		rv.namespace = types.NullValue
 		act := c.newActivation(ctx, pc, rv, nil)
 		ok, msg := pc.matchConditions(ctx, act)
 		if msg != "" {
-			return false, &callError{name: w.name, reason: errors.New(msg), status: status.InternalError(errors.New(msg))}
+			// ShouldCallHook fails closed with a 403 whatever the failurePolicy
+			// (an Ignore policy has already turned errors into "no match").
+			return false, status.Forbidden(status.GroupResource{Group: req.Resource.Group, Resource: req.Resource.Resource}, req.Name, errors.New(msg))
 		}
 		return ok, nil
 	}
@@ -363,19 +382,44 @@ func isAdmissionConfig(req *Request) bool {
 // call sends the review and checks the answer: the new object (mutating), or
 // an error (*callError, *rejection or a status error).
 func (c *Chain) call(ctx context.Context, w *webhook, req *Request, obj map[string]any, res *Result) (map[string]any, error) {
+	if err := w.dryRunCheck(req); err != nil {
+		return nil, err
+	}
+	return c.send(ctx, w, req, obj, c.reviewUID(), res)
+}
+
+// dryRunCheck is the dispatchers' refusal of a webhook that cannot be called
+// for req: no sideEffects, or side effects on a dry run.
+func (w *webhook) dryRunCheck(req *Request) error {
 	if w.sideEffects == "" {
-		return nil, &callError{name: w.name, reason: errors.New("Webhook SideEffects is nil"), status: status.BadRequest("Webhook SideEffects is nil")}
+		return &callError{name: w.name, reason: errors.New("Webhook SideEffects is nil"), status: status.BadRequest("Webhook SideEffects is nil")}
 	}
 	if req.DryRun && w.sideEffects != "None" && w.sideEffects != "NoneOnDryRun" {
-		return nil, status.BadRequest(fmt.Sprintf("admission webhook %q does not support dry run", w.name))
+		return status.BadRequest(fmt.Sprintf("admission webhook %q does not support dry run", w.name))
 	}
-	uid := "00000000-0000-0000-0000-000000000000"
+	return nil
+}
+
+// reviewUID draws the uid of the next AdmissionReview from Env.ReviewUID.
+func (c *Chain) reviewUID() string {
 	if c.cfg.Env.ReviewUID != nil {
-		uid = c.cfg.Env.ReviewUID()
+		return c.cfg.Env.ReviewUID()
 	}
+	return "00000000-0000-0000-0000-000000000000"
+}
+
+// send calls w with the review of req (object obj, request uid uid), within
+// the webhook's timeout, and checks the answer as call does.
+func (c *Chain) send(ctx context.Context, w *webhook, req *Request, obj map[string]any, uid string, res *Result) (map[string]any, error) {
 	r := *req
 	r.Object = obj
-	body, err := Review(r, uid)
+	// The objects are sent at the version the webhook matched (matchPolicy
+	// Equivalent), and its patch converted back.
+	as, err := c.versionForHook(w, &r)
+	if err != nil {
+		return nil, err
+	}
+	body, err := reviewAs(&r, as, uid)
 	if err != nil {
 		return nil, &callError{name: w.name, reason: fmt.Errorf("could not create admission objects: %w", err), status: status.BadRequest("error creating admission objects")}
 	}
@@ -386,6 +430,9 @@ func (c *Chain) call(ctx context.Context, w *webhook, req *Request, obj map[stri
 		pu.RawQuery = q.Encode()
 		u = pu.String()
 	}
+	// callHook wraps the request's context with the webhook's timeout.
+	ctx, cancel := context.WithTimeout(ctx, w.timeout)
+	defer cancel()
 	out, err := c.client().Call(ctx, WebhookTarget{Name: w.name, URL: u, CABundle: w.caBundle, Timeout: w.timeout}, body)
 	if err != nil {
 		return nil, &callError{name: w.name, reason: fmt.Errorf("failed to call webhook: %w", err), status: status.ServiceUnavailable("error calling webhook")}
@@ -426,7 +473,7 @@ func (c *Chain) call(ctx context.Context, w *webhook, req *Request, obj map[stri
 	}
 	// The dispatcher applies the patch with the library directly: no operation
 	// or size limits, the library's error text.
-	pr, err := patch.ApplyJSONPatch(obj, resp.Patch, patch.Options{MaxOperations: -1, MaxCopyBytes: -1, MaxRequestBytes: -1})
+	pr, err := patch.ApplyJSONPatch(r.Object, resp.Patch, patch.Options{MaxOperations: -1, MaxCopyBytes: -1, MaxRequestBytes: -1})
 	if err != nil {
 		var pe *patch.Error
 		if errors.As(err, &pe) && pe.Cause != nil {
@@ -434,7 +481,7 @@ func (c *Chain) call(ctx context.Context, w *webhook, req *Request, obj map[stri
 		}
 		return nil, status.InternalError(err)
 	}
-	return pr.Object, nil
+	return c.unversion(req, as, pr.Object)
 }
 
 func verifyResponse(rr *reviewResponse, uid string, mutating bool) error {
@@ -479,6 +526,10 @@ func (c *Chain) handleError(w *webhook, err error, idx int, round int, res *Resu
 	var ce *callError
 	if errors.As(err, &ce) {
 		if w.failPolicy == "Ignore" {
+			if errors.Is(ce.reason, context.Canceled) {
+				// The dispatchers fail open without the annotation.
+				return nil
+			}
 			kind := "validating"
 			if w.mutating {
 				kind = "mutation"
@@ -517,10 +568,7 @@ func (c *Chain) runMutatingWebhooks(ctx context.Context, req *Request, obj map[s
 		r.Object = obj
 		ok, err := c.shouldCall(ctx, w, &r)
 		if err != nil {
-			if e := c.handleError(w, err, i, round, res); e != nil {
-				return nil, false, e
-			}
-			continue
+			return nil, false, err
 		}
 		if !ok {
 			continue
@@ -549,24 +597,4 @@ func (c *Chain) runMutatingWebhooks(ctx context.Context, req *Request, obj map[s
 		}
 	}
 	return obj, changed, nil
-}
-
-// runValidatingWebhooks calls the validating webhooks; the first failure in
-// configuration order is the answer (the apiserver calls them in parallel).
-func (c *Chain) runValidatingWebhooks(ctx context.Context, req *Request, obj map[string]any, res *Result) error {
-	r := *req
-	r.Object = obj
-	var first error
-	for i, w := range c.validating {
-		ok, err := c.shouldCall(ctx, w, &r)
-		if err == nil && ok {
-			_, err = c.call(ctx, w, req, obj, res)
-		}
-		if err != nil {
-			if e := c.handleError(w, err, i, 0, res); e != nil && first == nil {
-				first = e
-			}
-		}
-	}
-	return first
 }
