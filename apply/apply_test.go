@@ -40,7 +40,8 @@ type step struct {
 	Force       bool     `json:"force"`
 	Subresource string   `json:"subresource"`
 	Reset       []string `json:"reset"` // reset field names (top-level) for this endpoint
-	// BuiltinResets uses the endpoint's ResetFields, ResetPaths and StrategyReset.
+	// BuiltinResets uses the endpoint's ResetFields, ResetPaths, StrategyReset and
+	// StrategyValidation.
 	BuiltinResets bool           `json:"builtinResets"`
 	Minute        int            `json:"minute"`
 	Body          map[string]any `json:"body"`
@@ -81,6 +82,7 @@ func runScenario(t *testing.T, sc scenario) string {
 		}
 		var resetValues [][]string
 		var strategyReset apply.ValueReset
+		var validate apply.UpdateValidation
 		if st.BuiltinResets {
 			k := gvk
 			if k.Empty() {
@@ -93,6 +95,7 @@ func runScenario(t *testing.T, sc scenario) string {
 			reset = apply.ResetFields(k, st.Subresource)
 			resetValues = apply.ResetPaths(k, st.Subresource)
 			strategyReset = apply.StrategyReset(k, st.Subresource)
+			validate = apply.StrategyValidation(k, st.Subresource)
 		}
 		liveBefore := deepCopy(live)
 		bodyBefore := deepCopy(st.Body)
@@ -105,12 +108,12 @@ func runScenario(t *testing.T, sc scenario) string {
 			var r apply.Result
 			r, err = apply.Apply(apply.Request{Live: live, Config: st.Body, Kind: gvk, Manager: st.Manager, Force: st.Force,
 				Subresource: st.Subresource, Now: now, Types: types, ResetFields: reset, ResetValues: resetValues, Reset: strategyReset,
-				Resource: status.GroupResource{Group: gvk.Group, Resource: "things"}})
+				Validate: validate, Resource: status.GroupResource{Group: gvk.Group, Resource: "things"}})
 			obj, noop = r.Object, r.NoOp
 		case "update":
 			var r apply.UpdateResult
 			r, err = apply.Update(apply.UpdateRequest{Live: live, Object: st.Body, Kind: gvk, Manager: st.Manager, UserAgent: st.UserAgent,
-				Subresource: st.Subresource, Now: now, Types: types, ResetFields: reset, ResetValues: resetValues, Reset: strategyReset})
+				Subresource: st.Subresource, Now: now, Types: types, ResetFields: reset, ResetValues: resetValues, Reset: strategyReset, Validate: validate})
 			obj, noop, fallback = r.Object, r.NoOp, r.Fallback
 		default:
 			t.Fatalf("unknown op %q", st.Op)

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/versions"
 )
 
 // ValueReset is a REST strategy's value reset (PrepareForUpdate) that is not a list of paths: it
@@ -33,8 +34,133 @@ func StrategyReset(gvk schema.GroupVersionKind, subresource string) ValueReset {
 		return resetPodEphemeralContainers
 	case "resize":
 		return resetPodResize
+	case "status":
+		return resetPodStatus
+	case "":
+		return resetPodMain
 	}
 	return nil
+}
+
+// podGeneration is updatePodGeneration through versions' rule for pods (the same for the main
+// resource, /resize and /ephemeralcontainers): the stored generation, plus one when the spec
+// changed (typed equality). /status keeps the stored generation.
+func podGeneration(obj, live map[string]any, subresource string) {
+	md, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return
+	}
+	s, _ := versions.Builtin("", "Pod")
+	g, err := versions.NextGeneration(s, live, obj, subresource)
+	if err != nil {
+		return // a live object that is not one of the model: nothing to bump from
+	}
+	if g.New == 0 {
+		delete(md, "generation")
+		return
+	}
+	md["generation"] = g.New
+}
+
+// resetPodMain is podStrategy.PrepareForUpdate after the status reset of ResetPaths:
+// PodLevelResourcesFixDefaulting keeps the stored pod-level resources when the write dropped
+// them, and the generation is bumped when the spec changed. On create (live nil) nothing is
+// done here: PrepareForCreate belongs to defaulting and admission.
+func resetPodMain(obj, live map[string]any) {
+	if live == nil {
+		return
+	}
+	if oldRes, ok := present(mapOf(live["spec"]), "resources"); ok {
+		if spec := mapOf(obj["spec"]); spec != nil {
+			if _, has := present(spec, "resources"); !has {
+				spec["resources"] = copyValue(oldRes)
+			}
+		}
+	}
+	podGeneration(obj, live, "")
+}
+
+// resetPodStatus is podStatusStrategy.PrepareForUpdate after the resets of ResetPaths (spec,
+// deletionTimestamp, ownerReferences): the QoS class is backfilled when the write cleared it,
+// the DRA status lists are kept when the write dropped them, status.observedGeneration and
+// each condition's observedGeneration are kept when the write leaves them 0
+// (PodObservedGenerationTracking is GA in 1.37), and the generation is the stored one.
+func resetPodStatus(obj, live map[string]any) {
+	if live == nil {
+		return
+	}
+	st, oldSt := mapOf(obj["status"]), mapOf(live["status"])
+	if st == nil {
+		st = map[string]any{}
+		obj["status"] = st
+	}
+	if q, _ := st["qosClass"].(string); q == "" {
+		if oq, ok := oldSt["qosClass"]; ok {
+			st["qosClass"] = copyValue(oq)
+		}
+	}
+	for _, k := range []string{"resourceClaimStatuses", "extendedResourceClaimStatus", "nodeAllocatableResourceClaimStatuses"} {
+		if v, ok := present(st, k); !ok || v == nil {
+			if ov, ok := present(oldSt, k); ok {
+				st[k] = copyValue(ov)
+			}
+		}
+	}
+	if isZeroInt(st["observedGeneration"]) {
+		if og, ok := present(oldSt, "observedGeneration"); ok {
+			st["observedGeneration"] = copyValue(og)
+		}
+	}
+	// Old conditions' observedGeneration per type, in order (validation allows repeated types).
+	oldGens := map[string][]any{}
+	for _, c := range listOf(oldSt["conditions"]) {
+		cm := mapOf(c)
+		t, _ := cm["type"].(string)
+		oldGens[t] = append(oldGens[t], cm["observedGeneration"])
+	}
+	for _, c := range listOf(st["conditions"]) {
+		cm := mapOf(c)
+		if cm == nil {
+			continue
+		}
+		t, _ := cm["type"].(string)
+		var og any
+		if gens := oldGens[t]; len(gens) > 0 {
+			og, oldGens[t] = gens[0], gens[1:]
+		}
+		if isZeroInt(cm["observedGeneration"]) {
+			if isZeroInt(og) {
+				// 0 and absent are the same Go value; the stored form omits it.
+				delete(cm, "observedGeneration")
+			} else {
+				cm["observedGeneration"] = copyValue(og)
+			}
+		}
+	}
+	if isZeroInt(st["observedGeneration"]) {
+		delete(st, "observedGeneration")
+	}
+	md, _ := obj["metadata"].(map[string]any)
+	if md != nil {
+		if g, ok := metadataOf(live)["generation"]; ok {
+			md["generation"] = copyValue(g)
+		} else {
+			delete(md, "generation")
+		}
+	}
+}
+
+// isZeroInt reports whether v is absent, null or the number 0.
+func isZeroInt(v any) bool {
+	switch n := v.(type) {
+	case nil:
+		return true
+	case int64:
+		return n == 0
+	case float64:
+		return n == 0
+	}
+	return false
 }
 
 // resetPodEphemeralContainers is podEphemeralContainersStrategy.PrepareForUpdate.
@@ -42,6 +168,7 @@ func resetPodEphemeralContainers(obj, live map[string]any) {
 	if live == nil {
 		return
 	}
+	defer podGeneration(obj, live, "ephemeralcontainers")
 	spec := copyMapOrNil(live["spec"])
 	if eph, ok := mapOf(obj["spec"])["ephemeralContainers"]; ok {
 		if spec == nil {
@@ -59,6 +186,7 @@ func resetPodResize(obj, live map[string]any) {
 	if live == nil {
 		return
 	}
+	defer podGeneration(obj, live, "resize")
 	newSpec, oldSpec := mapOf(obj["spec"]), mapOf(live["spec"])
 	newCtrs, oldCtrs := listOf(newSpec["containers"]), listOf(oldSpec["containers"])
 	newInit, oldInit := listOf(newSpec["initContainers"]), listOf(oldSpec["initContainers"])

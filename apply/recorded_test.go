@@ -50,6 +50,11 @@ type recordedScenario struct {
 	skip map[string]string
 	// kindOf gives the kind of a step's path when the scenario has several.
 	kindOf func(path string) schema.GroupVersionKind
+	// generation compares metadata.generation too (the strategies' bump, StrategyReset).
+	generation bool
+	// defaults runs the built-in defaulting (schema.DefaultBuiltin) on the merged object, and on
+	// a PUT's body, as the apiserver decodes them.
+	defaults bool
 }
 
 var recordedScenarios = map[string]recordedScenario{
@@ -58,8 +63,22 @@ var recordedScenarios = map[string]recordedScenario{
 	// strategies' value resets.
 	"pod": {gvk: schema.GroupVersionKind{Version: "v1", Kind: "Pod"}, types: apply.Builtin, builtinResets: true,
 		skip: map[string]string{
-			"00-create-alice.json":            "admission and defaulting of the created pod (the GET after it is the state)",
-			"06-resize-vpa-force-policy.json": "resize validation (422: resizePolicy may not change)",
+			"00-create-alice.json": "admission and defaulting of the created pod (the GET after it is the state)",
+		}},
+	// Pod /resize and /ephemeralcontainers validation, Pod generation and /status
+	// (record-pod-validation.sh).
+	"podresize": {gvk: schema.GroupVersionKind{Version: "v1", Kind: "Pod"}, types: apply.Builtin, builtinResets: true, generation: true, defaults: true,
+		skip: map[string]string{
+			"00-create.json":         "admission and defaulting of the created pod (the GET after it is the state)",
+			"29-create-windows.json": "admission and defaulting of the created pod (the GET after it is the state)",
+			"25-pod-level-add.json":  "DefaultPodLevelResources after a pod-level resize (memory request from the containers; not modelled: the GET after it is the state)",
+		}},
+	"podephemeral": {gvk: schema.GroupVersionKind{Version: "v1", Kind: "Pod"}, types: apply.Builtin, builtinResets: true, generation: true, defaults: true,
+		skip: map[string]string{"00-create.json": "admission and defaulting of the created pod (the GET after it is the state)"}},
+	"podgeneration": {gvk: schema.GroupVersionKind{Version: "v1", Kind: "Pod"}, types: apply.Builtin, builtinResets: true, generation: true, defaults: true,
+		skip: map[string]string{
+			"00-create.json":     "admission and defaulting of the created pod (the GET after it is the state)",
+			"12-create-dry.json": "admission and defaulting of the created pod",
 		}},
 	// dryRun=All applies (record-pod-dryrun.sh): the same answer as the write, nothing stored.
 	"dryrun": {gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, types: apply.Builtin, builtinResets: true,
@@ -211,6 +230,10 @@ func TestRecorded(t *testing.T) {
 					req.ResetFields = apply.ResetFields(gvk, st.Subresource)
 					req.ResetValues = apply.ResetPaths(gvk, st.Subresource)
 					req.Reset = apply.StrategyReset(gvk, st.Subresource)
+					req.Validate = apply.StrategyValidation(gvk, st.Subresource)
+				}
+				if sc.defaults {
+					req.Default = builtinDefaulter(t, gvk, now)
 				}
 				if sc.isCustomRes {
 					// The CRD itself, through the schema package, for types, resets and defaults.
@@ -219,12 +242,26 @@ func TestRecorded(t *testing.T) {
 				res, err := apply.Apply(req)
 				got = resultOutcome(t, res.Object, err)
 			case "PUT application/json":
-				res, err := apply.Update(apply.UpdateRequest{Live: live, Object: decodeInts(t, []byte(st.Body)), Kind: gvk, Manager: st.Manager,
-					UserAgent: "recorder/1.0 (writepath)", Subresource: st.Subresource, Now: now, Types: types})
+				body := decodeInts(t, []byte(st.Body))
+				if sc.defaults {
+					body = builtinDefaulter(t, gvk, now)(body)
+				}
+				ureq := apply.UpdateRequest{Live: live, Object: body, Kind: gvk, Manager: st.Manager,
+					UserAgent: "recorder/1.0 (writepath)", Subresource: st.Subresource, Now: now, Types: types}
+				if sc.builtinResets {
+					ureq.ResetFields = apply.ResetFields(gvk, st.Subresource)
+					ureq.ResetValues = apply.ResetPaths(gvk, st.Subresource)
+					ureq.Reset = apply.StrategyReset(gvk, st.Subresource)
+					ureq.Validate = apply.StrategyValidation(gvk, st.Subresource)
+				}
+				res, err := apply.Update(ureq)
 				require.Nil(t, res.Fallback)
 				got = resultOutcome(t, res.Object, err)
 			default:
 				t.Fatalf("%s: unsupported request %s %s", file, st.Method, st.ContentType)
+			}
+			if want.Object != nil && sc.generation {
+				assert.Equal(t, metadataValue(resp, "generation"), metadataValue(got.Object, "generation"), "%s/%s: generation", name, step)
 			}
 			if want.Object != nil {
 				want.Times = timeChanges(live, resp)
@@ -348,4 +385,18 @@ func js(v any) string {
 		return err.Error()
 	}
 	return strings.TrimSpace(string(b))
+}
+
+func metadataValue(obj map[string]any, key string) any {
+	md, _ := obj["metadata"].(map[string]any)
+	return md[key]
+}
+
+// builtinDefaulter is the apiserver's decoding and defaulting of a built-in object.
+func builtinDefaulter(t *testing.T, gvk schema.GroupVersionKind, now time.Time) func(map[string]any) map[string]any {
+	return func(obj map[string]any) map[string]any {
+		out, err := schema.DefaultBuiltin(gvk, obj, now)
+		require.NoError(t, err)
+		return out
+	}
 }

@@ -154,6 +154,11 @@ func (d *differ) diff(a, b any, presentA, presentB bool) {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
+		if !ok && !d.unstructured && b == nil {
+			// A typed struct or map decoded from nothing: compare field by field with an
+			// empty one ({requests: {}} equals absent resources).
+			y, ok = map[string]any{}, true
+		}
 		if !ok {
 			if !d.unstructured && emptyTyped(x) && emptyTyped(b) {
 				return
