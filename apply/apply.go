@@ -150,7 +150,7 @@ func Apply(req Request) (Result, error) {
 	}
 	gvk := req.gvk()
 	e := newEngine(gvk, req.Subresource, req.Now, req.types(), req.Convert, req.ResetFields, req.MaxUpdateManagers)
-	e.defaulter = req.Default
+	e.defaulter = defaulterFor(req, gvk)
 
 	// Without a live object the apiserver starts from an empty object of the endpoint's kind
 	// (patcher.createNewObject).
