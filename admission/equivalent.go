@@ -3,7 +3,6 @@ package admission
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/writepath/writepath/schema"
@@ -29,20 +28,20 @@ type Versions struct {
 	Converter Converter
 }
 
-// Converter converts obj to the kind to (another version of obj's kind, or
-// autoscaling/v1 Scale for a scale subresource), as the apiserver's object
-// convertor does for admission. It must not modify obj and returns a fresh
-// value.
+// Converter converts obj, an object of kind from, to the kind to (another
+// version of the kind, in its group or a group sharing its storage), as the
+// apiserver's object convertor does for admission. It must not modify obj and
+// returns a fresh value.
 type Converter interface {
-	Convert(obj map[string]any, to GroupVersionKind) (map[string]any, error)
+	Convert(obj map[string]any, from, to GroupVersionKind) (map[string]any, error)
 }
 
 // ConverterFunc is a Converter made of a function.
-type ConverterFunc func(obj map[string]any, to GroupVersionKind) (map[string]any, error)
+type ConverterFunc func(obj map[string]any, from, to GroupVersionKind) (map[string]any, error)
 
 // Convert implements Converter.
-func (f ConverterFunc) Convert(obj map[string]any, to GroupVersionKind) (map[string]any, error) {
-	return f(obj, to)
+func (f ConverterFunc) Convert(obj map[string]any, from, to GroupVersionKind) (map[string]any, error) {
+	return f(obj, from, to)
 }
 
 func (v *Versions) crdVersion(gvk GroupVersionKind) *schema.Version {
@@ -257,8 +256,7 @@ func (c *Chain) converter() Converter {
 // core v1 and events.k8s.io/v1 Event). Anything else fails with the
 // apiserver's conversion error.
 func BuiltinConverter(crds []*schema.CRD) Converter {
-	return ConverterFunc(func(obj map[string]any, to GroupVersionKind) (map[string]any, error) {
-		from := objectKind(obj)
+	return ConverterFunc(func(obj map[string]any, from, to GroupVersionKind) (map[string]any, error) {
 		if from == to {
 			return copyObject(obj)
 		}
@@ -283,16 +281,6 @@ func apiVersionOf(gvk GroupVersionKind) string {
 		return gvk.Version
 	}
 	return gvk.Group + "/" + gvk.Version
-}
-
-func objectKind(obj map[string]any) GroupVersionKind {
-	av, _ := obj["apiVersion"].(string)
-	k, _ := obj["kind"].(string)
-	g, v, ok := strings.Cut(av, "/")
-	if !ok {
-		g, v = "", av
-	}
-	return GroupVersionKind{Group: g, Version: v, Kind: k}
 }
 
 // builtinConversions converts between the versions of built-in kinds that

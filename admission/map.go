@@ -380,15 +380,29 @@ func (e policyError) Error() string {
 	return fmt.Sprintf("policy %q denied request: %s", e.policy, e.msg)
 }
 
-// invocation is one (policy, binding, param) the mutating policy plugin runs.
+// invocation is one (policy, binding, param) the mutating policy plugin runs,
+// with the kind and resource the policy matched the request as.
 type invocation struct {
 	p     *mapPolicy
 	b     *binding
 	param map[string]any
+	as    matchedAs
 }
 
-// mapInvocations is the generic policy dispatcher's matching for MAPs.
-func (c *Chain) mapInvocations(req *Request, obj map[string]any, errs *[]policyError, failPolicies *[]string) []invocation {
+// mapVersion is one VersionedAttributes of the mutating policy dispatcher: the
+// request's objects at one kind, converted from the request's objects when the
+// dispatch starts, and whether a mutation has been applied to it.
+type mapVersion struct {
+	req   Request
+	dirty bool
+}
+
+// mapInvocations is the generic policy dispatcher's matching for MAPs. The
+// versioned objects of every matched kind are made before any policy runs
+// (the dispatcher pre-warms them), so a policy matched through an equivalent
+// kind sees the object as the request had it, not as the policies before it
+// left it.
+func (c *Chain) mapInvocations(req *Request, obj map[string]any, errs *[]policyError, failPolicies *[]string, versions map[GroupVersionKind]*mapVersion) []invocation {
 	r := *req
 	r.Object = obj
 	var out []invocation
@@ -401,7 +415,7 @@ func (c *Chain) mapInvocations(req *Request, obj map[string]any, errs *[]policyE
 		*failPolicies = append(*failPolicies, p.failPolicy)
 	}
 	for _, p := range c.maps {
-		ok, err := p.match.matches(&r, c)
+		ok, as, err := p.match.matchesAs(&r, c)
 		if err != nil {
 			add(p, nil, err.Error())
 			continue
@@ -424,6 +438,14 @@ func (c *Chain) mapInvocations(req *Request, obj map[string]any, errs *[]policyE
 					continue
 				}
 			}
+			if _, ok := versions[as.kind]; !ok {
+				v := &mapVersion{req: r}
+				if err := c.versioned(&v.req, as); err != nil {
+					add(p, nil, err.Error())
+					continue
+				}
+				versions[as.kind] = v
+			}
 			params, none, err := c.params(p.paramKind, b.paramRef, req.Namespace)
 			if err != nil {
 				add(p, b, err.Error())
@@ -433,7 +455,7 @@ func (c *Chain) mapInvocations(req *Request, obj map[string]any, errs *[]policyE
 				params = []map[string]any{nil}
 			}
 			for _, pm := range params {
-				out = append(out, invocation{p: p, b: b, param: pm})
+				out = append(out, invocation{p: p, b: b, param: pm, as: as})
 			}
 		}
 	}
@@ -445,7 +467,7 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 	if m.prog.err != "" {
 		return nil, errors.New(m.prog.err)
 	}
-	act := c.newActivation(ctx, &inv.p.policyCore, c.requestValues(req, obj), inv.param)
+	act := c.newActivation(ctx, &inv.p.policyCore, c.valuesAt(req, obj, inv.as.kind, inv.as.resource), inv.param)
 	budget := int64(RuntimeCELCostBudget)
 	r, err := eval(ctx, m.prog, act, &budget)
 	if err != nil {
@@ -466,7 +488,7 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 		if err != nil {
 			return nil, fmt.Errorf("invalid return type: %T", r.val)
 		}
-		pt, err := c.applyType(req.Kind)
+		pt, err := c.applyType(inv.as.kind)
 		if err != nil {
 			return nil, fmt.Errorf("error applying patch: %w", err)
 		}
@@ -528,14 +550,20 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, res *Result, round int, reinvoke map[string]bool) (map[string]any, bool, error) {
 	var errs []policyError
 	var fps []string
-	invs := c.mapInvocations(req, obj, &errs, &fps)
+	versions := map[GroupVersionKind]*mapVersion{}
+	invs := c.mapInvocations(req, obj, &errs, &fps, versions)
 	changed := false
+	// last is the versioned object the last mutation was given: the
+	// dispatcher converts it back to the request's kind when done, if a
+	// mutation was applied to it.
+	var last *mapVersion
+	var lastAs matchedAs
 	for _, inv := range invs {
 		key := inv.p.name + "/" + inv.b.name + "/" + getString(inv.param, "metadata", "namespace") + "/" + getString(inv.param, "metadata", "name")
-		r := *req
-		r.Object = obj
+		v := versions[inv.as.kind]
 		if len(inv.p.conditions) > 0 {
-			act := c.newActivation(ctx, &inv.p.policyCore, c.requestValues(&r, obj), inv.param)
+			// Match conditions see the request's resource (the matched kind).
+			act := c.newActivation(ctx, &inv.p.policyCore, c.valuesAt(&v.req, v.req.Object, inv.as.kind, req.Resource), inv.param)
 			ok, msg := inv.p.matchConditions(ctx, act)
 			if msg != "" {
 				errs = append(errs, policyError{policy: inv.p.name, binding: inv.b.name, msg: msg, reason: string(status.ReasonInvalid)})
@@ -549,23 +577,23 @@ func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, r
 		if round == 1 && !reinvoke[key] {
 			continue
 		}
-		before := obj
+		before := v.req.Object
 		for _, m := range inv.p.mutations {
-			if obj == nil {
+			last, lastAs = v, inv.as
+			if v.req.Object == nil {
 				continue
 			}
-			rr := *req
-			rr.Object = obj
-			out, err := c.mutate(ctx, inv, m, &rr, obj)
+			out, err := c.mutate(ctx, inv, m, &v.req, v.req.Object)
 			if err != nil {
 				errs = append(errs, policyError{policy: inv.p.name, binding: inv.b.name, msg: err.Error(), reason: string(status.ReasonInvalid)})
 				fps = append(fps, inv.p.failPolicy)
 				continue
 			}
-			obj = out
+			v.req.Object = out
+			v.dirty = true
 		}
-		if before != nil && !value.Equal(before, obj) {
-			p, err := patch.CreateJSONPatch(before, obj)
+		if before != nil && !value.Equal(before, v.req.Object) {
+			p, err := patch.CreateJSONPatch(before, v.req.Object)
 			if err != nil {
 				return nil, false, status.InternalError(err)
 			}
@@ -583,6 +611,13 @@ func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, r
 				reinvoke[key] = false
 			}
 		}
+	}
+	if last != nil && last.req.Object != nil && last.dirty {
+		out, err := c.convertTo(last.req.Object, lastAs.kind, req.Kind)
+		if err != nil {
+			return nil, false, status.InternalError(fmt.Errorf("failed to convert object: %w", err))
+		}
+		obj = out
 	}
 	var kept []policyError
 	for i, e := range errs {

@@ -34,76 +34,172 @@ func exactOrWildcard(items []string, s string) bool {
 	return false
 }
 
-func (r rule) matches(req *Request) bool {
+// matchesAt is the webhook rule matcher (rules.Matcher) for req with its
+// resource read as res (the request's own, or an equivalent one).
+func (r rule) matchesAt(req *Request, res GroupVersionResource) bool {
 	switch r.scope {
 	case "", "*":
 	case "Namespaced":
-		if req.Resource == namespacesGVR || req.Namespace == "" {
+		if res == namespacesGVR || req.Namespace == "" {
 			return false
 		}
 	case "Cluster":
-		if req.Resource != namespacesGVR && req.Namespace != "" {
+		if res != namespacesGVR && req.Namespace != "" {
 			return false
 		}
 	default:
 		return false
 	}
-	if !exactOrWildcard(r.operations, string(req.Operation)) || !exactOrWildcard(r.apiGroups, req.Resource.Group) ||
-		!exactOrWildcard(r.apiVersions, req.Resource.Version) {
+	if !exactOrWildcard(r.operations, string(req.Operation)) || !exactOrWildcard(r.apiGroups, res.Group) ||
+		!exactOrWildcard(r.apiVersions, res.Version) {
 		return false
 	}
-	ok := false
 	for _, rs := range r.resources {
-		res, sub, _ := strings.Cut(rs, "/")
-		if (res == "*" || res == req.Resource.Resource) && (sub == "*" || sub == req.SubResource) {
-			ok = true
-			break
+		name, sub, _ := strings.Cut(rs, "/")
+		if (name == "*" || name == res.Resource) && (sub == "*" || sub == req.SubResource) {
+			return true
 		}
 	}
-	if !ok {
-		return false
-	}
+	return false
+}
+
+// namesMatch is a NamedRuleWithOperations' resourceNames check.
+func (r rule) namesMatch(name string) bool {
 	if len(r.resourceNames) == 0 {
 		return true
 	}
 	for _, n := range r.resourceNames {
-		if n == req.Name {
+		if n == name {
 			return true
 		}
 	}
 	return false
 }
 
-func anyRule(rs []rule, req *Request) bool {
+// matchedAs is the resource and kind a webhook or policy matched a request
+// as: the request's own, or, under matchPolicy Equivalent, an equivalent
+// resource (another version or group of the same stored resource) and the kind
+// served there, to which the objects are converted.
+type matchedAs struct {
+	resource GroupVersionResource
+	kind     GroupVersionKind
+}
+
+func (m matchedAs) equivalent(req *Request) bool {
+	return m.kind != req.Kind || m.resource != req.Resource
+}
+
+// equivalentPolicy reports whether a matchPolicy matches equivalent
+// resources: the API defaults matchPolicy to Equivalent (webhooks and
+// MatchResources alike), so an absent one is Equivalent.
+func equivalentPolicy(matchPolicy string) bool {
+	return matchPolicy == "" || matchPolicy == "Equivalent"
+}
+
+// unknownKindError is the matchers' error for an equivalent resource whose
+// kind the apiserver does not know.
+func unknownKindError(res GroupVersionResource) error {
+	return fmt.Errorf("unable to convert to %s/%s, Resource=%s: unknown kind", res.Group, res.Version, res.Resource)
+}
+
+// matchRules is the policy matcher's matchesResourceRules: the first rule
+// matching req itself, else (matchPolicy Equivalent) the first rule matching
+// one of its equivalent resources, rules first.
+func (c *Chain) matchRules(rs []rule, matchPolicy string, req *Request) (bool, matchedAs, error) {
 	for _, r := range rs {
-		if r.matches(req) {
-			return true
+		if r.matchesAt(req, req.Resource) && r.namesMatch(req.Name) {
+			return true, matchedAs{resource: req.Resource, kind: req.Kind}, nil
 		}
 	}
-	return false
+	if !equivalentPolicy(matchPolicy) {
+		return false, matchedAs{}, nil
+	}
+	var eqs []GroupVersionResource
+	for _, r := range rs {
+		if eqs == nil {
+			if eqs = c.equivalentResourcesFor(req.Resource, req.SubResource); len(eqs) < 2 {
+				return false, matchedAs{}, nil
+			}
+		}
+		for _, eq := range eqs {
+			if eq == req.Resource || !r.matchesAt(req, eq) {
+				continue
+			}
+			kind := c.kindFor(eq, req.SubResource)
+			if kind == (GroupVersionKind{}) {
+				return false, matchedAs{}, unknownKindError(eq)
+			}
+			if r.namesMatch(req.Name) {
+				return true, matchedAs{resource: eq, kind: kind}, nil
+			}
+		}
+	}
+	return false, matchedAs{}, nil
 }
 
-// matches reports whether m selects req, as the policy matcher (and the
-// webhook's rule, namespace and object predicates) decide it.
+// webhookMatch is ShouldCallHook's rule matching: the first rule matching req,
+// else (matchPolicy Equivalent) the first rule matching an equivalent
+// resource, with the kind served there.
+func (c *Chain) webhookMatch(w *webhook, req *Request) (bool, matchedAs, error) {
+	for _, r := range w.match.rules {
+		if r.matchesAt(req, req.Resource) {
+			return true, matchedAs{resource: req.Resource, kind: req.Kind}, nil
+		}
+	}
+	if !equivalentPolicy(w.match.matchPolicy) || len(w.match.rules) == 0 {
+		return false, matchedAs{}, nil
+	}
+	eqs := c.equivalentResourcesFor(req.Resource, req.SubResource)
+	for _, r := range w.match.rules {
+		for _, eq := range eqs {
+			if eq == req.Resource || !r.matchesAt(req, eq) {
+				continue
+			}
+			kind := c.kindFor(eq, req.SubResource)
+			if kind == (GroupVersionKind{}) {
+				return false, matchedAs{}, status.InternalError(unknownKindError(eq))
+			}
+			return true, matchedAs{resource: eq, kind: kind}, nil
+		}
+	}
+	return false, matchedAs{}, nil
+}
+
+// matches reports whether m selects req, as the policy matcher decides it.
 func (m *matchResources) matches(req *Request, c *Chain) (bool, error) {
+	ok, _, err := m.matchesAs(req, c)
+	return ok, err
+}
+
+// matchesAs is the policy matcher's Matches: whether m selects req, and the
+// resource and kind it matched as.
+func (m *matchResources) matchesAs(req *Request, c *Chain) (bool, matchedAs, error) {
 	nsOK, nsErr := m.matchNamespace(req, c)
 	if !nsOK && nsErr == nil {
-		return false, nil
+		return false, matchedAs{}, nil
 	}
 	objOK := m.objectSelector.empty() || labelsMatch(m.objectSelector, req.Object) || labelsMatch(m.objectSelector, req.OldObject)
 	if !objOK {
-		return false, nil
+		return false, matchedAs{}, nil
 	}
-	if anyRule(m.exclude, req) {
-		return false, nil
+	if excluded, _, err := c.matchRules(m.exclude, m.matchPolicy, req); excluded || err != nil {
+		return false, matchedAs{}, err
 	}
-	if !(m.policy && len(m.rules) == 0) && !anyRule(m.rules, req) {
-		return false, nil
+	as := matchedAs{resource: req.Resource, kind: req.Kind}
+	if !(m.policy && len(m.rules) == 0) {
+		ok, a, err := c.matchRules(m.rules, m.matchPolicy, req)
+		if err != nil {
+			return false, matchedAs{}, err
+		}
+		if !ok {
+			return false, matchedAs{}, nil
+		}
+		as = a
 	}
 	if nsErr != nil {
-		return false, nsErr
+		return false, matchedAs{}, nsErr
 	}
-	return true, nil
+	return true, as, nil
 }
 
 func labelsMatch(s *selector, obj map[string]any) bool {

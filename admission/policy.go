@@ -565,9 +565,9 @@ func (c *Chain) runVAPs(ctx context.Context, req *Request, obj map[string]any, r
 	}
 	r := *req
 	r.Object = obj
-	var rv *requestValues
+	rvs := map[matchedAs]*requestValues{}
 	for _, p := range c.vaps {
-		ok, err := p.match.matches(&r, c)
+		ok, as, err := p.match.matchesAs(&r, c)
 		if err != nil {
 			configErr(&p.policyCore, nil, err.Error())
 			continue
@@ -600,8 +600,10 @@ func (c *Chain) runVAPs(ctx context.Context, req *Request, obj map[string]any, r
 			if none {
 				params = []map[string]any{nil}
 			}
-			if rv == nil {
-				rv = c.requestValues(&r, obj)
+			rv, err := c.vapValues(&r, obj, as, rvs, len(params))
+			if err != nil {
+				configErr(&p.policyCore, b, err.Error())
+				continue
 			}
 			for _, param := range params {
 				act := c.newActivation(ctx, &p.policyCore, rv, param)
