@@ -38,11 +38,23 @@
 // through them records ownership of everything it sets, while only the ephemeral containers, or
 // the containers' resources and resizePolicy and the pod-level resources, are written).
 //
+// Validation: StrategyValidation gives the update validation of Pod /resize (ValidatePodResize:
+// QoS class, requests and limits removed, containers added or renamed, changes other than cpu
+// and memory, static and Windows pods, nodes without resize support) and /ephemeralcontainers
+// (ValidatePodEphemeralContainersUpdate: the ephemeral containers' own checks, removal, and
+// changes, with the apiserver's unified diff in the message), for Request.Validate; it runs
+// after the strategy's value reset and its 422 is the request's answer (a conflict, 409, comes
+// first, as in the apiserver). The validation of the whole pod spec both also run is not
+// modelled. Recorded: testdata/apply/recorded/podresize and podephemeral.
+//
 // Dry run: the apiserver answers a dryRun=All apply (kubectl apply --server-side
 // --dry-run=server) with the same merged object, managedFields (times included) and conflicts as
 // the write (recorded in testdata/apply/recorded/dryrun); only the storage layer differs: a dry-run
 // create has a uid and creationTimestamp but no resourceVersion, a dry-run update keeps the stored
 // resourceVersion, and nothing is stored. This package's result is therefore the same for both.
+// The uid of a dry-run create (random in the apiserver) is not this package's output: callers
+// that print the storage answer inject it (the CLI: writepath apply --server-side --dry-run
+// --uid, a random UUID by default), as admission's system-fields step takes Env.UID.
 //
 // Beyond the apiserver: Explain turns a *ConflictError into a report (owners with operation,
 // apiVersion, time and subresource, live and requested values, what forcing takes from whom);

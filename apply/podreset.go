@@ -10,9 +10,10 @@ import (
 // the stored object (nil on create).
 type ValueReset func(obj, live map[string]any)
 
-// StrategyReset returns the value reset of the endpoints whose strategy keeps only some fields
-// of the write (include filters): Pod /ephemeralcontainers and /resize in Kubernetes 1.37. nil
-// for every other endpoint (their resets are ResetPaths).
+// StrategyReset returns the part of a Pod REST strategy's PrepareForUpdate that is not a list of
+// paths (ResetPaths), for Request.Reset, in Kubernetes 1.37; nil for every other endpoint. Each
+// also sets metadata.generation as the strategy does (updatePodGeneration, through
+// versions.NextGeneration): the stored generation, plus one when the spec changed.
 //
 // /ephemeralcontainers keeps the stored spec, status and the metadata a status write resets
 // (labels, annotations, finalizers, ownerReferences, deletionTimestamp, generation), and takes
@@ -22,9 +23,16 @@ type ValueReset func(obj, live map[string]any)
 // is off), status and that metadata, and takes from the write each container's and init
 // container's resources and resizePolicy, and the pod-level spec.resources (the stored one when
 // the write has none). When the write adds, removes or renames a container the strategy keeps
-// the write as it is and validation rejects it (422), which this package does not model.
-// Neither models the generation bump (metadata.generation is the stored one) nor the
-// defaulting of pod-level resources (DefaultPodLevelResources) after a resize.
+// the write as it is and validation rejects it (StrategyValidation). The defaulting of
+// pod-level resources after a resize that sets them (DefaultPodLevelResources) is not modelled.
+//
+// The main resource keeps the stored pod-level resources when the write dropped them
+// (PodLevelResourcesFixDefaulting) and bumps the generation on a spec change; on create it
+// does nothing (PrepareForCreate's generation 1, status and QoS class belong to defaulting and
+// admission). /status keeps the stored generation, backfills the QoS class when the write
+// cleared it and the DRA status lists when it dropped them, and keeps status.observedGeneration
+// and each condition's observedGeneration when the write leaves them 0
+// (PodObservedGenerationTracking, GA in 1.37). Recorded: testdata/apply/recorded/pod*.
 func StrategyReset(gvk schema.GroupVersionKind, subresource string) ValueReset {
 	if gvk.Group != "" || gvk.Kind != "Pod" {
 		return nil

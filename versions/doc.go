@@ -24,6 +24,10 @@
 //
 //	n, err := versions.CompareResourceVersion("99", "100") // -1, nil
 //
+// SemanticEqual is the typed equality the generation rules use (apimachinery's
+// equality.Semantic.DeepEqual on built-in objects) and CompareQuantity compares
+// resource quantities by value; other packages' strategy checks reuse both.
+//
 // Custom API servers whose resourceVersions are not decimal use a Comparator:
 // Decimal (kube-apiserver), EqualityOnly (opaque versions), DecimalOrEquality.
 //

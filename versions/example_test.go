@@ -292,3 +292,24 @@ func ExampleCheckCreate() {
 	// resourceVersion should not be set on objects to be created
 	// <nil>
 }
+
+func ExampleSemanticEqual() {
+	stored := map[string]any{"name": "c", "resources": map[string]any{"requests": map[string]any{"cpu": "0.5"}}}
+	sent := map[string]any{"name": "c", "resources": map[string]any{"requests": map[string]any{"cpu": "500m"}, "limits": map[string]any{}}}
+	fmt.Println(versions.SemanticEqual(stored, sent))
+	sent["resources"].(map[string]any)["requests"].(map[string]any)["cpu"] = "600m"
+	fmt.Println(versions.SemanticEqual(stored, sent))
+	// Output:
+	// true
+	// false
+}
+
+func ExampleCompareQuantity() {
+	fmt.Println(versions.CompareQuantity("1Ki", "1024"))
+	fmt.Println(versions.CompareQuantity("100m", "0.2"))
+	fmt.Println(versions.CompareQuantity("1x", "1"))
+	// Output:
+	// 0 true
+	// -1 true
+	// 0 false
+}

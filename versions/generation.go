@@ -96,7 +96,12 @@ func GenerationOnCreate(s Strategy, obj map[string]any) (GenerationChange, error
 // starts from old's and adds 1 when a field the strategy compares changed.
 // A /status write never bumps it; a /scale write bumps it when the replica
 // count changes (scale goes through the main strategy, and only the replica
-// count differs). Neither input is modified.
+// count differs). Pods' "resize" and "ephemeralcontainers" bump it like the
+// main resource, on any change of spec (updatePodGeneration), but their
+// strategies first put back everything but the fields they write: pass new
+// after that reset (apply.StrategyReset does both; recorded in
+// testdata/apply/recorded/podresize, podephemeral, podgeneration). Neither
+// input is modified.
 func NextGeneration(s Strategy, old, new map[string]any, sub string) (GenerationChange, error) {
 	oldGen, err := generationOf(old, "old")
 	if err != nil {
