@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"strings"
@@ -46,7 +47,7 @@ func runApplyServerSide(e *env, args []string) int {
 	var files fileList
 	var o output
 	var dry dryRunFlag
-	f := e.flags("apply --server-side -f CONFIG [--live LIVE] [--field-manager NAME] [--force-conflicts] [--subresource status|scale|resize|ephemeralcontainers] [--dry-run] [--now TIME] [-o yaml|json]",
+	f := e.flags("apply --server-side -f CONFIG [--live LIVE] [--field-manager NAME] [--force-conflicts] [--subresource status|scale|resize|ephemeralcontainers] [--dry-run [--uid UID]] [--now TIME] [-o yaml|json]",
 		`Predict a server-side apply (kubectl apply --server-side) as kube-apiserver 1.37 answers it:
 the stored object with its managedFields, or the 409 conflict with, after kubectl's message, a
 table of each conflicting field's owners (operation, apiVersion, time, subresource), the live
@@ -64,9 +65,10 @@ whole). The fields the endpoint resets (status on the main resource, spec and mo
 With --dry-run (=server) the output is what kubectl apply --server-side --dry-run=server
 prints: the apiserver answers dryRun=All with the same merged object, managedFields and
 conflicts as the write, and only storage differs: a create gets creationTimestamp and, for
-kinds that track it, generation 1, but no resourceVersion; an update keeps the stored
-resourceVersion and gets the generation the strategy computes. Only the uid a create
-generates (random) is missing.`,
+kinds that track it, generation 1, and a uid (--uid, or a random UUID as the apiserver
+generates one), but no resourceVersion; an update keeps the stored resourceVersion and uid and
+gets the generation the strategy computes. Pod /resize and /ephemeralcontainers writes are
+validated as the apiserver validates them (422).`,
 		`  # Who would own what after applying a Deployment over the live one
   writepath apply --server-side -f testdata/apply/cli/web-config.yaml --live testdata/apply/cli/web-live.yaml --field-manager hpa-bot --now 2026-01-02T00:00:00Z`)
 	f.Bool("server-side", true, "server-side apply (this verb's mode)")
@@ -79,12 +81,16 @@ generates (random) is missing.`,
 	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE` (types, list and map semantics, subresources, defaults)")
 	crStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource (status is then reset on the main resource, metadata and spec on /status)")
 	f.Var(&dry, "dry-run", "server (or bare): print what the dryRun=All request returns (resourceVersion, creationTimestamp, generation as the apiserver sets them); client is refused as kubectl refuses it")
+	uid := f.String("uid", "", "with --dry-run, the `UID` a create gets (default: a random UUID, as the apiserver generates one)")
 	f.Var(&o, "o", "output format: `yaml|json`")
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
+	}
+	if *uid != "" && dry != "server" {
+		return e.fail(usagef("--uid needs --dry-run: only a dry-run create prints a uid"))
 	}
 	if dry == "client" {
 		// kubectl's own check (cmd/apply: --server-side with --dry-run=client).
@@ -156,7 +162,11 @@ generates (random) is missing.`,
 		return e.fail(err)
 	}
 	if dry == "server" {
-		if res.Object, err = dryRunAnswer(req, crd, *crStatus, res.Object); err != nil {
+		newUID := func() string { return *uid }
+		if *uid == "" {
+			newUID = randomUID
+		}
+		if res.Object, err = dryRunAnswer(req, crd, *crStatus, res.Object, newUID); err != nil {
 			return e.fail(err)
 		}
 	}
@@ -168,10 +178,11 @@ generates (random) is missing.`,
 
 // dryRunAnswer completes the predicted object with what the storage layer of a dryRun=All
 // request sets (recorded: testdata/apply/recorded/dryrun): on create, creationTimestamp (the
-// request time, as in managedFields) and generation 1 for kinds whose strategy sets it, no
-// resourceVersion; on update, the stored resourceVersion, uid and creationTimestamp, and the
-// generation the strategy computes. The uid a create generates is random and not predicted.
-func dryRunAnswer(req apply.Request, crd *schema.CRD, crStatus bool, obj map[string]any) (map[string]any, error) {
+// request time, as in managedFields), a uid from newUID (rest.FillObjectMetaSystemFields: the
+// apiserver's is random; the caller injects it, as admission's system-fields step takes
+// Env.UID) and generation 1 for kinds whose strategy sets it, no resourceVersion; on update, the
+// stored resourceVersion, uid and creationTimestamp, and the generation the strategy computes.
+func dryRunAnswer(req apply.Request, crd *schema.CRD, crStatus bool, obj map[string]any, newUID func() string) (map[string]any, error) {
 	opts := versions.CustomResourceOptions{StatusSubresource: crStatus}
 	if crd != nil {
 		if v := crd.Version(req.Kind.Version); v != nil {
@@ -203,6 +214,7 @@ func dryRunAnswer(req apply.Request, crd *schema.CRD, crStatus bool, obj map[str
 		}
 		setGeneration(md, g.New)
 		md["creationTimestamp"] = req.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
+		md["uid"] = newUID()
 		delete(md, "resourceVersion")
 		return out, nil
 	}
@@ -221,6 +233,19 @@ func dryRunAnswer(req apply.Request, crd *schema.CRD, crStatus bool, obj map[str
 		}
 	}
 	return out, nil
+}
+
+// randomUID is a random RFC 4122 version 4 UUID, the form of the uids the apiserver generates
+// (k8s.io/apimachinery/pkg/util/uuid). Only the CLI reads randomness; the library takes uids
+// as inputs.
+func randomUID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand.Read does not fail on supported platforms
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 func setGeneration(md map[string]any, g int64) {
@@ -263,6 +288,7 @@ func configureTypes(req *apply.Request, crd *schema.CRD, crStatus bool) error {
 		req.ResetFields = apply.ResetFields(gvk, req.Subresource)
 		req.ResetValues = apply.ResetPaths(gvk, req.Subresource)
 		req.Reset = apply.StrategyReset(gvk, req.Subresource)
+		req.Validate = apply.StrategyValidation(gvk, req.Subresource)
 		if req.Subresource != "" && !hasSubresource(k, req.Subresource) {
 			return usagef("%s has no %s subresource", strings.ToLower(k.Resource), req.Subresource)
 		}
