@@ -18,7 +18,7 @@ import (
 // what a client reads back after a create, update or patch, and what the field manager's
 // server-side apply turns the merged object into. obj is not modified; the result is fresh.
 //
-// Three steps, in the apiserver's order:
+// Four steps, in the apiserver's order:
 //
 //  1. Decoding into the Go type of k8s.io/api v0.37.2: fields the type does not have are dropped,
 //     null and zero values of non-pointer fields are the same as absent ones, quantities are
@@ -27,7 +27,11 @@ import (
 //     and the `+default=` markers of k8s.io/api, called in the order of the generated
 //     SetObjectDefaults_* walkers (a type's own function first, then its fields in Go order),
 //     with the feature gates at their 1.37 defaults (see the package documentation).
-//  3. Encoding as encoding/json writes the Go value: non-pointer structs always written ({} when
+//  3. The conversion to the internal version and back, for the few kinds where it is not
+//     lossless (see builtin_default_convert.go: Node podCIDR(s), Secret stringData, the
+//     Deployment and DaemonSet annotations, StatefulSet claim templates, autoscaling/v1's CPU
+//     target).
+//  4. Encoding as encoding/json writes the Go value: non-pointer structs always written ({} when
 //     empty), non-omitempty fields written with their zero value (nil slices, maps and pointers
 //     as null), omitempty fields left out when empty, quantities in canonical form (unless
 //     apimachinery kept the parsed string), times in UTC with second precision.
@@ -63,6 +67,9 @@ func (k *Kind) Default(obj map[string]any, now time.Time) (map[string]any, error
 		return nil, d.errs[0]
 	}
 	reg.defaultStruct(st, dec, now)
+	if err := roundTripInternal(st.name, dec); err != nil {
+		return nil, err
+	}
 	return reg.encodeStruct(st, dec), nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	sigsjson "sigs.k8s.io/json"
@@ -22,7 +23,8 @@ import (
 
 // reference is what the apiserver does to a request body of kind gvk: decode into the
 // versioned Go type (the JSON serializer: case-sensitive, unknown fields dropped), run the
-// scheme's defaulting functions, encode back (encoding/json).
+// scheme's defaulting functions, convert to the internal version (what the apiserver holds)
+// and back, encode (encoding/json).
 func reference(gvk schema.GroupVersionKind, obj map[string]any) (map[string]any, error) {
 	data, err := json.Marshal(obj)
 	if err != nil {
@@ -36,7 +38,16 @@ func reference(gvk schema.GroupVersionKind, obj map[string]any) (map[string]any,
 		return nil, err
 	}
 	legacyscheme.Scheme.Default(typed)
-	out, err := json.Marshal(typed)
+	kgv := kschema.GroupVersion{Group: gvk.Group, Version: gvk.Version}
+	internal, err := legacyscheme.Scheme.ConvertToVersion(typed, kschema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
+	if err != nil {
+		return nil, err
+	}
+	back, err := legacyscheme.Scheme.ConvertToVersion(internal, kgv)
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(back)
 	if err != nil {
 		return nil, err
 	}
