@@ -23,8 +23,9 @@ type ValueReset func(obj, live map[string]any)
 // is off), status and that metadata, and takes from the write each container's and init
 // container's resources and resizePolicy, and the pod-level spec.resources (the stored one when
 // the write has none). When the write adds, removes or renames a container the strategy keeps
-// the write as it is and validation rejects it (StrategyValidation). The defaulting of
-// pod-level resources after a resize that sets them (DefaultPodLevelResources) is not modelled.
+// the write as it is and validation rejects it (StrategyValidation). Pod-level resources are
+// then defaulted from the containers' (DefaultPodLevelResources, PodLevelResourcesFixDefaulting
+// on).
 //
 // The main resource keeps the stored pod-level resources when the write dropped them
 // (PodLevelResourcesFixDefaulting) and bumps the generation on a spec change; on create it
@@ -195,6 +196,7 @@ func resetPodResize(obj, live map[string]any) {
 		return
 	}
 	defer podGeneration(obj, live, "resize")
+	defer podLevelResize(obj, live)
 	newSpec, oldSpec := mapOf(obj["spec"]), mapOf(live["spec"])
 	newCtrs, oldCtrs := listOf(newSpec["containers"]), listOf(oldSpec["containers"])
 	newInit, oldInit := listOf(newSpec["initContainers"]), listOf(oldSpec["initContainers"])
@@ -211,6 +213,24 @@ func resetPodResize(obj, live map[string]any) {
 	setList(spec, "containers", resizeContainers(newSpec["containers"], newCtrs, oldCtrs))
 	setList(spec, "initContainers", resizeContainers(newSpec["initContainers"], newInit, oldInit))
 	resetSpecStatusMeta(obj, live, spec)
+}
+
+// podLevelResize is the rest of podResizeStrategy.PrepareForUpdate after dropNonResizeUpdates
+// (PodLevelResourcesFixDefaulting on): the stored pod-level resources when the write has none,
+// then DefaultPodLevelResources when there are some. It runs before the generation bump.
+func podLevelResize(obj, live map[string]any) {
+	spec := mapOf(obj["spec"])
+	if spec == nil {
+		return
+	}
+	if _, has := present(spec, "resources"); !has {
+		if old, ok := present(mapOf(live["spec"]), "resources"); ok {
+			spec["resources"] = copyValue(old)
+		}
+	}
+	if _, has := present(spec, "resources"); has {
+		defaultPodLevelResources(spec)
+	}
 }
 
 // resizeContainers is dropNonResizeUpdatesForContainers: the stored containers with the write's

@@ -66,7 +66,10 @@ const mirrorPodAnnotation = "kubernetes.io/config.mirror"
 // PodLevelResources beta on, InPlacePodVerticalScalingMemoryBackedVolumes and
 // DRANodeAllocatableResources alpha off). obj is the pod after the resize strategy's value reset
 // (StrategyReset), live the stored pod. Errors come in the apiserver's order: a static or
-// Windows pod alone; then the QoS class, a pod whose running containers report no resources
+// Windows pod alone; then, of the pod spec validation, each container's and init container's
+// requests above their limits and the pod-level resources' consistency with the containers'
+// (ValidatePodSpec; resources in name order, where the apiserver's order is random); then the
+// QoS class, a pod whose running containers report no resources
 // (its node cannot resize), pod-level resources, containers added, removed, renamed or
 // reordered (which stops the checks), requests or limits removed, and changes other than cpu
 // and memory requests and limits.
@@ -78,8 +81,9 @@ func ValidatePodResize(obj, live map[string]any) field.ErrorList {
 	if os, _ := mapOf(oldSpec["os"])["name"].(string); os == "windows" {
 		return field.ErrorList{field.Forbidden(field.NewPath(""), "windows pods cannot be resized")}
 	}
-	var errs field.ErrorList
 	specPath := field.NewPath("spec")
+	// Of the pod spec validation run first, the part a resize can break: requests and limits.
+	errs := validateSpecResources(newSpec, specPath)
 	if oldQOS, newQOS := podQOS(live), computePodQOS(newSpec); oldQOS != newQOS {
 		st, _ := mapOf(obj["status"])["qosClass"].(string)
 		errs = append(errs, field.Invalid(specPath, st, "Pod QOS Class may not change as a result of resizing"))
@@ -518,6 +522,82 @@ func validateEphemeralContainers(spec map[string]any, fld field.Path) field.Erro
 					errs = append(errs, field.Forbidden(p.Child("volumeMounts").Index(j).Child(f), "cannot be set for an Ephemeral Container"))
 				}
 			}
+		}
+	}
+	return errs
+}
+
+// validateSpecResources is the part of ValidatePodSpec about requests and limits that a
+// resize can change: validateResourceRequirements' request-limit checks for each container
+// and init container, and validatePodResources for the pod-level resources. Resource names
+// and quantity values (not changed by a valid stored pod) are not checked again.
+func validateSpecResources(spec map[string]any, specPath field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, key := range []string{"containers", "initContainers"} {
+		for i, c := range listOf(spec[key]) {
+			errs = append(errs, requestLimitErrs(mapOf(mapOf(c)["resources"]), specPath.Child(key).Index(i).Child("resources"))...)
+		}
+	}
+	res, ok := present(spec, "resources")
+	if !ok {
+		return errs
+	}
+	r := mapOf(res)
+	rp := specPath.Child("resources")
+	if _, ok := present(r, "claims"); ok {
+		errs = append(errs, field.Forbidden(rp.Child("claims"), "claims may not be set for Resources at pod-level"))
+	}
+	errs = append(errs, requestLimitErrs(r, rp)...)
+	// validatePodResourceConsistency.
+	podReqs, podLims := readList(r["requests"]), readList(r["limits"])
+	aggr := aggregateContainers(spec, "requests")
+	for _, name := range sortedMapKeys(mapOf(r["requests"])) {
+		ctr, ok := aggr[name]
+		pq, okP := podReqs[name]
+		if ok && okP && ctr.v.Cmp(pq.v) > 0 {
+			errs = append(errs, field.Invalid(rp.Child("requests").Key(name), pq.String(), "must be greater than or equal to aggregate container requests of "+ctr.String()))
+		}
+	}
+	aggrLims := aggregateContainers(spec, "limits")
+	for _, name := range sortedMapKeys(mapOf(r["limits"])) {
+		ctr, ok := aggrLims[name]
+		pl, okP := podLims[name]
+		if ok && okP && strings.HasPrefix(name, "hugepages-") && ctr.v.Cmp(pl.v) > 0 {
+			errs = append(errs, field.Invalid(rp.Child("limits").Key(name), pl.String(), "must be greater than or equal to aggregate container limits of "+ctr.String()))
+		}
+	}
+	for i, c := range listOf(spec["containers"]) {
+		lims := mapOf(mapOf(mapOf(c)["resources"])["limits"])
+		for _, name := range sortedMapKeys(lims) {
+			cl, okC := parseQty(lims[name])
+			pl, okP := podLims[name]
+			if okC && okP && cl.v.Cmp(pl.v) > 0 {
+				errs = append(errs, field.Invalid(rp.Child("containers").Index(i).Key(name).Child("limits"), cl.String(), "must be less than or equal to pod limits of "+pl.String()))
+			}
+		}
+	}
+	return errs
+}
+
+// requestLimitErrs is validateResourceRequirements' check of each request against its limit:
+// at most the limit, equal to it for resources that cannot be overcommitted, which need one.
+func requestLimitErrs(r map[string]any, p field.Path) field.ErrorList {
+	var errs field.ErrorList
+	reqs, lims := mapOf(r["requests"]), mapOf(r["limits"])
+	for _, name := range sortedMapKeys(reqs) {
+		rq, ok := parseQty(reqs[name])
+		if !ok {
+			continue
+		}
+		lraw, exists := lims[name]
+		lq, okL := parseQty(lraw)
+		switch {
+		case exists && okL && rq.v.Cmp(lq.v) != 0 && !overcommitAllowed(name):
+			errs = append(errs, field.Invalid(p.Child("requests"), rq.String(), fmt.Sprintf("must be equal to %s limit of %s", name, lq.String())))
+		case exists && okL && rq.v.Cmp(lq.v) > 0:
+			errs = append(errs, field.Invalid(p.Child("requests"), rq.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", name, lq.String())))
+		case !exists && !overcommitAllowed(name):
+			errs = append(errs, field.Required(p.Child("limits"), "Limit must be set for non overcommitable resources"))
 		}
 	}
 	return errs

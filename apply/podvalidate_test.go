@@ -57,7 +57,17 @@ func TestPodResizeValidation(t *testing.T) {
 			spec["resources"] = map[string]any{"requests": map[string]any{"cpu": "1"}}
 		}), testPod(func(spec, _ map[string]any) {
 			spec["resources"] = map[string]any{"requests": map[string]any{"cpu": "1", "hugepages-2Mi": "2Mi"}}
-		}), []string{"spec: Forbidden: only cpu and memory resources are mutable at pod-level"}},
+		}), []string{
+			// ValidatePodSpec first: a hugepages request needs a limit.
+			"spec.resources.limits: Required value: Limit must be set for non overcommitable resources",
+			"spec: Forbidden: only cpu and memory resources are mutable at pod-level",
+		}},
+		{"request above limit", testPod(nil), testPod(func(spec, _ map[string]any) {
+			spec["containers"].([]any)[0].(map[string]any)["resources"] = map[string]any{
+				"requests": map[string]any{"cpu": "0.3"}, "limits": map[string]any{"cpu": "200m"}}
+		}), []string{
+			`spec.containers[0].resources.requests: Invalid value: "300m": must be less than or equal to cpu limit of 200m`,
+		}},
 		{"init RestartContainer", testPod(nil), testPod(func(spec, _ map[string]any) {
 			spec["initContainers"] = []any{map[string]any{"name": "i", "image": "i",
 				"resources":    map[string]any{"requests": map[string]any{"cpu": "10m"}},

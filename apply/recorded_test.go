@@ -79,7 +79,6 @@ var recordedScenarios = map[string]recordedScenario{
 		skip: map[string]string{
 			"00-create.json":         "admission and defaulting of the created pod (the GET after it is the state)",
 			"29-create-windows.json": "admission and defaulting of the created pod (the GET after it is the state)",
-			"25-pod-level-add.json":  "DefaultPodLevelResources after a pod-level resize (memory request from the containers; not modelled: the GET after it is the state)",
 		}},
 	"podephemeral": {gvk: schema.GroupVersionKind{Version: "v1", Kind: "Pod"}, types: apply.Builtin, builtinResets: true, generation: true, defaults: true,
 		skip: map[string]string{"00-create.json": "admission and defaulting of the created pod (the GET after it is the state)"}},

@@ -122,3 +122,10 @@ func CompareQuantity(a, b string) (cmp int, ok bool) {
 	}
 	return qa.Cmp(qb), true
 }
+
+// QuantityValue parses a resource.Quantity string as apimachinery's ParseQuantity does
+// (rounded up to a multiple of 1n, binary-suffixed values capped at the largest int64) and
+// returns its exact value; ok is false for a string ParseQuantity rejects.
+func QuantityValue(s string) (value *big.Rat, ok bool) {
+	return parseQuantity(s)
+}
