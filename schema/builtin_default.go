@@ -73,6 +73,27 @@ func (k *Kind) Default(obj map[string]any, now time.Time) (map[string]any, error
 	return reg.encodeStruct(st, dec), nil
 }
 
+// Zero returns the zero value of the kind's Go type as the apiserver's encoding writes it, with
+// apiVersion and kind set: non-pointer structs as {} and non-omitempty fields with their zero
+// values ({"spec": {"selector": null, "template": {"metadata": {}, "spec": {"containers": null}},
+// "strategy": {}}, "status": {}} for a Deployment). It is the live object the apiserver's field
+// manager compares a create with (scope.Creater.New), so fields it already has are not new.
+func (k *Kind) Zero() (map[string]any, error) {
+	reg, err := loadDefaulting()
+	if err != nil {
+		return nil, err
+	}
+	st := reg.structs[k.smdType]
+	if st == nil {
+		return nil, fmt.Errorf("schema: no built-in defaulting for %s", k.GVK)
+	}
+	d := &bdecoder{reg: reg}
+	out := reg.encodeStruct(st, d.decodeStruct(st, nil, field.Path{}))
+	out["apiVersion"] = k.GVK.APIVersion()
+	out["kind"] = k.GVK.Kind
+	return out, nil
+}
+
 // HasBuiltinDefaulting reports whether DefaultBuiltin handles gvk.
 func HasBuiltinDefaulting(gvk GroupVersionKind) bool {
 	k, err := Builtin(gvk)
