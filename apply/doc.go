@@ -56,6 +56,21 @@
 // that print the storage answer inject it (the CLI: writepath apply --server-side --dry-run
 // --uid, a random UUID by default), as admission's system-fields step takes Env.UID.
 //
+// Defaulting: after the merge the apiserver's field manager defaults the object
+// (structuredMergeManager.Apply: TypedToObject, toVersioned, the scheme's defaulter,
+// toUnversioned). Apply does the same: Request.Default when set (ConfigureCRD sets the CRD's
+// structural defaulting), otherwise, for a built-in kind typed by Builtin, schema.DefaultBuiltin
+// at the endpoint's version with Request.Now as the clock (SetDefaults_* functions, +default
+// markers, the internal round trip and the typed object's encoding: {} for empty structs,
+// canonical quantities). The defaulted fields are owned by nobody (managedFields are those of the
+// merge); NoDefault turns it off, as the k8s.io/apimachinery field manager with a no-op
+// defaulter behaves. Update does not default: its Object is the object the write produced, and
+// the apiserver decodes and defaults a PUT or PATCH body before the field manager compares it,
+// so the writer owns the defaulted fields. Pass the body through schema.DefaultBuiltin first;
+// for a create the apiserver's live object is the kind's zero object (schema.Kind.Zero), not
+// nothing, so the fields it already has (spec, status) get no "." entry. Recorded:
+// testdata/defaults (TestUpdateOwnsDefaults replays the kubectl-create entries of 49 creates).
+//
 // Beyond the apiserver: Explain turns a *ConflictError into a report (owners with operation,
 // apiVersion, time and subresource, live and requested values, what forcing takes from whom);
 // WouldConflict answers whether an apply would conflict, without building the merged object when
