@@ -1,0 +1,130 @@
+package admission_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
+)
+
+const equivalentDir = "../testdata/admission/realcluster-equivalent"
+
+// seenHook answers as realcluster-equivalent/webhook_server.py did: a patch
+// labelling the object with the version it was sent at.
+type seenHook struct{ sent []map[string]any }
+
+func (h *seenHook) Call(_ context.Context, _ admission.WebhookTarget, body []byte) ([]byte, error) {
+	review, err := codec.DecodeObject(body)
+	if err != nil {
+		return nil, err
+	}
+	h.sent = append(h.sent, review)
+	req := review["request"].(map[string]any)
+	obj := req["object"].(map[string]any)
+	labels := map[string]any{}
+	if md, ok := obj["metadata"].(map[string]any); ok {
+		if ls, ok := md["labels"].(map[string]any); ok {
+			for k, v := range ls {
+				labels[k] = v
+			}
+		}
+	}
+	av := obj["apiVersion"].(string)
+	labels["seen"] = av[strings.LastIndex(av, "/")+1:]
+	patch, _ := json.Marshal([]any{map[string]any{"op": "add", "path": "/metadata/labels", "value": labels}})
+	return json.Marshal(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": map[string]any{
+		"uid": req["uid"], "allowed": true, "patchType": "JSONPatch", "patch": base64.StdEncoding.EncodeToString(patch)}})
+}
+
+// TestRealClusterEquivalent replays the matchPolicy Equivalent scenario: a
+// Gadget created through v1 reaches the webhook registered for v1beta1 with
+// matchPolicy Equivalent (not the Exact one), which is sent the object at
+// v1beta1 with kind/resource v1beta1 and requestKind/requestResource v1; its
+// patch comes back to v1; the Warn policy matching v1beta1 sees the mutated
+// object at v1beta1. The review must equal the one kube-apiserver sent, the
+// warning and the stored labels its answer.
+func TestRealClusterEquivalent(t *testing.T) {
+	f, err := os.Open(filepath.Join(equivalentDir, "received.jsonl"))
+	require.NoError(t, err)
+	defer f.Close()
+	var want []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var rec struct {
+			Path   string         `json:"path"`
+			Review map[string]any `json:"review"`
+		}
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &rec))
+		assert.True(t, strings.HasPrefix(rec.Path, "/equivalent"), "only the Equivalent webhook is called: %s", rec.Path)
+		review, err := codec.DecodeObject(mustJSON(t, rec.Review))
+		require.NoError(t, err)
+		want = append(want, review)
+	}
+	require.Len(t, want, 1)
+	wantReq := want[0]["request"].(map[string]any)
+
+	cfgBytes, err := os.ReadFile(filepath.Join(equivalentDir, "config.yaml"))
+	require.NoError(t, err)
+	docs, err := codec.DecodeDocuments([]byte(strings.NewReplacer("CABUNDLE", "", "PORT", "18453").Replace(string(cfgBytes))))
+	require.NoError(t, err)
+	var rest []map[string]any
+	var crds []*schema.CRD
+	for _, d := range docs {
+		if d["kind"] == "CustomResourceDefinition" {
+			crd, err := schema.FromCRD(d)
+			require.NoError(t, err)
+			crds = append(crds, crd)
+			continue
+		}
+		rest = append(rest, d)
+	}
+	cfg := splitConfig(t, rest)
+	cfg.Versions = admission.Versions{CRDs: crds}
+	// The object as admission received it (at v1): the recorded v1beta1 one
+	// converted back (the apiserver sets uid and creationTimestamp of custom
+	// resources after mutating admission).
+	obj, err := codec.DecodeObject(mustJSON(t, wantReq["object"]))
+	require.NoError(t, err)
+	obj["apiVersion"] = "wp-eq.example.com/v1"
+	cfg.Env = admission.Env{ReviewUID: func() string { return wantReq["uid"].(string) }}
+	hook := &seenHook{}
+	cfg.Client = hook
+	chain, err := admission.New(cfg)
+	require.NoError(t, err)
+	res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
+		Kind:     admission.GroupVersionKind{Group: "wp-eq.example.com", Version: "v1", Kind: "Gadget"},
+		Resource: admission.GroupVersionResource{Group: "wp-eq.example.com", Version: "v1", Resource: "gadgets"},
+		Name:     "g1", Namespace: "wp-adm-equivalent", Object: obj,
+		UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
+	require.NoError(t, err)
+	require.Len(t, hook.sent, 1)
+	assert.Equal(t, want[0], hook.sent[0], "AdmissionReview sent")
+
+	var rec recorded
+	b, err := os.ReadFile(filepath.Join(equivalentDir, "response.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rec))
+	require.Equal(t, 201, rec.Code)
+	var warns []string
+	for _, w := range rec.Warnings {
+		warns = append(warns, warningText(w))
+	}
+	assert.Equal(t, warns, res.Warnings)
+	body, err := codec.DecodeObject(mustJSON(t, rec.Body))
+	require.NoError(t, err)
+	assert.Equal(t, body["apiVersion"], res.Object["apiVersion"])
+	assert.Equal(t, body["metadata"].(map[string]any)["labels"], res.Object["metadata"].(map[string]any)["labels"])
+	assert.Equal(t, body["spec"], res.Object["spec"])
+}
