@@ -9,6 +9,7 @@ import (
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/patch"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -168,8 +169,10 @@ func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 	// read and the admitted object is copied at the end.
 	obj := req.Object
 	copied := false
+	b := c.cfg.Builtins
+	writes := req.Operation == Create || req.Operation == Update
 	mutates := len(c.cfg.Mutators) > 0 || len(c.maps) > 0 || len(c.mutating) > 0 ||
-		(req.Operation == Create && c.cfg.Builtins.SystemFields)
+		(writes && b.SystemFields) || (req.Operation == Update && b.Concurrency)
 	if obj != nil {
 		if mutates {
 			var err error
@@ -179,7 +182,17 @@ func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 			copied = true
 		}
 	}
-	if c.cfg.Builtins.NamespaceLifecycle {
+	if b.SystemFields && writes && obj != nil {
+		if err := handlerNamespace(&req, obj); err != nil {
+			return res, err
+		}
+	}
+	if b.Concurrency {
+		if err := checkUIDPrecondition(&req); err != nil {
+			return res, err
+		}
+	}
+	if b.NamespaceLifecycle {
 		if err := c.namespaceLifecycle(&req, obj); err != nil {
 			return res, err
 		}
@@ -193,13 +206,27 @@ func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 	if obj, err = c.runReinvocable(ctx, &req, obj, &res); err != nil {
 		return res, err
 	}
-	if req.Operation == Create && c.cfg.Builtins.SystemFields && obj != nil {
+	if b.Concurrency && concurrencyChecked(&req) {
+		if err := checkResourceVersion(&req, obj); err != nil {
+			return res, err
+		}
+	}
+	if req.Operation == Create && b.SystemFields && obj != nil {
 		if obj, err = c.systemFields(&req, obj); err != nil {
 			return res, err
 		}
 	}
-	if c.cfg.Builtins.ObjectMeta && obj != nil && (req.Operation == Create || req.Operation == Update) && req.SubResource == "" {
-		if err := validateObjectMeta(&req, obj); err != nil {
+	if req.Operation == Update && b.SystemFields && obj != nil && req.OldObject != nil {
+		if err := beforeUpdate(&req, obj); err != nil {
+			return res, err
+		}
+	}
+	if b.ObjectMeta && obj != nil && writes && req.SubResource == "" {
+		// ValidateObjectMetaUpdate's own resourceVersion check never answers
+		// in the apiserver: the store has refused an update without one or
+		// given it the stored one (Concurrency).
+		opts := schema.ObjectMetaOptions{Namespaced: namespaced(&req), ResourceVersionSet: true}
+		if err := validateObjectMeta(&req, obj, opts); err != nil {
 			return res, err
 		}
 	}

@@ -129,14 +129,16 @@ func TestBuiltins(t *testing.T) {
 			},
 			wantErr:  `ConfigMap "cm1" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"b.io/y"}`,
 			wantCode: 422},
-		{name: "immutable uid", namespaces: nsList(),
+		// A changed uid is the storage precondition's 409 before validation
+		// could say it is immutable (testdata/versions/cases/configmap-update-wrong-uid.json).
+		{name: "uid precondition", namespaces: nsList(),
 			mutate: func(r *admission.Request) {
 				r.Operation = admission.Update
 				r.OldObject = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1"}}
 				r.Object["metadata"].(map[string]any)["uid"] = "u2"
 			},
-			wantErr:  `ConfigMap "cm1" is invalid: metadata.uid: Invalid value: "u2": field is immutable`,
-			wantCode: 422},
+			wantErr:  `Operation cannot be fulfilled on configmaps "cm1": StorageError: invalid object, Code: 4, Key: /registry/configmaps/ns1/cm1, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u2, UID in object meta: u1`,
+			wantCode: 409},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,13 +5,46 @@
 // stored, the patch each mutator applied, the warnings and audit annotations,
 // or the rejection worded as the apiserver words it.
 //
-// The order is the apiserver's: NamespaceLifecycle, Go mutators,
+// The order is the apiserver's: the handler's namespace step, the storage
+// precondition of an update (the uid sent), NamespaceLifecycle, Go mutators,
 // MutatingAdmissionPolicies and mutating webhooks (those with
 // reinvocationPolicy IfNeeded run once more when a later one changed the
-// object), the registry's create steps (uid,
-// creationTimestamp, generateName), ObjectMeta validation, the caller's
-// validation step (schema validation, for example with package schema), then
-// Go validators, ValidatingAdmissionPolicies and validating webhooks.
+// object), the store's resourceVersion check of an update, the registry's
+// create or update steps (namespace; uid, creationTimestamp, generateName on
+// create; the stored system fields on update), ObjectMeta validation, the
+// caller's validation step (schema validation, for example with package
+// schema), then Go validators, ValidatingAdmissionPolicies and validating
+// webhooks.
+//
+// # Metadata steps of the registry
+//
+// Builtins.SystemFields sets metadata.namespace from the request before
+// admission (EnsureObjectNamespaceMatchesRequestNamespace: an object in
+// another namespace is a 400 "the namespace of the provided object does not
+// match the namespace sent on the request"), and again after mutating
+// admission with the resource's scope: a cluster-scoped object's namespace is
+// cleared, a mutator that moved the object is a 400. The scope is the
+// catalogue's for built-in resources and, for custom resources, whether the
+// request has a namespace (the apiserver only serves writes of a namespaced
+// resource under /namespaces/<ns>/). On update it keeps the stored
+// generation, creationTimestamp, deletionTimestamp, uid (when none was sent)
+// and deletionGracePeriodSeconds (likewise), as rest.BeforeUpdate does; the
+// strategy's generation bump (versions.NextGeneration) is not applied.
+// Builtins.Concurrency checks an update against the stored object with
+// package versions: the uid sent is a storage precondition checked before
+// mutating admission (409 "Precondition failed: UID in precondition: ..."),
+// then, on the mutated object, a missing or "0" resourceVersion is a 422
+// "metadata.resourceVersion: Invalid value: 0: must be specified for an
+// update" unless the kind allows unconditional updates (it then gets the
+// stored resourceVersion), another one a 409 "the object has been modified;
+// please apply your changes to the latest version and try again". An old
+// object without a resourceVersion was not read from a server: only the 422
+// is predicted. Builtins.ObjectMeta is apimachinery's ValidateObjectMeta and
+// ValidateObjectMetaUpdate (package schema's implementation, shared with
+// custom resources): metadata.namespace is required for namespaced resources
+// and forbidden for cluster-scoped ones; its update check of the
+// resourceVersion is left to Concurrency, since it never answers in the
+// apiserver.
 //
 // # Usage
 //

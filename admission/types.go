@@ -108,15 +108,19 @@ type Builtins struct {
 	// namespaces and the deletion of default, kube-system and kube-public.
 	NamespaceLifecycle bool
 	// SystemFields sets uid and creationTimestamp on create and turns
-	// generateName into a name (rest.BeforeCreate), and clears them as the
-	// apiserver does.
+	// generateName into a name (rest.BeforeCreate), keeps the stored ones on
+	// update (rest.BeforeUpdate), and sets or clears metadata.namespace as
+	// the handler and the registry do.
 	SystemFields bool
 	// ObjectMeta validates metadata on create and update as every strategy does.
 	ObjectMeta bool
+	// Concurrency is the store's optimistic concurrency on update: the uid
+	// precondition and the resourceVersion check (objectmeta.go).
+	Concurrency bool
 }
 
 // Defaults is kube-apiserver's set of built-in steps.
-var Defaults = Builtins{NamespaceLifecycle: true, SystemFields: true, ObjectMeta: true}
+var Defaults = Builtins{NamespaceLifecycle: true, SystemFields: true, ObjectMeta: true, Concurrency: true}
 
 // Env carries the effects the chain needs as inputs: the clock, uids and
 // randomness. Nil functions fail the request that needs them.

@@ -26,6 +26,51 @@ func sortedStringKeys(m map[string]string) []string {
 	return keys
 }
 
+// ObjectMetaOptions are what the caller of apimachinery's ObjectMeta validation decides.
+type ObjectMetaOptions struct {
+	// Namespaced is true for a namespace-scoped kind: on create metadata.namespace is then
+	// required (a DNS label); for a cluster-scoped kind it must be empty ("not allowed on this
+	// type").
+	Namespaced bool
+	// ResourceVersionSet skips the update check that metadata.resourceVersion is not empty: the
+	// registry has already checked it (rest.BeforeUpdate validates after the store has refused
+	// an update without one, or given an unconditional update the stored version).
+	ResourceVersionSet bool
+}
+
+// ValidateObjectMeta is apimachinery's ValidateObjectMetaAccessor on the unstructured metadata
+// of an object being created, with names (and generateName) validated as DNS subdomains, as
+// every strategy of a kind without its own name rule does: name, generateName, namespace,
+// generation, labels, annotations, ownerReferences, finalizers and managedFields, in
+// apimachinery's order and words. The error is not a validation error: metadata does not decode
+// as an ObjectMeta (the apiserver's decoder refuses such a body with 400). metadata is not
+// modified.
+func ValidateObjectMeta(metadata map[string]any, opts ObjectMetaOptions, fld field.Path) (field.ErrorList, error) {
+	om, _, err := decodeObjectMeta(metadata, false, "")
+	if err != nil {
+		return nil, err
+	}
+	return validateObjectMeta(om, opts.Namespaced, nameIsDNSSubdomain, fld), nil
+}
+
+// ValidateObjectMetaUpdate is apimachinery's ValidateObjectMetaAccessorUpdate on unstructured
+// metadata: no new finalizers while the old object is being deleted, resourceVersion set (unless
+// opts.ResourceVersionSet), generation not negative nor decremented, name, namespace, uid,
+// creationTimestamp, deletionTimestamp and deletionGracePeriodSeconds unchanged, then labels,
+// annotations, ownerReferences and managedFields. The error says that metadata or old does not
+// decode as an ObjectMeta. Neither input is modified.
+func ValidateObjectMetaUpdate(metadata, old map[string]any, opts ObjectMetaOptions, fld field.Path) (field.ErrorList, error) {
+	om, _, err := decodeObjectMeta(metadata, false, "")
+	if err != nil {
+		return nil, err
+	}
+	oldOM, _, err := decodeObjectMeta(old, false, "")
+	if err != nil {
+		return nil, err
+	}
+	return validateObjectMetaUpdateRV(om, oldOM, !opts.ResourceVersionSet, fld), nil
+}
+
 // validateObjectMeta is the create-time ObjectMeta validation (ValidateObjectMetaAccessor).
 func validateObjectMeta(om *ObjectMeta, requiresNamespace bool, nameFn func(string, bool) []string, fld field.Path) field.ErrorList {
 	var all field.ErrorList
@@ -149,12 +194,12 @@ func validateMetaCommon(om *ObjectMeta, fld field.Path) field.ErrorList {
 			all = append(all, field.Required(p.Child("uid"), "must not be empty"))
 		}
 		if gv.Group == "" && gv.Version == "v1" && r.Kind == "Event" {
-			all = append(all, field.Invalid(p, ownerRefValue(r), "/v1, Kind=Event is disallowed from being an owner"))
+			all = append(all, field.Invalid(p, r, "/v1, Kind=Event is disallowed from being an owner"))
 		}
 		if r.Controller != nil && *r.Controller {
 			cur := r.Kind + "/" + r.Name
 			if first != "" {
-				all = append(all, field.Invalid(fld.Child("ownerReferences"), ownerRefsValue(om.OwnerReferences),
+				all = append(all, field.Invalid(fld.Child("ownerReferences"), om.OwnerReferences,
 					fmt.Sprintf("Only one reference can have Controller set to true. Found \"true\" in references for %v and %v", first, cur)))
 			} else {
 				first = cur
@@ -162,25 +207,6 @@ func validateMetaCommon(om *ObjectMeta, fld field.Path) field.ErrorList {
 		}
 	}
 	return all
-}
-
-func ownerRefValue(r OwnerReference) map[string]any {
-	m := map[string]any{"apiVersion": r.APIVersion, "kind": r.Kind, "name": r.Name, "uid": r.UID}
-	if r.Controller != nil {
-		m["controller"] = *r.Controller
-	}
-	if r.BlockOwnerDeletion != nil {
-		m["blockOwnerDeletion"] = *r.BlockOwnerDeletion
-	}
-	return m
-}
-
-func ownerRefsValue(rs []OwnerReference) []any {
-	out := make([]any, len(rs))
-	for i, r := range rs {
-		out[i] = ownerRefValue(r)
-	}
-	return out
 }
 
 func validateFinalizers(fs []string, fld field.Path) field.ErrorList {
@@ -205,6 +231,12 @@ func validateFinalizers(fs []string, fld field.Path) field.ErrorList {
 
 // validateObjectMetaUpdate is ValidateObjectMetaAccessorUpdate.
 func validateObjectMetaUpdate(om, old *ObjectMeta, fld field.Path) field.ErrorList {
+	return validateObjectMetaUpdateRV(om, old, true, fld)
+}
+
+// validateObjectMetaUpdateRV is ValidateObjectMetaAccessorUpdate; checkRV is false where the
+// registry has already checked the resourceVersion.
+func validateObjectMetaUpdateRV(om, old *ObjectMeta, checkRV bool, fld field.Path) field.ErrorList {
 	var all field.ErrorList
 	if old.DeletionTimestamp != nil {
 		oldSet := map[string]bool{}
@@ -224,7 +256,7 @@ func validateObjectMetaUpdate(om, old *ObjectMeta, fld field.Path) field.ErrorLi
 			all = append(all, field.Forbidden(fld.Child("finalizers"), fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v", extra)))
 		}
 	}
-	if om.ResourceVersion == "" {
+	if checkRV && om.ResourceVersion == "" {
 		all = append(all, field.Invalid(fld.Child("resourceVersion"), om.ResourceVersion, "must be specified for an update"))
 	}
 	if om.Generation < 0 {

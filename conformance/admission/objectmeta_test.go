@@ -20,8 +20,20 @@ import (
 	"github.com/writepath/writepath/status"
 )
 
-func genMeta(r *rand.Rand) map[string]any {
-	md := map[string]any{"namespace": "ns-a", "resourceVersion": "1"}
+// genMeta generates the metadata of a namespaced (ConfigMap) or
+// cluster-scoped (ClusterRole) object.
+func genMeta(r *rand.Rand, namespaced bool) map[string]any {
+	md := map[string]any{}
+	if namespaced {
+		if ns := pick(r, "ns-a", "ns-a", "ns-a", "", "Bad_NS"); ns != "" {
+			md["namespace"] = ns
+		}
+	} else if r.IntN(8) == 0 {
+		md["namespace"] = "ns-a"
+	}
+	// Always set: the chain leaves an update without one to the store's
+	// check (Builtins.Concurrency), as the apiserver does.
+	md["resourceVersion"] = "1"
 	if n := pick(r, "cm1", "", "Bad_Name", "a.b-c", strings.Repeat("x", 254), "-x"); n != "" {
 		md["name"] = n
 	}
@@ -53,10 +65,17 @@ func genMeta(r *rand.Rand) map[string]any {
 	}
 	if r.IntN(3) == 0 {
 		var refs []any
-		for i := 0; i < 1+r.IntN(2); i++ {
+		for i := 0; i < 1+r.IntN(3); i++ {
 			ref := map[string]any{}
 			for _, k := range some(r, 4, "apiVersion", "kind", "name", "uid") {
-				ref[k] = map[string]string{"apiVersion": pick(r, "v1", "apps/v1", "a/b/c", "/v1"), "kind": "Deployment", "name": "web", "uid": "u1"}[k]
+				ref[k] = map[string]string{"apiVersion": pick(r, "v1", "apps/v1", "a/b/c", "/v1"), "kind": pick(r, "Deployment", "Event"),
+					"name": pick(r, "web", "db"), "uid": "u1"}[k]
+			}
+			if r.IntN(2) == 0 {
+				ref["controller"] = pick(r, true, true, false)
+			}
+			if r.IntN(3) == 0 {
+				ref["blockOwnerDeletion"] = pick(r, true, false)
 			}
 			refs = append(refs, ref)
 		}
@@ -67,6 +86,27 @@ func genMeta(r *rand.Rand) map[string]any {
 	}
 	if r.IntN(4) == 0 {
 		md["deletionTimestamp"] = pick(r, "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z")
+	}
+	if r.IntN(4) == 0 {
+		md["creationTimestamp"] = pick(r, "2025-01-01T00:00:00Z", "2025-06-01T12:00:00Z")
+	}
+	if r.IntN(5) == 0 {
+		md["deletionGracePeriodSeconds"] = pick(r, int64(0), int64(30))
+	}
+	if r.IntN(5) == 0 {
+		var mf []any
+		for i := 0; i < 1+r.IntN(2); i++ {
+			e := map[string]any{"apiVersion": "v1", "manager": pick(r, "kubectl", "", strings.Repeat("m", 129), "bad\x01name"),
+				"operation": pick(r, "Apply", "Update", "", "Patch")}
+			if ft := pick(r, "FieldsV1", "", "FieldsV2"); ft != "" {
+				e["fieldsType"] = ft
+			}
+			if r.IntN(4) == 0 {
+				e["subresource"] = pick(r, "status", strings.Repeat("s", 257))
+			}
+			mf = append(mf, e)
+		}
+		md["managedFields"] = mf
 	}
 	return md
 }
@@ -81,12 +121,12 @@ func anyList(xs []string) []any {
 
 // refMetaErrors is apimachinery's ObjectMeta validation as strings, sorted
 // (label and annotation maps are walked in Go map order).
-func refMetaErrors(t testing.TB, md, old map[string]any) []string {
+func refMetaErrors(t testing.TB, md, old map[string]any, namespaced bool) []string {
 	var om, oom metav1.ObjectMeta
 	fromMap(t, md, &om)
 	var errs field.ErrorList
 	if old == nil {
-		errs = validation.ValidateObjectMetaAccessor(&om, true, validation.NameIsDNSSubdomain, field.NewPath("metadata"))
+		errs = validation.ValidateObjectMetaAccessor(&om, namespaced, validation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	} else {
 		fromMap(t, old, &oom)
 		errs = validation.ValidateObjectMetaAccessorUpdate(&om, &oom, field.NewPath("metadata"))
@@ -114,19 +154,27 @@ func TestObjectMetaValidation(t *testing.T) {
 	require.NoError(t, err)
 	invalid := 0
 	for i := 0; i < n; i++ {
-		md := genMeta(r)
+		namespaced := r.IntN(4) != 0
+		md := genMeta(r, namespaced)
 		var old map[string]any
 		op := wadmission.Create
 		if r.IntN(2) == 0 {
 			op = wadmission.Update
-			old = genMeta(r)
+			old = genMeta(r, namespaced)
 		}
-		want := refMetaErrors(t, md, old)
-		obj := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": md}
+		want := refMetaErrors(t, md, old, namespaced)
 		req := wadmission.Request{Operation: op, Kind: wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespace: "ns-a", Object: obj}
+			Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespace: "ns-a"}
+		apiVersion := "v1"
+		if !namespaced {
+			apiVersion = "rbac.authorization.k8s.io/v1"
+			req.Kind = wadmission.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}
+			req.Resource = wadmission.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}
+			req.Namespace = ""
+		}
+		req.Object = map[string]any{"apiVersion": apiVersion, "kind": req.Kind.Kind, "metadata": md}
 		if old != nil {
-			req.OldObject = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": old}
+			req.OldObject = map[string]any{"apiVersion": apiVersion, "kind": req.Kind.Kind, "metadata": old}
 		}
 		_, err := chain.Admit(context.Background(), req)
 		var got []string

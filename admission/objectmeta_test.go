@@ -1,0 +1,334 @@
+package admission_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// registry is the chain's registry steps without admission plugins.
+var registry = admission.Builtins{SystemFields: true, ObjectMeta: true, Concurrency: true}
+
+// setNamespace is a Go mutator that moves the object to another namespace.
+type setNamespace string
+
+func (setNamespace) Name() string { return "set-namespace" }
+func (s setNamespace) Admit(_ context.Context, a admission.Attributes) (map[string]any, error) {
+	out, err := value.DeepCopyMap(a.Object)
+	if err != nil {
+		return nil, err
+	}
+	out["metadata"].(map[string]any)["namespace"] = string(s)
+	return out, nil
+}
+
+// seenNamespace records the namespace the mutating plugins see.
+type seenNamespace struct{ ns *string }
+
+func (seenNamespace) Name() string { return "seen" }
+func (s seenNamespace) Admit(_ context.Context, a admission.Attributes) (map[string]any, error) {
+	*s.ns, _ = a.Object["metadata"].(map[string]any)["namespace"].(string)
+	return nil, nil
+}
+
+func clusterRoleRequest(md map[string]any) admission.Request {
+	return admission.Request{Operation: admission.Create,
+		Kind:     admission.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"},
+		Resource: admission.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"},
+		Name:     "r1", Object: map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": md}}
+}
+
+func widgetUpdate(newMD, oldMD map[string]any) admission.Request {
+	return admission.Request{Operation: admission.Update,
+		Kind:     admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"},
+		Resource: admission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"},
+		Name:     "w1", Namespace: "ns1",
+		Object:    map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": newMD, "spec": map[string]any{"a": int64(2)}},
+		OldObject: map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": oldMD, "spec": map[string]any{"a": int64(1)}}}
+}
+
+func TestRegistryMetadataSteps(t *testing.T) {
+	stored := map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "resourceVersion": "42",
+		"creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}
+	update := func(md map[string]any) admission.Request {
+		r := cmRequest()
+		r.Operation = admission.Update
+		r.OldObject = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": stored}
+		r.Object = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": md}
+		return r
+	}
+	cases := []struct {
+		name     string
+		builtins admission.Builtins
+		mutators []admission.Mutator
+		req      admission.Request
+		wantErr  string
+		wantCode int
+		wantMeta map[string]any
+	}{
+		{name: "create: object namespace differs from the request's", builtins: registry,
+			req: func() admission.Request {
+				r := cmRequest()
+				r.Object["metadata"].(map[string]any)["namespace"] = "other"
+				return r
+			}(),
+			wantErr: "the namespace of the provided object does not match the namespace sent on the request", wantCode: 400},
+		{name: "create: a mutator moves the object", builtins: registry, mutators: []admission.Mutator{setNamespace("other")},
+			req:     cmRequest(),
+			wantErr: "the namespace of the provided object does not match the namespace sent on the request", wantCode: 400},
+		{name: "create: namespace from the request", builtins: registry,
+			req: func() admission.Request {
+				r := cmRequest()
+				delete(r.Object["metadata"].(map[string]any), "namespace")
+				return r
+			}(),
+			wantMeta: map[string]any{"name": "cm1", "namespace": "ns1", "labels": map[string]any{"app": "x"}, "uid": "uid-1", "creationTimestamp": "2026-01-02T03:04:05Z"}},
+		{name: "create: cluster-scoped object's namespace cleared", builtins: registry,
+			req:      clusterRoleRequest(map[string]any{"name": "r1", "namespace": "x"}),
+			wantMeta: map[string]any{"name": "r1", "uid": "uid-1", "creationTimestamp": "2026-01-02T03:04:05Z"}},
+		{name: "create: namespaced kind without a namespace", builtins: registry,
+			req: func() admission.Request {
+				r := cmRequest()
+				r.Namespace = ""
+				delete(r.Object["metadata"].(map[string]any), "namespace")
+				return r
+			}(),
+			wantErr: `ConfigMap "cm1" is invalid: metadata.namespace: Required value`, wantCode: 422},
+		{name: "ObjectMeta alone: cluster-scoped object with a namespace", builtins: admission.Builtins{ObjectMeta: true},
+			req:     clusterRoleRequest(map[string]any{"name": "r1", "namespace": "x"}),
+			wantErr: `ClusterRole.rbac.authorization.k8s.io "r1" is invalid: metadata.namespace: Forbidden: not allowed on this type`, wantCode: 422},
+		{name: "ObjectMeta alone: bad namespace", builtins: admission.Builtins{ObjectMeta: true},
+			req: func() admission.Request {
+				r := cmRequest()
+				r.Object["metadata"].(map[string]any)["namespace"] = "Bad_NS"
+				return r
+			}(),
+			wantErr:  `ConfigMap "cm1" is invalid: metadata.namespace: Invalid value: "Bad_NS": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+			wantCode: 422},
+		{name: "update: a mutator moves the object", builtins: registry, mutators: []admission.Mutator{setNamespace("other")},
+			req:     update(map[string]any{"name": "cm1", "namespace": "ns1", "resourceVersion": "42"}),
+			wantErr: "the namespace of the provided object does not match the namespace sent on the request", wantCode: 400},
+		{name: "update: stale resourceVersion", builtins: registry,
+			req:     update(map[string]any{"name": "cm1", "namespace": "ns1", "resourceVersion": "41"}),
+			wantErr: `Operation cannot be fulfilled on configmaps "cm1": the object has been modified; please apply your changes to the latest version and try again`, wantCode: 409},
+		{name: "update: unconditional, system fields kept", builtins: registry,
+			req: update(map[string]any{"name": "cm1", "generation": int64(9)}),
+			wantMeta: map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "resourceVersion": "42",
+				"creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}},
+		{name: "update: a new deletionGracePeriodSeconds is immutable", builtins: registry,
+			req:     update(map[string]any{"name": "cm1", "resourceVersion": "42", "deletionGracePeriodSeconds": int64(30)}),
+			wantErr: `ConfigMap "cm1" is invalid: metadata.deletionGracePeriodSeconds: Invalid value: 30: field is immutable`, wantCode: 422},
+		{name: "update: uid precondition before mutating admission", builtins: registry, mutators: []admission.Mutator{setNamespace("other")},
+			req:      update(map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u2"}),
+			wantErr:  `Operation cannot be fulfilled on configmaps "cm1": StorageError: invalid object, Code: 4, Key: /registry/configmaps/ns1/cm1, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u2, UID in object meta: u1`,
+			wantCode: 409},
+		// Validation's own resourceVersion check never answers in the
+		// apiserver (the store has refused or filled it in before).
+		{name: "update: ObjectMeta alone leaves the resourceVersion to the store", builtins: admission.Builtins{ObjectMeta: true},
+			req: update(map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}),
+			wantMeta: map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}},
+		{name: "update: custom resource without resourceVersion", builtins: registry,
+			req:     widgetUpdate(map[string]any{"name": "w1", "namespace": "ns1"}, map[string]any{"name": "w1", "namespace": "ns1", "resourceVersion": "7"}),
+			wantErr: `widgets.example.com "w1" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`, wantCode: 422},
+		{name: "update: custom resource without resourceVersion, old one not from a server", builtins: registry,
+			req:     widgetUpdate(map[string]any{"name": "w1", "namespace": "ns1"}, map[string]any{"name": "w1", "namespace": "ns1"}),
+			wantErr: `widgets.example.com "w1" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`, wantCode: 422},
+		{name: "update: stale resourceVersion not predicted without the stored one", builtins: registry,
+			req:      widgetUpdate(map[string]any{"name": "w1", "namespace": "ns1", "resourceVersion": "3"}, map[string]any{"name": "w1", "namespace": "ns1"}),
+			wantMeta: map[string]any{"name": "w1", "namespace": "ns1", "resourceVersion": "3"}},
+		{name: "update: resourceVersion not a number", builtins: registry,
+			req:     update(map[string]any{"name": "cm1", "namespace": "ns1", "resourceVersion": "abc"}),
+			wantErr: `strconv.ParseUint: parsing "abc": invalid syntax`, wantCode: 500},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			chain, err := admission.New(admission.Config{Builtins: tc.builtins, Mutators: tc.mutators, Env: fixedEnv()})
+			require.NoError(t, err)
+			before, err := value.DeepCopyMap(tc.req.Object)
+			require.NoError(t, err)
+			res, err := chain.Admit(context.Background(), tc.req)
+			assert.Equal(t, before, tc.req.Object, "request object not modified")
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Equal(t, tc.wantErr, err.Error())
+				assert.Equal(t, tc.wantCode, status.CodeOf(err))
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.wantMeta, res.Object["metadata"])
+		})
+	}
+}
+
+func TestMutatorsSeeTheRequestNamespace(t *testing.T) {
+	var seen string
+	chain, err := admission.New(admission.Config{Builtins: registry, Mutators: []admission.Mutator{seenNamespace{&seen}}, Env: fixedEnv()})
+	require.NoError(t, err)
+	req := cmRequest()
+	delete(req.Object["metadata"].(map[string]any), "namespace")
+	_, err = chain.Admit(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, "ns1", seen, "the handler sets the namespace before admission")
+}
+
+func TestObjectMetaOwnersAndManagedFields(t *testing.T) {
+	chain, err := admission.New(admission.Config{Builtins: admission.Builtins{ObjectMeta: true}})
+	require.NoError(t, err)
+	req := cmRequest()
+	md := req.Object["metadata"].(map[string]any)
+	md["ownerReferences"] = []any{
+		map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "a", "uid": "u1", "controller": true},
+		map[string]any{"apiVersion": "v1", "kind": "Event", "name": "e", "uid": "u2", "controller": true, "blockOwnerDeletion": false},
+	}
+	md["managedFields"] = []any{map[string]any{"manager": "m", "operation": "Patch", "fieldsType": "FieldsV2"}}
+	_, err = chain.Admit(context.Background(), req)
+	require.Error(t, err)
+	assert.Equal(t, `ConfigMap "cm1" is invalid: [`+
+		`metadata.ownerReferences[1]: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"u2","controller":true,"blockOwnerDeletion":false}: /v1, Kind=Event is disallowed from being an owner, `+
+		`metadata.ownerReferences: Invalid value: [{"apiVersion":"apps/v1","kind":"Deployment","name":"a","uid":"u1","controller":true},{"apiVersion":"v1","kind":"Event","name":"e","uid":"u2","controller":true,"blockOwnerDeletion":false}]: Only one reference can have Controller set to true. Found "true" in references for Deployment/a and Event/e, `+
+		`metadata.managedFields[0].operation: Unsupported value: "Patch": supported values: "Apply", "Update", `+
+		"metadata.managedFields[0].fieldsType: Invalid value: \"FieldsV2\": must be `FieldsV1`]", err.Error())
+}
+
+// TestObjectMetaSharedWithSchema: the chain's ObjectMeta step and package
+// schema's exported validation are one implementation.
+func TestObjectMetaSharedWithSchema(t *testing.T) {
+	md := map[string]any{"name": "Bad_Name", "labels": map[string]any{"a/b/c": "x"}, "finalizers": []any{"orphan", "foregroundDeletion"}}
+	errs, err := schema.ValidateObjectMeta(md, schema.ObjectMetaOptions{Namespaced: false}, field.NewPath("metadata"))
+	require.NoError(t, err)
+	chain, err := admission.New(admission.Config{Builtins: admission.Builtins{ObjectMeta: true}})
+	require.NoError(t, err)
+	_, admitErr := chain.Admit(context.Background(), clusterRoleRequest(md))
+	var se *status.Error
+	require.ErrorAs(t, admitErr, &se)
+	var got []string
+	for _, c := range se.Details.Causes {
+		got = append(got, c.Field+": "+c.Message)
+	}
+	var want []string
+	for _, e := range errs {
+		want = append(want, e.Field+": "+e.ErrorBody())
+	}
+	assert.Equal(t, want, got)
+	assert.Len(t, want, 3)
+}
+
+// recordedCase is one request of testdata/versions/cases (recorded from the
+// real kube-apiserver 1.37 by testdata/versions/record.sh).
+type recordedCase struct {
+	Name        string         `json:"name"`
+	Op          string         `json:"op"`
+	Subresource string         `json:"subresource"`
+	Stored      map[string]any `json:"stored"`
+	Request     map[string]any `json:"request"`
+	Code        int32          `json:"code"`
+	Response    map[string]any `json:"response"`
+	CRD         *struct {
+		Plural string `json:"plural"`
+	} `json:"crd"`
+}
+
+// TestRecordedUpdates replays the recorded updates of the main resource and
+// of /status through the chain's registry steps: optimistic-concurrency
+// refusals (409, 422 on metadata.resourceVersion, 500) must be the server's
+// Status, accepted updates must be accepted with the stored system fields.
+func TestRecordedUpdates(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "versions", "cases")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	require.NoError(t, err)
+	replayed := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		doc, err := codec.DecodeObject(b)
+		require.NoError(t, err)
+		var c recordedCase
+		require.NoError(t, json.Unmarshal(b, &c))
+		if c.Op != "update" || (c.Subresource != "" && c.Subresource != "status") {
+			continue
+		}
+		// Integers as int64, as the chain receives objects.
+		c.Stored = doc["stored"].(map[string]any)
+		c.Request = doc["request"].(map[string]any)
+		c.Response = doc["response"].(map[string]any)
+		t.Run(c.Name, func(t *testing.T) {
+			req := recordedRequest(t, c)
+			chain, err := admission.New(admission.Config{Builtins: registry})
+			require.NoError(t, err)
+			res, err := chain.Admit(context.Background(), req)
+			if c.Code >= 400 {
+				require.Error(t, err)
+				if c.Code == 422 && !onlyResourceVersion(c.Response) {
+					t.Skip("rejected by the kind's own validation, which the chain does not model")
+				}
+				b, mErr := json.Marshal(err)
+				require.NoError(t, mErr)
+				got, dErr := codec.DecodeObject(b)
+				require.NoError(t, dErr)
+				assert.Equal(t, c.Response, got)
+				return
+			}
+			require.NoError(t, err)
+			md := res.Object["metadata"].(map[string]any)
+			want := c.Response["metadata"].(map[string]any)
+			for _, k := range []string{"name", "namespace", "uid", "creationTimestamp"} {
+				assert.Equal(t, want[k], md[k], k)
+			}
+			sent, _ := c.Request["metadata"].(map[string]any)["resourceVersion"].(string)
+			if n, err := strconv.ParseUint(sent, 10, 64); sent == "" || (err == nil && n == 0) {
+				assert.Equal(t, c.Stored["metadata"].(map[string]any)["resourceVersion"], md["resourceVersion"], "unconditional update")
+			}
+		})
+		replayed++
+	}
+	assert.GreaterOrEqual(t, replayed, 80)
+}
+
+func onlyResourceVersion(st map[string]any) bool {
+	d, _ := st["details"].(map[string]any)
+	causes, _ := d["causes"].([]any)
+	for _, c := range causes {
+		if c.(map[string]any)["field"] != "metadata.resourceVersion" {
+			return false
+		}
+	}
+	return len(causes) > 0
+}
+
+func recordedRequest(t *testing.T, c recordedCase) admission.Request {
+	av, _ := c.Request["apiVersion"].(string)
+	kind, _ := c.Request["kind"].(string)
+	group, version := "", av
+	if i := strings.IndexByte(av, '/'); i >= 0 {
+		group, version = av[:i], av[i+1:]
+	}
+	resource := ""
+	if c.CRD != nil {
+		resource = c.CRD.Plural
+	} else {
+		k, err := schema.Builtin(schema.GroupVersionKind{Group: group, Version: version, Kind: kind})
+		require.NoError(t, err)
+		resource = k.Resource
+	}
+	md := c.Stored["metadata"].(map[string]any)
+	ns, _ := md["namespace"].(string)
+	name, _ := md["name"].(string)
+	return admission.Request{Operation: admission.Update, SubResource: c.Subresource,
+		Kind:     admission.GroupVersionKind{Group: group, Version: version, Kind: kind},
+		Resource: admission.GroupVersionResource{Group: group, Version: version, Resource: resource},
+		Name:     name, Namespace: ns, Object: c.Request, OldObject: c.Stored}
+}
