@@ -150,7 +150,10 @@ func ValidatePodResize(obj, live map[string]any) field.ErrorList {
 	if len(errs) > 0 {
 		return errs
 	}
-	if !versions.SemanticEqual(newSpecMasked, oldSpec) {
+	// spec.resources is a pointer: an empty one differs from none.
+	_, newHas := present(newSpecMasked, "resources")
+	_, oldHas := present(oldSpec, "resources")
+	if newHas != oldHas || !versions.SemanticEqual(newSpecMasked, oldSpec) {
 		errs = append(errs, field.Forbidden(specPath, "only cpu and memory resources are mutable"))
 	}
 	return errs

@@ -288,7 +288,11 @@ func basePod(r *rand.Rand) *v1.Pod {
 		}
 		p.Spec.InitContainers = append(p.Spec.InitContainers, ic)
 	}
-	if r.Intn(5) == 0 {
+	if r.Intn(10) == 0 {
+		// Pod-level resources the defaulting completes (requests from the containers, limits when
+		// every container has one).
+		p.Spec.Resources = &v1.ResourceRequirements{Limits: v1.ResourceList{v1.ResourceCPU: resource.MustParse("8"), v1.ResourceMemory: resource.MustParse("8Gi")}}
+	} else if r.Intn(5) == 0 {
 		p.Spec.Resources = &v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("4"), v1.ResourceMemory: resource.MustParse("4Gi")}}
 		if r.Intn(2) == 0 {
 			p.Spec.Resources.Limits = v1.ResourceList{v1.ResourceCPU: resource.MustParse("8")}
@@ -358,6 +362,15 @@ func mutateResize(r *rand.Rand, p *v1.Pod) {
 		}
 	case 11:
 		p.Spec.Resources = &v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse(pick(r, []string{"4", "5", "6"}))}}
+		switch r.Intn(4) {
+		case 0:
+			// Small pod-level values: below the containers' aggregate, or limits the defaulting
+			// raises.
+			p.Spec.Resources.Requests = resourceList(r)
+			p.Spec.Resources.Limits = resourceList(r)
+		case 1:
+			p.Spec.Resources.Limits = v1.ResourceList{v1.ResourceMemory: resource.MustParse(pick(r, mems))}
+		}
 	case 12:
 		p.Spec.Resources = nil
 	case 13:
