@@ -327,7 +327,7 @@ func (e *engine) structuredApply(live, config map[string]any, managed managedfie
 	if err != nil {
 		return nil, managed, fmt.Errorf("failed to create typed live object (%v): %v", gvknn(liveVersioned), sortedTypeError(err))
 	}
-	newTyped, fields, err := e.updater.Apply(liveTyped, configTyped, e.gv, managed.Fields, id, force)
+	newTyped, fields, err := e.smdApply(liveTyped, configTyped, managed.Fields, id, force)
 	if err != nil {
 		return nil, managed, err
 	}
