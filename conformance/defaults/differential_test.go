@@ -109,6 +109,10 @@ func (g *gen) value(t reflect.Type, key string) any {
 	if g.r.Intn(40) == 0 {
 		return nil
 	}
+	if g.r.Intn(400) == 0 {
+		// Bad input: a value of the wrong JSON type, an unparsable quantity, time or duration.
+		return []any{int64(7), "x", true, 1.5, "yesterday", "1Qi", "-", []any{}, map[string]any{}}[g.r.Intn(9)]
+	}
 	switch t {
 	case tQuantity:
 		if g.r.Intn(20) == 0 {
