@@ -1,0 +1,69 @@
+package admission_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/value"
+)
+
+// FuzzRegistrySteps: the registry's metadata steps (namespace, uid
+// precondition, resourceVersion, stored system fields, ObjectMeta validation)
+// never panic, never modify the request's objects and answer the same twice,
+// for namespaced, cluster-scoped and custom kinds.
+func FuzzRegistrySteps(f *testing.F) {
+	f.Add(`{"metadata":{"name":"cm1","namespace":"ns1","resourceVersion":"3"}}`, `{"metadata":{"name":"cm1","namespace":"ns1","resourceVersion":"3","uid":"u"}}`, "ns1", 0, true)
+	f.Add(`{"metadata":{"name":"r","namespace":"x","uid":"v"}}`, `{"metadata":{"name":"r","uid":"u","resourceVersion":"abc"}}`, "", 1, true)
+	f.Add(`{"metadata":{"name":"w","resourceVersion":"0","generation":-1,"deletionGracePeriodSeconds":3}}`, `{"metadata":null}`, "ns1", 2, true)
+	f.Add(`{"metadata":{"generateName":"x-","labels":{"a":"b"},"ownerReferences":[{"controller":true}]}}`, `{}`, "ns1", 0, false)
+	f.Add(`{"metadata":"x"}`, `{"metadata":{"resourceVersion":7}}`, "", 2, true)
+	kinds := []struct {
+		kind admission.GroupVersionKind
+		res  admission.GroupVersionResource
+	}{
+		{admission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, admission.GroupVersionResource{Version: "v1", Resource: "configmaps"}},
+		{admission.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"},
+			admission.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}},
+		{admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, admission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}},
+	}
+	f.Fuzz(func(t *testing.T, newJSON, oldJSON, ns string, kind int, update bool) {
+		obj, err := codec.DecodeObject([]byte(newJSON))
+		if err != nil {
+			return
+		}
+		old, err := codec.DecodeObject([]byte(oldJSON))
+		if err != nil {
+			return
+		}
+		k := kinds[(kind%len(kinds)+len(kinds))%len(kinds)]
+		req := admission.Request{Operation: admission.Create, Kind: k.kind, Resource: k.res, Namespace: ns, Name: "n", Object: obj}
+		if update {
+			req.Operation = admission.Update
+			req.OldObject = old
+		}
+		objBefore, err := value.DeepCopyMap(obj)
+		require.NoError(t, err)
+		oldBefore, err := value.DeepCopyMap(old)
+		require.NoError(t, err)
+		env := fixedEnv()
+		env.Random = func(int) int { return 0 } // the same name twice
+		chain, err := admission.New(admission.Config{Builtins: admission.Builtins{SystemFields: true, ObjectMeta: true, Concurrency: true}, Env: env})
+		require.NoError(t, err)
+		r1, err1 := chain.Admit(context.Background(), req)
+		r2, err2 := chain.Admit(context.Background(), req)
+		if err1 != nil {
+			require.Error(t, err2)
+			assert.Equal(t, err1.Error(), err2.Error())
+		} else {
+			require.NoError(t, err2)
+			assert.Equal(t, r1.Object, r2.Object)
+		}
+		assert.Equal(t, objBefore, obj, "object unchanged")
+		assert.Equal(t, oldBefore, old, "old object unchanged")
+	})
+}
