@@ -54,6 +54,23 @@
 //		Namespace: "ns", Name: "x", Object: obj})
 //	// err is a *status.Error (403/422/404/...) or nil; res.Object, res.Warnings, res.AuditAnnotations
 //
+// # Versions
+//
+// matchPolicy Equivalent, which the API defaults webhooks and policies to, is
+// kube-apiserver's: a webhook's or policy's rules are tried against the
+// request's resource, then against its equivalent resources (the other versions
+// of the same stored resource, and cohabiting groups: the built-in catalogue's
+// resources served by default, and every version of the CRDs in
+// Config.Versions.CRDs). A match through an equivalent converts the object and
+// old object to the kind served there (Config.Versions.Converter; by default
+// BuiltinConverter, the None strategy for CRDs); the AdmissionReview carries
+// kind, resource and subResource as matched and requestKind, requestResource
+// and requestSubResource as requested, and a webhook's patch or a policy's
+// mutations are converted back. The mutating policy dispatcher converts once per
+// kind when it starts, as the apiserver does: policies matched through different
+// versions each start from the request's object, and the last one to mutate
+// decides the result.
+//
 // # Invariants
 //
 // New compiles every CEL expression once; a Chain is read-only afterwards and
@@ -96,8 +113,18 @@
 //
 // # Differences from kube-apiserver
 //
-//   - matchPolicy Equivalent is matched as Exact: requests are never matched
-//     through an equivalent resource (that would need the object converted).
+//   - Converting between the versions of built-in kinds served in several
+//     versions by default (autoscaling/v1 and v2 HorizontalPodAutoscaler,
+//     core and events.k8s.io Event) is not modelled: a webhook or policy
+//     matched through one of those equivalents fails the request with an
+//     error saying so, unless Versions.Converter converts.
+//   - The match conditions of a ValidatingAdmissionPolicy matched through an
+//     equivalent resource see request.resource as the matched resource (the
+//     apiserver gives them the request's; its validations see the matched
+//     one, as here).
+//   - A webhook's answer is converted back to the request's version at once;
+//     the apiserver keeps the converted object until a later webhook needs
+//     another version. Both agree when conversions round-trip.
 //   - request and namespaceObject are dynamically typed in the CEL
 //     environment (the apiserver declares object types): valid expressions
 //     behave the same; a misspelled field fails at run time, not compile time.
