@@ -139,7 +139,7 @@ func TestRegistryMetadataSteps(t *testing.T) {
 		// Validation's own resourceVersion check never answers in the
 		// apiserver (the store has refused or filled it in before).
 		{name: "update: ObjectMeta alone leaves the resourceVersion to the store", builtins: admission.Builtins{ObjectMeta: true},
-			req: update(map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}),
+			req:      update(map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}),
 			wantMeta: map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}},
 		{name: "update: custom resource without resourceVersion", builtins: registry,
 			req:     widgetUpdate(map[string]any{"name": "w1", "namespace": "ns1"}, map[string]any{"name": "w1", "namespace": "ns1", "resourceVersion": "7"}),
