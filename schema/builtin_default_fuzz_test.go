@@ -1,0 +1,54 @@
+package schema_test
+
+import (
+	"testing"
+	"time"
+
+	sigsjson "sigs.k8s.io/json"
+
+	"github.com/writepath/writepath/schema"
+)
+
+// FuzzDefaultBuiltin: any JSON object of any built-in kind never panics, is never modified,
+// and defaulting a defaulted object changes nothing.
+func FuzzDefaultBuiltin(f *testing.F) {
+	kinds, err := schema.BuiltinKinds()
+	if err != nil {
+		f.Fatal(err)
+	}
+	var gvks []schema.GroupVersionKind
+	for _, k := range kinds {
+		if schema.HasBuiltinDefaulting(k.GVK) && k.ServedByDefault {
+			gvks = append(gvks, k.GVK)
+		}
+	}
+	f.Add(uint16(0), []byte(`{"spec":{"containers":[{"name":"c","image":"nginx","resources":{"limits":{"cpu":"1.5"}}}]}}`))
+	f.Add(uint16(3), []byte(`{"spec":{"template":{"spec":{"containers":[null,{}]}},"strategy":{"type":"Recreate","rollingUpdate":{}}}}`))
+	f.Add(uint16(7), []byte(`{"metadata":{"annotations":{"deprecated.daemonset.template.generation":"7"}},"stringData":{"a":"b"},"data":{"x":"AA=="}}`))
+	f.Add(uint16(11), []byte(`{"spec":{"hard":{"cpu":"0.1n","memory":1e3}},"status":null}`))
+	f.Add(uint16(20), []byte(`{"spec":{"ports":[{"port":80,"targetPort":""}],"type":"LoadBalancer"},"status":{"loadBalancer":{"ingress":[{"ip":"1.2.3.4"}]}}}`))
+	f.Fuzz(func(t *testing.T, which uint16, data []byte) {
+		var obj map[string]any
+		if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, &obj); err != nil || obj == nil {
+			return
+		}
+		gvk := gvks[int(which)%len(gvks)]
+		obj["apiVersion"], obj["kind"] = gvk.APIVersion(), gvk.Kind
+		before := mustJSON(t, obj)
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		out, err := schema.DefaultBuiltin(gvk, obj, now)
+		if after := mustJSON(t, obj); after != before {
+			t.Fatalf("input modified:\n%s\n%s", before, after)
+		}
+		if err != nil {
+			return
+		}
+		again, err := schema.DefaultBuiltin(gvk, out, now)
+		if err != nil {
+			t.Fatalf("defaulted object rejected: %v\n%s", err, mustJSON(t, out))
+		}
+		if a, b := mustJSON(t, out), mustJSON(t, again); a != b {
+			t.Fatalf("%v: not idempotent:\n%s\n%s", gvk, a, b)
+		}
+	})
+}
