@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -20,8 +21,8 @@ func (m *multiFlag) Set(s string) error {
 
 func runAdmit(e *env, args []string) int {
 	var o output
-	var policies, params, namespaces multiFlag
-	f := e.flags("admit -f OBJECT [--old OLD] [--operation CREATE|UPDATE|DELETE] --policy FILE [--params FILE] [--namespace FILE] [--webhook-url URL] [-o yaml|json]",
+	var policies, params, namespaces, crdFiles multiFlag
+	f := e.flags("admit -f OBJECT [--old OLD] [--operation CREATE|UPDATE|DELETE] --policy FILE [--params FILE] [--namespace FILE] [--crd FILE] [--webhook-url URL] [-o yaml|json]",
 		`Run a write through kube-apiserver 1.37's admission chain: NamespaceLifecycle (when
 namespaces are given), MutatingAdmissionPolicies and mutating webhooks (with reinvocation),
 ObjectMeta validation, then ValidatingAdmissionPolicies and validating webhooks, with the
@@ -32,6 +33,11 @@ failure policies and messages.
 MutatingAdmissionPolicy, their bindings, and webhook configurations (called over HTTPS with
 their caBundle; --webhook-url sends every webhook call to URL instead). Objects are sorted by
 kind whatever the flag: Namespaces are the namespaces that exist, other kinds are params.
+
+--crd files hold the CustomResourceDefinitions served: a webhook or policy registered for one
+version of a CRD sees requests made through another (matchPolicy Equivalent, the default), with
+the object converted by the CRD's strategy (None, or its conversion webhook), and
+ApplyConfiguration mutations of custom resources merge by the CRD's schema.
 
 Prints the admitted object, then on stderr the patches each mutator applied, the warnings
 ("Warning: ...") and the audit annotations. Exit status 1 if admission rejects the write.`,
@@ -46,6 +52,7 @@ Prints the admitted object, then on stderr the patches each mutator applied, the
 	f.Var(&policies, "policy", "`FILE` with policies, bindings and webhook configurations (repeatable)")
 	f.Var(&params, "params", "`FILE` with param objects (repeatable)")
 	f.Var(&namespaces, "namespace", "`FILE` with Namespace objects for selectors and NamespaceLifecycle (repeatable)")
+	f.Var(&crdFiles, "crd", "`FILE` with CustomResourceDefinitions served (repeatable)")
 	webhookURL := f.String("webhook-url", "", "send every webhook call to `URL`")
 	user := f.String("user", "", "the requesting user's `NAME`")
 	dryRun := f.Bool("dry-run", false, "dryRun=All: webhooks with side effects refuse the request")
@@ -119,6 +126,15 @@ Prints the admitted object, then on stderr the patches each mutator applied, the
 		}
 	}
 	cfg.Builtins.NamespaceLifecycle = len(cfg.Namespaces) > 0
+	if len(crdFiles) > 0 {
+		docs, err := e.readObjects(crdFiles)
+		if err != nil {
+			return e.fail(err)
+		}
+		if cfg.Versions, err = admitVersions(docs); err != nil {
+			return e.fail(err)
+		}
+	}
 	if *webhookURL != "" {
 		cfg.Objects = withWebhookURL(cfg.Objects, *webhookURL)
 	}
@@ -126,7 +142,7 @@ Prints the admitted object, then on stderr the patches each mutator applied, the
 	if ref == nil {
 		ref = old
 	}
-	req, err := admitRequest(ref, operation)
+	req, err := admitRequest(ref, operation, cfg.Versions.CRDs)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -163,8 +179,9 @@ Prints the admitted object, then on stderr the patches each mutator applied, the
 }
 
 // admitRequest names the request's kind and resource from the object: the
-// built-in catalogue's plural, or the lower-cased kind plus "s" for other kinds.
-func admitRequest(obj map[string]any, op admission.Operation) (admission.Request, error) {
+// built-in catalogue's plural, a CRD's plural, or the lower-cased kind plus "s"
+// for other kinds.
+func admitRequest(obj map[string]any, op admission.Operation, crds []*schema.CRD) (admission.Request, error) {
 	av, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	gv, err := schema.ParseAPIVersion(av)
@@ -174,6 +191,11 @@ func admitRequest(obj map[string]any, op admission.Operation) (admission.Request
 	resource := strings.ToLower(kind) + "s"
 	if k, err := schema.Builtin(gv.WithKind(kind)); err == nil && k.Resource != "" {
 		resource = k.Resource
+	}
+	for _, crd := range crds {
+		if crd.Group == gv.Group && crd.Names.Kind == kind {
+			resource = crd.Names.Plural
+		}
 	}
 	md, _ := obj["metadata"].(map[string]any)
 	name, _ := md["name"].(string)
@@ -216,4 +238,41 @@ func withWebhookURL(objs []map[string]any, url string) []map[string]any {
 		out[i] = c
 	}
 	return out
+}
+
+// admitVersions reads the --crd documents: their schemas, and a converter
+// that converts custom resources by their CRD's strategy (package
+// conversion: None, or the conversion webhook) and built-in kinds as
+// admission.BuiltinConverter does.
+func admitVersions(docs []map[string]any) (admission.Versions, error) {
+	var v admission.Versions
+	convs := map[string]*conversion.Converter{}
+	for _, d := range docs {
+		crd, err := conversion.FromCRD(d)
+		if err != nil {
+			return v, err
+		}
+		opts := conversion.Options{}
+		if crd.Strategy == conversion.StrategyWebhook {
+			cl, err := conversion.NewClient(crd, conversion.ClientOptions{Timeout: conversion.DefaultTimeout})
+			if err != nil {
+				return v, err
+			}
+			opts.Caller = cl
+		}
+		c, err := conversion.New(crd, opts)
+		if err != nil {
+			return v, err
+		}
+		v.CRDs = append(v.CRDs, crd.Schema)
+		convs[crd.Schema.Group+"/"+crd.Schema.Names.Kind] = c
+	}
+	builtin := admission.BuiltinConverter(v.CRDs)
+	v.Converter = admission.ConverterFunc(func(obj map[string]any, from, to admission.GroupVersionKind) (map[string]any, error) {
+		if c := convs[from.Group+"/"+from.Kind]; c != nil && from.Group == to.Group && from.Kind == to.Kind {
+			return c.Convert(obj, to.Version)
+		}
+		return builtin.Convert(obj, from, to)
+	})
+	return v, nil
 }

@@ -40,6 +40,8 @@ func admitCases() []cliCase {
 		{"admit-missing-namespace", []string{"admit", "-f", recordedDir + "missing-namespace/object.yaml", "--namespace", recordedDir + "denied/config.yaml"}, "", exitNegative},
 		{"admit-update-stdin", []string{"admit", "-f", "-", "--old", recordedDir + "denied/object.yaml", "--policy", recordedDir + "denied/config.yaml"},
 			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: wp-adm-denied}\ndata: {a: '1'}\n", exitOK},
+		{"admit-equivalent-crd", []string{"admit", "-f", "testdata/admission/realcluster-equivalent/object.yaml", "--crd", admitCLI + "equivalent-crd.yaml",
+			"--policy", admitCLI + "equivalent-policy.yaml"}, "", exitOK},
 		{"admit-invalid-metadata", []string{"admit", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name, namespace: default}\n", exitNegative},
 	}
 }
