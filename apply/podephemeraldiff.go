@@ -21,7 +21,7 @@ func ephemeralDiff(old, new map[string]any) string {
 }
 
 // goField is one field of an internal Go type: its Go name, its JSON name in the v1 type and
-// its type: "string", "bool", "int", "quantity", "[]string", "[]int", "resources" (a
+// its type: "string", "bool", "int", "intOrString", "quantity", "[]string", "[]int", "resources" (a
 // ResourceList), "*T" (a pointer to T), "[]T" (a slice of T), "T" (a struct T), or "^T" (T
 // embedded: its fields inline).
 type goField struct{ goName, jsonName, typ string }
@@ -80,14 +80,29 @@ var goTypes = map[string][]goField{
 	"SELinuxOptions": {{"User", "user", "string"}, {"Role", "role", "string"}, {"Type", "type", "string"}, {"Level", "level", "string"}},
 	"WindowsSecurityContextOptions": {{"GMSACredentialSpecName", "gmsaCredentialSpecName", "*string"},
 		{"GMSACredentialSpec", "gmsaCredentialSpec", "*string"}, {"RunAsUserName", "runAsUserName", "*string"}, {"HostProcess", "hostProcess", "*bool"}},
+	"Probe": {{"", "", "^ProbeHandler"}, {"InitialDelaySeconds", "initialDelaySeconds", "int"}, {"TimeoutSeconds", "timeoutSeconds", "int"},
+		{"PeriodSeconds", "periodSeconds", "int"}, {"SuccessThreshold", "successThreshold", "int"}, {"FailureThreshold", "failureThreshold", "int"},
+		{"TerminationGracePeriodSeconds", "terminationGracePeriodSeconds", "*int"}},
+	"ProbeHandler": {{"Exec", "exec", "*ExecAction"}, {"HTTPGet", "httpGet", "*HTTPGetAction"}, {"TCPSocket", "tcpSocket", "*TCPSocketAction"},
+		{"GRPC", "grpc", "*GRPCAction"}},
+	"ExecAction": {{"Command", "command", "[]string"}},
+	"HTTPGetAction": {{"Path", "path", "string"}, {"Port", "port", "intOrString"}, {"Host", "host", "string"}, {"Scheme", "scheme", "string"},
+		{"HTTPHeaders", "httpHeaders", "[]HTTPHeader"}, {"Protocol", "protocol", "*string"}},
+	"HTTPHeader":      {{"Name", "name", "string"}, {"Value", "value", "string"}},
+	"TCPSocketAction": {{"Port", "port", "intOrString"}, {"Host", "host", "string"}},
+	"GRPCAction":      {{"Port", "port", "int"}, {"Service", "service", "*string"}, {"Mode", "mode", "*string"}},
+	"Lifecycle": {{"PostStart", "postStart", "*LifecycleHandler"}, {"PreStop", "preStop", "*LifecycleHandler"},
+		{"StopSignal", "stopSignal", "*string"}},
+	"LifecycleHandler": {{"Exec", "exec", "*ExecAction"}, {"HTTPGet", "httpGet", "*HTTPGetAction"}, {"TCPSocket", "tcpSocket", "*TCPSocketAction"},
+		{"Sleep", "sleep", "*SleepAction"}},
+	"SleepAction":     {{"Seconds", "seconds", "int"}},
 	"SeccompProfile":  {{"Type", "type", "string"}, {"LocalhostProfile", "localhostProfile", "*string"}},
 	"AppArmorProfile": {{"Type", "type", "string"}, {"LocalhostProfile", "localhostProfile", "*string"}},
 }
 
 // renderGoJSON renders v as json.MarshalIndent(v, "", " ") renders the Go value of type typ
-// decoded from it. Types this table does not describe (probes, lifecycle handlers, which only
-// forbidden fields hold) are rendered from the object model with capitalised keys in sorted
-// order, an approximation of their Go rendering.
+// decoded from it. A type missing from the table (none in 1.37) would be rendered from the
+// object model with capitalised keys in sorted order, an approximation of its Go rendering.
 func renderGoJSON(v any, typ string) string {
 	var b strings.Builder
 	writeGo(&b, v, typ, "")
@@ -104,6 +119,13 @@ func writeGo(b *strings.Builder, v any, typ, indent string) {
 		fmt.Fprint(b, t)
 	case typ == "int":
 		writeNumber(b, v)
+	case typ == "intOrString":
+		// intstr.IntOrString marshals as its string or its integer (0 when absent).
+		if str, ok := v.(string); ok {
+			writeJSONScalar(b, str)
+		} else {
+			writeNumber(b, v)
+		}
 	case typ == "quantity":
 		s, _ := v.(string)
 		if s == "" {

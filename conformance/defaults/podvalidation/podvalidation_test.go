@@ -20,6 +20,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
@@ -472,6 +473,12 @@ func mutateEphemeral(r *rand.Rand, p *v1.Pod, targets []string) {
 		if len(eph) > 0 {
 			f := true
 			eph[0].SecurityContext = &v1.SecurityContext{RunAsNonRoot: &f}
+			if r.Intn(2) == 0 {
+				// Forbidden fields in a changed container: the diff renders them too.
+				eph[0].ReadinessProbe = &v1.Probe{ProbeHandler: v1.ProbeHandler{HTTPGet: &v1.HTTPGetAction{Path: "/", Port: intstr.FromString("http"),
+					HTTPHeaders: []v1.HTTPHeader{{Name: "a", Value: "b"}}}}}
+				eph[0].Lifecycle = &v1.Lifecycle{PreStop: &v1.LifecycleHandler{TCPSocket: &v1.TCPSocketAction{Port: intstr.FromInt32(80)}}}
+			}
 		}
 	case 9:
 		if len(eph) > 0 {
