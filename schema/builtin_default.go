@@ -62,7 +62,7 @@ func (k *Kind) Default(obj map[string]any, now time.Time) (map[string]any, error
 		return nil, fmt.Errorf("schema: no built-in defaulting for %s", k.GVK)
 	}
 	d := &bdecoder{reg: reg}
-	dec := d.decodeStruct(st, obj, field.Path{})
+	dec := d.decodeStruct(st, obj)
 	if len(d.errs) > 0 {
 		return nil, d.errs[0]
 	}
@@ -88,7 +88,7 @@ func (k *Kind) Zero() (map[string]any, error) {
 		return nil, fmt.Errorf("schema: no built-in defaulting for %s", k.GVK)
 	}
 	d := &bdecoder{reg: reg}
-	out := reg.encodeStruct(st, d.decodeStruct(st, nil, field.Path{}))
+	out := reg.encodeStruct(st, d.decodeStruct(st, nil))
 	out["apiVersion"] = k.GVK.APIVersion()
 	out["kind"] = k.GVK.Kind
 	return out, nil
@@ -176,7 +176,7 @@ func buildDefaulting() (*defaultingRegistry, error) {
 				continue
 			}
 			d := &bdecoder{reg: reg}
-			v, ok := d.decodeValue(gf.shape, sf.Default, field.Path{}, true)
+			v, ok := d.decodeValue(gf.shape, sf.Default, true)
 			if ok && len(d.errs) == 0 {
 				gf.marker = v
 			}
@@ -264,34 +264,64 @@ func (reg *defaultingRegistry) parseShape(s string) (*goShape, error) {
 // the Go value's semantics: absent means zero for non-pointer scalars, non-pointer structs are
 // always present, quantities are *quantity.
 type bdecoder struct {
-	reg  *defaultingRegistry
-	errs field.ErrorList
+	reg   *defaultingRegistry
+	errs  field.ErrorList
+	stack []seg
 }
 
-func (d *bdecoder) fail(p field.Path, v any, msg string) {
-	d.errs = append(d.errs, field.Invalid(p, v, msg))
+// seg is one step of the path being decoded: a field name, a map key or a list index.
+type seg struct {
+	name  string
+	index int
+	kind  byte // 'f' field, 'k' key, 'i' index
 }
 
-func (d *bdecoder) decodeStruct(st *goStruct, v any, p field.Path) map[string]any {
+// path builds the field.Path of the value being decoded; only errors need it.
+func (d *bdecoder) path() field.Path {
+	var p field.Path
+	for i, s := range d.stack {
+		switch {
+		case i == 0 && s.kind == 'f':
+			p = field.NewPath(s.name)
+		case s.kind == 'f':
+			p = p.Child(s.name)
+		case s.kind == 'k':
+			p = p.Key(s.name)
+		default:
+			p = p.Index(s.index)
+		}
+	}
+	return p
+}
+
+func (d *bdecoder) fail(v any, msg string) {
+	d.errs = append(d.errs, field.Invalid(d.path(), v, msg))
+}
+
+func (d *bdecoder) push(s seg) { d.stack = append(d.stack, s) }
+func (d *bdecoder) pop()       { d.stack = d.stack[:len(d.stack)-1] }
+
+func (d *bdecoder) decodeStruct(st *goStruct, v any) map[string]any {
 	out := map[string]any{}
 	m, ok := v.(map[string]any)
 	if !ok {
 		if v != nil {
-			d.fail(p, v, "expected an object")
+			d.fail(v, "expected an object")
 		}
 	}
 	for _, f := range st.fields {
 		fv, present := m[f.name]
-		fp := p.Child(f.name)
 		if !present {
 			if f.shape.kind == 'T' {
-				out[f.name] = d.decodeStruct(f.shape.st, nil, fp)
+				out[f.name] = d.decodeStruct(f.shape.st, nil)
 			}
 			continue
 		}
-		if dv, keep := d.decodeValue(f.shape, fv, fp, false); keep {
+		d.push(seg{name: f.name, kind: 'f'})
+		if dv, keep := d.decodeValue(f.shape, fv, false); keep {
 			out[f.name] = dv
 		}
+		d.pop()
 	}
 	return out
 }
@@ -299,11 +329,11 @@ func (d *bdecoder) decodeStruct(st *goStruct, v any, p field.Path) map[string]an
 // decodeValue decodes v into shape. elem is true where the value cannot be absent (list items,
 // map values, pointer targets): zero values are kept. It returns false when the Go value is the
 // zero value of a non-pointer field (absent in the decoded form).
-func (d *bdecoder) decodeValue(sh *goShape, v any, p field.Path, elem bool) (any, bool) {
+func (d *bdecoder) decodeValue(sh *goShape, v any, elem bool) (any, bool) {
 	if v == nil {
 		switch sh.kind {
 		case 'T':
-			return d.decodeStruct(sh.st, nil, p), true
+			return d.decodeStruct(sh.st, nil), true
 		case 'p', 'l', 'm', 'L', 'B', 'R', 'F', 'A', 't', 'u':
 			return nil, elem && sh.kind != 'p'
 		}
@@ -314,49 +344,53 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, p field.Path, elem bool) (any
 	}
 	switch sh.kind {
 	case 'p':
-		return d.decodeValue(sh.elem, v, p, true)
+		return d.decodeValue(sh.elem, v, true)
 	case 'T':
-		return d.decodeStruct(sh.st, v, p), true
+		return d.decodeStruct(sh.st, v), true
 	case 'l':
 		l, ok := v.([]any)
 		if !ok {
-			d.fail(p, v, "expected a list")
+			d.fail(v, "expected a list")
 			return nil, false
 		}
 		out := make([]any, len(l))
 		for i, x := range l {
-			out[i], _ = d.decodeValue(sh.elem, x, p.Index(i), true)
+			d.push(seg{index: i, kind: 'i'})
+			out[i], _ = d.decodeValue(sh.elem, x, true)
+			d.pop()
 		}
 		return out, true
 	case 'm', 'L':
 		m, ok := v.(map[string]any)
 		if !ok {
-			d.fail(p, v, "expected an object")
+			d.fail(v, "expected an object")
 			return nil, false
 		}
 		out := make(map[string]any, len(m))
 		for k, x := range m {
-			out[k], _ = d.decodeValue(sh.elem, x, p.Key(k), true)
+			d.push(seg{name: k, kind: 'k'})
+			out[k], _ = d.decodeValue(sh.elem, x, true)
+			d.pop()
 		}
 		return out, true
 	case 's':
 		s, ok := v.(string)
 		if !ok {
-			d.fail(p, v, "expected a string")
+			d.fail(v, "expected a string")
 			return nil, false
 		}
 		return s, elem || s != ""
 	case 'i', 'j':
 		n, ok := asInt(v)
 		if !ok || (sh.kind == 'j' && (n > math.MaxInt32 || n < math.MinInt32)) {
-			d.fail(p, v, "expected an integer")
+			d.fail(v, "expected an integer")
 			return nil, false
 		}
 		return n, elem || n != 0
 	case 'b':
 		b, ok := v.(bool)
 		if !ok {
-			d.fail(p, v, "expected a boolean")
+			d.fail(v, "expected a boolean")
 			return nil, false
 		}
 		return b, elem || b
@@ -370,7 +404,7 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, p field.Path, elem bool) (any
 			}
 			return x, true
 		}
-		d.fail(p, v, "expected a number")
+		d.fail(v, "expected a number")
 		return nil, false
 	case 'q':
 		var s string
@@ -382,19 +416,19 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, p field.Path, elem bool) (any
 		case float64:
 			s = formatJSONFloat(x)
 		default:
-			d.fail(p, v, "expected a quantity")
+			d.fail(v, "expected a quantity")
 			return nil, false
 		}
 		q, err := parseQuantity(s)
 		if err != nil {
-			d.fail(p, v, err.Error())
+			d.fail(v, err.Error())
 			return nil, false
 		}
 		return q, true
 	case 't', 'u':
 		s, ok := v.(string)
 		if !ok {
-			d.fail(p, v, "expected a time")
+			d.fail(v, "expected a time")
 			return nil, false
 		}
 		layout := time.RFC3339
@@ -403,19 +437,19 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, p field.Path, elem bool) (any
 		}
 		t, err := time.Parse(layout, s)
 		if err != nil {
-			d.fail(p, v, err.Error())
+			d.fail(v, err.Error())
 			return nil, false
 		}
 		return t.UTC().Format(layout), true
 	case 'd':
 		s, ok := v.(string)
 		if !ok {
-			d.fail(p, v, "expected a duration")
+			d.fail(v, "expected a duration")
 			return nil, false
 		}
 		dur, err := time.ParseDuration(s)
 		if err != nil {
-			d.fail(p, v, err.Error())
+			d.fail(v, err.Error())
 			return nil, false
 		}
 		return dur.String(), elem || dur != 0
@@ -426,22 +460,22 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, p field.Path, elem bool) (any
 		case int64, float64:
 			n, ok := asInt(x)
 			if !ok || n > math.MaxInt32 || n < math.MinInt32 {
-				d.fail(p, v, "expected an integer or a string")
+				d.fail(v, "expected an integer or a string")
 				return nil, false
 			}
 			return n, elem || n != 0
 		}
-		d.fail(p, v, "expected an integer or a string")
+		d.fail(v, "expected an integer or a string")
 		return nil, false
 	case 'B':
 		s, ok := v.(string)
 		if !ok {
-			d.fail(p, v, "expected a base64 string")
+			d.fail(v, "expected a base64 string")
 			return nil, false
 		}
 		b, err := base64.StdEncoding.DecodeString(stripNewlines(s))
 		if err != nil {
-			d.fail(p, v, err.Error())
+			d.fail(v, err.Error())
 			return nil, false
 		}
 		return base64.StdEncoding.EncodeToString(b), true
@@ -665,9 +699,8 @@ func (reg *defaultingRegistry) encodeValue(sh *goShape, v any) any {
 		return out
 	case 'q':
 		return v.(*quantity).String()
-	case 'R', 'F', 'A':
-		return deepCopyJSON(v)
 	}
+	// R, F, A: the decoded copy is fresh and owned by the result.
 	return v
 }
 

@@ -103,4 +103,9 @@
 // apiextensions' fields and messages, including the spec.validation paths the apiserver reports
 // when every version has the same schema). Version.Process and Coerce return 400 *status.Error
 // values for what the apiserver rejects while decoding.
+// DefaultBuiltin returns a *NotFoundError (404) for a kind the catalogue does not have, and a
+// *field.Error naming the first path that does not decode into the Go type (the apiserver's
+// 400 on decode, worded differently: "spec.hard[cpu]: Invalid value: "1Qi": quantities must
+// match the regular expression ...") or that the internal conversion rejects (a non-integer
+// deprecated.deployment.rollback.to annotation).
 package schema
