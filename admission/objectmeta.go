@@ -2,6 +2,7 @@ package admission
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
@@ -54,13 +55,22 @@ func ensureNamespace(obj map[string]any, expected string) error {
 
 // handlerNamespace is the create and update handlers' namespace step before
 // admission (ExpectedNamespaceForResource: the request's namespace, "" for
-// namespaces themselves).
+// namespaces themselves), then the update handler's name check (checkName:
+// the object's name must be the one in the URL, req.Name, when given).
 func handlerNamespace(req *Request, obj map[string]any) error {
 	expected := req.Namespace
 	if req.Resource.Group == "" && req.Resource.Resource == "namespaces" {
 		expected = ""
 	}
-	return ensureNamespace(obj, expected)
+	if err := ensureNamespace(obj, expected); err != nil {
+		return err
+	}
+	if req.Operation == Update && req.Name != "" {
+		if name := getString(obj, "metadata", "name"); name != req.Name {
+			return status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", name, req.Name))
+		}
+	}
+	return nil
 }
 
 // scopeNamespace is rest.BeforeCreate's and rest.BeforeUpdate's namespace step

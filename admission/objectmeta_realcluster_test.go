@@ -45,6 +45,8 @@ func TestRealClusterObjectMeta(t *testing.T) {
 			if c["method"] == "PUT" {
 				req.Operation = admission.Update
 				req.OldObject = c["stored"].(map[string]any)
+				// The name in the URL.
+				req.Name = req.OldObject["metadata"].(map[string]any)["name"].(string)
 			}
 			var created map[string]any
 			if md, ok := resp["metadata"].(map[string]any); ok && c["method"] == "POST" {

@@ -77,6 +77,7 @@ CASES = {
         dict(resourceVersion=None, uid=None, creationTimestamp=None, generation=9)),
     "update-new-deletion-timestamp": lambda: ("PUT", CM + "/cm1", None, dict(deletionTimestamp="2026-01-01T00:00:00Z")),
     "update-new-grace-period": lambda: ("PUT", CM + "/cm1", None, dict(deletionGracePeriodSeconds=30)),
+    "update-name-mismatch": lambda: ("PUT", CM + "/cm1", None, dict(name="cm2")),
     "update-uid-changed": lambda: ("PUT", CM + "/cm1", None, dict(uid="00000000-0000-0000-0000-000000000001")),
 }
 
