@@ -138,12 +138,17 @@ func hashable(v any) bool {
 }
 
 func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
+	return appendSortedKeys(make([]string, 0, len(m)), m)
+}
+
+// appendSortedKeys appends m's keys to dst, sorted (dst can be a caller's
+// stack buffer).
+func appendSortedKeys(dst []string, m map[string]any) []string {
 	for k := range m {
-		keys = append(keys, k)
+		dst = append(dst, k)
 	}
-	sort.Strings(keys)
-	return keys
+	sort.Strings(dst)
+	return dst
 }
 
 // strategies splits a field's strategies into retainKeys and the other one.
@@ -180,7 +185,8 @@ func mergeMap(original, patch map[string]any, meta Meta, opts mergeOptions) (map
 	if err := mergePatchIntoOriginal(original, patch, meta, opts); err != nil {
 		return nil, err
 	}
-	for _, k := range sortedKeys(patch) {
+	var buf [16]string
+	for _, k := range appendSortedKeys(buf[:0], patch) {
 		patchV, present := patch[k]
 		if !present {
 			continue
@@ -223,25 +229,25 @@ func mergeMap(original, patch map[string]any, meta Meta, opts mergeOptions) (map
 		var err error
 		switch orig.(type) {
 		case map[string]any:
-			sub, fm, err2 := meta.LookupStruct(k)
+			sub, fm, err2 := lookupStruct(meta, k)
 			if err2 != nil {
 				return nil, err2
 			}
-			_, strategy, err2 := extractRetainKeysPatchStrategy(fm.Strategies)
+			_, strategy, err2 := fm.retainKeysStrategy()
 			if err2 != nil {
 				return nil, err2
 			}
 			original[k], err = mergeMapHandler(orig, patchV, sub, strategy, opts)
 		case []any:
-			sub, fm, err2 := meta.LookupSlice(k)
+			sub, fm, err2 := lookupSlice(meta, k)
 			if err2 != nil {
 				return nil, err2
 			}
-			_, strategy, err2 := extractRetainKeysPatchStrategy(fm.Strategies)
+			_, strategy, err2 := fm.retainKeysStrategy()
 			if err2 != nil {
 				return nil, err2
 			}
-			original[k], err = mergeSliceHandler(orig, patchV, sub, strategy, fm.MergeKey, isDeleteList, opts)
+			original[k], err = mergeSliceHandler(orig, patchV, sub, strategy, fm.mergeKey, isDeleteList, opts)
 		default:
 			var keep bool
 			original[k], keep = removeDirectives(patchV)
@@ -396,9 +402,18 @@ func applyRetainKeysDirective(original, patch map[string]any, opts mergeOptions)
 }
 
 func mergePatchIntoOriginal(original, patch map[string]any, meta Meta, opts mergeOptions) error {
-	for _, key := range sortedKeys(patch) {
+	// The reference visits every key of the patch and acts on the
+	// $setElementOrder ones: visit those, in the same (sorted) order.
+	var orderKeys []string
+	for key := range patch {
+		if strings.HasPrefix(key, setElementOrderDirectivePrefix) {
+			orderKeys = append(orderKeys, key)
+		}
+	}
+	sort.Strings(orderKeys)
+	for _, key := range orderKeys {
 		patchV, present := patch[key]
-		if !present || !strings.HasPrefix(key, setElementOrderDirectivePrefix) {
+		if !present {
 			continue
 		}
 		setElementOrderInPatch := patchV
@@ -434,15 +449,15 @@ func mergePatchIntoOriginal(original, patch map[string]any, meta Meta, opts merg
 				return errBadArgType(sliceTypeName, patchList)
 			}
 		}
-		sub, fm, err := meta.LookupSlice(originalKey)
+		sub, fm, err := lookupSlice(meta, originalKey)
 		if err != nil {
 			return err
 		}
-		_, strategy, err := extractRetainKeysPatchStrategy(fm.Strategies)
+		_, strategy, err := fm.retainKeysStrategy()
 		if err != nil {
 			return err
 		}
-		if err := validatePatchWithSetOrderList(patchFieldValue, order, fm.MergeKey); err != nil {
+		if err := validatePatchWithSetOrderList(patchFieldValue, order, fm.mergeKey); err != nil {
 			return err
 		}
 		switch {
@@ -455,25 +470,25 @@ func mergePatchIntoOriginal(original, patch map[string]any, meta Meta, opts merg
 			}
 			merged = v.([]any)
 		case foundOriginal && foundPatch:
-			if merged, err = mergeSliceHandler(originalList, patchList, sub, strategy, fm.MergeKey, false, opts); err != nil {
+			if merged, err = mergeSliceHandler(originalList, patchList, sub, strategy, fm.mergeKey, false, opts); err != nil {
 				return err
 			}
 		default:
 			continue
 		}
 		var patchItems, serverOnly []any
-		if len(fm.MergeKey) == 0 {
+		if len(fm.mergeKey) == 0 {
 			if patchItems, serverOnly, err = partitionPrimitivesByPresentInList(merged, order); err != nil {
 				return err
 			}
-		} else if patchItems, serverOnly, err = partitionMapsByPresentInList(merged, order, fm.MergeKey); err != nil {
+		} else if patchItems, serverOnly, err = partitionMapsByPresentInList(merged, order, fm.mergeKey); err != nil {
 			return err
 		}
 		elemType, err := sliceElementType(originalFieldValue, patchFieldValue)
 		if err != nil {
 			return err
 		}
-		both, err := normalizeElementOrder(patchItems, serverOnly, order, originalFieldValue, fm.MergeKey, elemType)
+		both, err := normalizeElementOrder(patchItems, serverOnly, order, originalFieldValue, fm.mergeKey, elemType)
 		if err != nil {
 			return err
 		}

@@ -41,24 +41,9 @@ func ApplyStrategic(obj map[string]any, patchJSON []byte, meta Meta, opts Option
 	if err := opts.checkSize(patchJSON); err != nil {
 		return Result{}, err
 	}
-	patchMap := map[string]any{}
-	var strictErrs []string
-	if v := opts.validation(); v == FieldValidationWarn || v == FieldValidationStrict {
-		strict, err := kjson.UnmarshalStrict(patchJSON, &patchMap)
-		if err != nil {
-			if e := invalidJSON(patchJSON); e != nil {
-				return Result{}, e
-			}
-			return Result{}, fail(status.BadRequest(err.Error()), err)
-		}
-		for _, e := range strict {
-			strictErrs = append(strictErrs, e.Error())
-		}
-	} else if err := kjson.UnmarshalCaseSensitivePreserveInts(patchJSON, &patchMap); err != nil {
-		if e := invalidJSON(patchJSON); e != nil {
-			return Result{}, e
-		}
-		return Result{}, fail(status.BadRequest(err.Error()), err)
+	patchMap, strictErrs, err := decodeStrategicPatch(patchJSON, opts)
+	if err != nil {
+		return Result{}, err
 	}
 	original, err := copyObject(obj)
 	if err != nil {
@@ -79,6 +64,36 @@ func ApplyStrategic(obj map[string]any, patchJSON []byte, meta Meta, opts Option
 		strictErrs = nil
 	}
 	return Result{Object: result, Warnings: strictErrs}, nil
+}
+
+// decodeStrategicPatch decodes the patch body as the apiserver does (strict
+// decoding under fieldValidation Warn and Strict), with the fast decoder for
+// well-formed objects without duplicate keys (the same map, and no strict
+// errors) and the reference decoder for everything else.
+func decodeStrategicPatch(patchJSON []byte, opts Options) (map[string]any, []string, error) {
+	if m, ok := decodeObjectFast(patchJSON); ok {
+		return m, nil, nil
+	}
+	patchMap := map[string]any{}
+	var strictErrs []string
+	if v := opts.validation(); v == FieldValidationWarn || v == FieldValidationStrict {
+		strict, err := kjson.UnmarshalStrict(patchJSON, &patchMap)
+		if err != nil {
+			if e := invalidJSON(patchJSON); e != nil {
+				return nil, nil, e
+			}
+			return nil, nil, fail(status.BadRequest(err.Error()), err)
+		}
+		for _, e := range strict {
+			strictErrs = append(strictErrs, e.Error())
+		}
+	} else if err := kjson.UnmarshalCaseSensitivePreserveInts(patchJSON, &patchMap); err != nil {
+		if e := invalidJSON(patchJSON); e != nil {
+			return nil, nil, e
+		}
+		return nil, nil, fail(status.BadRequest(err.Error()), err)
+	}
+	return patchMap, strictErrs, nil
 }
 
 // strategicStatus is the apiserver's interpretStrategicMergePatchError.

@@ -79,14 +79,14 @@ func diffMaps(original, modified map[string]any, meta Meta, opts diffOptions) (m
 }
 
 func handleMapDiff(key string, original, modified, patch map[string]any, meta Meta, opts diffOptions) error {
-	sub, fm, err := meta.LookupStruct(key)
+	sub, fm, err := lookupStruct(meta, key)
 	if err != nil {
 		if reflect.DeepEqual(original, modified) {
 			return nil
 		}
 		return err
 	}
-	retainKeys, strategy, err := extractRetainKeysPatchStrategy(fm.Strategies)
+	retainKeys, strategy, err := fm.retainKeysStrategy()
 	if err != nil {
 		return err
 	}
@@ -108,14 +108,14 @@ func handleMapDiff(key string, original, modified, patch map[string]any, meta Me
 }
 
 func handleSliceDiff(key string, original, modified []any, patch map[string]any, meta Meta, opts diffOptions) error {
-	sub, fm, err := meta.LookupSlice(key)
+	sub, fm, err := lookupSlice(meta, key)
 	if err != nil {
 		if reflect.DeepEqual(original, modified) {
 			return nil
 		}
 		return err
 	}
-	retainKeys, strategy, err := extractRetainKeysPatchStrategy(fm.Strategies)
+	retainKeys, strategy, err := fm.retainKeysStrategy()
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func handleSliceDiff(key string, original, modified []any, patch map[string]any,
 		return nil
 	}
 	opts.buildRetainKeysDirective = retainKeys
-	addList, deletionList, setOrderList, err := diffLists(original, modified, sub, fm.MergeKey, opts)
+	addList, deletionList, setOrderList, err := diffLists(original, modified, sub, fm.mergeKey, opts)
 	if err != nil {
 		return err
 	}
@@ -418,26 +418,26 @@ func mapsHaveConflicts(l, r map[string]any, meta Meta) (bool, error) {
 			continue
 		}
 		var sub Meta
-		var fm FieldMeta
+		var fm fieldInfo
 		var strategy string
 		var err error
 		switch lv.(type) {
 		case []any:
-			if sub, fm, err = meta.LookupSlice(key); err != nil {
+			if sub, fm, err = lookupSlice(meta, key); err != nil {
 				return true, err
 			}
-			if _, strategy, err = extractRetainKeysPatchStrategy(fm.Strategies); err != nil {
+			if _, strategy, err = fm.retainKeysStrategy(); err != nil {
 				return true, err
 			}
 		case map[string]any:
-			if sub, fm, err = meta.LookupStruct(key); err != nil {
+			if sub, fm, err = lookupStruct(meta, key); err != nil {
 				return true, err
 			}
-			if _, strategy, err = extractRetainKeysPatchStrategy(fm.Strategies); err != nil {
+			if _, strategy, err = fm.retainKeysStrategy(); err != nil {
 				return true, err
 			}
 		}
-		if c, err := mergingFieldsHaveConflicts(lv, rv, sub, strategy, fm.MergeKey); c {
+		if c, err := mergingFieldsHaveConflicts(lv, rv, sub, strategy, fm.mergeKey); c {
 			return true, err
 		}
 	}
