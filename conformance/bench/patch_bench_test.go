@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"sort"
 	"testing"
 
 	jsonpatchv5 "github.com/evanphx/json-patch/v5"
@@ -32,11 +34,11 @@ import (
 // the apiserver does). writepath takes the live object and the patch bytes
 // and never mutates them.
 
-func readObject(b *testing.B, parts ...string) map[string]any {
+func readObject(tb testing.TB, parts ...string) map[string]any {
 	data, err := os.ReadFile(filepath.Join(append([]string{"..", ".."}, parts...)...))
-	require.NoError(b, err)
+	require.NoError(tb, err)
 	obj, err := codec.DecodeObject(data)
-	require.NoError(b, err)
+	require.NoError(tb, err)
 	return obj
 }
 
@@ -58,11 +60,11 @@ func copyExact(v any) any {
 	return v
 }
 
-func builtinMeta(b *testing.B, gvk schema.GroupVersionKind) merge.Meta {
+func builtinMeta(tb testing.TB, gvk schema.GroupVersionKind) merge.Meta {
 	k, err := schema.Builtin(gvk)
-	require.NoError(b, err)
+	require.NoError(tb, err)
 	m, err := merge.KindMeta(k)
-	require.NoError(b, err)
+	require.NoError(tb, err)
 	return m
 }
 
@@ -70,61 +72,94 @@ const podSMP = `{"metadata":{"labels":{"version":"2.3.2"},"$deleteFromPrimitiveL
 	`"spec":{"containers":[{"name":"app","image":"shop/web:2.3.2","env":[{"name":"FEATURE_X","value":"on"},{"name":"DB_PORT","$patch":"delete"}]},` +
 	`{"name":"proxy","resources":{"limits":{"memory":"128Mi"}}}],"$setElementOrder/containers":[{"name":"app"},{"name":"proxy"}]}}`
 
-func BenchmarkPatchStrategicPod(b *testing.B) {
-	pod := readObject(b, "testdata", "patch", "bench", "pod.yaml")
-	meta := builtinMeta(b, schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+// patchImpls returns the implementations compared by a patch benchmark, each
+// one call of the operation on the same inputs, after checking once that they
+// agree.
+type patchImpls struct {
+	names []string
+	fns   map[string]func() error
+}
+
+func (p *patchImpls) add(name string, fn func() error) {
+	p.names = append(p.names, name)
+	p.fns[name] = fn
+}
+
+func (p *patchImpls) bench(b *testing.B) {
+	for _, name := range p.names {
+		fn := p.fns[name]
+		b.Run("impl="+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := fn(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func strategicPodImpls(tb testing.TB) *patchImpls {
+	pod := readObject(tb, "testdata", "patch", "bench", "pod.yaml")
+	meta := builtinMeta(tb, schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
 	p := []byte(podSMP)
 	want, err := merge.ApplyStrategic(pod, p, meta, merge.Options{})
-	require.NoError(b, err)
-	b.Run("impl=writepath", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if _, err := merge.ApplyStrategic(pod, p, meta, merge.Options{FieldValidation: merge.FieldValidationIgnore}); err != nil {
-				b.Fatal(err)
-			}
-		}
+	require.NoError(tb, err)
+	impls := &patchImpls{fns: map[string]func() error{}}
+	// writepath: the live object and the patch bytes in, a fresh object out
+	// (both arguments left untouched).
+	impls.add("writepath", func() error {
+		_, err := merge.ApplyStrategic(pod, p, meta, merge.Options{FieldValidation: merge.FieldValidationIgnore})
+		return err
 	})
 	// What the apiserver's strategicPatchObject runs: the typed live object
 	// converted with ToUnstructured, the patch decoded, the merge.
 	typed := &corev1.Pod{}
-	require.NoError(b, json.Unmarshal(mustMarshal(b, pod), typed))
-	b.Run("impl=reference-apiserver-path", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			orig, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
-			if err != nil {
-				b.Fatal(err)
-			}
-			var pm map[string]any
-			if err := kjson.UnmarshalCaseSensitivePreserveInts(p, &pm); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := strategicpatch.StrategicMergeMapPatch(orig, pm, &corev1.Pod{}); err != nil {
-				b.Fatal(err)
-			}
+	require.NoError(tb, json.Unmarshal(mustMarshal(tb, pod), typed))
+	impls.add("reference-apiserver-path", func() error {
+		orig, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
+		if err != nil {
+			return err
 		}
-	})
-	b.Run("impl=reference", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			var pm map[string]any
-			if err := kjson.UnmarshalCaseSensitivePreserveInts(p, &pm); err != nil {
-				b.Fatal(err)
-			}
-			res, err := strategicpatch.StrategicMergeMapPatch(copyExact(pod).(map[string]any), pm, &corev1.Pod{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if i == 0 {
-				require.Equal(b, want.Object, map[string]any(res))
-			}
+		var pm map[string]any
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(p, &pm); err != nil {
+			return err
 		}
+		_, err = strategicpatch.StrategicMergeMapPatch(orig, pm, &corev1.Pod{})
+		return err
 	})
+	// The bare library on the same inputs as writepath's: it modifies the
+	// object it merges into, so it merges into a deep copy of the live object
+	// (runtime.DeepCopyJSON, what a caller of the library uses), and it
+	// decodes the same patch bytes.
+	impls.add("reference", func() error {
+		var pm map[string]any
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(p, &pm); err != nil {
+			return err
+		}
+		_, err := strategicpatch.StrategicMergeMapPatch(runtime.DeepCopyJSON(pod), pm, &corev1.Pod{})
+		return err
+	})
+	// Not a patch: one deep copy of the live object, the least any
+	// implementation that returns a fresh object and leaves its input
+	// untouched does (writepath's invariant, the reference's copy above).
+	impls.add("copy-only", func() error {
+		runtime.DeepCopyJSON(pod)
+		return nil
+	})
+	var pm map[string]any
+	require.NoError(tb, kjson.UnmarshalCaseSensitivePreserveInts(p, &pm))
+	res, err := strategicpatch.StrategicMergeMapPatch(runtime.DeepCopyJSON(pod), pm, &corev1.Pod{})
+	require.NoError(tb, err)
+	require.Equal(tb, map[string]any(res), want.Object)
+	return impls
 }
 
-func BenchmarkPatchThreeWayDeployment(b *testing.B) {
-	live := readObject(b, "testdata", "codec", "bench", "deployment.yaml")
-	meta := builtinMeta(b, schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+func BenchmarkPatchStrategicPod(b *testing.B) { strategicPodImpls(b).bench(b) }
+
+func threeWayDeploymentImpls(tb testing.TB) *patchImpls {
+	live := readObject(tb, "testdata", "codec", "bench", "deployment.yaml")
+	meta := builtinMeta(tb, schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
 	// last-applied: the live object without status and server fields; the new
 	// config changes the image, the replicas and one env var.
 	original := copyExact(live).(map[string]any)
@@ -136,36 +171,74 @@ func BenchmarkPatchThreeWayDeployment(b *testing.B) {
 	modified := copyExact(original).(map[string]any)
 	modified["spec"].(map[string]any)["replicas"] = int64(5)
 	modified["metadata"].(map[string]any)["labels"] = map[string]any{"app": "web", "release": "2"}
-	oj, mj, cj := mustMarshal(b, original), mustMarshal(b, modified), mustMarshal(b, live)
+	oj, mj, cj := mustMarshal(tb, original), mustMarshal(tb, modified), mustMarshal(tb, live)
 	want, err := merge.CreateThreeWayStrategic(original, modified, live, meta, true)
-	require.NoError(b, err)
-	b.Run("impl=writepath", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if _, err := merge.CreateThreeWayStrategic(original, modified, live, meta, true); err != nil {
-				b.Fatal(err)
-			}
-		}
+	require.NoError(tb, err)
+	lookup, err := strategicpatch.NewPatchMetaFromStruct(&appsv1Deployment)
+	require.NoError(tb, err)
+	got, err := strategicpatch.CreateThreeWayMergePatch(oj, mj, cj, lookup, true)
+	require.NoError(tb, err)
+	require.Equal(tb, string(want), string(got))
+	impls := &patchImpls{fns: map[string]func() error{}}
+	impls.add("writepath", func() error {
+		_, err := merge.CreateThreeWayStrategic(original, modified, live, meta, true)
+		return err
 	})
-	b.Run("impl=reference", func(b *testing.B) {
-		b.ReportAllocs()
-		lookup, err := strategicpatch.NewPatchMetaFromStruct(&appsv1Deployment)
-		require.NoError(b, err)
-		for i := 0; i < b.N; i++ {
-			p, err := strategicpatch.CreateThreeWayMergePatch(oj, mj, cj, lookup, true)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if i == 0 {
-				require.Equal(b, string(want), string(p))
-			}
-		}
+	impls.add("reference", func() error {
+		_, err := strategicpatch.CreateThreeWayMergePatch(oj, mj, cj, lookup, true)
+		return err
 	})
+	return impls
 }
 
-func mustMarshal(b *testing.B, v any) []byte {
+func BenchmarkPatchThreeWayDeployment(b *testing.B) { threeWayDeploymentImpls(b).bench(b) }
+
+// TestPatchCPUTime measures the process CPU time (user+system, GC included)
+// per call of each implementation of the strategic benchmarks, interleaved
+// over rounds: on a shared, loaded machine it is far steadier than wall time.
+// Run with WRITEPATH_CPUBENCH=1; it never asserts timings.
+func TestPatchCPUTime(t *testing.T) {
+	if os.Getenv("WRITEPATH_CPUBENCH") == "" {
+		t.Skip("set WRITEPATH_CPUBENCH=1")
+	}
+	for _, c := range []struct {
+		name  string
+		impls *patchImpls
+	}{
+		{"StrategicPod", strategicPodImpls(t)},
+		{"ThreeWayDeployment", threeWayDeploymentImpls(t)},
+	} {
+		const rounds, perRound = 21, 1000
+		samples := map[string][]float64{}
+		for r := 0; r < rounds; r++ {
+			for _, name := range c.impls.names {
+				fn := c.impls.fns[name]
+				goruntime.GC()
+				start := cpuTime()
+				for i := 0; i < perRound; i++ {
+					if err := fn(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				samples[name] = append(samples[name], float64(cpuTime()-start)/perRound/1e3)
+			}
+		}
+		med := map[string]float64{}
+		for _, name := range c.impls.names {
+			s := samples[name]
+			sort.Float64s(s)
+			med[name] = s[len(s)/2]
+			t.Logf("%s %-26s median %6.2f µs CPU/op (min %.2f, max %.2f, %d rounds x %d)", c.name, name, med[name], s[0], s[len(s)-1], rounds, perRound)
+		}
+		for _, name := range c.impls.names[1:] {
+			t.Logf("%s writepath/%s = %.2f", c.name, name, med["writepath"]/med[name])
+		}
+	}
+}
+
+func mustMarshal(tb testing.TB, v any) []byte {
 	out, err := json.Marshal(v)
-	require.NoError(b, err)
+	require.NoError(tb, err)
 	return out
 }
 
