@@ -21,7 +21,9 @@
 // Builtins.SystemFields sets metadata.namespace from the request before
 // admission (EnsureObjectNamespaceMatchesRequestNamespace: an object in
 // another namespace is a 400 "the namespace of the provided object does not
-// match the namespace sent on the request"), and again after mutating
+// match the namespace sent on the request"; an update of an object whose name
+// is not Request.Name is a 400 "the name of the object (x) does not match the
+// name on the URL (y)"), and again after mutating
 // admission with the resource's scope: a cluster-scoped object's namespace is
 // cleared, a mutator that moved the object is a 400. The scope is the
 // catalogue's for built-in resources and, for custom resources, whether the
@@ -140,4 +142,9 @@
 //   - Policies, bindings and webhook configurations are processed in name
 //     order.
 //   - Type-checking warnings of policies (their status) are not computed.
+//   - Result.Warnings lists every warning in order; the apiserver's response
+//     drops a repeated text and truncates the headers past 4 KiB in all.
+//   - The strategy's own steps on an update (PrepareForUpdate: the generation
+//     bump, status reset) and its kind-specific validation are not applied;
+//     versions.NextGeneration and package schema model them.
 package admission
