@@ -325,9 +325,9 @@ func valueEqual(a, b map[string]any) bool { return value.Equal(a, b) }
 // reinvocationPolicy IfNeeded that ran before the change (the apiserver's
 // reinvocation round).
 func (c *Chain) runReinvocable(ctx context.Context, req *Request, obj map[string]any, res *Result) (map[string]any, error) {
-	mapState := map[string]bool{}
+	maps := &mapReinvocation{}
 	hooks := &hookState{invokedAt: map[int]int{}, lastChange: -1}
-	o1, mapChanged, err := c.runMAPs(ctx, req, obj, res, 0, mapState)
+	o1, mapReinvoke, err := c.runMAPs(ctx, req, obj, res, 0, maps)
 	if err != nil {
 		return nil, err
 	}
@@ -335,19 +335,15 @@ func (c *Chain) runReinvocable(ctx context.Context, req *Request, obj map[string
 	if err != nil {
 		return nil, err
 	}
-	if !mapChanged && !hookChanged {
+	if !mapReinvoke && !hookChanged {
 		return o2, nil
 	}
-	if hookChanged {
-		for k := range mapState {
-			mapState[k] = true
-		}
-	}
-	o3, mapChanged1, err := c.runMAPs(ctx, req, o2, res, 1, mapState)
+	o3, _, err := c.runMAPs(ctx, req, o2, res, 1, maps)
 	if err != nil {
 		return nil, err
 	}
-	if mapChanged1 {
+	if !valueEqual(o2, o3) {
+		// The webhooks' dispatcher sees the object changed since their output.
 		hooks.forceAll = true
 	}
 	o4, _, err := c.runMutatingWebhooks(ctx, req, o3, res, 1, hooks)

@@ -545,17 +545,13 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 	return res.Object, nil
 }
 
-// runMAPs runs the mutating policies once (round 0 or the reinvocation),
-// returning the new object; lastChange/invoked track reinvocation.
-func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, res *Result, round int, reinvoke map[string]bool) (map[string]any, bool, error) {
-	var errs []policyError
-	var fps []string
-	versions := map[GroupVersionKind]*mapVersion{}
-	invs := c.mapInvocations(req, obj, &errs, &fps, versions)
-	changed := false
-	// last is the versioned object the last mutation was given: the
-	// dispatcher converts it back to the request's kind when done, if a
-	// mutation was applied to it.
+// dispatchMAPs is the mutating policy dispatcher's loop over the
+// invocations: each runs on the object of the kind it matched as; the last
+// object a mutation was given, if a mutation was applied to it, is converted
+// back to the request's kind.
+func (c *Chain) dispatchMAPs(ctx context.Context, req *Request, obj map[string]any, res *Result, round int, st *mapReinvocation,
+	invs []invocation, versions map[GroupVersionKind]*mapVersion, errs *[]policyError, fps *[]string) (map[string]any, bool, error) {
+	should := false
 	var last *mapVersion
 	var lastAs matchedAs
 	for _, inv := range invs {
@@ -566,15 +562,15 @@ func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, r
 			act := c.newActivation(ctx, &inv.p.policyCore, c.valuesAt(&v.req, v.req.Object, inv.as.kind, req.Resource), inv.param)
 			ok, msg := inv.p.matchConditions(ctx, act)
 			if msg != "" {
-				errs = append(errs, policyError{policy: inv.p.name, binding: inv.b.name, msg: msg, reason: string(status.ReasonInvalid)})
-				fps = append(fps, inv.p.failPolicy)
+				*errs = append(*errs, policyError{policy: inv.p.name, binding: inv.b.name, msg: msg, reason: string(status.ReasonInvalid)})
+				*fps = append(*fps, inv.p.failPolicy)
 				continue
 			}
 			if !ok {
 				continue
 			}
 		}
-		if round == 1 && !reinvoke[key] {
+		if round == 1 && !st.reinvoke[key] {
 			continue
 		}
 		before := v.req.Object
@@ -585,8 +581,8 @@ func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, r
 			}
 			out, err := c.mutate(ctx, inv, m, &v.req, v.req.Object)
 			if err != nil {
-				errs = append(errs, policyError{policy: inv.p.name, binding: inv.b.name, msg: err.Error(), reason: string(status.ReasonInvalid)})
-				fps = append(fps, inv.p.failPolicy)
+				*errs = append(*errs, policyError{policy: inv.p.name, binding: inv.b.name, msg: err.Error(), reason: string(status.ReasonInvalid)})
+				*fps = append(*fps, inv.p.failPolicy)
 				continue
 			}
 			v.req.Object = out
@@ -598,26 +594,71 @@ func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, r
 				return nil, false, status.InternalError(err)
 			}
 			res.Patches = append(res.Patches, Mutation{Mutator: "policy/" + inv.p.name + "/" + inv.b.name, Round: round, Patch: p})
-			changed = true
-			// Policies that ran before this change and ask for it are reinvoked.
-			for k := range reinvoke {
-				if k != key {
-					reinvoke[k] = true
-				}
-			}
+			st.requireReinvoking()
+			should = true
 		}
-		if round == 0 && inv.p.reinvoke {
-			if _, ok := reinvoke[key]; !ok {
-				reinvoke[key] = false
+		if inv.p.reinvoke {
+			if st.previously == nil {
+				st.previously = map[string]bool{}
 			}
+			st.previously[key] = true
 		}
 	}
 	if last != nil && last.req.Object != nil && last.dirty {
+		st.requireReinvoking()
+		should = true
 		out, err := c.convertTo(last.req.Object, lastAs.kind, req.Kind)
 		if err != nil {
 			return nil, false, status.InternalError(fmt.Errorf("failed to convert object: %w", err))
 		}
 		obj = out
+	}
+	return obj, should, nil
+}
+
+// mapReinvocation is the mutating policy plugin's policyReinvokeContext,
+// kept across the chain's two rounds.
+type mapReinvocation struct {
+	// lastOutput is the object the plugin's last dispatch left.
+	lastOutput map[string]any
+	hasOutput  bool
+	// previously are the reinvocable (IfNeeded) invocations run since the last
+	// change; reinvoke those to run again in the reinvocation round.
+	previously, reinvoke map[string]bool
+}
+
+// requireReinvoking is RequireReinvokingPreviouslyInvokedPlugins.
+func (s *mapReinvocation) requireReinvoking() {
+	if s.reinvoke == nil {
+		s.reinvoke = map[string]bool{}
+	}
+	for k := range s.previously {
+		s.reinvoke[k] = true
+	}
+	s.previously = nil
+}
+
+// runMAPs is one dispatch of the mutating policy plugin (round 0, or the
+// reinvocation round 1). It returns the object and whether the plugin asks
+// for the reinvocation round: a policy changed the object, or a mutation was
+// applied at all (the dispatcher then marks every reinvocable policy it ran,
+// the one that mutated included, for reinvocation).
+func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, res *Result, round int, st *mapReinvocation) (map[string]any, bool, error) {
+	var errs []policyError
+	var fps []string
+	versions := map[GroupVersionKind]*mapVersion{}
+	invs := c.mapInvocations(req, obj, &errs, &fps, versions)
+	should := false
+	if len(invs) > 0 {
+		if round == 1 && (!st.hasOutput || !value.Equal(st.lastOutput, obj)) {
+			// Something after the policies changed the object.
+			st.requireReinvoking()
+		}
+		var err error
+		if obj, should, err = c.dispatchMAPs(ctx, req, obj, res, round, st, invs, versions, &errs, &fps); err != nil {
+			return nil, false, err
+		}
+		st.lastOutput, st.hasOutput = obj, true
 	}
 	var kept []policyError
 	for i, e := range errs {
@@ -636,5 +677,5 @@ func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, r
 		}
 		return nil, false, st
 	}
-	return obj, changed, nil
+	return obj, should, nil
 }

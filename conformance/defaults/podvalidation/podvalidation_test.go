@@ -494,3 +494,95 @@ func mutateEphemeral(r *rand.Rand, p *v1.Pod, targets []string) {
 		}
 	}
 }
+
+// TestStatusAndMainDifferential compares the value resets of Pod /status and of the main
+// resource (ResetPaths, then StrategyReset) with podStatusStrategy.PrepareForUpdate and
+// podStrategy.PrepareForUpdate: the status and generation they leave, and the spec.
+func TestStatusAndMainDifferential(t *testing.T) {
+	r := rand.New(rand.NewSource(38))
+	n := caseCount()
+	disagreements := 0
+	for i := 0; i < n; i++ {
+		old := basePod(r)
+		if r.Intn(2) == 0 {
+			old.Spec.Resources = &v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("4")}}
+		}
+		stored := store(t, old)
+		stored.Status.ObservedGeneration = int64(r.Intn(3))
+		stored.Status.Conditions = genConditions(r)
+		new := stored.DeepCopy()
+		sub := ""
+		if r.Intn(2) == 0 {
+			sub = "status"
+			new.Status.ObservedGeneration = int64(r.Intn(3))
+			new.Status.Conditions = genConditions(r)
+			if r.Intn(3) == 0 {
+				new.Status.QOSClass = ""
+			}
+			new.Status.Message = "m"
+			new.Spec.ActiveDeadlineSeconds = new_(int64(5))
+		} else {
+			new.Status.Message = "ignored"
+			if r.Intn(2) == 0 {
+				new.Spec.ActiveDeadlineSeconds = new_(int64(5))
+			}
+			if r.Intn(2) == 0 {
+				new.Spec.Resources = nil
+			}
+		}
+		new.Generation = 7 // the client's generation is ignored
+		storedMap, newMap := toMap(t, stored), toMap(t, new)
+
+		var oldInt, newInt api.Pod
+		if err := legacyscheme.Scheme.Convert(stored, &oldInt, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := legacyscheme.Scheme.Convert(new, &newInt, nil); err != nil {
+			t.Fatal(err)
+		}
+		newInt.Generation = oldInt.Generation // rest.BeforeUpdate
+		if sub == "status" {
+			newInt.DeletionTimestamp = oldInt.DeletionTimestamp
+			pod.StatusStrategy.PrepareForUpdate(context.Background(), &newInt, &oldInt)
+		} else {
+			pod.Strategy.PrepareForUpdate(context.Background(), &newInt, &oldInt)
+		}
+		var refV1 v1.Pod
+		if err := legacyscheme.Scheme.Convert(&newInt, &refV1, nil); err != nil {
+			t.Fatal(err)
+		}
+		ref := toMap(t, &refV1)
+
+		obj := copyMap(t, newMap)
+		for _, p := range apply.ResetPaths(podGVK, sub) {
+			if len(p) == 1 {
+				if v, ok := storedMap[p[0]]; ok {
+					obj[p[0]] = v
+				} else {
+					delete(obj, p[0])
+				}
+			}
+		}
+		meta(obj)["generation"] = meta(storedMap)["generation"] // rest.BeforeUpdate
+		apply.StrategyReset(podGVK, sub)(obj, storedMap)
+		if !versions.SemanticEqual(ref["spec"], obj["spec"]) || !versions.SemanticEqual(ref["status"], obj["status"]) ||
+			fmt.Sprint(meta(ref)["generation"]) != fmt.Sprint(meta(obj)["generation"]) {
+			disagreements++
+			if disagreements <= 5 {
+				t.Errorf("case %d (%q): result differs\nold: %s\nnew: %s\nreference: %s\nwritepath: %s", i, sub, js(storedMap), js(newMap), js(ref), js(obj))
+			}
+		}
+	}
+	t.Logf("status and main resource: %d cases, %d disagreements", n, disagreements)
+}
+
+func new_[T any](v T) *T { return &v }
+
+func genConditions(r *rand.Rand) []v1.PodCondition {
+	var out []v1.PodCondition
+	for i := r.Intn(3); i > 0; i-- {
+		out = append(out, v1.PodCondition{Type: pick(r, []v1.PodConditionType{v1.PodScheduled, v1.PodReady, v1.PodScheduled}),
+			Status: v1.ConditionFalse, ObservedGeneration: int64(r.Intn(3))})
+	}
+	return out
+}
