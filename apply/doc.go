@@ -44,8 +44,11 @@
 // (ValidatePodEphemeralContainersUpdate: the ephemeral containers' own checks, removal, and
 // changes, with the apiserver's unified diff in the message), for Request.Validate; it runs
 // after the strategy's value reset and its 422 is the request's answer (a conflict, 409, comes
-// first, as in the apiserver). The validation of the whole pod spec both also run is not
-// modelled. Recorded: testdata/apply/recorded/podresize and podephemeral.
+// first, as in the apiserver). Of the validation of the whole pod both also run, only what a
+// resize can break is modelled (requests against limits, pod-level resources against the
+// containers'), and the ephemeral containers' own checks. Recorded:
+// testdata/apply/recorded/podresize and podephemeral; compared with the apiserver's strategies
+// in conformance/defaults/podvalidation.
 //
 // Dry run: the apiserver answers a dryRun=All apply (kubectl apply --server-side
 // --dry-run=server) with the same merged object, managedFields (times included) and conflicts as
