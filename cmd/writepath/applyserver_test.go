@@ -58,6 +58,8 @@ func applyCases() []cliCase {
 		// pod-live.json is the Pending pod recorded by testdata/apply/recorded/record-pod-dryrun.sh.
 		{"apply-ss-pod-resize", []string{"apply", "--server-side", "--subresource", "resize", "-f", "-", "--live", applyCLI + "pod-live.json", "--field-manager", "vpa", "--force-conflicts", "--dry-run", now},
 			"apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {app: z}}\nspec:\n  containers:\n  - {name: c, image: \"pause:3.9\", resources: {requests: {cpu: 120m}, limits: {cpu: 200m}}}\n", exitOK},
+		{"apply-ss-pod-resize-invalid", []string{"apply", "--server-side", "--subresource", "resize", "-f", "-", "--live", applyCLI + "pod-live.json", "--field-manager", "vpa", "--force-conflicts", now},
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: c, resources: {requests: {cpu: 300m, ephemeral-storage: 1Gi}, limits: {cpu: 250m}}}\n", exitNegative},
 		{"apply-ss-pod-ephemeral", []string{"apply", "--server-side", "--subresource", "ephemeralcontainers", "-f", "-", "--live", applyCLI + "pod-live.json", "--field-manager", "debugger", now},
 			"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  ephemeralContainers:\n  - {name: dbg, image: busybox}\nstatus: {message: ignored}\n", exitOK},
 		{"owners-help", []string{"owners", "--help"}, "", exitOK},
