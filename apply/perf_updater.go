@@ -147,6 +147,12 @@ func (u *smdUpdater) prune(merged *typed.TypedValue, managers fieldpath.ManagedF
 	}
 	sc, tr := converted.Schema(), converted.TypeRef()
 	pruned := converted.RemoveItems(u.named(lastSet.Set(), sc, tr))
+	if out, ok, err := u.pruneNothingDangling(converted, pruned, version, managers, lastSet); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return u.conv.Convert(out, managers[applier].APIVersion())
+	}
 	pruned, err = u.addBackOwned(converted, pruned, version, managers)
 	if err != nil {
 		return nil, fmt.Errorf("failed add back owned items: %v", err)
