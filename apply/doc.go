@@ -72,7 +72,7 @@
 // so the writer owns the defaulted fields. Pass the body through schema.DefaultBuiltin first;
 // for a create the apiserver's live object is the kind's zero object (schema.Kind.Zero), not
 // nothing, so the fields it already has (spec, status) get no "." entry. Recorded:
-// testdata/defaults (TestUpdateOwnsDefaults replays the kubectl-create entries of 49 creates).
+// testdata/defaults (TestUpdateOwnsDefaults replays the kubectl-create entries of 51 creates).
 //
 // Beyond the apiserver: Explain turns a *ConflictError into a report (owners with operation,
 // apiVersion, time and subresource, live and requested values, what forcing takes from whom);

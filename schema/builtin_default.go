@@ -254,7 +254,7 @@ func (reg *defaultingRegistry) parseShape(s string) (*goShape, error) {
 		}
 		return &goShape{kind: s[0], elem: e}, nil
 	}
-	if len(s) != 1 || !strings.Contains("sijbfqtudIRBFA", s) {
+	if len(s) != 1 || !strings.Contains("sijbfqtudIRBFAJ", s) {
 		return nil, fmt.Errorf("bad shape %q", s)
 	}
 	return &goShape{kind: s[0]}, nil
@@ -334,8 +334,10 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, elem bool) (any, bool) {
 		switch sh.kind {
 		case 'T':
 			return d.decodeStruct(sh.st, nil), true
-		case 'p', 'l', 'm', 'L', 'B', 'R', 'F', 'A', 't', 'u':
+		case 'p', 'l', 'm', 'L', 'B', 'R', 'F', 'A', 'J', 't', 'u':
 			return nil, elem && sh.kind != 'p'
+		case 'X', 'Z':
+			return emptyOr{}, true
 		}
 		if elem {
 			return zeroScalar(sh.kind), true
@@ -479,10 +481,63 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, elem bool) (any, bool) {
 			return nil, false
 		}
 		return base64.StdEncoding.EncodeToString(b), true
-	default: // R, F, A: kept as written
+	case 'X':
+		// JSONSchemaPropsOrArray: a schema, a list of schemas; anything else (and an empty
+		// list) is the zero value, written as null.
+		switch x := v.(type) {
+		case map[string]any:
+			return d.decodeStruct(sh.elem.st, x), true
+		case []any:
+			if len(x) == 0 {
+				return emptyOr{}, true
+			}
+			out := make([]any, len(x))
+			for i, e := range x {
+				d.push(seg{index: i, kind: 'i'})
+				out[i], _ = d.decodeValue(sh.elem, e, true)
+				d.pop()
+			}
+			return out, true
+		}
+		return emptyOr{}, true
+	case 'Y':
+		// JSONSchemaPropsOrBool: a schema or a boolean.
+		switch x := v.(type) {
+		case map[string]any:
+			return d.decodeStruct(sh.elem.st, x), true
+		case bool:
+			return x, true
+		}
+		d.fail(v, "boolean or JSON schema expected")
+		return nil, false
+	case 'Z':
+		// JSONSchemaPropsOrStringArray: a schema or a list of strings; anything else (and an
+		// empty list) is the zero value, written as null.
+		switch x := v.(type) {
+		case map[string]any:
+			return d.decodeStruct(sh.elem.st, x), true
+		case []any:
+			if len(x) == 0 {
+				return emptyOr{}, true
+			}
+			out := make([]any, len(x))
+			for i, e := range x {
+				d.push(seg{index: i, kind: 'i'})
+				out[i], _ = d.decodeValue(&goShape{kind: 's'}, e, true)
+				d.pop()
+			}
+			return out, true
+		}
+		return emptyOr{}, true
+	default: // R, F, A, J: kept as written
 		return deepCopyJSON(v), true
 	}
 }
+
+// emptyOr is the zero value of apiextensions' JSONSchemaPropsOrArray and
+// JSONSchemaPropsOrStringArray, which their MarshalJSON writes as null (a pointer to it is not
+// omitted).
+type emptyOr struct{}
 
 func stripNewlines(s string) string {
 	if !strings.ContainsAny(s, "\r\n") {
@@ -595,11 +650,11 @@ func (reg *defaultingRegistry) encodeStruct(st *goStruct, m map[string]any) map[
 	out := make(map[string]any, len(m))
 	for _, f := range st.fields {
 		v, ok := m[f.name]
-		if ok && v == nil && f.shape.kind != 'p' && f.shape.kind != 'A' && f.shape.kind != 'R' && f.shape.kind != 'F' {
+		if ok && v == nil && f.shape.kind != 'p' && f.shape.kind != 'A' && f.shape.kind != 'R' && f.shape.kind != 'F' && f.shape.kind != 'J' {
 			ok = false
 		}
 		switch f.shape.kind {
-		case 'p', 'l', 'm', 'L', 'B', 'A', 'F':
+		case 'p', 'l', 'm', 'L', 'B', 'A', 'F', 'J':
 			if !ok || v == nil {
 				if !f.omitEmpty {
 					out[f.name] = nil
@@ -699,6 +754,24 @@ func (reg *defaultingRegistry) encodeValue(sh *goShape, v any) any {
 		return out
 	case 'q':
 		return v.(*quantity).String()
+	case 'X', 'Y', 'Z':
+		switch x := v.(type) {
+		case map[string]any:
+			return reg.encodeStruct(sh.elem.st, x)
+		case []any:
+			el := sh.elem
+			if sh.kind == 'Z' {
+				el = &goShape{kind: 's'}
+			}
+			out := make([]any, len(x))
+			for i, e := range x {
+				out[i] = reg.encodeValue(el, e)
+			}
+			return out
+		case bool:
+			return x
+		}
+		return nil
 	}
 	// R, F, A: the decoded copy is fresh and owned by the result.
 	return v

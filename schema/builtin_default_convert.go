@@ -25,6 +25,8 @@ import (
 //     rollingUpdate's maxUnavailable and maxSurge as for Deployment.
 //   - apps/v1 StatefulSet: every volumeClaimTemplate gets apiVersion v1 and kind
 //     PersistentVolumeClaim; rollingUpdate.partition is a value internally (nil comes back 0).
+//   - apiextensions.k8s.io/v1 CustomResourceDefinition: spec.conversion.webhook without a
+//     clientConfig and without conversionReviewVersions is dropped.
 //   - autoscaling/v1 HorizontalPodAutoscaler: without a target CPU utilization and without
 //     other metrics the internal object has the 80 % CPU metric, which comes back as
 //     targetCPUUtilizationPercentage 80; status.currentCPUUtilizationPercentage comes back in
@@ -101,6 +103,14 @@ func roundTripInternal(name string, m map[string]any) error {
 		for _, t := range maps(dmap(m, "spec"), "volumeClaimTemplates") {
 			t["apiVersion"] = "v1"
 			t["kind"] = "PersistentVolumeClaim"
+		}
+	case "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition":
+		// The internal conversion keeps the webhook's client config and review versions at the
+		// conversion level: a webhook with neither is dropped.
+		if conv := dig(m, "spec", "conversion"); conv != nil {
+			if wh := dmap(conv, "webhook"); wh != nil && !has(wh, "clientConfig") && wh["conversionReviewVersions"] == nil {
+				delete(conv, "webhook")
+			}
 		}
 	case "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler":
 		ann := dmap(dmap(m, "metadata"), "annotations")

@@ -29,9 +29,8 @@ func TestDefaultBuiltinErrors(t *testing.T) {
 	require.ErrorAs(t, err, &nf)
 	assert.Equal(t, 404, nf.StatusCode())
 
-	_, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}, map[string]any{}, time.Time{})
-	require.EqualError(t, err, "schema: no built-in defaulting for apiextensions.k8s.io/v1, Kind=CustomResourceDefinition")
-	assert.False(t, schema.HasBuiltinDefaulting(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}))
+	assert.False(t, schema.HasBuiltinDefaulting(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}))
+	assert.True(t, schema.HasBuiltinDefaulting(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}))
 	assert.True(t, schema.HasBuiltinDefaulting(podGVK))
 
 	tests := []struct {

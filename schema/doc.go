@@ -18,7 +18,8 @@
 // and the +default markers run in the order of the generated SetObjectDefaults_* walkers (a
 // PodTemplateSpec inside a Deployment gets the PodSpec and Container defaults, not the Pod's),
 // the object goes to the internal version and back (Node podCIDR(s), Secret stringData, the
-// Deployment and DaemonSet annotations, StatefulSet claim templates, autoscaling/v1's CPU target),
+// Deployment and DaemonSet annotations, StatefulSet claim templates, autoscaling/v1's CPU target,
+// a CRD's empty conversion webhook),
 // and is written as encoding/json writes the Go value ({} for empty structs, null for
 // non-omitempty nil slices, quantities canonical: "1000m" is "1", "1.5Gi" is "1536Mi", unless
 // apimachinery kept the parsed string, as it does for "+1" or "1e3"). Kind.Zero is the encoded
@@ -32,11 +33,11 @@
 // HTTPGetAction.protocol), MaxUnavailableStatefulSet (on: rollingUpdate.maxUnavailable 1),
 // SELinuxMountReadWriteOncePod and VolumeLimitScaling (on: CSIDriver seLinuxMount and
 // preventPodSchedulingIfMissing false). The one default that reads the clock,
-// resource.k8s.io/v1 DeviceTaint.timeAdded, takes the now argument. Not covered: the kinds of
-// apiextensions-apiserver and kube-aggregator (CustomResourceDefinition, APIService; an error),
-// autoscaling/v1 objects carrying the v2 round-trip annotations (left as written), and what
-// admission plugins and REST strategies add on create (service accounts, tolerations,
-// priorities, finalizers, allocated IPs, generated selectors).
+// resource.k8s.io/v1 DeviceTaint.timeAdded, takes the now argument. CustomResourceDefinition and
+// APIService are defaulted as apiextensions-apiserver and kube-aggregator do (their schema types'
+// custom JSON forms included). Not covered: autoscaling/v1 objects carrying the v2 round-trip
+// annotations (left as written), and what admission plugins and REST strategies add on create
+// (service accounts, tolerations, priorities, finalizers, allocated IPs, generated selectors).
 //
 // A CustomResourceDefinition (apiextensions.k8s.io/v1) is read by FromCRD into a CRD with one
 // Version per spec.versions entry. A Version holds the schema as written (Props), its structural

@@ -15,7 +15,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/schema"
@@ -30,20 +29,21 @@ func reference(gvk schema.GroupVersionKind, obj map[string]any) (map[string]any,
 	if err != nil {
 		return nil, err
 	}
-	typed, err := legacyscheme.Scheme.New(kschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind})
+	sc := schemeFor(gvk.Group)
+	typed, err := sc.New(kschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind})
 	if err != nil {
 		return nil, err
 	}
 	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, typed); err != nil {
 		return nil, err
 	}
-	legacyscheme.Scheme.Default(typed)
+	sc.Default(typed)
 	kgv := kschema.GroupVersion{Group: gvk.Group, Version: gvk.Version}
-	internal, err := legacyscheme.Scheme.ConvertToVersion(typed, kschema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
+	internal, err := sc.ConvertToVersion(typed, kschema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
 	if err != nil {
 		return nil, err
 	}
-	back, err := legacyscheme.Scheme.ConvertToVersion(internal, kgv)
+	back, err := sc.ConvertToVersion(internal, kgv)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +69,7 @@ func servedKinds(t *testing.T) []schema.GroupVersionKind {
 		if !k.ServedByDefault || k.Resource == "" || !schema.HasBuiltinDefaulting(k.GVK) {
 			continue
 		}
-		if _, err := legacyscheme.Scheme.New(kschema.GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}); err != nil {
+		if _, err := schemeFor(k.GVK.Group).New(kschema.GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}); err != nil {
 			continue
 		}
 		out = append(out, k.GVK)
@@ -134,6 +134,31 @@ func (g *gen) value(t reflect.Type, key string) any {
 		return map[string]any{"apiVersion": "v1", "kind": "Status", "x": int64(1)}
 	case tFieldsV1:
 		return map[string]any{"f:metadata": map[string]any{}}
+	case tJSON:
+		return []any{int64(1), 1.5, "x", nil, true, []any{int64(1), "a"}, map[string]any{"k": 2.0}}[g.r.Intn(7)]
+	case tPropsOrArray:
+		switch g.r.Intn(4) {
+		case 0:
+			return []any{g.value(tProps, key), g.value(tProps, key)}
+		case 1:
+			return []any{}
+		case 2:
+			return true
+		}
+		return g.value(tProps, key)
+	case tPropsOrBool:
+		if g.r.Intn(2) == 0 {
+			return g.r.Intn(2) == 0
+		}
+		return g.value(tProps, key)
+	case tPropsOrString:
+		switch g.r.Intn(3) {
+		case 0:
+			return []any{"a", "b"}
+		case 1:
+			return []any{}
+		}
+		return g.value(tProps, key)
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -217,7 +242,7 @@ func (g *gen) fields(t reflect.Type, out map[string]any) {
 }
 
 func (g *gen) object(gvk schema.GroupVersionKind) map[string]any {
-	typed, _ := legacyscheme.Scheme.New(kschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind})
+	typed, _ := schemeFor(gvk.Group).New(kschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind})
 	t := reflect.TypeOf(typed).Elem()
 	out := map[string]any{}
 	g.fields(t, out)

@@ -3,6 +3,9 @@ package defaults
 import (
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime"
+	apiextensionsinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
+	apiregistrationinstall "k8s.io/kube-aggregator/pkg/apis/apiregistration/install"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/admissionregistration/install"
 	_ "k8s.io/kubernetes/pkg/apis/apiserverinternal/install"
@@ -26,6 +29,23 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 	_ "k8s.io/kubernetes/pkg/apis/storagemigration/install"
 )
+
+// extScheme holds the groups of apiextensions-apiserver and kube-aggregator, which the
+// apiserver serves from their own schemes.
+var extScheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	apiextensionsinstall.Install(s)
+	apiregistrationinstall.Install(s)
+	return s
+}()
+
+// schemeFor returns the scheme that serves group.
+func schemeFor(group string) *runtime.Scheme {
+	if group == "apiextensions.k8s.io" || group == "apiregistration.k8s.io" {
+		return extScheme
+	}
+	return legacyscheme.Scheme
+}
 
 func TestSchemeLoads(t *testing.T) {
 	if len(legacyscheme.Scheme.AllKnownTypes()) == 0 {

@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 )
 
@@ -44,6 +45,12 @@ var (
 	tIntOrStr  = reflect.TypeOf(intstr.IntOrString{})
 	tRawExt    = reflect.TypeOf(runtime.RawExtension{})
 	tFieldsV1  = reflect.TypeOf(metav1.FieldsV1{})
+	// apiextensions.k8s.io/v1's custom-marshalled schema types.
+	tJSON          = reflect.TypeOf(apiextensionsv1.JSON{})
+	tPropsOrArray  = reflect.TypeOf(apiextensionsv1.JSONSchemaPropsOrArray{})
+	tPropsOrBool   = reflect.TypeOf(apiextensionsv1.JSONSchemaPropsOrBool{})
+	tPropsOrString = reflect.TypeOf(apiextensionsv1.JSONSchemaPropsOrStringArray{})
+	tProps         = reflect.TypeOf(apiextensionsv1.JSONSchemaProps{})
 )
 
 type shapeGen struct {
@@ -53,7 +60,9 @@ type shapeGen struct {
 
 // shape encodes a Go type: "p." pointer, "l." slice, "m." map, "L." core/v1 ResourceList, "T:<name>" struct, and the
 // scalars s (string), i (int64), j (int32), b (bool), f (float), B ([]byte), q (Quantity), t (Time),
-// u (MicroTime), d (Duration), I (IntOrString), R (RawExtension), F (FieldsV1), A (anything).
+// u (MicroTime), d (Duration), I (IntOrString), R (RawExtension), F (FieldsV1), A (anything),
+// J (apiextensions JSON), and apiextensions' JSONSchemaPropsOrArray "X.", OrBool "Y.",
+// OrStringArray "Z." of the JSONSchemaProps struct.
 func (g *shapeGen) shape(t reflect.Type) string {
 	switch t {
 	case tQuantity:
@@ -70,6 +79,14 @@ func (g *shapeGen) shape(t reflect.Type) string {
 		return "R"
 	case tFieldsV1:
 		return "F"
+	case tJSON:
+		return "J"
+	case tPropsOrArray:
+		return "X." + g.shape(tProps)
+	case tPropsOrBool:
+		return "Y." + g.shape(tProps)
+	case tPropsOrString:
+		return "Z." + g.shape(tProps)
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -144,11 +161,15 @@ func (g *shapeGen) fields(t reflect.Type, out *[]string) {
 
 func generateShapes(t *testing.T) []byte {
 	g := &shapeGen{structs: map[string]string{}}
-	for gvk, typ := range legacyscheme.Scheme.AllKnownTypes() {
-		if gvk.Version == runtime.APIVersionInternal || !strings.HasPrefix(typ.PkgPath(), "k8s.io/api/") {
-			continue
+	for _, sc := range []*runtime.Scheme{legacyscheme.Scheme, extScheme} {
+		for gvk, typ := range sc.AllKnownTypes() {
+			p := typ.PkgPath()
+			if gvk.Version == runtime.APIVersionInternal || !(strings.HasPrefix(p, "k8s.io/api/") ||
+				p == "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1" || p == "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1") {
+				continue
+			}
+			g.shape(typ)
 		}
-		g.shape(typ)
 	}
 	for len(g.queue) > 0 {
 		typ := g.queue[0]
