@@ -62,7 +62,7 @@ func caseCount() int {
 	if os.Getenv("WRITEPATH_LONG") == "1" {
 		return 100_000
 	}
-	return 1500
+	return 400
 }
 
 func runDifferential(t *testing.T, sub string, gen func(r *rand.Rand) (old, new *v1.Pod)) {
