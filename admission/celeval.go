@@ -38,35 +38,48 @@ const (
 
 var (
 	envOnce  sync.Once
-	envs     [2]*celgo.Env
+	envs     [4]*celgo.Env
 	envErr   error
 	errBudet = "validation failed due to running out of cost budget, no further validation rules will be run"
 )
 
-// admissionEnv is the environment admission expressions compile in: the base
-// environment of the stored-expressions version with object, oldObject,
-// request, namespaceObject, authorizer and (with params) params declared.
-// request and namespaceObject are dynamically typed here (the apiserver
-// declares object types for them): expressions that are valid for the
-// apiserver compile the same; some invalid ones are rejected at run time.
+// admissionEnv is the environment admission expressions compile in, with
+// `authorizer` declared (validations, matchConditions, variables, audit
+// annotations and mutations). See admissionEnvFor.
 func admissionEnv(hasParams bool) (*celgo.Env, error) {
+	return admissionEnvFor(hasParams, true)
+}
+
+// admissionEnvFor is plugin/cel's environment for one set of optional
+// declarations: the base environment of the stored-expressions version with
+// object and oldObject (dyn), namespaceObject and request (declared object
+// types, BuildNamespaceType and BuildRequestType), params (dyn) with a
+// paramKind and authorizer and authorizer.requestResource when hasAuthorizer
+// (messageExpressions are compiled without them).
+func admissionEnvFor(hasParams, hasAuthorizer bool) (*celgo.Env, error) {
 	envOnce.Do(func() {
 		base, err := cel.BaseEnv(cel.V1_37)
 		if err != nil {
 			envErr = err
 			return
 		}
-		for i, p := range []bool{false, true} {
+		req, ns := requestDecl(), namespaceDecl()
+		for i := range envs {
+			p, a := i&1 == 1, i&2 == 2
 			opts := []celgo.EnvOption{
+				celgo.CustomTypeProvider(newDeclProvider(base.CELTypeProvider(), ns, req)),
 				celgo.Variable(varObject, celgo.DynType),
 				celgo.Variable(varOldObject, celgo.DynType),
-				celgo.Variable(varNamespace, celgo.DynType),
-				celgo.Variable(varRequest, celgo.DynType),
-				celgo.Variable(varAuthz, cel.AuthorizerType),
-				celgo.Variable(varAuthzRes, cel.ResourceCheckType),
+				celgo.Variable(varNamespace, ns.celType),
+				celgo.Variable(varRequest, req.celType),
 			}
 			if p {
 				opts = append(opts, celgo.Variable(varParams, celgo.DynType))
+			}
+			if a {
+				opts = append(opts,
+					celgo.Variable(varAuthz, cel.AuthorizerType),
+					celgo.Variable(varAuthzRes, cel.ResourceCheckType))
 			}
 			envs[i], envErr = base.Extend(opts...)
 			if envErr != nil {
@@ -77,10 +90,14 @@ func admissionEnv(hasParams bool) (*celgo.Env, error) {
 	if envErr != nil {
 		return nil, envErr
 	}
+	i := 0
 	if hasParams {
-		return envs[1], nil
+		i |= 1
 	}
-	return envs[0], nil
+	if hasAuthorizer {
+		i |= 2
+	}
+	return envs[i], nil
 }
 
 // program is one compiled expression (CompilationResult).
@@ -154,7 +171,8 @@ func (p *variablesProvider) FindStructFieldType(name, f string) (*types.FieldTyp
 // compiler compiles the expressions of one policy: variables first (each may
 // use the ones before it), then everything else against the variables' types.
 type compiler struct {
-	env *celgo.Env
+	env  *celgo.Env
+	vars *variablesProvider
 }
 
 type namedExpr struct{ name, expr string }
@@ -175,11 +193,8 @@ func newCompilerIn(env *celgo.Env, variables []namedExpr) (*compiler, []program,
 	for i, v := range variables {
 		c := &compiler{env: cur}
 		progs[i] = c.compile(v.expr, nil)
-		t := types.DynType
-		if progs[i].prog != nil {
-			t = progs[i].outType
-		}
-		prov.fields[v.name] = t
+		// The variable's type as the composition's DeclType holds it.
+		prov.fields[v.name] = variableType(progs[i].outType)
 		cur, err = env.Extend(celgo.CustomTypeProvider(copyProvider(prov)), celgo.Variable(varVariables, types.NewObjectType(variablesTypeName)))
 		if err != nil {
 			return nil, nil, err
@@ -191,7 +206,29 @@ func newCompilerIn(env *celgo.Env, variables []namedExpr) (*compiler, []program,
 			return nil, nil, err
 		}
 	}
-	return &compiler{env: cur}, progs, nil
+	return &compiler{env: cur, vars: prov}, progs, nil
+}
+
+// in returns a compiler for env that sees the same variables (the
+// composition's variables are declared in every environment of a policy).
+func (c *compiler) in(env *celgo.Env) (*compiler, error) {
+	prov := copyProvider(c.vars)
+	prov.Provider = env.CELTypeProvider()
+	e, err := env.Extend(celgo.CustomTypeProvider(prov), celgo.Variable(varVariables, types.NewObjectType(variablesTypeName)))
+	if err != nil {
+		return nil, err
+	}
+	return &compiler{env: e, vars: prov}, nil
+}
+
+// newConditionCompiler compiles without `variables` (plugin/cel's
+// ConditionCompiler, which webhooks' matchConditions use).
+func newConditionCompiler() (*compiler, error) {
+	env, err := admissionEnv(false)
+	if err != nil {
+		return nil, err
+	}
+	return &compiler{env: env}, nil
 }
 
 func copyProvider(p *variablesProvider) *variablesProvider {
@@ -398,3 +435,321 @@ func celValue(v any) any {
 
 // trimmed is strings.TrimSpace.
 func trimmed(s string) string { return strings.TrimSpace(s) }
+
+// goShape says which JSON objects of a value are Go structs and which Go
+// maps in the typed object the apiserver hands to CEL: request
+// (admissionv1.AdmissionRequest), namespaceObject (corev1.Namespace) and the
+// params of built-in kinds are typed objects, wrapped by
+// common.SchemalessTypedToVal. Plain JSON (options, a RawExtension) is
+// converted as unstructured content is.
+type goShape struct {
+	kind   byte // 's' struct, 'm' map, 'l' list, 'p' plain JSON; 0 scalar
+	fields map[string]*goShape
+	elem   *goShape
+}
+
+var (
+	shapeScalar = &goShape{}
+	shapePlain  = &goShape{kind: 'p'}
+	shapeGVK    = &goShape{kind: 's', fields: map[string]*goShape{}}
+
+	requestShape = &goShape{kind: 's', fields: map[string]*goShape{
+		"kind": shapeGVK, "resource": shapeGVK, "requestKind": shapeGVK, "requestResource": shapeGVK,
+		"userInfo": {kind: 's', fields: map[string]*goShape{
+			"groups": {kind: 'l', elem: shapeScalar},
+			"extra":  {kind: 'm', elem: &goShape{kind: 'l', elem: shapeScalar}},
+		}},
+		"options": shapePlain, "object": shapePlain, "oldObject": shapePlain,
+	}}
+	stringMapShape = &goShape{kind: 'm', elem: shapeScalar}
+	stringsShape   = &goShape{kind: 'l', elem: shapeScalar}
+	namespaceShape = &goShape{kind: 's', fields: map[string]*goShape{
+		"metadata": {kind: 's', fields: map[string]*goShape{
+			"labels": stringMapShape, "annotations": stringMapShape, "finalizers": stringsShape}},
+		"spec": {kind: 's', fields: map[string]*goShape{"finalizers": stringsShape}},
+		"status": {kind: 's', fields: map[string]*goShape{
+			"conditions": {kind: 'l', elem: &goShape{kind: 's', fields: map[string]*goShape{}}}}},
+	}}
+)
+
+// typedValue converts v, shaped as s, to the CEL value SchemalessTypedToVal
+// gives the typed object: Go maps, slices and structs compare unequal types
+// with "no such overload" rather than false, lists report out-of-range
+// indexes in their own words, and structs compare with each other by deep
+// equality.
+func typedValue(v any, s *goShape) ref.Val {
+	if v == nil {
+		return types.NullValue
+	}
+	switch s.kind {
+	case 's':
+		m, ok := v.(map[string]any)
+		if !ok {
+			break
+		}
+		fields := make(map[string]ref.Val, len(m))
+		for k, x := range m {
+			fs := s.fields[k]
+			if fs == nil {
+				fs = shapeScalar
+			}
+			fields[k] = typedValue(x, fs)
+		}
+		return &goStruct{fields: fields, raw: m}
+	case 'm':
+		m, ok := v.(map[string]any)
+		if !ok {
+			break
+		}
+		vals := make(map[string]ref.Val, len(m))
+		for k, x := range m {
+			vals[k] = typedValue(x, s.elem)
+		}
+		return &goMap{vals: vals}
+	case 'l':
+		l, ok := v.([]any)
+		if !ok {
+			break
+		}
+		elems := make([]ref.Val, len(l))
+		for i, x := range l {
+			elems[i] = typedValue(x, s.elem)
+		}
+		return &goList{elems: elems}
+	}
+	return types.DefaultTypeAdapter.NativeToValue(v)
+}
+
+// goList is reflectSchemalessTypedList.
+type goList struct{ elems []ref.Val }
+
+func (l *goList) ConvertToNative(t reflect.Type) (any, error) {
+	if t.Kind() == reflect.Slice {
+		return types.NewRefValList(types.DefaultTypeAdapter, l.elems).ConvertToNative(t)
+	}
+	return nil, fmt.Errorf("type conversion error from '%s' to '%s'", l.Type(), t)
+}
+func (l *goList) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.ListType:
+		return l
+	case types.TypeType:
+		return types.ListType
+	}
+	return types.NewErr("type conversion error from '%s' to '%s'", l.Type(), t.TypeName())
+}
+func (l *goList) Equal(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	if types.Int(len(l.elems)) != o.Size().(types.Int) {
+		return types.False
+	}
+	for i, e := range l.elems {
+		if e.Equal(o.Get(types.Int(i))) != types.True {
+			return types.False
+		}
+	}
+	return types.True
+}
+func (l *goList) Type() ref.Type { return types.ListType }
+func (l *goList) Value() any     { return l.elems }
+func (l *goList) Contains(v ref.Val) ref.Val {
+	for _, e := range l.elems {
+		if e.Equal(v) == types.True {
+			return types.True
+		}
+	}
+	return types.False
+}
+func (l *goList) Add(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	out := append([]ref.Val(nil), l.elems...)
+	for it := o.Iterator(); it.HasNext() == types.True; {
+		out = append(out, it.Next())
+	}
+	return types.NewRefValList(types.DefaultTypeAdapter, out)
+}
+func (l *goList) Get(index ref.Val) ref.Val {
+	i, ok := index.(types.Int)
+	if !ok {
+		return types.ValOrErr(index, "unsupported index type: %T", index)
+	}
+	if i < 0 || int(i) >= len(l.elems) {
+		return types.NewErr("index out of bounds: %d", i)
+	}
+	return l.elems[i]
+}
+func (l *goList) Iterator() traits.Iterator { return &goIterator{vals: l.elems} }
+func (l *goList) Size() ref.Val             { return types.Int(len(l.elems)) }
+
+// goIterator iterates over values already converted.
+type goIterator struct {
+	goList
+	vals []ref.Val
+	i    int
+}
+
+func (it *goIterator) HasNext() ref.Val { return types.Bool(it.i < len(it.vals)) }
+func (it *goIterator) Next() ref.Val {
+	if it.i >= len(it.vals) {
+		return types.NewErr("no more elements")
+	}
+	v := it.vals[it.i]
+	it.i++
+	return v
+}
+
+// goMap is reflectSchemalessTypedMap (string keys).
+type goMap struct{ vals map[string]ref.Val }
+
+func (m *goMap) ConvertToNative(t reflect.Type) (any, error) {
+	return nil, fmt.Errorf("type conversion error from '%s' to '%s'", m.Type(), t)
+}
+func (m *goMap) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.MapType:
+		return m
+	case types.TypeType:
+		return types.MapType
+	}
+	return types.NewErr("type conversion error from '%s' to '%s'", m.Type(), t.TypeName())
+}
+func (m *goMap) Equal(other ref.Val) ref.Val {
+	o, ok := other.(traits.Mapper)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	if types.Int(len(m.vals)) != o.Size() {
+		return types.False
+	}
+	for k, v := range m.vals {
+		ov, found := o.Find(types.String(k))
+		if !found || v.Equal(ov) != types.True {
+			return types.False
+		}
+	}
+	return types.True
+}
+func (m *goMap) Type() ref.Type { return types.MapType }
+func (m *goMap) Value() any     { return m.vals }
+func (m *goMap) Find(key ref.Val) (ref.Val, bool) {
+	k, ok := key.(types.String)
+	if !ok {
+		return types.ValOrErr(key, "unsupported map key type: %T", key), false
+	}
+	v, found := m.vals[string(k)]
+	return v, found
+}
+func (m *goMap) Get(key ref.Val) ref.Val {
+	v, found := m.Find(key)
+	if !found {
+		if v != nil && types.IsError(v) {
+			return v
+		}
+		return types.ValOrErr(key, "no such key: %v", key)
+	}
+	return v
+}
+func (m *goMap) Contains(key ref.Val) ref.Val {
+	v, found := m.Find(key)
+	if v != nil && types.IsError(v) {
+		return v
+	}
+	return types.Bool(found)
+}
+func (m *goMap) Iterator() traits.Iterator { return &goIterator{vals: sortedFieldKeys(m.vals)} }
+func (m *goMap) Size() ref.Val             { return types.Int(len(m.vals)) }
+
+func sortedFieldKeys(m map[string]ref.Val) []ref.Val {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]ref.Val, len(keys))
+	for i, k := range keys {
+		out[i] = types.String(k)
+	}
+	return out
+}
+
+// goStruct is reflectSchemalessTypedStruct: the fields JSON would write
+// (omitempty ones left out when empty).
+type goStruct struct {
+	fields map[string]ref.Val
+	raw    map[string]any
+}
+
+func (s *goStruct) ConvertToNative(t reflect.Type) (any, error) {
+	return nil, fmt.Errorf("type conversion error from struct type map to %v", t)
+}
+func (s *goStruct) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.MapType:
+		return s
+	case types.TypeType:
+		return types.MapType
+	}
+	return types.NewErr("type conversion error from struct to %s", t.TypeName())
+}
+func (s *goStruct) Equal(other ref.Val) ref.Val {
+	if o, ok := other.(*goStruct); ok {
+		return types.Bool(reflect.DeepEqual(s.raw, o.raw))
+	}
+	o, ok := other.(traits.Mapper)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	if types.Int(len(s.fields)) != o.Size() {
+		return types.False
+	}
+	for _, k := range sortedFieldKeys(s.fields) {
+		ov, found := o.Find(k)
+		if !found {
+			return types.False
+		}
+		if eq := s.fields[string(k.(types.String))].Equal(ov); eq != types.True {
+			return eq
+		}
+	}
+	return types.True
+}
+func (s *goStruct) Type() ref.Type { return types.MapType }
+func (s *goStruct) Value() any     { return s.raw }
+func (s *goStruct) lookup(key ref.Val) (ref.Val, bool) {
+	k, ok := key.(types.String)
+	if !ok {
+		return types.ValOrErr(key, "unsupported map key type: %T", key), true
+	}
+	v, found := s.fields[string(k)]
+	return v, found
+}
+func (s *goStruct) IsSet(key ref.Val) ref.Val {
+	v, found := s.lookup(key)
+	if v != nil && types.IsUnknownOrError(v) {
+		return v
+	}
+	return types.Bool(found)
+}
+func (s *goStruct) Find(key ref.Val) (ref.Val, bool) { return s.lookup(key) }
+func (s *goStruct) Get(key ref.Val) ref.Val {
+	v, found := s.lookup(key)
+	if !found {
+		return types.ValOrErr(key, "no such key: %v", key)
+	}
+	return v
+}
+func (s *goStruct) Contains(key ref.Val) ref.Val {
+	v, found := s.lookup(key)
+	if v != nil && types.IsError(v) {
+		return v
+	}
+	return types.Bool(found)
+}
+func (s *goStruct) Iterator() traits.Iterator { return &goIterator{vals: sortedFieldKeys(s.fields)} }
+func (s *goStruct) Size() ref.Val             { return types.Int(len(s.fields)) }

@@ -48,6 +48,17 @@
 // resourceVersion is left to Concurrency, since it never answers in the
 // apiserver.
 //
+// CEL expressions compile in the apiserver's environments (plugin/cel):
+// object, oldObject and params are dyn; request and namespaceObject have the
+// declared object types of BuildRequestType and BuildNamespaceType
+// (kubernetes.AdmissionRequest, kubernetes.Namespace: `request.nope`,
+// `namespaceObject.metadata.uid` or `request.name == 1` do not compile, with
+// the apiserver's message); authorizer is declared everywhere but in
+// messageExpressions; a variable's type is its expression's, with object
+// types turned into dyn.
+// matchConditions see namespaceObject as null and evaluate variables afresh,
+// as the apiserver's matcher does.
+//
 // # Usage
 //
 //	chain, err := admission.New(admission.Config{Objects: policies, Params: params, Namespaces: namespaces})
@@ -127,9 +138,10 @@
 //   - A webhook's answer is converted back to the request's version at once;
 //     the apiserver keeps the converted object until a later webhook needs
 //     another version. Both agree when conversions round-trip.
-//   - request and namespaceObject are dynamically typed in the CEL
-//     environment (the apiserver declares object types): valid expressions
-//     behave the same; a misspelled field fails at run time, not compile time.
+//   - params of built-in kinds are plain JSON values in CEL; the apiserver
+//     wraps the typed object (a Go map or struct compared with a value of
+//     another type gives "no such overload" there, false here). request and
+//     namespaceObject are wrapped as the apiserver wraps them.
 //   - ApplyConfiguration mutations merge with the kind's structured-merge-diff
 //     type as the apiserver's do (built-in kinds from package schema's
 //     catalogue, custom resources from Versions.CRDs): list-maps by key, sets

@@ -142,13 +142,23 @@ func compileVAP(obj map[string]any) (*vap, error) {
 		return nil, err
 	}
 	p := &vap{policyCore: pc}
+	// messageExpressions are compiled without authorizer (compilePolicy's
+	// expressionOptionalVars).
+	msgEnv, err := admissionEnvFor(pc.paramKind != nil, false)
+	if err != nil {
+		return nil, err
+	}
+	mc, err := c.in(msgEnv)
+	if err != nil {
+		return nil, err
+	}
 	vals, _ := spec["validations"].([]any)
 	for _, x := range vals {
 		m, _ := x.(map[string]any)
 		v := validation{prog: c.compile(getString(m, "expression"), []*celgo.Type{celgo.BoolType}),
 			message: getString(m, "message"), reason: getString(m, "reason")}
 		if me := getString(m, "messageExpression"); me != "" {
-			mp := c.compile(me, []*celgo.Type{celgo.StringType})
+			mp := mc.compile(me, []*celgo.Type{celgo.StringType})
 			v.msgProg = &mp
 		}
 		p.validations = append(p.validations, v)
@@ -216,7 +226,7 @@ type requestValues struct {
 
 func (rv *requestValues) requestValue() any {
 	if rv.request == nil {
-		rv.request = celValue(celRequest(rv.req))
+		rv.request = typedValue(celRequest(rv.req), requestShape)
 	}
 	return rv.request
 }
@@ -262,6 +272,19 @@ func nilIfEmpty(m map[string]any) any {
 
 // matchConditions runs the match conditions: (matches, error message).
 func (pc *policyCore) matchConditions(ctx context.Context, act *activation) (bool, string) {
+	// The matcher evaluates with no namespace (namespaceObject is null) and
+	// its own composition context: variables are evaluated afresh.
+	mact := *act
+	mact.namespace = types.NullValue
+	if act.vars != nil {
+		v := *act.vars
+		v.act, v.cost = &mact, 0
+		if n := len(v.progs); n > 0 {
+			v.results, v.done = make([]ref.Val, n), make([]bool, n)
+		}
+		mact.vars = &v
+	}
+	act = &mact
 	budget := int64(matchConditionsBudget)
 	var errs []string
 	for _, mc := range pc.conditions {
@@ -520,26 +543,72 @@ func (c *Chain) namespaceObject(req *Request) any {
 	return types.NullValue
 }
 
-// namespaceValue is CreateNamespaceObject's subset of a namespace as a CEL value.
+// namespaceValue is the `namespaceObject` variable: the corev1.Namespace
+// CreateNamespaceObject builds (a subset of metadata, spec and status), as
+// SchemalessTypedToVal shows it: empty fields left out but for spec, status
+// and conditions' lastTransitionTime (null when unset), which are structs
+// and always present.
 func namespaceValue(ns map[string]any) any {
-	out := map[string]any{}
-	if md := getMap(ns, "metadata"); md != nil {
-		m := map[string]any{}
-		for _, k := range []string{"name", "generateName", "namespace", "labels", "annotations", "uid", "creationTimestamp",
-			"deletionGracePeriodSeconds", "deletionTimestamp", "generation", "resourceVersion", "finalizers"} {
-			if v, ok := md[k]; ok {
-				m[k] = v
-			}
+	md := getMap(ns, "metadata")
+	m := map[string]any{}
+	for _, k := range []string{"name", "generateName", "namespace", "uid", "resourceVersion", "generation",
+		"creationTimestamp", "deletionGracePeriodSeconds", "deletionTimestamp", "labels", "annotations", "finalizers"} {
+		if v, ok := md[k]; ok && !emptyJSON(v) {
+			m[k] = v
 		}
-		out["metadata"] = m
 	}
-	if s, ok := ns["spec"]; ok {
-		out["spec"] = s
+	spec := map[string]any{}
+	if f, ok := getMap(ns, "spec")["finalizers"]; ok && !emptyJSON(f) {
+		spec["finalizers"] = f
 	}
-	if s, ok := ns["status"]; ok {
-		out["status"] = s
+	st := map[string]any{}
+	src := getMap(ns, "status")
+	if p, ok := src["phase"]; ok && !emptyJSON(p) {
+		st["phase"] = p
 	}
-	return celValue(out)
+	if cs, ok := src["conditions"].([]any); ok && len(cs) > 0 {
+		out := make([]any, len(cs))
+		for i, c := range cs {
+			cm, _ := c.(map[string]any)
+			o := map[string]any{"type": stringOr(cm["type"]), "status": stringOr(cm["status"]), "lastTransitionTime": cm["lastTransitionTime"]}
+			for _, k := range []string{"reason", "message"} {
+				if v, ok := cm[k]; ok && !emptyJSON(v) {
+					o[k] = v
+				}
+			}
+			out[i] = o
+		}
+		st["conditions"] = out
+	}
+	return typedValue(map[string]any{"metadata": m, "spec": spec, "status": st}, namespaceShape)
+}
+
+// emptyJSON is encoding/json's omitempty test on a decoded value.
+func emptyJSON(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case bool:
+		return !x
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	case int64:
+		return x == 0
+	case int:
+		return x == 0
+	case float64:
+		return x == 0
+	}
+	return false
+}
+
+func stringOr(v any) string {
+	s, _ := v.(string)
+	return s
 }
 
 // runVAPs is the ValidatingAdmissionPolicy plugin's Validate.
