@@ -36,8 +36,8 @@ import (
 //     as null), omitempty fields left out when empty, quantities in canonical form (unless
 //     apimachinery kept the parsed string), times in UTC with second precision.
 //
-// A gvk not in the catalogue gives a *NotFoundError; a kind the 1.37 scheme does not default
-// through k8s.io/api types (CustomResourceDefinition, APIService) an error; a value that does
+// A gvk not in the catalogue gives a *NotFoundError; a kind of a version a default 1.37
+// apiserver does not serve (alpha and most beta versions) an error; a value that does
 // not decode into the Go type (a string where an integer is expected, an unparsable quantity)
 // a *field.Error naming the first such path.
 //
@@ -57,7 +57,7 @@ func (k *Kind) Default(obj map[string]any, now time.Time) (map[string]any, error
 	if err != nil {
 		return nil, err
 	}
-	st := reg.structs[k.smdType]
+	st := reg.structFor(k)
 	if st == nil {
 		return nil, fmt.Errorf("schema: no built-in defaulting for %s", k.GVK)
 	}
@@ -83,7 +83,7 @@ func (k *Kind) Zero() (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := reg.structs[k.smdType]
+	st := reg.structFor(k)
 	if st == nil {
 		return nil, fmt.Errorf("schema: no built-in defaulting for %s", k.GVK)
 	}
@@ -101,7 +101,17 @@ func HasBuiltinDefaulting(gvk GroupVersionKind) bool {
 		return false
 	}
 	reg, err := loadDefaulting()
-	return err == nil && reg.structs[k.smdType] != nil
+	return err == nil && reg.structFor(k) != nil
+}
+
+// structFor returns the Go shape of k when DefaultBuiltin handles it: the versions a default
+// 1.37 apiserver serves (the defaulting functions of the alpha and beta versions are not
+// reproduced).
+func (reg *defaultingRegistry) structFor(k *Kind) *goStruct {
+	if !k.ServedByDefault {
+		return nil
+	}
+	return reg.structs[k.smdType]
 }
 
 // goShape is the Go type of a field: a pointer, slice, map or ResourceList of an element, a

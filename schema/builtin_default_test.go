@@ -30,6 +30,14 @@ func TestDefaultBuiltinErrors(t *testing.T) {
 	assert.Equal(t, 404, nf.StatusCode())
 
 	assert.False(t, schema.HasBuiltinDefaulting(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}))
+	// Versions not served by default: their own defaulting functions are not reproduced.
+	beta := schema.GroupVersionKind{Group: "admissionregistration.k8s.io", Version: "v1beta1", Kind: "MutatingAdmissionPolicy"}
+	k, err := schema.Builtin(beta)
+	require.NoError(t, err)
+	require.False(t, k.ServedByDefault)
+	assert.False(t, schema.HasBuiltinDefaulting(beta))
+	_, err = schema.DefaultBuiltin(beta, map[string]any{}, time.Time{})
+	require.EqualError(t, err, "schema: no built-in defaulting for admissionregistration.k8s.io/v1beta1, Kind=MutatingAdmissionPolicy")
 	assert.True(t, schema.HasBuiltinDefaulting(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}))
 	assert.True(t, schema.HasBuiltinDefaulting(podGVK))
 
