@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -105,35 +104,13 @@ func TestRealClusterParallelWebhooks(t *testing.T) {
 			}
 		}
 	}
-	arrived := make(chan string, len(order))
-	chain.arrived = func(name string) { arrived <- name }
 	req := Request{Operation: Create, Kind: GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
 		Resource: GroupVersionResource{Version: "v1", Resource: "configmaps"}, Name: "cm1", Namespace: "wp-adm-parallel",
 		Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 			"metadata": map[string]any{"name": "cm1", "namespace": "wp-adm-parallel"}, "data": map[string]any{"a": "1"}}}
-	type out struct {
-		res Result
-		err error
-	}
-	done := make(chan out, 1)
-	go func() {
-		res, err := chain.Admit(context.Background(), req)
-		done <- out{res, err}
-	}()
-	for range order {
-		<-g.started
-	}
-	for _, name := range order {
-		close(g.release[name])
-		select {
-		case <-arrived:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s was not taken in", name)
-		}
-	}
-	o := <-done
-	require.Error(t, o.err)
-	gotBody, err := json.Marshal(o.err)
+	res, admitErr := admitReleasing(t, chain, g, req, len(order), order)
+	require.Error(t, admitErr)
+	gotBody, err := json.Marshal(admitErr)
 	require.NoError(t, err)
 	wantBody, err := json.Marshal(recorded.Body)
 	require.NoError(t, err)
@@ -142,7 +119,7 @@ func TestRealClusterParallelWebhooks(t *testing.T) {
 	for _, w := range recorded.Warnings {
 		warns = append(warns, strings.TrimSuffix(strings.TrimPrefix(w, `299 - "`), `"`))
 	}
-	assert.Equal(t, warns, o.res.Warnings)
+	assert.Equal(t, warns, res.Warnings)
 	assert.Equal(t, map[string]string{"failed-open.validating.webhook.admission.k8s.io/round_0_index_2": "c-hang.wp-adm.example.com"},
-		o.res.AuditAnnotations)
+		res.AuditAnnotations)
 }

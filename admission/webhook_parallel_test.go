@@ -94,7 +94,7 @@ func configMapCreate() Request {
 
 // admitReleasing runs Admit and releases the webhooks' answers in order, each
 // after the previous one has been taken in.
-func admitReleasing(t *testing.T, chain *Chain, g *gateClient, calls int, order []string) (Result, error) {
+func admitReleasing(t *testing.T, chain *Chain, g *gateClient, req Request, calls int, order []string) (Result, error) {
 	t.Helper()
 	arrived := make(chan string, len(order))
 	chain.arrived = func(name string) { arrived <- name }
@@ -104,7 +104,7 @@ func admitReleasing(t *testing.T, chain *Chain, g *gateClient, calls int, order 
 	}
 	done := make(chan out, 1)
 	go func() {
-		res, err := chain.Admit(context.Background(), configMapCreate())
+		res, err := chain.Admit(context.Background(), req)
 		done <- out{res, err}
 	}()
 	for i := 0; i < calls; i++ {
@@ -141,7 +141,7 @@ func TestValidatingWebhooksFirstErrorToArrive(t *testing.T) {
 			}
 			chain, err := New(Config{Objects: objs, Client: g})
 			require.NoError(t, err)
-			res, err := admitReleasing(t, chain, g, len(names), order)
+			res, err := admitReleasing(t, chain, g, configMapCreate(), len(names), order)
 			var se *status.Error
 			require.ErrorAs(t, err, &se)
 			assert.Equal(t, fmt.Sprintf("admission webhook %q denied the request: no from %s", order[0], order[0]), se.Message, "the first answer to arrive")
@@ -175,7 +175,7 @@ func TestValidatingWebhooksIgnoreAndFailedOpenIndex(t *testing.T) {
 		validatingConfig("c", "https://c.invalid/", map[string]any{"failurePolicy": "Ignore"}),
 		validatingConfig("d", "https://d.invalid/", nil)}})
 	require.NoError(t, err)
-	res, err := admitReleasing(t, chain, g, 3, []string{"c", "b", "d"})
+	res, err := admitReleasing(t, chain, g, configMapCreate(), 3, []string{"c", "b", "d"})
 	var se *status.Error
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, `admission webhook "d" denied the request without explanation`, se.Message)
@@ -191,7 +191,7 @@ func TestValidatingWebhooksIgnoreAndFailedOpenIndex(t *testing.T) {
 	chain, err = New(Config{Client: g, Objects: []map[string]any{validatingConfig("b", "https://b.invalid/", nil),
 		validatingConfig("c", "https://c.invalid/", nil), validatingConfig("d", "https://d.invalid/", nil)}})
 	require.NoError(t, err)
-	_, err = admitReleasing(t, chain, g, 3, []string{"c", "d", "b"})
+	_, err = admitReleasing(t, chain, g, configMapCreate(), 3, []string{"c", "d", "b"})
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, int32(500), se.Code)
 	assert.Equal(t, `Internal error occurred: failed calling webhook "c": failed to call webhook: connection refused`, se.Message)
