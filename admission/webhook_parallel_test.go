@@ -302,3 +302,39 @@ func TestWebhookMatchConditionErrorIsForbidden(t *testing.T) {
 	assert.Equal(t, `configmaps "cm1" is forbidden: expression 'object.data.missing == 'x'' resulted in error: no such key: data`, se.Message)
 	assert.False(t, called)
 }
+
+func TestWebhookMatchErrors(t *testing.T) {
+	cl := clientFunc(func(ctx context.Context, tg WebhookTarget, body []byte) ([]byte, error) {
+		return nil, errors.New("not reached")
+	})
+	// A mutating webhook's failing match condition is the same 403, even
+	// under failurePolicy Fail, and no failed-open annotation is added.
+	mutating := validatingConfig("m", "https://m.invalid/", map[string]any{"matchConditions": []any{
+		map[string]any{"name": "boom", "expression": "object.data.missing == 'x'"}}})
+	mutating["kind"] = "MutatingWebhookConfiguration"
+	chain, err := New(Config{Client: cl, Objects: []map[string]any{mutating}})
+	require.NoError(t, err)
+	res, err := chain.Admit(context.Background(), configMapCreate())
+	var se *status.Error
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, int32(403), se.Code)
+	assert.Empty(t, res.AuditAnnotations)
+
+	// A namespace that cannot be found matters only to a webhook whose rules
+	// match the request (ShouldCallHook looks at the rules first).
+	secretsOnly := validatingConfig("s", "https://s.invalid/", map[string]any{
+		"namespaceSelector": map[string]any{"matchLabels": map[string]any{"team": "a"}},
+		"rules": []any{map[string]any{"apiGroups": []any{""}, "apiVersions": []any{"v1"}, "operations": []any{"*"},
+			"resources": []any{"secrets"}}}})
+	chain, err = New(Config{Client: cl, Objects: []map[string]any{secretsOnly}})
+	require.NoError(t, err)
+	_, err = chain.Admit(context.Background(), configMapCreate())
+	require.NoError(t, err)
+	selecting := validatingConfig("c", "https://c.invalid/", map[string]any{
+		"namespaceSelector": map[string]any{"matchLabels": map[string]any{"team": "a"}}})
+	chain, err = New(Config{Client: cl, Objects: []map[string]any{selecting}})
+	require.NoError(t, err)
+	_, err = chain.Admit(context.Background(), configMapCreate())
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, `namespaces "ns1" not found`, se.Message)
+}
