@@ -7,10 +7,24 @@
 // normally, 100,000 with WRITEPATH_LONG=1.
 //
 // MutatingAdmissionPolicies: the mutating policy dispatcher (one pass, policies
-// compiled as the plugin's compilePolicy does, the deduced type converter the
-// apiserver uses for kinds without OpenAPI) on generated ApplyConfiguration and
-// JSONPatch mutations over ConfigMaps: the error or the mutated object must be
-// equal (150 normally, 100,000 with WRITEPATH_LONG=1). ObjectMeta: the
+// compiled as the plugin's compilePolicy does, the built-in type converter the
+// apiserver builds from its OpenAPI) on generated ApplyConfiguration and
+// JSONPatch mutations over ConfigMaps (150), and on ApplyConfiguration
+// mutations of Pods and Deployments (200: list-maps by key, sets, atomic lists
+// and structs, fields outside the schema): the error or the mutated object must
+// be equal (100,000 each with WRITEPATH_LONG=1).
+//
+// matchPolicy Equivalent: a three-version CRD registered as the
+// apiextensions-apiserver registers it (the runtime EquivalentResourceRegistry,
+// unstructured objects, the None strategy's converter) under generated
+// webhooks, policies and bindings matching other versions, Exact or
+// Equivalent, with exclusions, subresources and resource names: the validating
+// and mutating policy dispatchers over the policy matcher (150 each; the
+// denial message and the mutations print the kind, resource and object
+// version the expressions saw), and k8s.io/apiserver's mutating webhook plugin
+// (configurations from an informer, calls over HTTPS) whose AdmissionReview
+// requests and patched objects must equal Admit's (60; 100,000 and 2,000 with
+// WRITEPATH_LONG=1). ObjectMeta: the
 // registry's ValidateObjectMetaAccessor and ValidateObjectMetaAccessorUpdate on
 // generated metadata (500 normally).
 //

@@ -207,7 +207,7 @@ func TestEquivalentValidatingPolicies(t *testing.T) {
 	require.NoError(t, err)
 	o := newCRObjects()
 	r := rand.New(rand.NewPCG(11, 4))
-	n := sampleSize(300)
+	n := sampleSize(150)
 	denied, equivalent := 0, 0
 	for i := 0; i < n; i++ {
 		var policies, bindings []map[string]any
@@ -277,7 +277,7 @@ func TestEquivalentMutatingPolicies(t *testing.T) {
 	require.NoError(t, err)
 	o := newCRObjects()
 	r := rand.New(rand.NewPCG(12, 5))
-	n := sampleSize(300)
+	n := sampleSize(150)
 	mutated, equivalent := 0, 0
 	for i := 0; i < n; i++ {
 		var policies, bindings []map[string]any

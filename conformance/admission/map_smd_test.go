@@ -135,7 +135,7 @@ func genWorkload(r *rand.Rand, kind, ns string) map[string]any {
 func TestMutatingPoliciesBuiltinSMD(t *testing.T) {
 	w := newWorld(t)
 	r := rand.New(rand.NewPCG(37, 2))
-	n := sampleSize(300)
+	n := sampleSize(200)
 	mutated, denied := 0, 0
 	for i := 0; i < n; i++ {
 		kind := pick(r, "Pod", "Deployment")
