@@ -138,10 +138,11 @@ func (e *equivalents) resourcesFor(res GroupVersionResource, sub string) []Group
 // the storage identity.
 var cohabiting = map[string]string{"events.k8s.io/events": "/events"}
 
-// groupOrder is the order kube-apiserver installs the API groups it serves
-// by default (the legacy group first, then the REST storage providers of
-// pkg/controlplane/apiserver and pkg/controlplane), which is the order the
-// equivalent resources of one stored resource are registered in.
+// groupOrder orders the registration of equivalent resources across groups:
+// kube-apiserver installs the legacy (core) group before the named groups, so
+// core events come before events.k8s.io events, the only cross-group
+// equivalence served by default. The order among other groups does not matter
+// (they share no storage).
 var groupOrder = []string{"", "authentication.k8s.io", "authorization.k8s.io", "autoscaling", "batch",
 	"certificates.k8s.io", "coordination.k8s.io", "discovery.k8s.io", "networking.k8s.io", "node.k8s.io",
 	"policy", "rbac.authorization.k8s.io", "scheduling.k8s.io", "storage.k8s.io", "flowcontrol.apiserver.k8s.io",
@@ -169,6 +170,15 @@ var builtinEquivalents = sync.OnceValue(func() *equivalents {
 			}
 		}
 		return len(versionPriority[g])
+	}
+	// The bodies of built-in subresources that are not the parent's kind
+	// (deployments/scale is autoscaling/v1 Scale, pods/eviction policy/v1
+	// Eviction, ...).
+	subresourceKinds := map[string]GroupVersionKind{}
+	for _, k := range kinds {
+		for _, rs := range k.SubresourceOf {
+			subresourceKinds[rs] = GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}
+		}
 	}
 	var served []*schema.Kind
 	for _, k := range kinds {
@@ -224,22 +234,6 @@ var builtinEquivalents = sync.OnceValue(func() *equivalents {
 	return e
 })
 
-// subresourceKinds are the bodies of built-in subresources that are not the
-// parent's kind.
-var subresourceKinds = func() map[string]GroupVersionKind {
-	out := map[string]GroupVersionKind{}
-	kinds, err := schema.BuiltinKinds()
-	if err != nil {
-		return out
-	}
-	for _, k := range kinds {
-		for _, rs := range k.SubresourceOf {
-			out[rs] = GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}
-		}
-	}
-	return out
-}()
-
 // converter is the configured Converter, or the built-in one.
 func (c *Chain) converter() Converter {
 	if c.cfg.Versions.Converter != nil {
@@ -269,9 +263,6 @@ func BuiltinConverter(crds []*schema.CRD) Converter {
 			out["apiVersion"] = apiVersionOf(to)
 			return out, nil
 		}
-		if f := builtinConversions[[2]GroupVersionKind{from, to}]; f != nil {
-			return f(obj)
-		}
 		if notModelled(from, to) {
 			return nil, fmt.Errorf("converting %s %s to %s: this conversion of kube-apiserver is not modelled by writepath (set admission.Versions.Converter)",
 				apiVersionOf(from), from.Kind, apiVersionOf(to))
@@ -287,16 +278,12 @@ func apiVersionOf(gvk GroupVersionKind) string {
 	return gvk.Group + "/" + gvk.Version
 }
 
-// builtinConversions converts between the versions of built-in kinds that
-// kube-apiserver serves in several versions by default. None is modelled
-// yet: HorizontalPodAutoscaler autoscaling/v1 <-> v2 keeps v2's metrics,
-// behavior and conditions in annotations of v1 objects, and core/v1 <->
-// events.k8s.io/v1 Event renames fields; a request that needs one fails with
-// notModelledError, which says so, rather than guessing.
-var builtinConversions = map[[2]GroupVersionKind]func(map[string]any) (map[string]any, error){}
-
-// notModelled lists the built-in conversions kube-apiserver does that
-// BuiltinConverter does not.
+// notModelled reports the conversions between versions of built-in kinds that
+// kube-apiserver serves in several versions by default, which BuiltinConverter
+// does not model: HorizontalPodAutoscaler autoscaling/v1 <-> v2 keeps v2's
+// metrics, behavior and conditions in annotations of v1 objects, and core/v1
+// <-> events.k8s.io/v1 Event renames fields. A request that needs one fails
+// saying so rather than guessing.
 func notModelled(from, to GroupVersionKind) bool {
 	return (from.Group == "autoscaling" && to.Group == "autoscaling" && from.Kind == "HorizontalPodAutoscaler") ||
 		(from.Kind == "Event" && to.Kind == "Event" && (from.Group == "events.k8s.io" || to.Group == "events.k8s.io"))
