@@ -53,11 +53,21 @@ func ensureNamespace(obj map[string]any, expected string) error {
 	return status.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
 }
 
-// handlerNamespace is the create and update handlers' namespace step before
-// admission (ExpectedNamespaceForResource: the request's namespace, "" for
-// namespaces themselves), then the update handler's name check (checkName:
-// the object's name must be the one in the URL, req.Name, when given).
+// handlerNamespace is what the create and update handlers do to metadata
+// before admission: on create, WipeObjectMetaSystemFields (admission never
+// sees a uid, creationTimestamp, deletionTimestamp, deletionGracePeriodSeconds
+// or selfLink the client sent); the namespace step
+// (ExpectedNamespaceForResource: the request's namespace, "" for namespaces
+// themselves); on update, checkName (the object's name must be the one in the
+// URL, req.Name, when given).
 func handlerNamespace(req *Request, obj map[string]any) error {
+	if req.Operation == Create && req.SubResource == "" {
+		if md, ok := obj["metadata"].(map[string]any); ok {
+			for _, k := range []string{"creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+				delete(md, k)
+			}
+		}
+	}
 	expected := req.Namespace
 	if req.Resource.Group == "" && req.Resource.Resource == "namespaces" {
 		expected = ""

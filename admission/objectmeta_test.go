@@ -188,6 +188,34 @@ func TestMutatorsSeeTheRequestNamespace(t *testing.T) {
 	assert.Equal(t, "ns1", seen, "the handler sets the namespace before admission")
 }
 
+// seenMetadata records the metadata the mutating plugins see.
+type seenMetadata struct{ md *map[string]any }
+
+func (seenMetadata) Name() string { return "seen-metadata" }
+func (s seenMetadata) Admit(_ context.Context, a admission.Attributes) (map[string]any, error) {
+	*s.md = a.Object["metadata"].(map[string]any)
+	return nil, nil
+}
+
+func TestCreateWipesSystemFieldsBeforeAdmission(t *testing.T) {
+	var seen map[string]any
+	chain, err := admission.New(admission.Config{Builtins: registry, Mutators: []admission.Mutator{seenMetadata{&seen}}, Env: fixedEnv()})
+	require.NoError(t, err)
+	req := cmRequest()
+	md := req.Object["metadata"].(map[string]any)
+	md["uid"] = "client-uid"
+	md["creationTimestamp"] = "2020-01-01T00:00:00Z"
+	md["deletionTimestamp"] = "2020-01-01T00:00:00Z"
+	md["deletionGracePeriodSeconds"] = int64(5)
+	md["selfLink"] = "/x"
+	res, err := chain.Admit(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"name": "cm1", "namespace": "ns1", "labels": map[string]any{"app": "x"}}, seen,
+		"the create handler wipes the system fields before admission")
+	assert.Equal(t, map[string]any{"name": "cm1", "namespace": "ns1", "labels": map[string]any{"app": "x"},
+		"uid": "uid-1", "creationTimestamp": "2026-01-02T03:04:05Z"}, res.Object["metadata"])
+}
+
 func TestObjectMetaOwnersAndManagedFields(t *testing.T) {
 	chain, err := admission.New(admission.Config{Builtins: admission.Builtins{ObjectMeta: true}})
 	require.NoError(t, err)
