@@ -18,8 +18,10 @@
 //
 // # Metadata steps of the registry
 //
-// Builtins.SystemFields sets metadata.namespace from the request before
-// admission (EnsureObjectNamespaceMatchesRequestNamespace: an object in
+// Builtins.SystemFields removes, on create, the uid, creationTimestamp,
+// deletion fields and selfLink the client sent before admission
+// (WipeObjectMetaSystemFields), sets metadata.namespace from the request
+// before admission (EnsureObjectNamespaceMatchesRequestNamespace: an object in
 // another namespace is a 400 "the namespace of the provided object does not
 // match the namespace sent on the request"; an update of an object whose name
 // is not Request.Name is a 400 "the name of the object (x) does not match the
@@ -155,7 +157,8 @@
 //     order.
 //   - Type-checking warnings of policies (their status) are not computed.
 //   - Result.Warnings lists every warning in order; the apiserver's response
-//     drops a repeated text and truncates the headers past 4 KiB in all.
+//     drops a repeated text and truncates the headers past 4096 characters
+//     in all.
 //   - The strategy's own steps on an update (PrepareForUpdate: the generation
 //     bump, status reset) and its kind-specific validation are not applied;
 //     versions.NextGeneration and package schema model them.
