@@ -26,7 +26,9 @@
 // # Invariants
 //
 // Functions are pure and safe for concurrent use; they never modify their
-// arguments and return fresh values. Output bytes are deterministic
+// arguments and return fresh values: no map or list of a result is shared
+// with an argument (strings are immutable and may be; the strings a result
+// takes from a strategic patch body share one private copy of that body). Output bytes are deterministic
 // (encoding/json's sorted keys, as the reference writes them).
 //
 // # Errors

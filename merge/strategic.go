@@ -307,8 +307,8 @@ func mergeKeyValueEqual(left, right any, mergeKey string) (bool, error) {
 }
 
 func extractKey(s, prefix string) (string, error) {
-	parts := strings.SplitN(s, "/", 2)
-	if len(parts) <= 1 || parts[0] != prefix {
+	before, after, found := strings.Cut(s, "/")
+	if !found || before != prefix {
 		switch prefix {
 		case deleteFromPrimitiveListDirectivePrefix:
 			return "", ErrBadPatchFormatForPrimitiveList
@@ -318,7 +318,7 @@ func extractKey(s, prefix string) (string, error) {
 			return "", fmt.Errorf("fail to find unknown prefix %q in %s\n", prefix, s)
 		}
 	}
-	return parts[1], nil
+	return after, nil
 }
 
 func validatePatchWithSetOrderList(patchList []any, setOrderList any, mergeKey string) error {
@@ -941,32 +941,52 @@ func normalizeSliceOrder(toSort, order []any, mergeKey string, kind elemKind) ([
 			return nil, err
 		}
 	}
-	var sortErr error
-	sort.SliceStable(toSort, func(i, j int) bool {
-		if sortErr != nil {
-			return false
+	if len(toSort) > 1 {
+		// sort.Stable runs the algorithm the reference's sort.SliceStable
+		// runs (the same generated code), so the same comparisons give the
+		// same order, without SliceStable's reflection.
+		o := &orderSorter{s: toSort, order: order, mergeKey: mergeKey, kind: kind}
+		sort.Stable(o)
+		if o.err != nil {
+			return nil, o.err
 		}
-		ii, err := index(order, toSort[i], mergeKey, kind)
-		if err != nil {
-			sortErr = err
-			return false
-		}
-		if ii >= 0 {
-			ij, err := index(order, toSort[j], mergeKey, kind)
-			if err != nil {
-				sortErr = err
-				return false
-			}
-			if ij >= 0 {
-				return ii < ij
-			}
-		}
-		return true
-	})
-	if sortErr != nil {
-		return nil, sortErr
 	}
 	return append(toSort, toDelete...), nil
+}
+
+// orderSorter is the reference's normalizeSliceOrder comparison: elements
+// found in order sort by their position there; any other pair compares as
+// "less". The first error stops the comparisons.
+type orderSorter struct {
+	s        []any
+	order    []any
+	mergeKey string
+	kind     elemKind
+	err      error
+}
+
+func (o *orderSorter) Len() int      { return len(o.s) }
+func (o *orderSorter) Swap(i, j int) { o.s[i], o.s[j] = o.s[j], o.s[i] }
+func (o *orderSorter) Less(i, j int) bool {
+	if o.err != nil {
+		return false
+	}
+	ii, err := index(o.order, o.s[i], o.mergeKey, o.kind)
+	if err != nil {
+		o.err = err
+		return false
+	}
+	if ii >= 0 {
+		ij, err := index(o.order, o.s[j], o.mergeKey, o.kind)
+		if err != nil {
+			o.err = err
+			return false
+		}
+		if ij >= 0 {
+			return ii < ij
+		}
+	}
+	return true
 }
 
 // deduplicateScalars removes repeated values in place, with the reference's
