@@ -279,7 +279,7 @@ func sampleSize() int {
 		}
 		return 100000
 	}
-	return 3000
+	return 2000
 }
 
 // pending lists the groups whose defaulting schema does not implement yet.

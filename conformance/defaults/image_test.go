@@ -44,7 +44,7 @@ func randomImage(r *rand.Rand) string {
 func TestImages(t *testing.T) {
 	r := rand.New(rand.NewSource(41))
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
-	n := sampleSize()
+	n := sampleSize() / 2
 	fails := 0
 	for i := 0; i < n; i++ {
 		image := randomImage(r)
