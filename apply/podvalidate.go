@@ -83,7 +83,7 @@ func ValidatePodResize(obj, live map[string]any) field.ErrorList {
 	}
 	specPath := field.NewPath("spec")
 	// Of the pod spec validation run first, the part a resize can break: requests and limits.
-	errs := validateSpecResources(newSpec, specPath)
+	errs := validateSpecResources(newSpec, oldSpec, specPath)
 	if oldQOS, newQOS := podQOS(live), computePodQOS(newSpec); oldQOS != newQOS {
 		st, _ := mapOf(obj["status"])["qosClass"].(string)
 		errs = append(errs, field.Invalid(specPath, st, "Pod QOS Class may not change as a result of resizing"))
@@ -420,7 +420,8 @@ func podLevelSupportedSet(r map[string]any) bool {
 
 // ValidatePodEphemeralContainersUpdate is the apiserver's ValidatePodEphemeralContainersUpdate
 // (podEphemeralContainersStrategy.ValidateUpdate): each ephemeral container is checked as
-// ValidatePodSpec checks it (name, image, terminationMessagePolicy, imagePullPolicy, a name
+// ValidatePodSpec checks it (name, image, terminationMessagePolicy, volume mounts' names and
+// paths, imagePullPolicy, a name
 // unique across all containers, a target among the containers and init containers, only the
 // allowed fields, no subPath or subPathExpr), then a static pod is refused, and the stored
 // ephemeral containers may be neither removed nor changed (the message carries the
@@ -465,6 +466,12 @@ func validateEphemeralContainers(spec map[string]any, fld field.Path) field.Erro
 		return nil
 	}
 	var errs field.ErrorList
+	volumes := map[string]bool{}
+	for _, v := range listOf(spec["volumes"]) {
+		if n, _ := mapOf(v)["name"].(string); n != "" {
+			volumes[n] = true
+		}
+	}
 	other, all := map[string]bool{}, map[string]bool{}
 	for _, key := range []string{"containers", "initContainers"} {
 		for _, c := range listOf(spec[key]) {
@@ -494,6 +501,7 @@ func validateEphemeralContainers(spec map[string]any, fld field.Path) field.Erro
 		default:
 			errs = append(errs, field.NotSupported(p.Child("terminationMessagePolicy"), tmp, []string{"File", "FallbackToLogsOnError"}))
 		}
+		errs = append(errs, ephemeralVolumeMounts(c, volumes, p.Child("volumeMounts"))...)
 		switch pp, _ := c["imagePullPolicy"].(string); pp {
 		case "Always", "IfNotPresent", "Never":
 		case "":
@@ -530,15 +538,43 @@ func validateEphemeralContainers(spec map[string]any, fld field.Path) field.Erro
 	return errs
 }
 
-// validateSpecResources is the part of ValidatePodSpec about requests and limits that a
-// resize can change: validateResourceRequirements' request-limit checks for each container
-// and init container, and validatePodResources for the pod-level resources. Resource names
-// and quantity values (not changed by a valid stored pod) are not checked again.
-func validateSpecResources(spec map[string]any, specPath field.Path) field.ErrorList {
+// validateSpecResources is the part of ValidatePodSpec that a resize can break: for each
+// container and init container, validateResourceRequirements' request-limit checks and the
+// name's uniqueness (a write that adds a container), for a non-sidecar init container a
+// RestartContainer resize policy (unless the stored pod has one), and validatePodResources for
+// the pod-level resources. Resource names and quantity values (not changed by a valid stored
+// pod) are not checked again.
+func validateSpecResources(spec, oldSpec map[string]any, specPath field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, key := range []string{"containers", "initContainers"} {
-		for i, c := range listOf(spec[key]) {
-			errs = append(errs, requestLimitErrs(mapOf(mapOf(c)["resources"]), specPath.Child(key).Index(i).Child("resources"))...)
+	names := map[string]bool{}
+	for i, c := range listOf(spec["containers"]) {
+		p := specPath.Child("containers").Index(i)
+		errs = append(errs, requestLimitErrs(mapOf(mapOf(c)["resources"]), p.Child("resources"))...)
+		name, _ := mapOf(c)["name"].(string)
+		if names[name] {
+			errs = append(errs, field.Duplicate(p.Child("name"), name))
+		} else {
+			names[name] = true
+		}
+	}
+	allowRestart := nonSidecarRestartContainer(oldSpec)
+	for i, c := range listOf(spec["initContainers"]) {
+		p := specPath.Child("initContainers").Index(i)
+		cm := mapOf(c)
+		errs = append(errs, requestLimitErrs(mapOf(cm["resources"]), p.Child("resources"))...)
+		name, _ := cm["name"].(string)
+		if names[name] {
+			errs = append(errs, field.Duplicate(p.Child("name"), name))
+		} else if name != "" {
+			names[name] = true
+		}
+		if !restartableInit(cm) && !allowRestart {
+			for j, rp := range listOf(cm["resizePolicy"]) {
+				if v := mapOf(rp)["restartPolicy"]; v == "RestartContainer" {
+					errs = append(errs, field.Invalid(p.Child("resizePolicy").Index(j).Child("restartPolicy"), v,
+						"must not be set to 'RestartContainer' for non-sidecar initContainers"))
+				}
+			}
 		}
 	}
 	res, ok := present(spec, "resources")
@@ -602,6 +638,49 @@ func requestLimitErrs(r map[string]any, p field.Path) field.ErrorList {
 		case !exists && !overcommitAllowed(name):
 			errs = append(errs, field.Required(p.Child("limits"), "Limit must be set for non overcommitable resources"))
 		}
+	}
+	return errs
+}
+
+// nonSidecarRestartContainer is hasRestartContainerForNonSidecarInitContainer: a stored
+// non-sidecar init container with a RestartContainer resize policy (validation then allows it).
+func nonSidecarRestartContainer(spec map[string]any) bool {
+	for _, c := range listOf(spec["initContainers"]) {
+		if restartableInit(mapOf(c)) {
+			continue
+		}
+		for _, p := range listOf(mapOf(c)["resizePolicy"]) {
+			if mapOf(p)["restartPolicy"] == "RestartContainer" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ephemeralVolumeMounts is ValidateVolumeMounts' checks of names and mount paths: a name that
+// is one of the pod's volumes, a mount path, unique within the container.
+func ephemeralVolumeMounts(c map[string]any, volumes map[string]bool, fld field.Path) field.ErrorList {
+	var errs field.ErrorList
+	paths := map[string]bool{}
+	for i, vm := range listOf(c["volumeMounts"]) {
+		m := mapOf(vm)
+		p := fld.Index(i)
+		name, _ := m["name"].(string)
+		mp, _ := m["mountPath"].(string)
+		if name == "" {
+			errs = append(errs, field.Required(p.Child("name"), ""))
+		}
+		if !volumes[name] {
+			errs = append(errs, field.NotFound(p.Child("name"), name))
+		}
+		if mp == "" {
+			errs = append(errs, field.Required(p.Child("mountPath"), ""))
+		}
+		if paths[mp] {
+			errs = append(errs, field.Invalid(p.Child("mountPath"), mp, "must be unique"))
+		}
+		paths[mp] = true
 	}
 	return errs
 }
