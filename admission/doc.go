@@ -128,11 +128,12 @@
 //
 // # Differences from kube-apiserver
 //
-//   - Converting between the versions of built-in kinds served in several
-//     versions by default (autoscaling/v1 and v2 HorizontalPodAutoscaler,
-//     core and events.k8s.io Event) is not modelled: a webhook or policy
-//     matched through one of those equivalents fails the request with an
-//     error saying so, unless Versions.Converter converts.
+//   - Converting HorizontalPodAutoscalers between autoscaling/v1 and v2 (both
+//     served by default) is not modelled: a webhook or policy matched through
+//     the other version fails the request with an error saying so, unless
+//     Versions.Converter converts. (Events between core/v1 and
+//     events.k8s.io/v1, the other built-in equivalence served by default, are
+//     converted as the apiserver converts them.)
 //   - The match conditions of a ValidatingAdmissionPolicy matched through an
 //     equivalent resource see request.resource as the matched resource (the
 //     apiserver gives them the request's; its validations see the matched

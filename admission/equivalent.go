@@ -245,10 +245,10 @@ func (c *Chain) converter() Converter {
 // BuiltinConverter returns the Converter used when Versions.Converter is nil:
 // an object already of the target kind is returned as is; custom resources of
 // crds are converted as the None strategy does (apiVersion rewritten); the
-// built-in kinds served in several versions by default are converted as
-// kube-apiserver converts them (autoscaling/v1 and v2 HorizontalPodAutoscaler,
-// core v1 and events.k8s.io/v1 Event). Anything else fails with the
-// apiserver's conversion error.
+// core v1 and events.k8s.io/v1 Events are converted as kube-apiserver
+// converts them (fields renamed). Converting HorizontalPodAutoscalers between
+// autoscaling/v1 and v2 is not modelled and fails saying so; anything else
+// fails as an unknown conversion.
 func BuiltinConverter(crds []*schema.CRD) Converter {
 	return ConverterFunc(func(obj map[string]any, from, to GroupVersionKind) (map[string]any, error) {
 		if from == to {
@@ -262,6 +262,9 @@ func BuiltinConverter(crds []*schema.CRD) Converter {
 			}
 			out["apiVersion"] = apiVersionOf(to)
 			return out, nil
+		}
+		if out, ok, err := convertEvent(obj, from, to); ok {
+			return out, err
 		}
 		if notModelled(from, to) {
 			return nil, fmt.Errorf("converting %s %s to %s: this conversion of kube-apiserver is not modelled by writepath (set admission.Versions.Converter)",
@@ -281,10 +284,8 @@ func apiVersionOf(gvk GroupVersionKind) string {
 // notModelled reports the conversions between versions of built-in kinds that
 // kube-apiserver serves in several versions by default, which BuiltinConverter
 // does not model: HorizontalPodAutoscaler autoscaling/v1 <-> v2 keeps v2's
-// metrics, behavior and conditions in annotations of v1 objects, and core/v1
-// <-> events.k8s.io/v1 Event renames fields. A request that needs one fails
-// saying so rather than guessing.
+// metrics, behavior and conditions in annotations of v1 objects. A request
+// that needs it fails saying so rather than guessing.
 func notModelled(from, to GroupVersionKind) bool {
-	return (from.Group == "autoscaling" && to.Group == "autoscaling" && from.Kind == "HorizontalPodAutoscaler") ||
-		(from.Kind == "Event" && to.Kind == "Event" && (from.Group == "events.k8s.io" || to.Group == "events.k8s.io"))
+	return from.Group == "autoscaling" && to.Group == "autoscaling" && from.Kind == "HorizontalPodAutoscaler"
 }

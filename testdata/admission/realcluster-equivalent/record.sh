@@ -16,15 +16,18 @@ python3 $D/webhook_server.py $PORT $D & PID=$!
 trap 'kill $PID; rm -f $D/key.pem' EXIT
 sleep 1
 CA=$(base64 -w0 < $D/cert.pem)
-sed "s|CABUNDLE|$CA|; s|PORT|$PORT|" $D/config.yaml | $K apply -f -
-$K wait --for=condition=Established crd/gadgets.wp-eq.example.com
+for S in $D $D/events; do
+sed "s|CABUNDLE|$CA|; s|PORT|$PORT|" $S/config.yaml | $K apply -f -
+if [ "$S" = "$D" ]; then $K wait --for=condition=Established crd/gadgets.wp-eq.example.com; fi
 sleep 3
-python3 - "$D" <<'PY'
+python3 - "$S" <<'PY'
 import json, ssl, subprocess, sys, urllib.request, urllib.error, os
 d = sys.argv[1]
 kubectl = [os.path.expanduser("~/.cache/realcluster/bin/kubectl"), "--kubeconfig", "/tmp/realcluster/kubeconfig"]
 obj = json.loads(subprocess.run(kubectl + ["create", "--dry-run=client", "-o", "json", "-f", f"{d}/object.yaml"], capture_output=True, text=True, check=True).stdout)
-url = f"https://127.0.0.1:6443/apis/wp-eq.example.com/v1/namespaces/{obj['metadata']['namespace']}/gadgets"
+group, version = obj["apiVersion"].split("/")
+plural = {"Gadget": "gadgets", "Event": "events"}[obj["kind"]]
+url = f"https://127.0.0.1:6443/apis/{group}/{version}/namespaces/{obj['metadata']['namespace']}/{plural}"
 req = urllib.request.Request(url, data=json.dumps(obj).encode(), method="POST",
     headers={"Authorization": "Bearer admintoken", "Content-Type": "application/json", "Accept": "application/json"})
 try:
@@ -35,4 +38,5 @@ except urllib.error.HTTPError as e:
 json.dump({"code": code, "warnings": warns, "body": body}, open(f"{d}/response.json", "w"), indent=2, sort_keys=True)
 print(d, code, warns)
 PY
-sed "s|CABUNDLE|$CA|; s|PORT|$PORT|" $D/config.yaml | $K delete --wait=false -f - || true
+sed "s|CABUNDLE|$CA|; s|PORT|$PORT|" $S/config.yaml | $K delete --wait=false -f - || true
+done
