@@ -73,6 +73,8 @@ func TestPodResizeValidation(t *testing.T) {
 				"resources":    map[string]any{"requests": map[string]any{"cpu": "10m"}},
 				"resizePolicy": []any{map[string]any{"resourceName": "cpu", "restartPolicy": "RestartContainer"}}}}
 		}), []string{
+			// ValidatePodSpec first: the stored pod has no such policy.
+			`spec.initContainers[0].resizePolicy[0].restartPolicy: Invalid value: "RestartContainer": must not be set to 'RestartContainer' for non-sidecar initContainers`,
 			"spec.initContainers[0]: Forbidden: only cpu and memory resources for init or sidecar containers are mutable",
 			"spec.initContainers[0]: Forbidden: non-sidecar init containers with a resize policy of RestartContainer cannot be resized",
 		}},
