@@ -43,12 +43,14 @@
 // stored resourceVersion), another one a 409 "the object has been modified;
 // please apply your changes to the latest version and try again". An old
 // object without a resourceVersion was not read from a server: only the 422
-// is predicted. Builtins.ObjectMeta is apimachinery's ValidateObjectMeta and
-// ValidateObjectMetaUpdate (package schema's implementation, shared with
-// custom resources): metadata.namespace is required for namespaced resources
-// and forbidden for cluster-scoped ones; its update check of the
-// resourceVersion is left to Concurrency, since it never answers in the
-// apiserver.
+// is predicted. Builtins.ObjectMeta is apimachinery's ValidateObjectMeta on
+// create and, as rest.ValidateUpdate runs them for every kind, ValidateObjectMeta
+// then ValidateObjectMetaUpdate on update, an error both report answered once
+// (package schema's implementation, shared with custom resources): so an
+// update is refused for a bad finalizer or generateName too;
+// metadata.namespace is required for namespaced resources and forbidden for
+// cluster-scoped ones; the update check of the resourceVersion is left to
+// Concurrency, since it never answers in the apiserver.
 //
 // CEL expressions compile in the apiserver's environments (plugin/cel):
 // object, oldObject and params are dyn; request and namespaceObject have the

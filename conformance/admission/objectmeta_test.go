@@ -129,7 +129,9 @@ func refMetaErrors(t testing.TB, md, old map[string]any, namespaced bool) []stri
 		errs = validation.ValidateObjectMetaAccessor(&om, namespaced, validation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	} else {
 		fromMap(t, old, &oom)
-		errs = validation.ValidateObjectMetaAccessorUpdate(&om, &oom, field.NewPath("metadata"))
+		// rest.ValidateUpdate's validateCommonFields runs both on update.
+		errs = validation.ValidateObjectMetaAccessor(&om, namespaced, validation.NameIsDNSSubdomain, field.NewPath("metadata"))
+		errs = append(errs, validation.ValidateObjectMetaAccessorUpdate(&om, &oom, field.NewPath("metadata"))...)
 	}
 	// The status error's aggregate drops repeated messages.
 	seen := map[string]bool{}
@@ -145,8 +147,10 @@ func refMetaErrors(t testing.TB, md, old map[string]any, namespaced bool) []stri
 }
 
 // TestObjectMetaValidation compares the chain's ObjectMeta step with
-// apimachinery's ValidateObjectMetaAccessor (create) and
-// ValidateObjectMetaAccessorUpdate (update) on generated metadata.
+// apimachinery's ValidateObjectMetaAccessor (create) and, on update,
+// ValidateObjectMetaAccessor and ValidateObjectMetaAccessorUpdate (as
+// rest.ValidateUpdate's validateCommonFields runs them) on generated metadata
+// of namespaced and cluster-scoped kinds.
 func TestObjectMetaValidation(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 4))
 	n := sampleSize(500)

@@ -78,6 +78,9 @@ CASES = {
     "update-new-deletion-timestamp": lambda: ("PUT", CM + "/cm1", None, dict(deletionTimestamp="2026-01-01T00:00:00Z")),
     "update-new-grace-period": lambda: ("PUT", CM + "/cm1", None, dict(deletionGracePeriodSeconds=30)),
     "update-name-mismatch": lambda: ("PUT", CM + "/cm1", None, dict(name="cm2")),
+    "update-invalid-label": lambda: ("PUT", CM + "/cm1", None, dict(labels={"a/b/c": "x"})),
+    "update-invalid-finalizer": lambda: ("PUT", CM + "/cm1", None, dict(finalizers=["Bad/f!", "orphan", "foregroundDeletion"])),
+    "update-invalid-generate-name": lambda: ("PUT", CM + "/cm1", None, dict(generateName="Bad_")),
     "update-uid-changed": lambda: ("PUT", CM + "/cm1", None, dict(uid="00000000-0000-0000-0000-000000000001")),
 }
 
