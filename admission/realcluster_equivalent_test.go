@@ -69,7 +69,7 @@ func TestRealClusterEquivalent(t *testing.T) {
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &rec))
 		assert.False(t, strings.HasPrefix(rec.Path, "/exact"), "the Exact webhook is not called")
 		if !strings.HasPrefix(rec.Path, "/equivalent") {
-			continue // the events scenario
+			continue // the events and hpa scenarios
 		}
 		review, err := codec.DecodeObject(mustJSON(t, rec.Review))
 		require.NoError(t, err)
@@ -197,4 +197,38 @@ func TestRealClusterEquivalentEvents(t *testing.T) {
 		delete(md, k)
 	}
 	assert.Equal(t, stored, res.Object)
+}
+
+// TestRealClusterEquivalentHPA: kube-apiserver sends an autoscaling/v2
+// HorizontalPodAutoscaler to a webhook registered for autoscaling/v1 converted
+// (metrics other than CPU utilization and the behavior kept in annotations);
+// writepath does not model that conversion and refuses with an error saying
+// so rather than sending something else.
+func TestRealClusterEquivalentHPA(t *testing.T) {
+	dir := filepath.Join(equivalentDir, "hpa")
+	b, err := os.ReadFile(filepath.Join(equivalentDir, "received.jsonl"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"path": "/hpa?timeout=5s"`)
+	assert.Contains(t, string(b), `autoscaling.alpha.kubernetes.io/metrics`)
+	cfgBytes, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	require.NoError(t, err)
+	docs, err := codec.DecodeDocuments([]byte(strings.NewReplacer("CABUNDLE", "", "PORT", "18453").Replace(string(cfgBytes))))
+	require.NoError(t, err)
+	cfg := splitConfig(t, docs)
+	hook := &seenHook{}
+	cfg.Client = hook
+	chain, err := admission.New(cfg)
+	require.NoError(t, err)
+	objBytes, err := os.ReadFile(filepath.Join(dir, "object.yaml"))
+	require.NoError(t, err)
+	obj, err := codec.DecodeObject(objBytes)
+	require.NoError(t, err)
+	_, err = chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
+		Kind:     admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
+		Resource: admission.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"},
+		Name:     "h1", Namespace: "wp-adm-equivalent-hpa", Object: obj})
+	require.Error(t, err)
+	assert.Equal(t, "Internal error occurred: converting autoscaling/v2 HorizontalPodAutoscaler to autoscaling/v1: "+
+		"this conversion of kube-apiserver is not modelled by writepath (set admission.Versions.Converter)", err.Error())
+	assert.Empty(t, hook.sent)
 }

@@ -16,7 +16,7 @@ python3 $D/webhook_server.py $PORT $D & PID=$!
 trap 'kill $PID; rm -f $D/key.pem' EXIT
 sleep 1
 CA=$(base64 -w0 < $D/cert.pem)
-for S in $D $D/events; do
+for S in $D $D/events $D/hpa; do
 sed "s|CABUNDLE|$CA|; s|PORT|$PORT|" $S/config.yaml | $K apply -f -
 if [ "$S" = "$D" ]; then $K wait --for=condition=Established crd/gadgets.wp-eq.example.com; fi
 sleep 3
@@ -26,7 +26,7 @@ d = sys.argv[1]
 kubectl = [os.path.expanduser("~/.cache/realcluster/bin/kubectl"), "--kubeconfig", "/tmp/realcluster/kubeconfig"]
 obj = json.loads(subprocess.run(kubectl + ["create", "--dry-run=client", "-o", "json", "-f", f"{d}/object.yaml"], capture_output=True, text=True, check=True).stdout)
 group, version = obj["apiVersion"].split("/")
-plural = {"Gadget": "gadgets", "Event": "events"}[obj["kind"]]
+plural = {"Gadget": "gadgets", "Event": "events", "HorizontalPodAutoscaler": "horizontalpodautoscalers"}[obj["kind"]]
 url = f"https://127.0.0.1:6443/apis/{group}/{version}/namespaces/{obj['metadata']['namespace']}/{plural}"
 req = urllib.request.Request(url, data=json.dumps(obj).encode(), method="POST",
     headers={"Authorization": "Bearer admintoken", "Content-Type": "application/json", "Accept": "application/json"})
