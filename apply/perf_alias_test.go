@@ -46,11 +46,11 @@ func TestResultsShareNothingWithInputs(t *testing.T) {
 	    "volumes":[{"name":"v","emptyDir":{}}]}}},
 	  "status":{"conditions":[{"type":"Available","status":"True"}]}}`
 	configs := map[string]string{
-		"changed image":   `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n"},"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"a","image":"y","command":["sh","-c"]}]}}}}`,
-		"no-op":           `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n"},"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"a","image":"x","command":["sh","-c"]}]}}}}`,
-		"pruned command":  `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n"},"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"a","image":"x"}]}}}}`,
-		"atomic and {}":   `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n","annotations":{}},"spec":{"replicas":3,"template":{"spec":{"containers":[{"name":"a","image":"x","command":["a"],"args":[],"resources":{}}],"volumes":[{"name":"w","emptyDir":{}}]}}}}`,
-		"other manager":   `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n","labels":{"b":"2"}},"spec":{"minReadySeconds":1,"template":{"spec":{"containers":[{"name":"a","args":["q"]}]}}}}`,
+		"changed image":    `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n"},"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"a","image":"y","command":["sh","-c"]}]}}}}`,
+		"no-op":            `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n"},"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"a","image":"x","command":["sh","-c"]}]}}}}`,
+		"pruned command":   `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n"},"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"a","image":"x"}]}}}}`,
+		"atomic and {}":    `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n","annotations":{}},"spec":{"replicas":3,"template":{"spec":{"containers":[{"name":"a","image":"x","command":["a"],"args":[],"resources":{}}],"volumes":[{"name":"w","emptyDir":{}}]}}}}`,
+		"other manager":    `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n","labels":{"b":"2"}},"spec":{"minReadySeconds":1,"template":{"spec":{"containers":[{"name":"a","args":["q"]}]}}}}`,
 		"create (no live)": `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","namespace":"n","labels":{"x":"y"}},"spec":{"template":{"spec":{"containers":[{"name":"a","image":"x","command":["sh"]}],"volumes":[{"name":"w","emptyDir":{}}]}}}}`,
 	}
 	now := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)

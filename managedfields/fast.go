@@ -60,7 +60,7 @@ func DecodeObject(obj map[string]any) (Managed, error) {
 		}
 		entries = append(entries, pending{e: e, raw: raw, has: hasFields && fv != nil})
 	}
-	memo := keyMemo{}
+	memo := make(keyMemo, 64)
 	for i, p := range entries {
 		e := p.e
 		switch e.Operation {
@@ -120,12 +120,16 @@ type memoElement struct {
 }
 
 func (memo keyMemo) element(k string) (fieldpath.PathElement, bool, error) {
-	if strings.HasPrefix(k, "f:") {
-		name := k[2:]
-		return fieldpath.PathElement{FieldName: &name}, true, nil
-	}
 	if m, ok := memo[k]; ok {
 		return m.pe, m.canon, m.err
+	}
+	if strings.HasPrefix(k, "f:") {
+		// Field names recur in every manager's set (f:metadata, f:spec, f:name, ...): one
+		// *string each per decode.
+		name := k[2:]
+		pe := fieldpath.PathElement{FieldName: &name}
+		memo[k] = memoElement{pe: pe, canon: true}
+		return pe, true, nil
 	}
 	pe, err := fieldpath.DeserializePathElement(k)
 	canon := false
@@ -173,16 +177,15 @@ func (memo keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool,
 			return 0, false, errSlowPath
 		}
 		n := 0
-		if len(cm) > 0 {
-			child := fieldpath.NewSet()
+		if memo.anyRecognised(cm) {
+			// Such a child set is never empty: it is built in place.
 			var childCanon bool
-			if n, childCanon, err = memo.setFromMap(child, cm); err != nil {
+			if n, childCanon, err = memo.setFromMap(set.Children.Descend(pe), cm); err != nil {
 				return 0, false, err
 			}
 			canon = canon && childCanon
-			if !child.Empty() {
-				*set.Children.Descend(pe) = *child
-			}
+		} else if len(cm) > 0 {
+			canon = false // only "." or unknown prefixes below: SMD would write {}
 		}
 		if _, d := cm["."]; d || n == 0 {
 			set.Members.Insert(pe)
@@ -192,6 +195,19 @@ func (memo keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool,
 		canon = false
 	}
 	return recognised, canon, nil
+}
+
+// anyRecognised reports whether m has a key setFromMap turns into a path element (or fails on).
+func (memo keyMemo) anyRecognised(m map[string]any) bool {
+	for k := range m {
+		if k == "." {
+			continue
+		}
+		if _, _, err := memo.element(k); err != fieldpath.ErrUnknownPathElementType {
+			return true
+		}
+	}
+	return false
 }
 
 // EncodeList encodes m as the object-model value of metadata.managedFields: entry maps in the

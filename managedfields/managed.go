@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -55,13 +56,66 @@ func Identifier(e Entry) string {
 	if e.Operation != OperationApply {
 		id.APIVersion = e.APIVersion
 	}
+	if s, ok := id.plain(); ok {
+		return s
+	}
 	b, _ := json.Marshal(id) // strings only: cannot fail
 	return string(b)
+}
+
+// identityKeys are the JSON keys of identity in encoding/json's order.
+var identityKeys = [4]string{`"manager":`, `"operation":`, `"apiVersion":`, `"subresource":`}
+
+// plain writes the identity as encoding/json does when no value needs escaping (the usual
+// case), without reflection; ok is false otherwise.
+func (id identity) plain() (string, bool) {
+	vals := [4]string{id.Manager, id.Operation, id.APIVersion, id.Subresource}
+	n := 2
+	for i, v := range vals {
+		if v == "" {
+			continue
+		}
+		if !jsonPlain(v) {
+			return "", false
+		}
+		n += len(identityKeys[i]) + len(v) + 3
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '{')
+	for i, v := range vals {
+		if v == "" {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, identityKeys[i]...)
+		b = append(b, '"')
+		b = append(b, v...)
+		b = append(b, '"')
+	}
+	b = append(b, '}')
+	return string(b), true
+}
+
+// jsonPlain reports whether encoding/json writes s between quotes unchanged: printable ASCII
+// other than the characters it escapes (", \, and <, >, & for HTML safety).
+func jsonPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseIdentifier reads an identifier back into an entry (manager, operation, apiVersion,
 // subresource). It fails on text that is not a JSON object of those fields.
 func ParseIdentifier(id string) (Entry, error) {
+	if e, ok := parsePlainIdentifier(id); ok {
+		return e, nil
+	}
 	var v struct {
 		Manager     string `json:"manager"`
 		Operation   string `json:"operation"`
@@ -72,6 +126,48 @@ func ParseIdentifier(id string) (Entry, error) {
 		return Entry{}, err
 	}
 	return Entry{Manager: v.Manager, Operation: Operation(v.Operation), APIVersion: v.APIVersion, Subresource: v.Subresource}, nil
+}
+
+// parsePlainIdentifier reads exactly what plain writes (keys in order, each at most once,
+// values of plain characters); anything else is left to encoding/json.
+func parsePlainIdentifier(id string) (Entry, bool) {
+	if len(id) < 2 || id[0] != '{' || id[len(id)-1] != '}' {
+		return Entry{}, false
+	}
+	rest := id[1 : len(id)-1]
+	var vals [4]string
+	next := 0
+	for first := true; rest != ""; first = false {
+		if !first {
+			if rest[0] != ',' {
+				return Entry{}, false
+			}
+			rest = rest[1:]
+		}
+		k := next
+		for k < len(identityKeys) && !strings.HasPrefix(rest, identityKeys[k]) {
+			k++
+		}
+		if k == len(identityKeys) {
+			return Entry{}, false
+		}
+		rest = rest[len(identityKeys[k]):]
+		if rest == "" || rest[0] != '"' {
+			return Entry{}, false
+		}
+		end := strings.IndexByte(rest[1:], '"')
+		if end < 0 {
+			return Entry{}, false
+		}
+		v := rest[1 : 1+end]
+		if v == "" || !jsonPlain(v) {
+			return Entry{}, false
+		}
+		vals[k] = v
+		next = k + 1
+		rest = rest[end+2:]
+	}
+	return Entry{Manager: vals[0], Operation: Operation(vals[1]), APIVersion: vals[2], Subresource: vals[3]}, true
 }
 
 // SetFromFieldsV1 decodes a FieldsV1 document into a field set. nil or empty input is the empty set.
