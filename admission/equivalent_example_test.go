@@ -44,7 +44,7 @@ func ExampleVersions() {
 		Kind:     admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
 		Resource: admission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"},
 		Name:     "g", Namespace: "default",
-		Object:   map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g", "namespace": "default"}}})
+		Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g", "namespace": "default"}}})
 	fmt.Println(res.Warnings, err)
 	// Output:
 	// [Validation failed for ValidatingAdmissionPolicy 'p' with binding 'b': saw example.com/v1beta1 as v1beta1, requested as v1] <nil>
