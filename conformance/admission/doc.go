@@ -11,8 +11,9 @@
 // apiserver builds from its OpenAPI) on generated ApplyConfiguration and
 // JSONPatch mutations over ConfigMaps (150), and on ApplyConfiguration
 // mutations of Pods and Deployments (200: list-maps by key, sets, atomic lists
-// and structs, fields outside the schema): the error or the mutated object must
-// be equal (100,000 each with WRITEPATH_LONG=1).
+// and structs, fields outside the schema) and of a custom resource merged by
+// the type converter built from its CRD's OpenAPI v3 (150): the error or the
+// mutated object must be equal (100,000 each with WRITEPATH_LONG=1).
 //
 // matchPolicy Equivalent: a three-version CRD registered as the
 // apiextensions-apiserver registers it (the runtime EquivalentResourceRegistry,
