@@ -480,6 +480,24 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, elem bool) (any, bool) {
 		d.fail(v, "expected an integer or a string")
 		return nil, false
 	case 'B':
+		if l, ok := v.([]any); ok {
+			// encoding/json also reads []byte from a list of byte values.
+			b := make([]byte, len(l))
+			for i, e := range l {
+				if e == nil {
+					continue
+				}
+				n, ok := asInt(e)
+				if !ok || n < 0 || n > 255 {
+					d.push(seg{index: i, kind: 'i'})
+					d.fail(e, "expected a byte")
+					d.pop()
+					return nil, false
+				}
+				b[i] = byte(n)
+			}
+			return base64.StdEncoding.EncodeToString(b), true
+		}
 		s, ok := v.(string)
 		if !ok {
 			d.fail(v, "expected a base64 string")
