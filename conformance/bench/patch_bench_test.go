@@ -28,11 +28,15 @@ import (
 // impl=reference (and impl=v5 for raw github.com/evanphx/json-patch/v5);
 // compare with `benchstat -col /impl`.
 //
-// The reference is timed on what it needs per call: StrategicMergeMapPatch
-// mutates its inputs, so it gets a fresh copy of the live object (the
-// apiserver builds one with ToUnstructured) and decodes the patch bytes (as
-// the apiserver does). writepath takes the live object and the patch bytes
-// and never mutates them.
+// Both sides get the same inputs (the decoded live object and the patch
+// bytes) and do the same work: decode the patch, merge, and leave a fresh
+// result with the live object untouched. StrategicMergeMapPatch modifies the
+// map it merges into, so impl=reference merges into runtime.DeepCopyJSON of
+// the live object (impl=reference-apiserver-path: into ToUnstructured of the
+// typed object, as the apiserver's handler does); writepath copies
+// internally. impl=copy-only is that deep copy alone: the floor of any
+// implementation that returns a fresh object (the no-aliasing invariant),
+// about half of impl=reference on the Pod (TestPatchCPUTime).
 
 func readObject(tb testing.TB, parts ...string) map[string]any {
 	data, err := os.ReadFile(filepath.Join(append([]string{"..", ".."}, parts...)...))
