@@ -27,6 +27,14 @@ func FuzzDefaultBuiltin(f *testing.F) {
 	f.Add(uint16(7), []byte(`{"metadata":{"annotations":{"deprecated.daemonset.template.generation":"7"}},"stringData":{"a":"b"},"data":{"x":"AA=="}}`))
 	f.Add(uint16(11), []byte(`{"spec":{"hard":{"cpu":"0.1n","memory":1e3}},"status":null}`))
 	f.Add(uint16(20), []byte(`{"spec":{"ports":[{"port":80,"targetPort":""}],"type":"LoadBalancer"},"status":{"loadBalancer":{"ingress":[{"ip":"1.2.3.4"}]}}}`))
+	for i, g := range gvks {
+		if g.Kind == "CustomResourceDefinition" {
+			f.Add(uint16(i), []byte(`{"spec":{"names":{"kind":"W"},"versions":[{"name":"v1","storage":true,"schema":{"openAPIV3Schema":{"items":[{},{"type":"string"}],"additionalProperties":false,"dependencies":{"a":["b"],"c":{}},"enum":[1,null,"x"]}}}],"conversion":{"webhook":{}}}}`))
+		}
+		if g.Kind == "CertificateSigningRequest" {
+			f.Add(uint16(i), []byte(`{"spec":{"request":[1,2,255],"signerName":"x"}}`))
+		}
+	}
 	f.Fuzz(func(t *testing.T, which uint16, data []byte) {
 		var obj map[string]any
 		if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, &obj); err != nil || obj == nil {
