@@ -173,6 +173,8 @@ func TestNoAliasing(t *testing.T) {
 	_, fast := decodeObjectFast([]byte(podPatch))
 	require.True(t, fast, "the benchmark's patch takes the fast decoder")
 	checkNoAliasing(t, pod, []byte(podPatch), strategic(metaFor(t, "v1", "Pod")))
+	big := `{"metadata":{"annotations":{"big":"` + strings.Repeat("x", sharedTextMax) + `"}},"spec":{"containers":[{"name":"app","image":"y"}]}}`
+	checkNoAliasing(t, pod, []byte(big), strategic(metaFor(t, "v1", "Pod")))
 	checkNoAliasing(t, pod, []byte(`{"spec":{"containers":[{"name":"app","image":"x"}]}}`), jsonMerge)
 	assert.Greater(t, ran, 10)
 }

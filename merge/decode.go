@@ -22,10 +22,13 @@ import (
 // there are no unknown fields), so a successful fast decode also stands for
 // kjson.UnmarshalStrict's.
 func decodeObjectFast(data []byte) (map[string]any, bool) {
-	// Keys and plain string values are substrings of one copy of the input:
-	// one allocation instead of one per string (the strings a result keeps
-	// keep that copy alive, as big as the patch at most).
-	d := fastDecoder{data: data, text: string(data)}
+	d := fastDecoder{data: data}
+	if len(data) <= sharedTextMax {
+		// Keys and plain string values are substrings of one copy of the
+		// input: one allocation instead of one per string. The strings a
+		// result keeps keep that copy alive, so only for small bodies.
+		d.text = string(data)
+	}
 	d.skipSpace()
 	if d.i >= len(d.data) || d.data[d.i] != '{' {
 		return nil, false
@@ -41,13 +44,16 @@ func decodeObjectFast(data []byte) (map[string]any, bool) {
 	return m, true
 }
 
+// sharedTextMax is the largest body whose strings share one copy of it.
+const sharedTextMax = 64 << 10
+
 // maxFastDepth bounds the fast decoder's recursion; deeper documents go to
 // the reference decoder (which refuses nesting beyond 10,000).
 const maxFastDepth = 1000
 
 type fastDecoder struct {
 	data  []byte
-	text  string // data as a string
+	text  string // data as a string, or "" (strings copied one by one)
 	i     int
 	depth int
 }
@@ -203,6 +209,9 @@ func (d *fastDecoder) str() (string, bool) {
 		case c == '"':
 			d.i++
 			if plain {
+				if d.text == "" {
+					return string(d.data[start+1 : d.i-1]), true
+				}
 				return d.text[start+1 : d.i-1], true
 			}
 			var s string

@@ -109,6 +109,9 @@ func TestDecodeObjectFast(t *testing.T) {
 	} {
 		assert.Equal(t, c.fast, checkFastDecode(t, []byte(c.in)), "%q", c.in)
 	}
+	// Above sharedTextMax strings are copied one by one.
+	big := `{"a":"` + strings.Repeat("x", sharedTextMax) + `","b":["y","\u00e9"],"c":{"d":"e"}}`
+	assert.True(t, checkFastDecode(t, []byte(big)))
 	deep := strings.Repeat(`{"a":[`, maxFastDepth/2-1) + `1` + strings.Repeat(`]}`, maxFastDepth/2-1)
 	assert.True(t, checkFastDecode(t, []byte(deep)))
 }
