@@ -67,7 +67,10 @@ func oursOutcome(obj map[string]any, err error) outcome {
 
 func (o *ours) apply(live, config map[string]any, manager string, force bool, now time.Time) outcome {
 	r, err := apply.Apply(apply.Request{Live: live, Config: config, Kind: o.gvk, Manager: manager, Force: force,
-		Subresource: o.subresource, Now: now, Types: o.types, ResetFields: o.reset})
+		Subresource: o.subresource, Now: now, Types: o.types, ResetFields: o.reset,
+		// the reference field manager is built with a no-op defaulter; conformance/defaults
+		// checks built-in defaulting against the scheme's
+		Default: apply.NoDefault})
 	return oursOutcome(r.Object, err)
 }
 
