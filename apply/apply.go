@@ -335,7 +335,7 @@ func (e *engine) structuredApply(live, config map[string]any, managed managedfie
 	if newTyped == nil {
 		return nil, managed, nil
 	}
-	obj, err := typedToObject(newTyped)
+	obj, err := detachedObject(newTyped, liveVersioned, config)
 	if err != nil {
 		return nil, managed, fmt.Errorf("failed to convert new typed object (%v) to object: %v", gvknn(config), err)
 	}

@@ -168,6 +168,13 @@ func (e Entry) ToObject() (map[string]any, error) {
 // apiserver's decoder fails: a field of the wrong JSON type or a time that is not RFC 3339.
 // Unknown keys are ignored, like the apiserver's decoder does.
 func EntryFromObject(m map[string]any) (Entry, error) {
+	return entryFromObject(m, true, nil)
+}
+
+// entryFromObject is EntryFromObject; without withFields it leaves fieldsV1 unread (the
+// object-model decoder reads the map itself), and a non-nil timeSlot receives the parsed time
+// (so that one allocation holds the times of a whole list).
+func entryFromObject(m map[string]any, withFields bool, timeSlot *time.Time) (Entry, error) {
 	var e Entry
 	var err error
 	str := func(key string) string {
@@ -199,12 +206,17 @@ func EntryFromObject(m map[string]any) (Entry, error) {
 				return Entry{}, fmt.Errorf("managedFields entry: time: %w", perr)
 			}
 			parsed = parsed.UTC()
-			e.Time = &parsed
+			if timeSlot != nil {
+				*timeSlot = parsed
+				e.Time = timeSlot
+			} else {
+				e.Time = &parsed
+			}
 		default:
 			return Entry{}, fmt.Errorf("managedFields entry: time: expected string, got %s", jsonKind(v))
 		}
 	}
-	if v, ok := m["fieldsV1"]; ok && v != nil {
+	if v, ok := m["fieldsV1"]; ok && v != nil && withFields {
 		raw, merr := json.Marshal(v)
 		if merr != nil {
 			return Entry{}, fmt.Errorf("managedFields entry: fieldsV1: %w", merr)

@@ -3,6 +3,7 @@ package managedfields
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,27 +26,20 @@ func DecodeObject(obj map[string]any) (Managed, error) {
 	}
 	m := Managed{Fields: make(fieldpath.ManagedFields, len(items)), Times: make(map[string]*time.Time, len(items))}
 	type pending struct {
-		e   Entry
-		raw map[string]any
-		has bool
+		e    Entry
+		raw  map[string]any
+		has  bool
+		item map[string]any
 	}
 	entries := make([]pending, 0, len(items))
-	for _, item := range items {
+	times := make([]time.Time, len(items))
+	for i, item := range items {
 		im, ok := item.(map[string]any)
 		if !ok {
 			return Decode(nil)
 		}
 		fv, hasFields := im["fieldsV1"]
-		shallow := im
-		if hasFields {
-			shallow = make(map[string]any, len(im))
-			for k, v := range im {
-				if k != "fieldsV1" {
-					shallow[k] = v
-				}
-			}
-		}
-		e, err := EntryFromObject(shallow)
+		e, err := entryFromObject(im, false, &times[i])
 		if err != nil {
 			return Decode(nil) // Lenient: unreadable list, no managedFields
 		}
@@ -58,9 +52,10 @@ func DecodeObject(obj map[string]any) (Managed, error) {
 			}
 			return Decode(full)
 		}
-		entries = append(entries, pending{e: e, raw: raw, has: hasFields && fv != nil})
+		entries = append(entries, pending{e: e, raw: raw, has: hasFields && fv != nil, item: im})
 	}
-	memo := make(keyMemo, 64)
+	memo := newKeyMemo()
+	m.decoded = &decodedFrom{entries: make(map[string]map[string]any, len(entries)), fields: memo.names}
 	for i, p := range entries {
 		e := p.e
 		switch e.Operation {
@@ -96,6 +91,7 @@ func DecodeObject(obj map[string]any) (Managed, error) {
 		vs := fieldpath.NewVersionedSet(set, fieldpath.APIVersion(e.APIVersion), e.Operation == OperationApply)
 		m.Fields[id] = vs
 		m.Times[id] = e.Time
+		m.decoded.entries[id] = p.item
 		if p.has && canon {
 			if m.source == nil {
 				m.source = make(map[fieldpath.VersionedSet]map[string]any, len(entries))
@@ -111,7 +107,25 @@ var errSlowPath = errors.New("fieldsV1 needs the JSON decoder")
 // keyMemo remembers the path elements of the keys already decoded in one DecodeObject call (the
 // same list keys recur in several managers' sets); path elements are immutable and may be
 // shared between sets.
-type keyMemo map[string]memoElement
+type keyMemo struct {
+	elems map[string]memoElement
+	names map[string]string // field name → its key ("f:" + name), for EncodeList
+	strs  []string          // backing store of the field names the path elements point to
+}
+
+func newKeyMemo() *keyMemo {
+	return &keyMemo{elems: make(map[string]memoElement, 64), names: make(map[string]string, 64)}
+}
+
+// fieldName returns a pointer to a string equal to name, from a shared backing array (one
+// allocation for many names; the strings are never changed).
+func (memo *keyMemo) fieldName(name string) *string {
+	if len(memo.strs) == cap(memo.strs) {
+		memo.strs = make([]string, 0, 64)
+	}
+	memo.strs = append(memo.strs, name)
+	return &memo.strs[len(memo.strs)-1]
+}
 
 type memoElement struct {
 	pe    fieldpath.PathElement
@@ -119,16 +133,17 @@ type memoElement struct {
 	err   error
 }
 
-func (memo keyMemo) element(k string) (fieldpath.PathElement, bool, error) {
-	if m, ok := memo[k]; ok {
+func (memo *keyMemo) element(k string) (fieldpath.PathElement, bool, error) {
+	if m, ok := memo.elems[k]; ok {
 		return m.pe, m.canon, m.err
 	}
 	if strings.HasPrefix(k, "f:") {
 		// Field names recur in every manager's set (f:metadata, f:spec, f:name, ...): one
 		// *string each per decode.
-		name := k[2:]
-		pe := fieldpath.PathElement{FieldName: &name}
-		memo[k] = memoElement{pe: pe, canon: true}
+		name := memo.fieldName(k[2:])
+		pe := fieldpath.PathElement{FieldName: name}
+		memo.elems[k] = memoElement{pe: pe, canon: true}
+		memo.names[*name] = k
 		return pe, true, nil
 	}
 	pe, err := fieldpath.DeserializePathElement(k)
@@ -137,7 +152,7 @@ func (memo keyMemo) element(k string) (fieldpath.PathElement, bool, error) {
 		s, serr := fieldpath.SerializePathElement(pe)
 		canon = serr == nil && s == k
 	}
-	memo[k] = memoElement{pe: pe, canon: canon, err: err}
+	memo.elems[k] = memoElement{pe: pe, canon: canon, err: err}
 	return pe, canon, err
 }
 
@@ -145,7 +160,10 @@ func (memo keyMemo) element(k string) (fieldpath.PathElement, bool, error) {
 // a member when its object has "." or no recognised child; keys with an unknown prefix are
 // skipped. It returns the number of recognised keys of m, and whether m is exactly what SMD
 // would write for the set (so that it can be copied instead of re-encoded).
-func (memo keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool, error) {
+func (memo *keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool, error) {
+	if len(m) > 1 {
+		set.Members = fieldpath.MakePathElementSet(len(m)) // room for every key: no regrowth
+	}
 	recognised := 0
 	canon := true
 	dot := false
@@ -198,7 +216,7 @@ func (memo keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool,
 }
 
 // anyRecognised reports whether m has a key setFromMap turns into a path element (or fails on).
-func (memo keyMemo) anyRecognised(m map[string]any) bool {
+func (memo *keyMemo) anyRecognised(m map[string]any) bool {
 	for k := range m {
 		if k == "." {
 			continue
@@ -217,6 +235,7 @@ func EncodeList(m Managed) ([]any, error) {
 		return nil, nil
 	}
 	type item struct {
+		id  string
 		e   Entry
 		set *fieldpath.Set
 		raw map[string]any
@@ -233,66 +252,96 @@ func EncodeList(m Managed) ([]any, error) {
 		}
 		e.FieldsType = FieldsTypeV1
 		if t, ok := m.Times[id]; ok && t != nil {
-			tt := *t
-			e.Time = &tt
+			e.Time = t // only read below
 		}
-		items = append(items, item{e: e, set: vs.Set(), raw: m.source[vs]})
+		items = append(items, item{id: id, e: e, set: vs.Set(), raw: m.source[vs]})
 	}
 	// Sort by the entry fields (the set does not take part).
-	entries := make([]Entry, len(items))
-	for i := range items {
-		entries[i] = items[i].e
+	slices.SortFunc(items, func(a, b item) int {
+		switch {
+		case less(a.e, b.e):
+			return -1
+		case less(b.e, a.e):
+			return 1
+		}
+		return 0
+	})
+	var fieldKeys map[string]string
+	var entryMaps map[string]map[string]any
+	if m.decoded != nil {
+		fieldKeys, entryMaps = m.decoded.fields, m.decoded.entries
 	}
-	idx := make([]int, len(items))
-	for i := range idx {
-		idx[i] = i
-	}
-	sortIdx(idx, entries)
 	out := make([]any, 0, len(items))
-	for _, i := range idx {
+	var timeBuf [len(timeLayout) + 8]byte
+	for i := range items {
 		e := items[i].e
+		// The strings of an entry read from the live object are reused as they are (boxed
+		// already; strings are immutable): only what changed is allocated again.
+		was := entryMaps[items[i].id]
+		str := func(key, v string) any {
+			if w, ok := was[key]; ok {
+				if ws, ok := w.(string); ok && ws == v {
+					return w
+				}
+			}
+			return v
+		}
 		obj := make(map[string]any, 7)
 		if e.Manager != "" {
-			obj["manager"] = e.Manager
+			obj["manager"] = str("manager", e.Manager)
 		}
-		obj["operation"] = string(e.Operation)
+		obj["operation"] = str("operation", string(e.Operation))
 		if e.APIVersion != "" {
-			obj["apiVersion"] = e.APIVersion
+			obj["apiVersion"] = str("apiVersion", e.APIVersion)
 		}
 		if e.Time != nil {
 			if e.Time.IsZero() {
 				obj["time"] = nil
 			} else {
-				obj["time"] = e.Time.UTC().Format(timeLayout)
+				b := e.Time.UTC().AppendFormat(timeBuf[:0], timeLayout)
+				if w, ok := was["time"].(string); ok && w == string(b) {
+					obj["time"] = was["time"]
+				} else {
+					obj["time"] = string(b)
+				}
 			}
 		}
 		obj["fieldsType"] = FieldsTypeV1
 		if raw := items[i].raw; raw != nil {
 			obj["fieldsV1"] = copyFields(raw)
 		} else {
-			fm, err := setToMap(items[i].set)
+			fm, err := setToMap(items[i].set, fieldKeys)
 			if err != nil {
 				return nil, err
 			}
 			obj["fieldsV1"] = fm
 		}
 		if e.Subresource != "" {
-			obj["subresource"] = e.Subresource
+			obj["subresource"] = str("subresource", e.Subresource)
 		}
 		out = append(out, obj)
 	}
 	return out, nil
 }
 
-// setToMap is SMD's ToJSON (emitContentsV1) building maps instead of bytes.
-func setToMap(s *fieldpath.Set) (map[string]any, error) {
+// setToMap is SMD's ToJSON (emitContentsV1) building maps instead of bytes. fieldKeys, when not
+// nil, holds keys already made for field names ("f:" + name).
+func setToMap(s *fieldpath.Set, fieldKeys map[string]string) (map[string]any, error) {
 	out := make(map[string]any, s.Members.Size()+s.Children.Size())
+	key := func(pe fieldpath.PathElement) (string, error) {
+		if pe.FieldName != nil {
+			if k, ok := fieldKeys[*pe.FieldName]; ok {
+				return k, nil
+			}
+		}
+		return fieldpath.SerializePathElement(pe)
+	}
 	var err error
 	s.Members.Iterate(func(pe fieldpath.PathElement) {
 		if err != nil {
 			return
 		}
-		k, serr := fieldpath.SerializePathElement(pe)
+		k, serr := key(pe)
 		if serr != nil {
 			err = serr
 			return
@@ -303,13 +352,13 @@ func setToMap(s *fieldpath.Set) (map[string]any, error) {
 		if err != nil {
 			return
 		}
-		k, serr := fieldpath.SerializePathElement(pe)
+		k, serr := key(pe)
 		if serr != nil {
 			err = serr
 			return
 		}
 		child, _ := s.Children.Get(pe)
-		cm, cerr := setToMap(child)
+		cm, cerr := setToMap(child, fieldKeys)
 		if cerr != nil {
 			err = cerr
 			return

@@ -23,6 +23,15 @@ type Managed struct {
 	// source remembers, for sets decoded by DecodeObject, the FieldsV1 map they came from, so
 	// that EncodeList copies it instead of serializing an unchanged set again.
 	source map[fieldpath.VersionedSet]map[string]any
+	// decoded keeps, for a Managed read by DecodeObject, what EncodeList can reuse instead of
+	// allocating again: the entry maps by identifier and the FieldsV1 keys by field name.
+	decoded *decodedFrom
+}
+
+// decodedFrom is read-only once DecodeObject returns.
+type decodedFrom struct {
+	entries map[string]map[string]any // identifier → the managedFields item it was read from
+	fields  map[string]string         // field name → its FieldsV1 key ("f:" + name)
 }
 
 // Copy returns a copy whose maps can be changed without affecting m (the sets themselves are
@@ -36,6 +45,7 @@ func (m Managed) Copy() Managed {
 		out.Times[k] = v
 	}
 	out.source = m.source
+	out.decoded = m.decoded
 	return out
 }
 
@@ -254,10 +264,6 @@ func Encode(m Managed) ([]Entry, error) {
 	}
 	Sort(out)
 	return out, nil
-}
-
-func sortIdx(idx []int, entries []Entry) {
-	sort.Slice(idx, func(i, j int) bool { return less(entries[idx[i]], entries[idx[j]]) })
 }
 
 // Sort orders entries as the apiserver does before writing them (sortEncodedManagedFields).
