@@ -215,15 +215,22 @@ func (memo *keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool
 	return recognised, canon, nil
 }
 
-// anyRecognised reports whether m has a key setFromMap turns into a path element (or fails on).
+// anyRecognised reports whether m has a key setFromMap turns into a path element (or fails on):
+// any key but "." and those with an unknown one-letter prefix (what DeserializePathElement
+// answers with ErrUnknownPathElementType), decided without decoding.
 func (memo *keyMemo) anyRecognised(m map[string]any) bool {
 	for k := range m {
 		if k == "." {
 			continue
 		}
-		if _, _, err := memo.element(k); err != fieldpath.ErrUnknownPathElementType {
-			return true
+		if len(k) >= 2 && k[1] == ':' {
+			switch k[0] {
+			case 'f', 'v', 'k', 'i':
+			default:
+				continue
+			}
 		}
+		return true
 	}
 	return false
 }
