@@ -86,6 +86,9 @@
 //
 // Apply and Update are pure: they never change their inputs, never keep references into them, and
 // never read the clock; the same request gives the same bytes. They are safe for concurrent use.
+// Apply runs SMD's Updater.Apply step by step itself, computing once the field sets the Updater
+// computes twice and skipping the last pruning passes when their outcome is provably empty; its
+// results are the Updater's (the differential suite compares them with the apiserver's chain).
 // Several API versions: managers recorded at another apiVersion are compared after converting the
 // object with Request.Convert; with no converter (or a version the converter reports unknown, or a
 // kind the TypeConverter has no type for) their entries are dropped, as the apiserver drops
