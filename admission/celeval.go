@@ -137,33 +137,16 @@ func (p *variablesProvider) FindStructFieldNames(name string) ([]string, bool) {
 	return p.Provider.FindStructFieldNames(name)
 }
 
+// FindStructFieldType gives a variable's type without accessors, as the
+// apiserver's DeclTypeProvider does: variables are read through the lazy
+// map's Find, so has(variables.x) evaluates x (and fails with it).
 func (p *variablesProvider) FindStructFieldType(name, f string) (*types.FieldType, bool) {
 	if name == variablesTypeName {
 		t, ok := p.fields[f]
 		if !ok {
 			return nil, false
 		}
-		return &types.FieldType{Type: t,
-			IsSet: func(target any) bool {
-				lv, ok := target.(*lazyVariables)
-				if !ok {
-					return false
-				}
-				_, found := lv.names[f]
-				return found
-			},
-			GetFrom: func(target any) (any, error) {
-				lv, ok := target.(*lazyVariables)
-				if !ok {
-					return nil, fmt.Errorf("no such key: %v", f)
-				}
-				v, found := lv.get(f)
-				if !found {
-					return nil, fmt.Errorf("no such key: %v", f)
-				}
-				return v, nil
-			},
-		}, true
+		return &types.FieldType{Type: t}, true
 	}
 	return p.Provider.FindStructFieldType(name, f)
 }
@@ -387,35 +370,55 @@ func (l *lazyVariables) get(name string) (ref.Val, bool) {
 	return l.results[i], true
 }
 
-func (l *lazyVariables) ConvertToNative(reflect.Type) (any, error) {
-	return nil, fmt.Errorf("variables cannot be converted")
+// lazyVariables behaves as the apiserver's lazy.MapValue.
+func (l *lazyVariables) ConvertToNative(t reflect.Type) (any, error) {
+	return nil, fmt.Errorf("disallowed conversion from %q to %q", variablesTypeName, t.Name())
 }
 func (l *lazyVariables) ConvertToType(t ref.Type) ref.Val {
-	if t == types.TypeType {
+	switch t {
+	case types.TypeType:
 		return types.NewObjectType(variablesTypeName)
 	}
-	return types.NewErr("variables cannot be converted to %v", t)
+	if t.TypeName() == variablesTypeName {
+		return l
+	}
+	return types.NewErr("disallowed conversion from %q to %q", variablesTypeName, t.TypeName())
 }
-func (l *lazyVariables) Equal(o ref.Val) ref.Val { return types.Bool(l == o) }
-func (l *lazyVariables) Type() ref.Type          { return types.NewObjectType(variablesTypeName) }
-func (l *lazyVariables) Value() any              { return l }
+func (l *lazyVariables) Equal(o ref.Val) ref.Val {
+	other, ok := o.(*lazyVariables)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(o)
+	}
+	return types.Bool(l == other)
+}
+func (l *lazyVariables) Type() ref.Type { return types.NewObjectType(variablesTypeName) }
+func (l *lazyVariables) Value() any     { return types.NoSuchOverloadErr() }
 func (l *lazyVariables) Get(key ref.Val) ref.Val {
 	v, ok := l.Find(key)
-	if !ok {
-		return types.NewErr("no such key: %v", key)
+	if ok {
+		return v
 	}
-	return v
+	return types.ValOrErr(key, "no such key: %v", key)
 }
 func (l *lazyVariables) Find(key ref.Val) (ref.Val, bool) {
 	s, ok := key.(types.String)
 	if !ok {
+		return types.MaybeNoSuchOverloadErr(s), true
+	}
+	name, ok := cel.Unescape(string(s))
+	if !ok {
 		return nil, false
 	}
-	return l.get(string(s))
+	return l.get(name)
 }
-func (l *lazyVariables) Contains(key ref.Val) ref.Val { _, ok := l.Find(key); return types.Bool(ok) }
-func (l *lazyVariables) IsSet(f ref.Val) ref.Val      { return l.Contains(f) }
-func (l *lazyVariables) Size() ref.Val                { return types.Int(len(l.names)) }
+func (l *lazyVariables) Contains(key ref.Val) ref.Val {
+	v, found := l.Find(key)
+	if v != nil && types.IsUnknownOrError(v) {
+		return v
+	}
+	return types.Bool(found)
+}
+func (l *lazyVariables) Size() ref.Val { return types.Int(len(l.names)) }
 func (l *lazyVariables) Iterator() traits.Iterator {
 	keys := make([]string, 0, len(l.names))
 	for k := range l.names {
