@@ -22,7 +22,7 @@ func (m *multiFlag) Set(s string) error {
 func runAdmit(e *env, args []string) int {
 	var o output
 	var policies, params, namespaces, crdFiles multiFlag
-	f := e.flags("admit -f OBJECT [--old OLD] [--operation CREATE|UPDATE|DELETE] --policy FILE [--params FILE] [--namespace FILE] [--crd FILE] [--webhook-url URL] [-o yaml|json]",
+	f := e.flags("admit -f OBJECT [--old OLD] [--operation CREATE|UPDATE|DELETE] --policy FILE [--params FILE] [--namespace FILE] [--crd FILE] [--webhook-url URL] [-o yaml|json]\n       writepath admit --type-check --policy FILE [--crd FILE] [-o yaml|json]",
 		`Run a write through kube-apiserver 1.37's admission chain: NamespaceLifecycle (when
 namespaces are given), MutatingAdmissionPolicies and mutating webhooks (with reinvocation),
 ObjectMeta validation, then ValidatingAdmissionPolicies and validating webhooks, with the
@@ -40,12 +40,20 @@ the object converted by the CRD's strategy (None, or its conversion webhook), an
 ApplyConfiguration mutations of custom resources merge by the CRD's schema.
 
 Prints the admitted object, then on stderr the patches each mutator applied, the warnings
-("Warning: ...") and the audit annotations. Exit status 1 if admission rejects the write.`,
+("Warning: ...") and the audit annotations. Exit status 1 if admission rejects the write.
+
+--type-check prints, for each ValidatingAdmissionPolicy of the --policy files, the
+status.typeChecking kube-controller-manager would write: its expressions compiled against the
+schemas of the built-in kinds (and --crd custom resources) its resourceRules match, at most 10
+per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 		`  # A create checked by a policy with params
   writepath admit -f deploy.yaml --policy vap.yaml --params limits.yaml --namespace ns.yaml
 
   # An update
-  writepath admit -f new.yaml --old stored.yaml --policy vap.yaml`)
+  writepath admit -f new.yaml --old stored.yaml --policy vap.yaml
+
+  # The type-checking warnings of policies
+  writepath admit --type-check --policy vap.yaml`)
 	objFile := f.String("f", "", "`FILE` with the object to write (- for stdin)")
 	oldFile := f.String("old", "", "`FILE` with the stored object (an UPDATE unless --operation says otherwise)")
 	op := f.String("operation", "", "`OPERATION`: CREATE, UPDATE or DELETE (default CREATE, UPDATE with --old)")
@@ -57,8 +65,12 @@ Prints the admitted object, then on stderr the patches each mutator applied, the
 	user := f.String("user", "", "the requesting user's `NAME`")
 	dryRun := f.Bool("dry-run", false, "dryRun=All: webhooks with side effects refuse the request")
 	f.Var(&o, "o", "output format: `yaml|json` (default yaml)")
+	typeCheck := f.Bool("type-check", false, "print the type-checking warnings of the ValidatingAdmissionPolicies instead")
 	if code, ok := f.parse(args); !ok {
 		return code
+	}
+	if *typeCheck {
+		return runTypeCheck(e, o, f.Args(), policies, crdFiles)
 	}
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
