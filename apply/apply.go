@@ -113,7 +113,7 @@ type engine struct {
 	convert     VersionConverter
 	updater     merge.Updater
 	maxUpdaters int
-	defaulter   func(map[string]any) map[string]any
+	defaulter   func(map[string]any) (map[string]any, error)
 }
 
 func newEngine(gvk schema.GroupVersionKind, subresource string, now time.Time, types TypeConverter, convert VersionConverter, reset map[fieldpath.APIVersion]fieldpath.Filter, maxUpdaters int) *engine {
@@ -340,7 +340,9 @@ func (e *engine) structuredApply(live, config map[string]any, managed managedfie
 		return nil, managed, fmt.Errorf("failed to convert new typed object (%v) to object: %v", gvknn(config), err)
 	}
 	if e.defaulter != nil {
-		obj = e.defaulter(obj)
+		if obj, err = e.defaulter(obj); err != nil {
+			return nil, managed, fmt.Errorf("failed to convert new object (%v) to proper version: %v", gvknn(config), err)
+		}
 	}
 	return obj, managed, nil
 }

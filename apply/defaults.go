@@ -1,6 +1,11 @@
 package apply
 
 import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -13,11 +18,13 @@ import (
 //
 // The defaulted fields are not owned by the applier: the merge has already recorded ownership,
 // as in the apiserver. A merged object that does not decode into the Go type (an unparsable
-// quantity, a string where an integer belongs) is returned as merged: the apiserver would fail
-// the request while converting it, which this package does not model.
-func defaulterFor(req Request, gvk schema.GroupVersionKind) func(map[string]any) map[string]any {
+// quantity, invalid base64 in a []byte field) fails the request as the apiserver's conversion
+// to the versioned type does: "unable to convert unstructured object to <gvk>: <why>", which
+// Apply wraps into its 500.
+func defaulterFor(req Request, gvk schema.GroupVersionKind) func(map[string]any) (map[string]any, error) {
 	if req.Default != nil {
-		return req.Default
+		d := req.Default
+		return func(obj map[string]any) (map[string]any, error) { return d(obj), nil }
 	}
 	if req.Types != nil && req.Types != Builtin {
 		return nil
@@ -26,13 +33,27 @@ func defaulterFor(req Request, gvk schema.GroupVersionKind) func(map[string]any)
 		return nil
 	}
 	now := req.Now
-	return func(obj map[string]any) map[string]any {
+	return func(obj map[string]any) (map[string]any, error) {
 		out, err := schema.DefaultBuiltin(gvk, obj, now)
 		if err != nil {
-			return obj
+			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))
 		}
-		return out
+		return out, nil
 	}
+}
+
+// conversionCause is the text runtime.DefaultUnstructuredConverter gives for a value that does
+// not decode: a type's own UnmarshalJSON error as it is (quantities, times), the base64 decoder's
+// behind "error decoding from json: " ([]byte fields).
+func conversionCause(err error) string {
+	var fe *field.Error
+	if !errors.As(err, &fe) {
+		return err.Error()
+	}
+	if strings.HasPrefix(fe.Detail, "illegal base64 data") {
+		return "error decoding from json: " + fe.Detail
+	}
+	return fe.Detail
 }
 
 // NoDefault is a Request.Default that leaves the merged object as it is: what a field manager
