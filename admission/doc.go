@@ -156,10 +156,12 @@
 //   - A webhook's answer is converted back to the request's version at once;
 //     the apiserver keeps the converted object until a later webhook needs
 //     another version. Both agree when conversions round-trip.
-//   - params of built-in kinds are plain JSON values in CEL; the apiserver
-//     wraps the typed object (a Go map or struct compared with a value of
-//     another type gives "no such overload" there, false here). request and
-//     namespaceObject are wrapped as the apiserver wraps them.
+//   - params of built-in kinds other than ConfigMap and Secret are plain JSON
+//     values in CEL; the apiserver wraps the typed object (a Go map or struct
+//     compared with a value of another type gives "no such overload" there,
+//     false here; fields without omitempty are present there). request,
+//     namespaceObject and ConfigMap and Secret params are wrapped as the
+//     apiserver wraps them.
 //   - ApplyConfiguration mutations merge with the kind's structured-merge-diff
 //     type as the apiserver's do (built-in kinds from package schema's
 //     catalogue, custom resources from Versions.CRDs): list-maps by key, sets

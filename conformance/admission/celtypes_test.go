@@ -162,10 +162,9 @@ var typedFields = []string{
 	"namespaceObject.status.conditions", "namespaceObject.status.conditions[0].lastTransitionTime",
 	"namespaceObject.status.conditions[0].type", "namespaceObject.status.conditions[0].foo",
 	"namespaceObject.kind", "namespaceObject.apiVersion",
-	// params.data is left out: params of built-in kinds are typed objects in
-	// the apiserver (a Go map compares with a non-map as "no such overload"),
-	// plain JSON in writepath.
-	"params.data.max", "params.nope", "params.metadata.name",
+	// ConfigMap params are typed objects in the apiserver (a Go map compares
+	// with a non-map as "no such overload").
+	"params.data.max", "params.nope", "params.metadata.name", "params.data", "params.metadata", "params",
 	"variables.v", "variables.v.group", "variables.v.nope", "variables.w", "variables.missing",
 }
 
