@@ -479,7 +479,7 @@ var (
 var objectMetaShape = &goShape{kind: 's', fields: map[string]*goShape{
 	"labels": stringMapShape, "annotations": stringMapShape, "finalizers": stringsShape,
 	"ownerReferences": {kind: 'l', elem: &goShape{kind: 's', fields: map[string]*goShape{}}},
-	"managedFields": {kind: 'l', elem: &goShape{kind: 's', fields: map[string]*goShape{"fieldsV1": shapePlain}}},
+	"managedFields":   {kind: 'l', elem: &goShape{kind: 's', fields: map[string]*goShape{"fieldsV1": shapePlain}}},
 }}
 
 // configMapShape and secretShape are corev1.ConfigMap's and Secret's
