@@ -75,6 +75,11 @@ type Request struct {
 	Default func(map[string]any) map[string]any
 	// MaxUpdateManagers overrides DefaultMaxUpdateManagers when positive.
 	MaxUpdateManagers int
+	// CreateFrom is the object a create (Live nil) starts from; nil means what the apiserver's
+	// scope.Creater.New gives: the kind's zero object for built-in kinds typed by Builtin
+	// (schema.Kind.Zero), {apiVersion, kind} for others. Drivers of the bare field manager,
+	// whose reference starts from an empty object, pass {apiVersion, kind}.
+	CreateFrom map[string]any
 	// LibraryOnly stops at what k8s.io/apimachinery's field manager returns and skips the
 	// storage-layer rule that keeps the old timestamps when nothing but timestamps changed.
 	LibraryOnly bool
@@ -114,6 +119,8 @@ type engine struct {
 	updater     merge.Updater
 	maxUpdaters int
 	defaulter   func(map[string]any) (map[string]any, error)
+	// createFrom is Request.CreateFrom: the empty object of createBase.
+	createFrom map[string]any
 }
 
 func newEngine(gvk schema.GroupVersionKind, subresource string, now time.Time, types TypeConverter, convert VersionConverter, reset map[fieldpath.APIVersion]fieldpath.Filter, maxUpdaters int) *engine {
@@ -151,13 +158,14 @@ func Apply(req Request) (Result, error) {
 	gvk := req.gvk()
 	e := newEngine(gvk, req.Subresource, req.Now, req.types(), req.Convert, req.ResetFields, req.MaxUpdateManagers)
 	e.defaulter = defaulterFor(req, gvk)
+	e.createFrom = req.CreateFrom
 
 	// Without a live object the apiserver starts from an empty object of the endpoint's kind
 	// (patcher.createNewObject).
 	exists := req.Live != nil
 	live := req.Live
 	if !exists {
-		live = map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind}
+		live = createBase(req.CreateFrom, req.Types, gvk)
 	}
 
 	// FieldManager.Apply: the live managedFields must decode.
@@ -178,7 +186,7 @@ func Apply(req Request) (Result, error) {
 	out := obj // owned: every path above returns a fresh object
 	setManagedList(out, list)
 	if req.ResetValues != nil {
-		resetValues(out, req.Live, req.ResetValues)
+		resetValues(out, resetBase(req.Live, live), req.ResetValues)
 	}
 	if req.Reset != nil {
 		req.Reset(out, req.Live)
@@ -271,8 +279,8 @@ func (e *engine) applyLastApplied(live, config map[string]any, managed managedfi
 // before-first-apply, then applies.
 func (e *engine) applySkipNonApplied(live, config map[string]any, managed managedfields.Managed, manager string, force bool) (map[string]any, managedfields.Managed, error) {
 	if len(managed.Fields) == 0 {
-		gvk := gvkOf(config)
-		empty := map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind}
+		// objectCreater.New of the applied kind: the zero object for built-in kinds.
+		empty := createBase(e.createFrom, e.types, gvkOf(config))
 		var err error
 		live, managed, err = e.updateCapped(empty, live, managed, BeforeFirstApplyManager)
 		if err != nil {

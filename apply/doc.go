@@ -69,10 +69,14 @@
 // merge); NoDefault turns it off, as the k8s.io/apimachinery field manager with a no-op
 // defaulter behaves. Update does not default: its Object is the object the write produced, and
 // the apiserver decodes and defaults a PUT or PATCH body before the field manager compares it,
-// so the writer owns the defaulted fields. Pass the body through schema.DefaultBuiltin first;
-// for a create the apiserver's live object is the kind's zero object (schema.Kind.Zero), not
-// nothing, so the fields it already has (spec, status) get no "." entry. Recorded:
-// testdata/defaults (TestUpdateOwnsDefaults replays the kubectl-create entries of 51 creates).
+// so the writer owns the defaulted fields. Pass the body through schema.DefaultBuiltin first.
+// A create (Live nil), for Apply and Update alike, starts from what the apiserver's
+// scope.Creater.New gives: for built-in kinds the zero object of the Go type (schema.Kind.Zero),
+// so the fields it already has (spec, status) get no "." entry, the strategy's status reset
+// leaves "status": {}, and before-first-apply compares with it too; {apiVersion, kind} for
+// custom resources. Request.CreateFrom and UpdateRequest.CreateFrom override it (the bare field
+// manager starts from an empty object). Recorded: testdata/defaults (TestUpdateOwnsDefaults
+// replays the kubectl-create entries of 51 creates) and the apply recordings' created objects.
 //
 // Beyond the apiserver: Explain turns a *ConflictError into a report (owners with operation,
 // apiVersion, time and subresource, live and requested values, what forcing takes from whom);

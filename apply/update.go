@@ -38,8 +38,8 @@ type UpdateRequest struct {
 	Subresource string
 	// Now is the time recorded when the manager's fields change.
 	Now time.Time
-	// Types, Convert, ResetFields, ResetValues, Reset, Validate, MaxUpdateManagers and
-	// LibraryOnly are as in Request.
+	// Types, Convert, ResetFields, ResetValues, Reset, Validate, MaxUpdateManagers, CreateFrom
+	// and LibraryOnly are as in Request.
 	Types             TypeConverter
 	Convert           VersionConverter
 	ResetFields       map[fieldpath.APIVersion]fieldpath.Filter
@@ -47,6 +47,7 @@ type UpdateRequest struct {
 	Reset             ValueReset
 	Validate          UpdateValidation
 	MaxUpdateManagers int
+	CreateFrom        map[string]any
 	LibraryOnly       bool
 }
 
@@ -82,7 +83,7 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 	}
 	live := req.Live
 	if live == nil {
-		live = map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind}
+		live = createBase(req.CreateFrom, req.Types, gvk)
 	}
 
 	managed := decodeLiveOrNew(live, req.Object, req.Subresource != "")
@@ -98,7 +99,7 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 			out = copyMap(obj)
 			setManagedList(out, list)
 			if req.ResetValues != nil {
-				resetValues(out, req.Live, req.ResetValues)
+				resetValues(out, resetBase(req.Live, live), req.ResetValues)
 			}
 			if req.Reset != nil {
 				req.Reset(out, req.Live)

@@ -68,16 +68,22 @@ func oursOutcome(obj map[string]any, err error) outcome {
 func (o *ours) apply(live, config map[string]any, manager string, force bool, now time.Time) outcome {
 	r, err := apply.Apply(apply.Request{Live: live, Config: config, Kind: o.gvk, Manager: manager, Force: force,
 		Subresource: o.subresource, Now: now, Types: o.types, ResetFields: o.reset,
-		// the reference field manager is built with a no-op defaulter; conformance/defaults
-		// checks built-in defaulting against the scheme's
-		Default: apply.NoDefault})
+		// the reference field manager is built with a no-op defaulter and creates start from an
+		// empty Unstructured; conformance/defaults checks built-in defaulting against the scheme's,
+		// and apply's recorded replays the typed zero object a real create starts from
+		Default: apply.NoDefault, CreateFrom: emptyObject(config)})
 	return oursOutcome(r.Object, err)
 }
 
 func (o *ours) update(live, newObj map[string]any, manager string, now time.Time) outcome {
 	r, err := apply.Update(apply.UpdateRequest{Live: live, Object: newObj, Kind: o.gvk, Manager: manager,
-		Subresource: o.subresource, Now: now, Types: o.types, ResetFields: o.reset})
+		Subresource: o.subresource, Now: now, Types: o.types, ResetFields: o.reset, CreateFrom: emptyObject(newObj)})
 	return oursOutcome(r.Object, err)
+}
+
+// emptyObject is what the reference's creater gives for obj's kind: {apiVersion, kind}.
+func emptyObject(obj map[string]any) map[string]any {
+	return map[string]any{"apiVersion": obj["apiVersion"], "kind": obj["kind"]}
 }
 
 // scenario is one endpoint (kind, subresource, reset fields) both sides are built for.

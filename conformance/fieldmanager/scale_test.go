@@ -95,7 +95,7 @@ func TestScaleDifferential(t *testing.T) {
 				force := r.Intn(3) == 0
 				desc = fmt.Sprintf("apply %s force=%v %s", manager, force, js(config))
 				want = ref.apply(live, config, manager, force, now)
-				res, err := apply.Apply(apply.Request{Live: live, Config: config, Manager: manager, Force: force, Now: now, Default: apply.NoDefault})
+				res, err := apply.Apply(apply.Request{Live: live, Config: config, Manager: manager, Force: force, Now: now, Default: apply.NoDefault, CreateFrom: emptyObject(config)})
 				got = oursOutcome(res.Object, err)
 			case k == 1:
 				scale, err := apply.ScaleOf(live, paths, nil)

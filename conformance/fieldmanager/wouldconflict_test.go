@@ -54,7 +54,7 @@ func TestWouldConflictProperty(t *testing.T) {
 					mutateConfig(r, config, live)
 					config = roundTrip(config)
 					req := apply.Request{Live: live, Config: config, Kind: us.gvk, Manager: manager,
-						Subresource: sc.subresource, Now: now, Types: ourTC, ResetFields: filter, Default: apply.NoDefault}
+						Subresource: sc.subresource, Now: now, Types: ourTC, ResetFields: filter, Default: apply.NoDefault, CreateFrom: emptyObject(config)}
 					before, configBefore := deepCopy(live), deepCopy(config)
 					got, gotErr := apply.WouldConflict(req)
 					require.Equal(t, before, live, "WouldConflict changed the live object")
