@@ -204,16 +204,6 @@ func (c *compiler) in(env *celgo.Env) (*compiler, error) {
 	return &compiler{env: e, vars: prov}, nil
 }
 
-// newConditionCompiler compiles without `variables` (plugin/cel's
-// ConditionCompiler, which webhooks' matchConditions use).
-func newConditionCompiler() (*compiler, error) {
-	env, err := admissionEnv(false)
-	if err != nil {
-		return nil, err
-	}
-	return &compiler{env: env}, nil
-}
-
 func copyProvider(p *variablesProvider) *variablesProvider {
 	f := make(map[string]*types.Type, len(p.fields))
 	for k, v := range p.fields {
