@@ -114,7 +114,7 @@ type keyMemo struct {
 }
 
 func newKeyMemo() *keyMemo {
-	return &keyMemo{elems: make(map[string]memoElement, 64), names: make(map[string]string, 64)}
+	return &keyMemo{elems: make(map[string]memoElement, 48), names: make(map[string]string, 32)}
 }
 
 // fieldName returns a pointer to a string equal to name, from a shared backing array (one
