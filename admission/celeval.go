@@ -418,12 +418,10 @@ func (l *lazyVariables) Iterator() traits.Iterator {
 	return types.NewStringList(types.DefaultTypeAdapter, keys).(traits.Lister).Iterator()
 }
 
-// celValue converts an object-model value for CEL (unstructured, no schema).
+// celValue converts an object-model value for CEL (unstructured, no schema); maps iterate in
+// sorted key order (sortedAdapter).
 func celValue(v any) any {
-	if v == nil {
-		return types.NullValue
-	}
-	return types.DefaultTypeAdapter.NativeToValue(v)
+	return sortedAdapter{}.NativeToValue(v)
 }
 
 // trimmed is strings.TrimSpace.
