@@ -141,10 +141,13 @@ func parseWebhooks(o map[string]any, mutating bool) ([]*webhook, error) {
 		w.match = mr
 		mcs, _ := m["matchConditions"].([]any)
 		if len(mcs) > 0 {
-			c, _, err := newCompiler(false, nil)
+			// The webhook's condition compiler declares no variables (and no params):
+			// variables.x is an undeclared reference, as in the apiserver.
+			env, err := admissionEnv(false)
 			if err != nil {
 				return nil, err
 			}
+			c := &compiler{env: env}
 			for _, x := range mcs {
 				mm, _ := x.(map[string]any)
 				w.conditions = append(w.conditions, namedProgram{name: getString(mm, "name"),
