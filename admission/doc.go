@@ -95,8 +95,10 @@
 // old object to the kind served there (Config.Versions.Converter; by default
 // BuiltinConverter, the None strategy for CRDs); the AdmissionReview carries
 // kind, resource and subResource as matched and requestKind, requestResource
-// and requestSubResource as requested, and a webhook's patch or a policy's
-// mutations are converted back. The mutating policy dispatcher converts once per
+// and requestSubResource as requested (a policy's match conditions, as the
+// apiserver's matcher builds their request, see the matched kind with the
+// request's own resource), and a webhook's patch or a policy's mutations are
+// converted back. The mutating policy dispatcher converts once per
 // kind when it starts, as the apiserver does: policies matched through different
 // versions each start from the request's object, and the last one to mutate
 // decides the result.
@@ -149,10 +151,6 @@
 //     Versions.Converter converts. (Events between core/v1 and
 //     events.k8s.io/v1, the other built-in equivalence served by default, are
 //     converted as the apiserver converts them.)
-//   - The match conditions of a ValidatingAdmissionPolicy matched through an
-//     equivalent resource see request.resource as the matched resource (the
-//     apiserver gives them the request's; its validations see the matched
-//     one, as here).
 //   - A webhook's answer is converted back to the request's version at once;
 //     the apiserver keeps the converted object until a later webhook needs
 //     another version. Both agree when conversions round-trip.

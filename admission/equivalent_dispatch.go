@@ -76,7 +76,7 @@ func reviewAs(r *Request, as matchedAs, uid string) ([]byte, error) {
 // valuesAs is requestValues for a request matched as as: object and
 // oldObject converted to its kind, request.kind that kind and
 // request.resource res (policies' validations and mutations see the matched
-// resource, match conditions the request's).
+// resource, match conditions the request's: requestValues.matchRequest).
 func (c *Chain) valuesAs(req *Request, obj map[string]any, as matchedAs, res GroupVersionResource) (*requestValues, error) {
 	r := *req
 	r.Object = obj
@@ -101,6 +101,12 @@ func (c *Chain) valuesAt(vr *Request, obj map[string]any, kind GroupVersionKind,
 	delete(m, "object")
 	delete(m, "oldObject")
 	rv.request = celValue(m)
+	if res != vr.Resource {
+		mm := reviewRequest(&cr, kind, vr.Resource, vr.SubResource, "")
+		delete(mm, "object")
+		delete(mm, "oldObject")
+		rv.matchRequest = celValue(mm)
+	}
 	return rv
 }
 

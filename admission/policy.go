@@ -222,6 +222,10 @@ type requestValues struct {
 	// request is built the first time an expression reads it.
 	req     *Request
 	request any
+	// matchRequest, when set, is the request match conditions see under an
+	// equivalent match: the matched kind but the request's own resource
+	// (matchconditions.Matcher builds it from versionedAttr.GetResource()).
+	matchRequest any
 }
 
 func (rv *requestValues) requestValue() any {
@@ -301,6 +305,11 @@ func (pc *policyCore) matchConditions(ctx context.Context, act *activation) (boo
 			v.results, v.done = make([]ref.Val, n), make([]bool, n)
 		}
 		mact.vars = &v
+	}
+	if act.rv != nil && act.rv.matchRequest != nil {
+		rv := *act.rv
+		rv.request = rv.matchRequest
+		mact.rv = &rv
 	}
 	act = &mact
 	budget := int64(matchConditionsBudget)
