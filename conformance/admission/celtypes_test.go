@@ -10,19 +10,14 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
-	"k8s.io/apiserver/pkg/admission/plugin/policy/generic"
-	"k8s.io/apiserver/pkg/admission/plugin/policy/matching"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/warning"
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes/fake"
 
 	wadmission "github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/status"
@@ -46,30 +41,7 @@ func newTypedWorld(t testing.TB) *world {
 			{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "limits", "namespace": "ns-b"}, "data": map[string]any{"max": "5"}},
 		},
 	}
-	var objs []runtime.Object
-	for _, n := range w.namespaces {
-		var ns corev1.Namespace
-		fromMap(t, n, &ns)
-		objs = append(objs, &ns)
-	}
-	for _, p := range w.params {
-		var cm corev1.ConfigMap
-		fromMap(t, p, &cm)
-		objs = append(objs, &cm)
-	}
-	client := fake.NewSimpleClientset(objs...)
-	factory := informers.NewSharedInformerFactory(client, 0)
-	nsInf := factory.Core().V1().Namespaces()
-	w.paramInf, _ = factory.ForResource(corev1.SchemeGroupVersion.WithResource("configmaps"))
-	nsLister := nsInf.Lister()
-	ctx := context.Background()
-	factory.Start(ctx.Done())
-	factory.WaitForCacheSync(ctx.Done())
-	w.rawMatcher = matching.NewMatcher(nsLister, client)
-	w.matcher = generic.NewPolicyMatcher(w.rawMatcher)
-	w.scheme = runtime.NewScheme()
-	require.NoError(t, corev1.AddToScheme(w.scheme))
-	return w
+	return w.start(t)
 }
 
 // typedRequest is a ConfigMap request with everything `request` carries.

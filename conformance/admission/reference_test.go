@@ -52,6 +52,12 @@ func newWorld(t testing.TB) *world {
 			{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "other", "namespace": "ns-b", "labels": map[string]any{"kind": "limit"}}, "data": map[string]any{"max": "1"}},
 		},
 	}
+	return w.start(t)
+}
+
+// start puts the namespaces and params behind informers of a fake client, as the
+// apiserver's plugins see them, and builds the reference matcher over them.
+func (w *world) start(t testing.TB) *world {
 	var objs []runtime.Object
 	for _, n := range w.namespaces {
 		var ns corev1.Namespace
