@@ -12,15 +12,18 @@ import (
 // defaulterFor returns what the field manager's objectDefaulter does to the merged object of req
 // (structuredMergeManager.Apply: TypedToObject, toVersioned, Default, toUnversioned): req.Default
 // when set; for a built-in kind typed by Builtin (req.Types nil or Builtin), the scheme's
-// defaulting of the endpoint's version (schema.DefaultBuiltin, with req.Now as the apiserver's
-// clock), which also gives the object the shape the typed Go value encodes to; nil otherwise
-// (custom resources get theirs from ConfigureCRD, kinds typed by Deduced or Types have none).
+// defaulting of the endpoint's version (schema.DefaultBuiltinUnstructured, with req.Now as the
+// apiserver's clock), which also gives the object the shape the typed Go value encodes to; nil
+// otherwise (custom resources get theirs from ConfigureCRD, kinds typed by Deduced or Types
+// have none). The merged object reaches the Go type through the unstructured converter, not the
+// JSON decoder: an integer beyond an int32 field's range wraps (4294967297 becomes 1), an
+// integral float converts, a float with a fraction fails (see schema.DefaultBuiltinUnstructured).
 //
 // The defaulted fields are not owned by the applier: the merge has already recorded ownership,
 // as in the apiserver. A merged object that does not decode into the Go type (an unparsable
-// quantity, invalid base64 in a []byte field) fails the request as the apiserver's conversion
-// to the versioned type does: "unable to convert unstructured object to <gvk>: <why>", which
-// Apply wraps into its 500.
+// quantity, invalid base64 in a []byte field, 2.5 in an integer field) fails the request as the
+// apiserver's conversion to the versioned type does: "unable to convert unstructured object to
+// <gvk>: <why>", which Apply wraps into its 500.
 func defaulterFor(req Request, gvk schema.GroupVersionKind) func(map[string]any) (map[string]any, error) {
 	if req.Default != nil {
 		d := req.Default
@@ -34,7 +37,7 @@ func defaulterFor(req Request, gvk schema.GroupVersionKind) func(map[string]any)
 	}
 	now := req.Now
 	return func(obj map[string]any) (map[string]any, error) {
-		out, err := schema.DefaultBuiltin(gvk, obj, now)
+		out, err := schema.DefaultBuiltinUnstructured(gvk, obj, now)
 		if err != nil {
 			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))
 		}

@@ -53,6 +53,12 @@ func DefaultBuiltin(gvk GroupVersionKind, obj map[string]any, now time.Time) (ma
 
 // Default is DefaultBuiltin for the kind k.
 func (k *Kind) Default(obj map[string]any, now time.Time) (map[string]any, error) {
+	return k.defaultAs(obj, now, false)
+}
+
+// defaultAs is Default, reading numbers as the unstructured converter does when unstructured
+// is set (DefaultUnstructured).
+func (k *Kind) defaultAs(obj map[string]any, now time.Time, unstructured bool) (map[string]any, error) {
 	reg, err := loadDefaulting()
 	if err != nil {
 		return nil, err
@@ -61,7 +67,7 @@ func (k *Kind) Default(obj map[string]any, now time.Time) (map[string]any, error
 	if st == nil {
 		return nil, fmt.Errorf("schema: no built-in defaulting for %s", k.GVK)
 	}
-	d := &bdecoder{reg: reg}
+	d := &bdecoder{reg: reg, unstructured: unstructured}
 	dec := d.decodeStruct(st, obj)
 	if len(d.errs) > 0 {
 		return nil, d.errs[0]
@@ -277,6 +283,9 @@ type bdecoder struct {
 	reg   *defaultingRegistry
 	errs  field.ErrorList
 	stack []seg
+	// unstructured reads numbers as runtime.DefaultUnstructuredConverter does (DefaultUnstructured)
+	// instead of as the JSON decoder does.
+	unstructured bool
 }
 
 // seg is one step of the path being decoded: a field name, a map key or a list index.
@@ -393,6 +402,9 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, elem bool) (any, bool) {
 		}
 		return s, elem || s != ""
 	case 'i', 'j':
+		if d.unstructured {
+			return d.convertInt(sh.kind, v, elem)
+		}
 		n, ok := asInt(v)
 		if !ok || (sh.kind == 'j' && (n > math.MaxInt32 || n < math.MinInt32)) {
 			d.fail(v, "expected an integer")
@@ -466,6 +478,9 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, elem bool) (any, bool) {
 		}
 		return dur.String(), elem || dur != 0
 	case 'I':
+		if d.unstructured {
+			return d.unmarshalIntOrString(v, elem)
+		}
 		switch x := v.(type) {
 		case string:
 			return x, true
