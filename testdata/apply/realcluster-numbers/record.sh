@@ -26,7 +26,7 @@ $KUBECTL create namespace $NS >/dev/null
 # No serviceaccount controller runs on that control plane: the Pod admission plugin needs the
 # namespace's default ServiceAccount.
 $KUBECTL -n $NS create serviceaccount default >/dev/null
-rm -rf "$OUT/deployment" "$OUT/pod" "$OUT/service"
+rm -rf "$OUT/deployment" "$OUT/deployment-port" "$OUT/pod" "$OUT/service"
 
 # step SCENARIO NAME METHOD PATH CONTENT-TYPE DRYRUN BODY
 step() {
@@ -81,6 +81,11 @@ step deployment apply-minus-1e30 PATCH $D $A true "$(deploy -1e30)"
 step deployment apply-json-4294967298.0 PATCH $D $A true '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":4294967298.0,"selector":{"matchLabels":{"app":"d"}},"template":{"metadata":{"labels":{"app":"d"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}'
 # stored (not a dry run): the wrapped value is what is kept, owned by the applier
 step deployment create-4294967297 PATCH $D $A false "$(deploy 4294967297)"
+# the same configuration again: the merge differs from the stored 1, the converted object does
+# not; the storage layer keeps the old managedFields time and resourceVersion (a no-op)
+sleep 1.1
+step deployment get-before-reapply GET $D "" false ""
+step deployment reapply-4294967297 PATCH $D $A false "$(deploy 4294967297)"
 step deployment get GET $D "" false ""
 # the update and patch paths (dry runs against the stored object)
 LIVE=$(curl -s $API$D)
@@ -95,6 +100,24 @@ step deployment strategic-4294967298 PATCH $D application/strategic-merge-patch+
 step deployment strategic-2147483648 PATCH $D application/strategic-merge-patch+json true '{"spec":{"replicas":2147483648}}'
 step deployment strategic-2.0 PATCH $D application/strategic-merge-patch+json true '{"spec":{"replicas":2.0}}'
 step deployment strategic-2.5 PATCH $D application/strategic-merge-patch+json true '{"spec":{"replicas":2.5}}'
+
+# a wrapped value in a list key: the applier's managedFields keep the key it sent
+# (k:{"containerPort":4294967376,...}), the stored item has 80, so the next apply of the same
+# configuration adds another item (the merge sees a new key) and the list grows
+DP=/apis/apps/v1/namespaces/$NS/deployments/dp
+deployport() {
+	echo '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"dp"},"spec":{"selector":{"matchLabels":{"app":"dp"}},"template":{"metadata":{"labels":{"app":"dp"}},"spec":{"containers":[{"name":"c","image":"nginx","ports":[{"containerPort":'"$1"'}]}]}}}}'
+}
+step deployment-port create-4294967376 PATCH $DP $A false "$(deployport 4294967376)"
+sleep 1.1
+step deployment-port get GET $DP "" false ""
+step deployment-port reapply-4294967376 PATCH $DP $A false "$(deployport 4294967376)"
+sleep 1.1
+step deployment-port get-again GET $DP "" false ""
+step deployment-port reapply-again-4294967376 PATCH $DP $A false "$(deployport 4294967376)"
+sleep 1.1
+step deployment-port get-last GET $DP "" false ""
+step deployment-port apply-80 PATCH $DP $A false "$(deployport 80)"
 
 P=/api/v1/namespaces/$NS/pods/p
 pod() { # terminationGracePeriodSeconds containerPort [activeDeadlineSeconds]
