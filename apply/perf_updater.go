@@ -34,6 +34,11 @@ type smdUpdater struct {
 
 	sets    map[*typed.TypedValue]setOrError
 	widened map[widenKey]*fieldpath.Set
+
+	// noWalk turns pruneByWalk off (tests of pruneNothingDangling); walked and shortcut record
+	// which proof answered the pruning, for the tests.
+	noWalk           bool
+	walked, shortcut bool
 }
 
 type setOrError struct {
@@ -145,12 +150,22 @@ func (u *smdUpdater) prune(merged *typed.TypedValue, managers fieldpath.ManagedF
 		}
 		return nil, fmt.Errorf("failed to convert merged object to last applied version: %v", err)
 	}
+	if !u.noWalk {
+		if ok, err := u.pruneByWalk(converted, version, managers, lastSet); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			u.walked = true
+			return u.conv.Convert(converted.RemoveItems(fieldpath.NewSet()), managers[applier].APIVersion())
+		}
+	}
 	sc, tr := converted.Schema(), converted.TypeRef()
 	pruned := converted.RemoveItems(u.named(lastSet.Set(), sc, tr))
 	if out, ok, err := u.pruneNothingDangling(converted, pruned, version, managers, lastSet); ok || err != nil {
 		if err != nil {
 			return nil, err
 		}
+		u.shortcut = true
 		return u.conv.Convert(out, managers[applier].APIVersion())
 	}
 	pruned, err = u.addBackOwned(converted, pruned, version, managers)

@@ -96,7 +96,7 @@ func TestSMDApplyEqualsUpdater(t *testing.T) {
 		return s.Difference(stripMetaSet)
 	}
 	r := rand.New(rand.NewSource(1))
-	shortcuts := 0
+	shortcuts, walked := 0, 0
 	cases := 600
 	if os.Getenv("WRITEPATH_LONG") != "" {
 		cases = 30000
@@ -127,31 +127,43 @@ func TestSMDApplyEqualsUpdater(t *testing.T) {
 
 		e := newEngine(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, "", testTime, Builtin, nil, nil, 0)
 		want, wantManagers, wantErr := e.updater.Apply(liveTyped, configTyped, e.gv, copyManaged(managers), id, force)
-		u := smdUpdater{conv: e.updater.Converter, filters: e.updater.IgnoreFilter}
-		got, gotManagers, gotErr := u.apply(liveTyped, configTyped, e.gv, copyManaged(managers), id, force)
-		if u.sets != nil && len(u.sets) == 2 {
-			shortcuts++ // only S_m and S_p0 were computed: the shortcut answered
-		}
 		msg := fmt.Sprintf("case %d: live %v, config %v, managers %v, force %v", i, live, config, managers, force)
-		require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(gotErr), msg)
-		if wantErr != nil {
-			continue
-		}
-		require.Equal(t, want == nil, got == nil, msg)
-		if want != nil {
-			assert.Equal(t, want.AsValue().Unstructured(), got.AsValue().Unstructured(), msg)
-		}
-		require.Equal(t, len(wantManagers), len(gotManagers), msg)
-		for m, vs := range wantManagers {
-			g, ok := gotManagers[m]
-			require.True(t, ok, msg)
-			assert.True(t, vs.Set().Equals(g.Set()), "%s: manager %s: want %v, got %v", msg, m, vs.Set(), g.Set())
-			assert.Equal(t, vs.APIVersion(), g.APIVersion(), msg)
-			assert.Equal(t, vs.Applied(), g.Applied(), msg)
+		for _, noWalk := range []bool{false, true} {
+			u := smdUpdater{conv: e.updater.Converter, filters: e.updater.IgnoreFilter, noWalk: noWalk}
+			got, gotManagers, gotErr := u.apply(liveTyped, configTyped, e.gv, copyManaged(managers), id, force)
+			if u.walked {
+				walked++
+			}
+			if u.shortcut {
+				shortcuts++
+			}
+			assertSameApply(t, msg, want, wantManagers, wantErr, got, gotManagers, gotErr)
 		}
 	}
-	t.Logf("%d random applies, %d answered by the pruning shortcut", cases, shortcuts)
+	t.Logf("%d random applies, pruning answered by the walk %d times, by the pruned set's proof %d times", cases, walked, shortcuts)
+	assert.Positive(t, walked)
 	assert.Positive(t, shortcuts)
+}
+
+// assertSameApply compares smdApply's answer with merge.Updater.Apply's.
+func assertSameApply(t *testing.T, msg string, want *typed.TypedValue, wantManagers fieldpath.ManagedFields, wantErr error, got *typed.TypedValue, gotManagers fieldpath.ManagedFields, gotErr error) {
+	t.Helper()
+	require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(gotErr), msg)
+	if wantErr != nil {
+		return
+	}
+	require.Equal(t, want == nil, got == nil, msg)
+	if want != nil {
+		assert.Equal(t, want.AsValue().Unstructured(), got.AsValue().Unstructured(), msg)
+	}
+	require.Equal(t, len(wantManagers), len(gotManagers), msg)
+	for m, vs := range wantManagers {
+		g, ok := gotManagers[m]
+		require.True(t, ok, msg)
+		assert.True(t, vs.Set().Equals(g.Set()), "%s: manager %s: want %v, got %v", msg, m, vs.Set(), g.Set())
+		assert.Equal(t, vs.APIVersion(), g.APIVersion(), msg)
+		assert.Equal(t, vs.Applied(), g.Applied(), msg)
+	}
 }
 
 var testTime = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
