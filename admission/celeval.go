@@ -463,22 +463,6 @@ var (
 	}}
 )
 
-// objectMetaShape is metav1.ObjectMeta's: maps, lists and structs.
-var objectMetaShape = &goShape{kind: 's', fields: map[string]*goShape{
-	"labels": stringMapShape, "annotations": stringMapShape, "finalizers": stringsShape,
-	"ownerReferences": {kind: 'l', elem: &goShape{kind: 's', fields: map[string]*goShape{}}},
-	"managedFields":   {kind: 'l', elem: &goShape{kind: 's', fields: map[string]*goShape{"fieldsV1": shapePlain}}},
-}}
-
-// configMapShape and secretShape are corev1.ConfigMap's and Secret's
-// (binaryData and Secret data are []byte values: strings).
-var (
-	configMapShape = &goShape{kind: 's', fields: map[string]*goShape{
-		"metadata": objectMetaShape, "data": stringMapShape, "binaryData": stringMapShape}}
-	secretShape = &goShape{kind: 's', fields: map[string]*goShape{
-		"metadata": objectMetaShape, "data": stringMapShape, "stringData": stringMapShape}}
-)
-
 // typedValue converts v, shaped as s, to the CEL value SchemalessTypedToVal
 // gives the typed object: Go maps, slices and structs compare unequal types
 // with "no such overload" rather than false, lists report out-of-range

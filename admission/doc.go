@@ -154,12 +154,17 @@
 //   - A webhook's answer is converted back to the request's version at once;
 //     the apiserver keeps the converted object until a later webhook needs
 //     another version. Both agree when conversions round-trip.
-//   - params of built-in kinds other than ConfigMap and Secret are plain JSON
-//     values in CEL; the apiserver wraps the typed object (a Go map or struct
-//     compared with a value of another type gives "no such overload" there,
-//     false here; fields without omitempty are present there). request,
-//     namespaceObject and ConfigMap and Secret params are wrapped as the
-//     apiserver wraps them.
+//   - params are presented as the apiserver presents them (params.go): a
+//     built-in kind's param as its typed informer holds it (schema.DefaultBuiltin's
+//     stored form, empty lists and maps null, no managedFields), plain JSON
+//     with paramKind's apiVersion and kind in a ValidatingAdmissionPolicy,
+//     the typed Go value (structs and maps that compare with another type
+//     with "no such overload", no apiVersion or kind) in a
+//     MutatingAdmissionPolicy; other kinds' params as given. A param that
+//     does not decode into its Go type makes the expressions that read it
+//     fail. Server-set fields (uid, resourceVersion, a Service's clusterIP)
+//     and the defaults of admission plugins (a Pod's tolerations) are what
+//     the caller supplies.
 //   - ApplyConfiguration mutations merge with the kind's structured-merge-diff
 //     type as the apiserver's do (built-in kinds from package schema's
 //     catalogue, custom resources from Versions.CRDs): list-maps by key, sets

@@ -59,6 +59,8 @@ type policyCore struct {
 	varNames    map[string]int
 	varProgs    []program
 	configError string
+	// mutating is true for MutatingAdmissionPolicies (params.go: how params look).
+	mutating bool
 }
 
 // vap is a compiled ValidatingAdmissionPolicy with its bindings.
@@ -258,31 +260,13 @@ func (c *Chain) newActivation(ctx context.Context, pc *policyCore, rv *requestVa
 	act := &activation{object: rv.object, oldObject: rv.oldObject, rv: rv, namespace: rv.namespace,
 		params: types.NullValue, authz: rv.authz, authzRes: rv.authzRes}
 	if param != nil {
-		act.params = paramValue(param, pc.paramKind)
+		act.params = paramCELValue(param, pc.paramKind, pc.mutating)
 	}
 	act.vars = &lazyVariables{ctx: ctx, names: pc.varNames, progs: pc.varProgs, act: act}
 	if n := len(pc.varProgs); n > 0 {
 		act.vars.results, act.vars.done = make([]ref.Val, n), make([]bool, n)
 	}
 	return act
-}
-
-// paramValue is the `params` variable. The apiserver reads params of
-// built-in kinds from typed informers and wraps the typed object
-// (SchemalessTypedToVal); ConfigMap and Secret params are wrapped the same
-// way here (their fields are all omitempty, so the JSON shows what the Go
-// struct holds). Params of other kinds are plain JSON, as the unstructured
-// objects of custom resources are.
-func paramValue(param map[string]any, pk *paramKind) any {
-	if pk != nil && pk.apiVersion == "v1" {
-		switch pk.kind {
-		case "ConfigMap":
-			return typedValue(param, configMapShape)
-		case "Secret":
-			return typedValue(param, secretShape)
-		}
-	}
-	return celValue(param)
 }
 
 func nilIfEmpty(m map[string]any) any {

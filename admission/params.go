@@ -1,0 +1,209 @@
+package admission
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/writepath/writepath/schema"
+)
+
+// The `params` variable, as kube-apiserver 1.37 presents a param object.
+//
+// The policy source reads params through an informer: for a resource of the
+// client-go shared informer factory (the built-in kinds, except those of
+// apiextensions.k8s.io and apiregistration.k8s.io) the factory's typed
+// informer, whose objects are the stored Go values decoded from protobuf,
+// with an empty TypeMeta and, by kube-apiserver's transform, without
+// managedFields; for every other kind a dynamic informer of unstructured
+// objects, as the apiserver serves them.
+//
+// The validating dispatcher wraps a param with an empty TypeMeta in
+// wrappedParam, whose ToUnstructured gives the object's unstructured form
+// with apiVersion and kind set from the policy's paramKind: so a typed param
+// is plain JSON in a ValidatingAdmissionPolicy (kind and apiVersion present,
+// comparing a map with a string is false). The mutating dispatcher hands the
+// typed object itself to CEL, which wraps it by reflection
+// (SchemalessTypedToVal): Go structs and maps that compare with another type
+// with "no such overload", and no kind or apiVersion.
+//
+// Both read the Go value, not the JSON a client sent: a built-in param is
+// first brought to its stored form with schema.DefaultBuiltin (fields the
+// type does not have dropped, non-omitempty fields present with their zero
+// values, defaults applied, quantities canonical, times to the second; a
+// no-op for an object read from a server), then empty lists and maps become
+// null (protobuf keeps no empty repeated field or map) and numbers of float
+// fields become doubles, as ToUnstructured gives them.
+
+// typedInformerKind returns the built-in kind whose params come from a typed
+// informer: served by default, and in client-go's shared informer factory.
+func typedInformerKind(pk *paramKind) (*schema.Kind, bool) {
+	if pk == nil {
+		return nil, false
+	}
+	group, version := "", pk.apiVersion
+	if i := strings.IndexByte(pk.apiVersion, '/'); i >= 0 {
+		group, version = pk.apiVersion[:i], pk.apiVersion[i+1:]
+	}
+	switch group {
+	case "apiextensions.k8s.io", "apiregistration.k8s.io":
+		// Not in client-go's informer factory: the dynamic informer.
+		return nil, false
+	}
+	k, err := schema.Builtin(schema.GroupVersionKind{Group: group, Version: version, Kind: pk.kind})
+	if err != nil || !k.ServedByDefault || k.Resource == "" {
+		return nil, false
+	}
+	return k, true
+}
+
+// paramCELValue is the `params` variable for param, of the policy's
+// paramKind pk, in a mutating (MutatingAdmissionPolicy) or validating policy.
+func paramCELValue(param map[string]any, pk *paramKind, mutating bool) any {
+	k, ok := typedInformerKind(pk)
+	if !ok {
+		return celValue(param)
+	}
+	stored, node, err := storedParam(k, param)
+	if err != nil {
+		// The apiserver could not have stored such an object.
+		return types.NewErr("param %s %s: %v", k.GVK.Kind, paramName(param), err)
+	}
+	if !mutating {
+		// wrappedParam: the unstructured object with paramKind's TypeMeta.
+		stored["apiVersion"], stored["kind"] = pk.apiVersion, pk.kind
+		return celValue(stored)
+	}
+	delete(stored, "apiVersion")
+	delete(stored, "kind")
+	return typedFromSchema(stored, node)
+}
+
+func paramName(param map[string]any) string {
+	if ns := getString(param, "metadata", "namespace"); ns != "" {
+		return ns + "/" + getString(param, "metadata", "name")
+	}
+	return getString(param, "metadata", "name")
+}
+
+// storedParam is param as the typed informer holds it, in its unstructured
+// form, with the schema of its kind (nil when the OpenAPI catalogue has
+// none).
+func storedParam(k *schema.Kind, param map[string]any) (map[string]any, *openAPINode, error) {
+	// now only feeds defaults of fields a stored object already has.
+	stored, err := k.Default(param, time.Time{})
+	if err != nil {
+		return nil, nil, err
+	}
+	if md, ok := stored["metadata"].(map[string]any); ok {
+		delete(md, "managedFields")
+	}
+	node := paramSchema(k.GVK)
+	if node != nil {
+		normalizeStored(stored, node)
+	}
+	return stored, node, nil
+}
+
+var paramSchemas sync.Map // GroupVersionKind -> *openAPINode (nil: none)
+
+// paramSchema is the resolved OpenAPI schema of a built-in kind, cached.
+func paramSchema(gvk schema.GroupVersionKind) *openAPINode {
+	key := GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
+	if n, ok := paramSchemas.Load(key); ok {
+		return n.(*openAPINode)
+	}
+	var node *openAPINode
+	if cat, err := loadOpenAPI(); err == nil {
+		node, _ = cat.schemaFor(key)
+	}
+	paramSchemas.Store(key, node)
+	return node
+}
+
+// normalizeStored turns, in place, the empty lists and maps of v (Go slices
+// and maps, by the schema) into null and the numbers of float fields into
+// float64. It returns the value to store in v's place.
+func normalizeStored(v any, n *openAPINode) any {
+	if n == nil {
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		switch {
+		case n.Props != nil:
+			for k, e := range x {
+				if p := n.Props[k]; p != nil {
+					x[k] = normalizeStored(e, p)
+				}
+			}
+		case n.Additional != nil:
+			if len(x) == 0 {
+				return nil
+			}
+			for k, e := range x {
+				x[k] = normalizeStored(e, n.Additional)
+			}
+		}
+	case []any:
+		if n.Items == nil || n.Type != "array" {
+			return v
+		}
+		if len(x) == 0 {
+			return nil
+		}
+		for i, e := range x {
+			x[i] = normalizeStored(e, n.Items)
+		}
+	case int64:
+		if n.Type == "number" {
+			return float64(x)
+		}
+	}
+	return v
+}
+
+// typedFromSchema is SchemalessTypedToVal of the Go value whose unstructured
+// form is v: objects with properties are Go structs, objects with
+// additionalProperties Go maps, arrays Go slices; what marshals itself
+// (quantities, times, int-or-strings, raw extensions) is plain.
+func typedFromSchema(v any, n *openAPINode) ref.Val {
+	if v == nil {
+		return types.NullValue
+	}
+	if n == nil || n.IntOrString || n.Format == "int-or-string" {
+		return sortedAdapter{}.NativeToValue(v)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		switch {
+		case n.Props != nil:
+			fields := make(map[string]ref.Val, len(x))
+			for k, e := range x {
+				fields[k] = typedFromSchema(e, n.Props[k])
+			}
+			return &goStruct{fields: fields, raw: x}
+		case n.Additional != nil:
+			vals := make(map[string]ref.Val, len(x))
+			for k, e := range x {
+				vals[k] = typedFromSchema(e, n.Additional)
+			}
+			return &goMap{vals: vals}
+		}
+		// RawExtension, FieldsV1: marshalled by themselves, plain.
+		return sortedAdapter{}.NativeToValue(x)
+	case []any:
+		if n.Type != "array" {
+			return sortedAdapter{}.NativeToValue(x)
+		}
+		elems := make([]ref.Val, len(x))
+		for i, e := range x {
+			elems[i] = typedFromSchema(e, n.Items)
+		}
+		return &goList{elems: elems}
+	}
+	return sortedAdapter{}.NativeToValue(v)
+}
