@@ -495,6 +495,9 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, elem bool) (any, bool) {
 		d.fail(v, "expected an integer or a string")
 		return nil, false
 	case 'B':
+		if l, ok := v.([]any); ok && d.unstructured {
+			return d.convertBytes(l)
+		}
 		if l, ok := v.([]any); ok {
 			// encoding/json also reads []byte from a list of byte values.
 			b := make([]byte, len(l))

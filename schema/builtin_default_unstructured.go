@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/base64"
 	"math"
 	"strconv"
 	"time"
@@ -23,7 +24,9 @@ import (
 //     int32 range check worded by encoding/json ("json: cannot unmarshal number 4294967376
 //     into Go value of type int32"), a float64 written as encoding/json writes it
 //     (9223372036854776000, 1e+21);
-//   - anything else in an integer field fails with "unrecognized type: int32" (or int64).
+//   - anything else in an integer field fails with "unrecognized type: int32" (or int64);
+//   - a []byte field given as a list of numbers takes each one's low 8 bits (256 is 0, -1 is
+//     255), where the JSON decoder wants 0 to 255.
 //
 // Errors are *field.Error values whose Detail is the converter's text, as the apiserver puts it
 // behind "unable to convert unstructured object to <gvk>: ". obj is not modified.
@@ -115,4 +118,35 @@ func (d *bdecoder) unmarshalIntOrString(v any, elem bool) (any, bool) {
 		return nil, false
 	}
 	return n, elem || n != 0
+}
+
+// convertBytes reads a list into a []byte field as the converter does, element by element into
+// uint8 (reflect's Convert: the low 8 bits; null is 0), and gives the base64 text the field
+// encodes to.
+func (d *bdecoder) convertBytes(l []any) (any, bool) {
+	b := make([]byte, len(l))
+	for i, e := range l {
+		var n int64
+		switch x := e.(type) {
+		case nil:
+			continue
+		case int64:
+			n = x
+		case float64:
+			if x != math.Trunc(x) {
+				d.push(seg{index: i, kind: 'i'})
+				d.fail(e, "cannot convert float64 to uint8")
+				d.pop()
+				return nil, false
+			}
+			n = floatToInt64(x)
+		default:
+			d.push(seg{index: i, kind: 'i'})
+			d.fail(e, "unrecognized type: uint8")
+			d.pop()
+			return nil, false
+		}
+		b[i] = byte(n)
+	}
+	return base64.StdEncoding.EncodeToString(b), true
 }

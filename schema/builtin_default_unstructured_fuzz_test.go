@@ -19,7 +19,7 @@ func FuzzDefaultBuiltinUnstructured(f *testing.F) {
 		f.Fatal(err)
 	}
 	var gvks []schema.GroupVersionKind
-	deploy, svc, pod := 0, 0, 0
+	deploy, svc, pod, cm := 0, 0, 0, 0
 	for _, k := range kinds {
 		if schema.HasBuiltinDefaulting(k.GVK) && k.ServedByDefault {
 			switch k.GVK {
@@ -29,6 +29,8 @@ func FuzzDefaultBuiltinUnstructured(f *testing.F) {
 				svc = len(gvks)
 			case podGVK:
 				pod = len(gvks)
+			case schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}:
+				cm = len(gvks)
 			}
 			gvks = append(gvks, k.GVK)
 		}
@@ -36,6 +38,7 @@ func FuzzDefaultBuiltinUnstructured(f *testing.F) {
 	for _, n := range []string{"4294967297", "2147483648", "-2147483649", "9223372036854775807", "2.5", "1.0", "1e30", "-1e30", "9223372036854775808", "4294967298.0", "-0.0"} {
 		f.Add(uint16(deploy), []byte(`{"spec":{"replicas":`+n+`,"template":{"spec":{"containers":[{"name":"c","ports":[{"containerPort":`+n+`}]}]}}}}`))
 		f.Add(uint16(svc), []byte(`{"spec":{"ports":[{"port":`+n+`,"targetPort":`+n+`,"nodePort":`+n+`}]}}`))
+		f.Add(uint16(cm), []byte(`{"binaryData":{"b":[`+n+`,256,-1,null]}}`))
 		f.Add(uint16(pod), []byte(`{"spec":{"terminationGracePeriodSeconds":`+n+`,"activeDeadlineSeconds":`+n+`,"containers":[{"name":"c","livenessProbe":{"httpGet":{"port":`+n+`}}}]}}`))
 	}
 	f.Fuzz(func(t *testing.T, which uint16, data []byte) {

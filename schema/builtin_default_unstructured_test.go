@@ -69,6 +69,10 @@ func TestDefaultBuiltinUnstructuredNumbers(t *testing.T) {
 			"spec.ports[0].targetPort: Invalid value: 9.223372036854776e+18: json: cannot unmarshal number 9223372036854776000 into Go value of type int32", true},
 		{"IntOrString exponent", serviceGVK, port(int64(80), 1e21), nil,
 			"spec.ports[0].targetPort: Invalid value: 1e+21: json: cannot unmarshal number 1e+21 into Go value of type int32", true},
+		{"bytes from a list wrap", schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			map[string]any{"binaryData": map[string]any{"b": []any{int64(256), int64(-1), nil, 65.0}}}, []any{"binaryData", "b"}, "AP8AQQ==", false},
+		{"bytes from a list, fraction", schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			map[string]any{"binaryData": map[string]any{"b": []any{int64(1), 1.5}}}, nil, "binaryData[b][1]: Invalid value: 1.5: cannot convert float64 to uint8", true},
 		{"IntOrString bool", serviceGVK, port(int64(80), true), nil,
 			"spec.ports[0].targetPort: Invalid value: true: json: cannot unmarshal bool into Go value of type int32", true},
 	}
