@@ -212,3 +212,231 @@ func TestSMDApplyEqualsUpdaterAdversarial(t *testing.T) {
 	assert.Positive(t, walked)
 	assert.Positive(t, shortcuts)
 }
+
+// walkSchema has the shapes the Deployment lacks: a set list, a list keyed by two fields one of
+// which has a default, maps of structs (named fields below unnamed ones), an atomic map, a
+// separable list of structs and a deduced (untyped) field.
+const walkSchema = `types:
+- name: root
+  map:
+    fields:
+    - name: apiVersion
+      type: {scalar: string}
+    - name: kind
+      type: {scalar: string}
+    - name: spec
+      type: {namedType: spec}
+- name: spec
+  map:
+    fields:
+    - name: tags
+      type: {list: {elementType: {scalar: string}, elementRelationship: associative}}
+    - name: items
+      type: {list: {elementType: {namedType: item}, elementRelationship: associative, keys: [name, kind]}}
+    - name: byName
+      type: {map: {elementType: {namedType: inner}}}
+    - name: atomicMap
+      type: {map: {elementType: {scalar: string}, elementRelationship: atomic}}
+    - name: sep
+      type: {list: {elementType: {namedType: inner}, elementRelationship: separable}}
+    - name: free
+      type: {namedType: __untyped_deduced_}
+- name: item
+  map:
+    fields:
+    - name: name
+      type: {scalar: string}
+    - name: kind
+      type: {scalar: string}
+      default: A
+    - name: value
+      type: {scalar: string}
+    - name: sub
+      type: {namedType: inner}
+- name: inner
+  map:
+    fields:
+    - name: x
+      type: {scalar: string}
+    - name: "y"
+      type: {map: {fields: [{name: z, type: {scalar: string}}]}}
+- name: __untyped_atomic_
+  scalar: untyped
+  list:
+    elementType: {namedType: __untyped_atomic_}
+    elementRelationship: atomic
+  map:
+    elementType: {namedType: __untyped_atomic_}
+    elementRelationship: atomic
+- name: __untyped_deduced_
+  scalar: untyped
+  list:
+    elementType: {namedType: __untyped_atomic_}
+    elementRelationship: atomic
+  map:
+    elementType: {namedType: __untyped_deduced_}
+    elementRelationship: separable
+`
+
+func randomWalkObject(r *rand.Rand, dup bool) map[string]any {
+	pick := func(p float64) bool { return r.Float64() < p }
+	inner := func() map[string]any {
+		m := map[string]any{}
+		if pick(0.5) {
+			m["x"] = fmt.Sprint(r.Intn(2))
+		}
+		if pick(0.4) {
+			y := map[string]any{}
+			if pick(0.6) {
+				y["z"] = fmt.Sprint(r.Intn(2))
+			}
+			m["y"] = y
+		}
+		return m
+	}
+	spec := map[string]any{}
+	if pick(0.5) {
+		var tags []any
+		for _, t := range []string{"a", "b", "c"} {
+			if pick(0.5) {
+				tags = append(tags, t)
+			}
+		}
+		if dup && len(tags) > 0 && pick(0.3) {
+			tags = append(tags, tags[0])
+		}
+		spec["tags"] = tags
+	}
+	if pick(0.7) {
+		var items []any
+		for _, n := range []string{"p", "q"} {
+			for _, k := range []string{"A", "B", ""} {
+				if pick(0.35) {
+					it := map[string]any{"name": n}
+					if k != "" {
+						it["kind"] = k
+					}
+					if pick(0.5) {
+						it["value"] = fmt.Sprint(r.Intn(2))
+					}
+					if pick(0.4) {
+						it["sub"] = inner()
+					}
+					items = append(items, it)
+				}
+			}
+		}
+		if !dup {
+			// without duplicates: "" and "A" are the same key (the default)
+			seen := map[string]bool{}
+			var unique []any
+			for _, it := range items {
+				m := it.(map[string]any)
+				k := fmt.Sprint(m["name"], m["kind"])
+				if m["kind"] == nil {
+					k = fmt.Sprint(m["name"], "A")
+				}
+				if !seen[k] {
+					seen[k] = true
+					unique = append(unique, it)
+				}
+			}
+			items = unique
+		}
+		spec["items"] = items
+	}
+	if pick(0.5) {
+		by := map[string]any{}
+		for _, k := range []string{"m", "n"} {
+			if pick(0.5) {
+				by[k] = inner()
+			}
+		}
+		spec["byName"] = by
+	}
+	if pick(0.3) {
+		spec["atomicMap"] = map[string]any{"k": fmt.Sprint(r.Intn(2))}
+	}
+	if pick(0.3) {
+		spec["sep"] = []any{inner(), inner()}
+	}
+	if pick(0.5) {
+		free := map[string]any{}
+		if pick(0.5) {
+			free["s"] = fmt.Sprint(r.Intn(2))
+		}
+		if pick(0.5) {
+			free["o"] = map[string]any{"t": fmt.Sprint(r.Intn(2)), "l": []any{int64(r.Intn(2))}}
+		}
+		spec["free"] = free
+	}
+	obj := map[string]any{"apiVersion": "v1", "kind": "W"}
+	if len(spec) > 0 || pick(0.5) {
+		obj["spec"] = spec
+	}
+	return obj
+}
+
+// TestPruneWalkContainsR1OtherShapes is TestPruneWalkContainsR1 on walkSchema.
+func TestPruneWalkContainsR1OtherShapes(t *testing.T) {
+	parser, err := typed.NewParser(walkSchema)
+	require.NoError(t, err)
+	pt := parser.Type("root")
+	r := rand.New(rand.NewSource(5))
+	cases := 3000
+	if os.Getenv("WRITEPATH_LONG") != "" {
+		cases = 100000
+	}
+	completed, withR1, tried := 0, 0, 0
+	for i := 0; i < cases; i++ {
+		live, err := pt.FromUnstructured(randomWalkObject(r, true), typed.AllowDuplicates)
+		require.NoError(t, err)
+		config, err := pt.FromUnstructured(randomWalkObject(r, false))
+		require.NoError(t, err)
+		merged, err := live.Merge(config)
+		if err != nil {
+			continue
+		}
+		tried++
+		sc, tr := merged.Schema(), merged.TypeRef()
+		toSet := func(tv *typed.TypedValue) *fieldpath.Set {
+			s, err := tv.ToFieldSet()
+			require.NoError(t, err)
+			return s
+		}
+		last := toSet(live)
+		if r.Float64() < 0.5 {
+			last = toSet(config)
+		}
+		if r.Float64() < 0.6 {
+			last = randomSubset(r, last, 0.3+0.6*r.Float64())
+		}
+		owned := []*fieldpath.Set{randomSubset(r, toSet(config), 0.5+0.5*r.Float64())}
+		for j := 0; j < r.Intn(3); j++ {
+			owned = append(owned, randomSubset(r, toSet(live), r.Float64()))
+		}
+		namedLast := last.EnsureNamedFieldsAreMembers(sc, tr)
+		pruned := merged.RemoveItems(namedLast)
+		mergedSet := toSet(merged)
+		prunedSet := toSet(pruned)
+		union := fieldpath.NewSet()
+		for _, o := range owned {
+			union = union.Union(o)
+		}
+		keep := prunedSet.EnsureNamedFieldsAreMembers(sc, tr).Union(union.EnsureNamedFieldsAreMembers(sc, tr))
+		r1 := mergedSet.EnsureNamedFieldsAreMembers(sc, tr).Difference(keep)
+		w := r1Walker{sc: sc, r1: fieldpath.NewSet()}
+		w.walk(tr, mergedSet, namedLast, true, owned)
+		if w.abort {
+			continue
+		}
+		completed++
+		if !r1.Empty() {
+			withR1++
+		}
+		assert.True(t, r1.Difference(w.r1).Empty(), "case %d: R1 %v not within the walk's %v (last %v, merged %v)", i, r1, w.r1, namedLast, merged.AsValue())
+	}
+	t.Logf("%d cases (%d merged): the walk completed %d times (R1 non-empty %d times)", cases, tried, completed, withR1)
+	assert.Positive(t, completed)
+	assert.Positive(t, withR1)
+}
