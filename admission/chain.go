@@ -157,7 +157,17 @@ func New(cfg Config) (*Chain, error) {
 // validation), cfg.Validate, then Go validators, ValidatingAdmissionPolicies
 // and validating webhooks. A rejection is returned as a *status.Error worded
 // as the apiserver words it. req is not modified.
+//
+// The Result's Warnings are those the apiserver's response would carry, on
+// success and on rejection alike (ResponseWarnings of RawWarnings).
 func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
+	res, err := c.admit(ctx, req)
+	res.RawWarnings = res.Warnings
+	res.Warnings = ResponseWarnings(res.RawWarnings)
+	return res, err
+}
+
+func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 	res := Result{}
 	switch req.Operation {
 	case Create, Update, Delete, Connect:

@@ -57,8 +57,13 @@ type Result struct {
 	Object map[string]any
 	// Patches lists the mutators that changed the object, in the order they ran.
 	Patches []Mutation
-	// Warnings are the Warning headers' texts, in order.
+	// Warnings are the texts of the Warning headers the apiserver's response
+	// carries, in order: RawWarnings deduplicated and truncated as its warning
+	// recorder does (ResponseWarnings).
 	Warnings []string
+	// RawWarnings are the warnings the steps added, in the order they were
+	// added, duplicates and all.
+	RawWarnings []string
 	// AuditAnnotations are the audit annotations added by webhooks and policies.
 	AuditAnnotations map[string]string
 }
