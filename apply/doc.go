@@ -78,6 +78,21 @@
 // manager starts from an empty object). Recorded: testdata/defaults (TestUpdateOwnsDefaults
 // replays the kubectl-create entries of 51 creates) and the apply recordings' created objects.
 //
+// Numbers: the merged object reaches the Go type through the apiserver's unstructured converter
+// (schema.DefaultBuiltinUnstructured), not the JSON decoder a PUT body goes through, so an apply
+// keeps what a PUT refuses. An int32 field beyond its range wraps: replicas 4294967297 is stored
+// as 1, 2147483648 as -2147483648 (which the Deployment's validation, not modelled here, then
+// rejects with a 422 naming -2147483648); an integral float converts (replicas 1e3 is 1000,
+// 1e30 is 0); a fraction is the 500 "failed to convert new object (...) to proper version:
+// unable to convert unstructured object to apps/v1, Kind=Deployment: cannot convert float64 to
+// int32"; an IntOrString beyond int32 is that 500 with "json: cannot unmarshal number ... into
+// Go value of type int32"; int64 fields keep every digit of an integer (a float form such as
+// 9007199254740993.0 is already rounded to a float64 by the apiserver's decoding of the body).
+// The ownership recorded is the merge's: the applier owns a list item under the key it sent, so
+// re-applying a containerPort that wrapped adds an item each time, as the apiserver does; a
+// re-apply of a wrapped scalar is a no-op. Recorded: testdata/apply/realcluster-numbers
+// (replayed by TestRecordedNumbers).
+//
 // Beyond the apiserver: Explain turns a *ConflictError into a report (owners with operation,
 // apiVersion, time and subresource, live and requested values, what forcing takes from whom);
 // WouldConflict answers whether an apply would conflict, without building the merged object when
