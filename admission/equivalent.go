@@ -246,32 +246,47 @@ func (c *Chain) converter() Converter {
 // an object already of the target kind is returned as is; custom resources of
 // crds are converted as the None strategy does (apiVersion rewritten); the
 // core v1 and events.k8s.io/v1 Events are converted as kube-apiserver
-// converts them (fields renamed). Converting HorizontalPodAutoscalers between
-// autoscaling/v1 and v2 is not modelled and fails saying so; anything else
-// fails as an unknown conversion.
+// converts them (fields renamed), and HorizontalPodAutoscalers between
+// autoscaling/v1 and autoscaling/v2 through the internal version (what v1
+// cannot express kept in annotations; see the package documentation);
+// anything else fails as an unknown conversion.
+//
+// The Converter it returns is an OntoConverter: converting a
+// HorizontalPodAutoscaler from v1 into an existing v2 object keeps that
+// object's metrics, behavior, current metrics and conditions where the v1
+// object does not say them, as the admission dispatchers do.
 func BuiltinConverter(crds []*schema.CRD) Converter {
-	return ConverterFunc(func(obj map[string]any, from, to GroupVersionKind) (map[string]any, error) {
-		if from == to {
-			return copyObject(obj)
+	return builtinConverter{crds: crds}
+}
+
+type builtinConverter struct{ crds []*schema.CRD }
+
+// Convert implements Converter.
+func (b builtinConverter) Convert(obj map[string]any, from, to GroupVersionKind) (map[string]any, error) {
+	return b.ConvertOnto(obj, nil, from, to)
+}
+
+// ConvertOnto implements OntoConverter.
+func (b builtinConverter) ConvertOnto(obj, base map[string]any, from, to GroupVersionKind) (map[string]any, error) {
+	if from == to {
+		return copyObject(obj)
+	}
+	v := Versions{CRDs: b.crds}
+	if from.Group == to.Group && from.Kind == to.Kind && v.crdVersion(from) != nil && v.crdVersion(to) != nil {
+		out, err := copyObject(obj)
+		if err != nil {
+			return nil, err
 		}
-		v := Versions{CRDs: crds}
-		if from.Group == to.Group && from.Kind == to.Kind && v.crdVersion(from) != nil && v.crdVersion(to) != nil {
-			out, err := copyObject(obj)
-			if err != nil {
-				return nil, err
-			}
-			out["apiVersion"] = apiVersionOf(to)
-			return out, nil
-		}
-		if out, ok, err := convertEvent(obj, from, to); ok {
-			return out, err
-		}
-		if notModelled(from, to) {
-			return nil, fmt.Errorf("converting %s %s to %s: this conversion of kube-apiserver is not modelled by writepath (set admission.Versions.Converter)",
-				apiVersionOf(from), from.Kind, apiVersionOf(to))
-		}
-		return nil, fmt.Errorf("converting (%s) %s to %s: unknown conversion", apiVersionOf(from), from.Kind, apiVersionOf(to))
-	})
+		out["apiVersion"] = apiVersionOf(to)
+		return out, nil
+	}
+	if out, ok, err := convertEvent(obj, from, to); ok {
+		return out, err
+	}
+	if out, ok, err := convertHPA(obj, base, from, to); ok {
+		return out, err
+	}
+	return nil, fmt.Errorf("converting (%s) %s to %s: unknown conversion", apiVersionOf(from), from.Kind, apiVersionOf(to))
 }
 
 func apiVersionOf(gvk GroupVersionKind) string {
@@ -279,13 +294,4 @@ func apiVersionOf(gvk GroupVersionKind) string {
 		return gvk.Version
 	}
 	return gvk.Group + "/" + gvk.Version
-}
-
-// notModelled reports the conversions between versions of built-in kinds that
-// kube-apiserver serves in several versions by default, which BuiltinConverter
-// does not model: HorizontalPodAutoscaler autoscaling/v1 <-> v2 keeps v2's
-// metrics, behavior and conditions in annotations of v1 objects. A request
-// that needs it fails saying so rather than guessing.
-func notModelled(from, to GroupVersionKind) bool {
-	return from.Group == "autoscaling" && to.Group == "autoscaling" && from.Kind == "HorizontalPodAutoscaler"
 }

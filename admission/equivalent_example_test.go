@@ -51,7 +51,9 @@ func ExampleVersions() {
 }
 
 // BuiltinConverter converts custom resources as the None strategy does, and
-// says so when a built-in conversion is not modelled.
+// built-in kinds as kube-apiserver does: a HorizontalPodAutoscaler's v2
+// metrics other than the CPU target travel through autoscaling/v1 in an
+// annotation, and come back first.
 func ExampleBuiltinConverter() {
 	crd, err := schema.FromCRDBytes([]byte(gadgetCRD))
 	if err != nil {
@@ -62,11 +64,33 @@ func ExampleBuiltinConverter() {
 		admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
 		admission.GroupVersionKind{Group: "example.com", Version: "v1beta1", Kind: "Gadget"})
 	fmt.Println(out, err)
-	_, err = conv.Convert(map[string]any{"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler"},
-		admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
-		admission.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"})
-	fmt.Println(err)
+
+	v1 := admission.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
+	v2 := admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
+	hpa := map[string]any{"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": map[string]any{"name": "h"},
+		"spec": map[string]any{"scaleTargetRef": map[string]any{"kind": "Deployment", "name": "web"}, "maxReplicas": int64(5),
+			"metrics": []any{
+				map[string]any{"type": "Resource", "resource": map[string]any{"name": "cpu",
+					"target": map[string]any{"type": "Utilization", "averageUtilization": int64(60)}}},
+				map[string]any{"type": "Resource", "resource": map[string]any{"name": "memory",
+					"target": map[string]any{"type": "AverageValue", "averageValue": "0.5Gi"}}}}}}
+	asV1, err := conv.Convert(hpa, v2, v1)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(asV1["spec"])
+	fmt.Println(asV1["metadata"].(map[string]any)["annotations"])
+	back, err := conv.Convert(asV1, v1, v2)
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range back["spec"].(map[string]any)["metrics"].([]any) {
+		fmt.Println(m)
+	}
 	// Output:
 	// map[apiVersion:example.com/v1beta1 kind:Gadget spec:map[size:1]] <nil>
-	// converting autoscaling/v2 HorizontalPodAutoscaler to autoscaling/v1: this conversion of kube-apiserver is not modelled by writepath (set admission.Versions.Converter)
+	// map[maxReplicas:5 scaleTargetRef:map[kind:Deployment name:web] targetCPUUtilizationPercentage:60]
+	// map[autoscaling.alpha.kubernetes.io/metrics:[{"type":"Resource","resource":{"name":"memory","targetAverageValue":"512Mi"}}]]
+	// map[resource:map[name:memory target:map[averageValue:512Mi type:AverageValue]] type:Resource]
+	// map[resource:map[name:cpu target:map[averageUtilization:60 type:Utilization]] type:Resource]
 }

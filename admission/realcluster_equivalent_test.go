@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -199,36 +200,153 @@ func TestRealClusterEquivalentEvents(t *testing.T) {
 	assert.Equal(t, stored, res.Object)
 }
 
-// TestRealClusterEquivalentHPA: kube-apiserver sends an autoscaling/v2
-// HorizontalPodAutoscaler to a webhook registered for autoscaling/v1 converted
-// (metrics other than CPU utilization and the behavior kept in annotations);
-// writepath does not model that conversion and refuses with an error saying
-// so rather than sending something else.
+// TestRealClusterEquivalentHPA replays the hpa scenario: an autoscaling/v2
+// HorizontalPodAutoscaler (cpu, memory and pods metrics, a behavior) reaches
+// a webhook registered for autoscaling/v1 converted to v1 (the cpu metric as
+// targetCPUUtilizationPercentage, the others and the behavior in annotations),
+// and the webhook's patch comes back to v2 with the annotation's metrics first.
+// The review must be the one kube-apiserver sent and the admitted object the
+// stored one, byte for byte (in canonical JSON; without the fields the
+// registry sets after admission).
 func TestRealClusterEquivalentHPA(t *testing.T) {
 	dir := filepath.Join(equivalentDir, "hpa")
-	b, err := os.ReadFile(filepath.Join(equivalentDir, "received.jsonl"))
-	require.NoError(t, err)
-	assert.Contains(t, string(b), `"path": "/hpa?timeout=5s"`)
-	assert.Contains(t, string(b), `autoscaling.alpha.kubernetes.io/metrics`)
+	want := recordedReview(t, "/hpa")
+	wantReq := want["request"].(map[string]any)
 	cfgBytes, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
 	require.NoError(t, err)
 	docs, err := codec.DecodeDocuments([]byte(strings.NewReplacer("CABUNDLE", "", "PORT", "18453").Replace(string(cfgBytes))))
 	require.NoError(t, err)
 	cfg := splitConfig(t, docs)
+	cfg.Env = admission.Env{ReviewUID: func() string { return wantReq["uid"].(string) }}
 	hook := &seenHook{}
 	cfg.Client = hook
 	chain, err := admission.New(cfg)
 	require.NoError(t, err)
-	objBytes, err := os.ReadFile(filepath.Join(dir, "object.yaml"))
-	require.NoError(t, err)
-	obj, err := codec.DecodeObject(objBytes)
-	require.NoError(t, err)
-	_, err = chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
+	obj := decodedHPA(t, filepath.Join(dir, "object.yaml"), wantReq)
+	res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
 		Kind:     admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
 		Resource: admission.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"},
-		Name:     "h1", Namespace: "wp-adm-equivalent-hpa", Object: obj})
-	require.Error(t, err)
-	assert.Equal(t, "Internal error occurred: converting autoscaling/v2 HorizontalPodAutoscaler to autoscaling/v1: "+
-		"this conversion of kube-apiserver is not modelled by writepath (set admission.Versions.Converter)", err.Error())
-	assert.Empty(t, hook.sent)
+		Name:     "h1", Namespace: "wp-adm-equivalent-hpa", Object: obj,
+		UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
+	require.NoError(t, err)
+	require.Len(t, hook.sent, 1)
+	assert.Equal(t, canonicalJSON(t, want), canonicalJSON(t, hook.sent[0]), "AdmissionReview sent")
+	assert.Equal(t, canonicalJSON(t, storedHPA(t, dir)), canonicalJSON(t, res.Object), "stored object")
+}
+
+// recordedReview is the AdmissionReview received.jsonl recorded at path.
+func recordedReview(t *testing.T, path string) map[string]any {
+	t.Helper()
+	f, err := os.Open(filepath.Join(equivalentDir, "received.jsonl"))
+	require.NoError(t, err)
+	defer f.Close()
+	var want map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var rec struct {
+			Path   string         `json:"path"`
+			Review map[string]any `json:"review"`
+		}
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &rec))
+		if strings.HasPrefix(rec.Path, path+"?") {
+			require.Nil(t, want, "one review at %s", path)
+			want, err = codec.DecodeObject(mustJSON(t, rec.Review))
+			require.NoError(t, err)
+		}
+	}
+	require.NotNil(t, want, "a review at %s", path)
+	return want
+}
+
+// decodedHPA is the HorizontalPodAutoscaler of file as admission received it:
+// decoded and defaulted as autoscaling/v2 (the request's version), with the
+// managedFields the apiserver had added (the recorded review's).
+func decodedHPA(t *testing.T, file string, req map[string]any) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	obj, err := codec.DecodeObject(b)
+	require.NoError(t, err)
+	obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, obj, time.Time{})
+	require.NoError(t, err)
+	obj["metadata"].(map[string]any)["managedFields"] = req["object"].(map[string]any)["metadata"].(map[string]any)["managedFields"]
+	return obj
+}
+
+// storedHPA is the object response.json of dir recorded as stored, without
+// the fields the registry sets after mutating admission (uid,
+// creationTimestamp, resourceVersion, generation).
+func storedHPA(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	var rec recorded
+	b, err := os.ReadFile(filepath.Join(dir, "response.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rec))
+	require.Equal(t, 201, rec.Code)
+	stored, err := codec.DecodeObject(mustJSON(t, rec.Body))
+	require.NoError(t, err)
+	md := stored["metadata"].(map[string]any)
+	for _, k := range []string{"creationTimestamp", "uid", "resourceVersion", "generation"} {
+		delete(md, k)
+	}
+	return stored
+}
+
+func canonicalJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := codec.EncodeJSON(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestRealClusterEquivalentHPAOnto replays the hpa-onto scenarios at the
+// converter: kube-apiserver converts the v1 HorizontalPodAutoscaler its
+// webhook patched back into the internal object it holds, so metrics that
+// v1's annotation does not list survive: with one memory metric and no CPU
+// target, the stored object has the memory metric twice (hpa-onto); with two
+// metrics, the second slot from the old object is followed by an empty metric
+// that validation rejects (hpa-onto-invalid, a 422). ConvertOnto must give the
+// recorded object; Convert, into a fresh object, the annotation's metrics
+// only.
+func TestRealClusterEquivalentHPAOnto(t *testing.T) {
+	v1 := admission.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
+	v2 := admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
+	conv, ok := admission.BuiltinConverter(nil).(admission.OntoConverter)
+	require.True(t, ok)
+	for _, name := range []string{"hpa-onto", "hpa-onto-invalid"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(equivalentDir, name)
+			want := recordedReview(t, "/"+name)
+			wantReq := want["request"].(map[string]any)
+			base := decodedHPA(t, filepath.Join(dir, "object.yaml"), wantReq)
+			sent, err := conv.Convert(base, v2, v1)
+			require.NoError(t, err)
+			assert.Equal(t, canonicalJSON(t, wantReq["object"]), canonicalJSON(t, sent), "object sent to the webhook")
+
+			// The webhook's patch: metadata.labels.seen = v1.
+			patched, err := conv.Convert(sent, v1, v1)
+			require.NoError(t, err)
+			patched["metadata"].(map[string]any)["labels"] = map[string]any{"seen": "v1"}
+			back, err := conv.ConvertOnto(patched, base, v1, v2)
+			require.NoError(t, err)
+			fresh, err := conv.Convert(patched, v1, v2)
+			require.NoError(t, err)
+			baseMetrics := base["spec"].(map[string]any)["metrics"].([]any)
+			assert.Equal(t, baseMetrics, fresh["spec"].(map[string]any)["metrics"], "into a fresh object: the annotation's metrics")
+
+			var rec recorded
+			b, err := os.ReadFile(filepath.Join(dir, "response.json"))
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &rec))
+			if name == "hpa-onto" {
+				assert.Equal(t, canonicalJSON(t, storedHPA(t, dir)), canonicalJSON(t, back), "stored object")
+				return
+			}
+			require.Equal(t, 422, rec.Code)
+			assert.Contains(t, rec.Body["message"], "spec.metrics[3].type: Required value")
+			assert.Equal(t, append(append(append([]any{}, baseMetrics...), baseMetrics[0]), map[string]any{"type": ""}),
+				back["spec"].(map[string]any)["metrics"], "the metrics validation saw")
+		})
+	}
 }

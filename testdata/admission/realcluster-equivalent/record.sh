@@ -5,18 +5,31 @@
 # ValidatingAdmissionPolicy matching v1beta1; object.yaml is POSTed through v1. The answer (code,
 # Warning headers, body) goes to response.json, what the loopback webhook (webhook_server.py)
 # received to received.jsonl. Everything is deleted afterwards.
+#
+# With arguments (scenario directories, e.g. $D/hpa-onto), only those are recorded again: their
+# reviews are replaced in received.jsonl, the others' kept.
 set -eu
 D=testdata/admission/realcluster-equivalent
 K="$HOME/.cache/realcluster/bin/kubectl --kubeconfig /tmp/realcluster/kubeconfig"
 PORT=18453
 openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
   -keyout $D/key.pem -out $D/cert.pem 2>/dev/null
-rm -f $D/received.jsonl
+if [ $# -gt 0 ]; then
+  SCENARIOS="$*"
+  for S in $SCENARIOS; do
+    touch $D/received.jsonl
+    grep -vF "\"path\": \"/$(basename $S)?" $D/received.jsonl > $D/received.jsonl.tmp || true
+    mv $D/received.jsonl.tmp $D/received.jsonl
+  done
+else
+  SCENARIOS="$D $D/events $D/hpa $D/hpa-onto $D/hpa-onto-invalid"
+  rm -f $D/received.jsonl
+fi
 python3 $D/webhook_server.py $PORT $D & PID=$!
 trap 'kill $PID; rm -f $D/key.pem' EXIT
 sleep 1
 CA=$(base64 -w0 < $D/cert.pem)
-for S in $D $D/events $D/hpa; do
+for S in $SCENARIOS; do
 sed "s|CABUNDLE|$CA|; s|PORT|$PORT|" $S/config.yaml | $K apply -f -
 if [ "$S" = "$D" ]; then $K wait --for=condition=Established crd/gadgets.wp-eq.example.com; fi
 sleep 3
