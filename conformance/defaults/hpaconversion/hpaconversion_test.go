@@ -89,7 +89,7 @@ func reference(obj, base []byte, from, to admission.GroupVersionKind) (out map[s
 // conversion treats apart.
 type gen struct{ r *rand.Rand }
 
-func (g gen) n(k int) int        { return g.r.Intn(k) }
+func (g gen) n(k int) int         { return g.r.Intn(k) }
 func (g gen) p(num, den int) bool { return g.r.Intn(den) < num }
 func (g gen) pick(xs ...string) string {
 	return xs[g.r.Intn(len(xs))]
