@@ -279,12 +279,25 @@ func admitVersions(docs []map[string]any) (admission.Versions, error) {
 		v.CRDs = append(v.CRDs, crd.Schema)
 		convs[crd.Schema.Group+"/"+crd.Schema.Names.Kind] = c
 	}
-	builtin := admission.BuiltinConverter(v.CRDs)
-	v.Converter = admission.ConverterFunc(func(obj map[string]any, from, to admission.GroupVersionKind) (map[string]any, error) {
-		if c := convs[from.Group+"/"+from.Kind]; c != nil && from.Group == to.Group && from.Kind == to.Kind {
-			return c.Convert(obj, to.Version)
-		}
-		return builtin.Convert(obj, from, to)
-	})
+	v.Converter = admitConverter{convs: convs, builtin: admission.BuiltinConverter(v.CRDs).(admission.OntoConverter)}
 	return v, nil
+}
+
+// admitConverter converts custom resources with their CRD's converter and
+// the rest with admission.BuiltinConverter, whose conversion back into the
+// object held (HorizontalPodAutoscaler v1 -> v2) it keeps.
+type admitConverter struct {
+	convs   map[string]*conversion.Converter
+	builtin admission.OntoConverter
+}
+
+func (a admitConverter) Convert(obj map[string]any, from, to admission.GroupVersionKind) (map[string]any, error) {
+	return a.ConvertOnto(obj, nil, from, to)
+}
+
+func (a admitConverter) ConvertOnto(obj, base map[string]any, from, to admission.GroupVersionKind) (map[string]any, error) {
+	if c := a.convs[from.Group+"/"+from.Kind]; c != nil && from.Group == to.Group && from.Kind == to.Kind {
+		return c.Convert(obj, to.Version)
+	}
+	return a.builtin.ConvertOnto(obj, base, from, to)
 }

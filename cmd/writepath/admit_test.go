@@ -42,6 +42,8 @@ func admitCases() []cliCase {
 			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: wp-adm-denied}\ndata: {a: '1'}\n", exitOK},
 		{"admit-equivalent-crd", []string{"admit", "-f", "testdata/admission/realcluster-equivalent/object.yaml", "--crd", admitCLI + "equivalent-crd.yaml",
 			"--policy", admitCLI + "equivalent-policy.yaml"}, "", exitOK},
+		{"admit-equivalent-hpa", []string{"admit", "-f", "testdata/admission/realcluster-equivalent/hpa/object.yaml",
+			"--policy", admitCLI + "equivalent-hpa-policy.yaml"}, "", exitOK},
 		{"admit-invalid-metadata", []string{"admit", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name, namespace: default}\n", exitNegative},
 	}
 }
