@@ -69,7 +69,10 @@
 // merge); NoDefault turns it off, as the k8s.io/apimachinery field manager with a no-op
 // defaulter behaves. Update does not default: its Object is the object the write produced, and
 // the apiserver decodes and defaults a PUT or PATCH body before the field manager compares it,
-// so the writer owns the defaulted fields. Pass the body through schema.DefaultBuiltin first.
+// so the writer owns the defaulted fields. Pass the body through schema.DefaultBuiltin first
+// (a strategic merge patch's result through schema.DefaultBuiltinUnstructured: the apiserver
+// converts the patched map as it converts an apply's merged object, so an out-of-range int32
+// wraps there too, where a PUT or a JSON or merge patch is refused).
 // A create (Live nil), for Apply and Update alike, starts from what the apiserver's
 // scope.Creater.New gives: for built-in kinds the zero object of the Go type (schema.Kind.Zero),
 // so the fields it already has (spec, status) get no "." entry, the strategy's status reset
