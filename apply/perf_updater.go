@@ -123,6 +123,10 @@ func (u *smdUpdater) reconcile(live *typed.TypedValue, managers fieldpath.Manage
 		if err != nil {
 			return nil, err
 		}
+		if reconcileNoop(tv.Schema(), tv.TypeRef(), vs.Set()) {
+			out[id] = vs // what ReconcileFieldSetWithSchema's nil answer keeps
+			continue
+		}
 		reconciled, err := typed.ReconcileFieldSetWithSchema(vs.Set(), tv)
 		if err != nil {
 			return nil, err
