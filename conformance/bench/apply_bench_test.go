@@ -268,7 +268,7 @@ func TestApplyCPUTime(t *testing.T) {
 		med[name] = s[len(s)/2]
 		t.Logf("%-18s median %.1f µs CPU/op (min %.1f, max %.1f, %d rounds x %d), %.0f allocs/op", name, med[name], s[0], s[len(s)-1], rounds, perRound, allocs[name])
 	}
-	t.Logf("writepath/reference = %.2f (allocs %.2f), writepath/smd-updater = %.2f (allocs %.2f)",
+	t.Logf("writepath/reference = %.3f (allocs %.3f), writepath/smd-updater = %.3f (allocs %.3f)",
 		med["writepath"]/med["reference"], allocs["writepath"]/allocs["reference"],
 		med["writepath"]/med["smd-updater"], allocs["writepath"]/allocs["smd-updater"])
 }
