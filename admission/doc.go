@@ -103,6 +103,27 @@
 // versions each start from the request's object, and the last one to mutate
 // decides the result.
 //
+// BuiltinConverter converts HorizontalPodAutoscalers between autoscaling/v1
+// and autoscaling/v2 (both served by default) as kube-apiserver does, through
+// the internal version: the first Resource cpu metric with an
+// averageUtilization is v1's targetCPUUtilizationPercentage; the other metrics,
+// the current metrics, the behavior and the conditions travel in the
+// autoscaling.alpha.kubernetes.io/metrics, current-metrics, behavior and
+// conditions annotations (the JSON encoding/json writes of the v1 types, and of
+// the internal behavior type with its Go field names), read back leniently
+// (an annotation that does not decode is ignored), the annotation's metrics
+// first and the CPU target last, with the 80 % CPU target when nothing else
+// is left; quantities come out in canonical form unless apimachinery kept the
+// string they were parsed from; the round-trip annotations are dropped from
+// every converted object. The dispatchers convert a v1 result back into the
+// internal object they hold rather than a fresh one, so what v1 cannot say
+// keeps that object's value: a v2 object without a CPU metric whose v1 form a
+// webhook patched comes back with its old metrics after the annotation's (its
+// only metric twice; with more, an empty metric that validation rejects), as
+// recorded from kube-apiserver 1.37 (testdata/admission/realcluster-equivalent/
+// hpa-onto*). BuiltinConverter is an OntoConverter for that conversion into
+// an existing object.
+//
 // # Invariants
 //
 // New compiles every CEL expression once; a Chain is read-only afterwards and
@@ -145,12 +166,14 @@
 //
 // # Differences from kube-apiserver
 //
-//   - Converting HorizontalPodAutoscalers between autoscaling/v1 and v2 (both
-//     served by default) is not modelled: a webhook or policy matched through
-//     the other version fails the request with an error saying so, unless
-//     Versions.Converter converts. (Events between core/v1 and
-//     events.k8s.io/v1, the other built-in equivalence served by default, are
-//     converted as the apiserver converts them.)
+//   - A webhook's or mutating policy's result is converted back to the
+//     request's version with Converter.Convert, into a fresh object; the
+//     apiserver converts into the object it holds (OntoConverter.ConvertOnto),
+//     which differs for a HorizontalPodAutoscaler v1 result without a CPU
+//     target (see Versions).
+//   - The HorizontalPodAutoscaler conversion reads only metadata.annotations
+//     of the objects' metadata as a Go type: other metadata fields are copied
+//     as they are, not checked or normalised by a typed round trip.
 //   - A webhook's answer is converted back to the request's version at once;
 //     the apiserver keeps the converted object until a later webhook needs
 //     another version. Both agree when conversions round-trip.

@@ -94,3 +94,35 @@ func ExampleBuiltinConverter() {
 	// map[resource:map[name:memory target:map[averageValue:512Mi type:AverageValue]] type:Resource]
 	// map[resource:map[name:cpu target:map[averageUtilization:60 type:Utilization]] type:Resource]
 }
+
+// The admission dispatchers convert a webhook's autoscaling/v1 result back
+// into the object they hold: metrics that v1's annotation does not list (here
+// the v2 object's only metric, kept in the annotation and also held) come
+// back after the annotation's, as kube-apiserver 1.37 stores them.
+func ExampleOntoConverter() {
+	v1 := admission.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
+	v2 := admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
+	held := map[string]any{"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": map[string]any{"name": "h"},
+		"spec": map[string]any{"scaleTargetRef": map[string]any{"kind": "Deployment", "name": "web"}, "maxReplicas": int64(5),
+			"metrics": []any{map[string]any{"type": "Resource", "resource": map[string]any{"name": "memory",
+				"target": map[string]any{"type": "AverageValue", "averageValue": "512Mi"}}}}}}
+	conv := admission.BuiltinConverter(nil).(admission.OntoConverter)
+	sent, err := conv.Convert(held, v2, v1) // what a webhook registered for v1 receives
+	if err != nil {
+		panic(err)
+	}
+	sent["metadata"].(map[string]any)["labels"] = map[string]any{"seen": "v1"} // its patch
+	fresh, err := conv.Convert(sent, v1, v2)
+	if err != nil {
+		panic(err)
+	}
+	onto, err := conv.ConvertOnto(sent, held, v1, v2)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(fresh["spec"].(map[string]any)["metrics"].([]any)), "metric into a fresh object")
+	fmt.Println(len(onto["spec"].(map[string]any)["metrics"].([]any)), "metrics into the object held")
+	// Output:
+	// 1 metric into a fresh object
+	// 2 metrics into the object held
+}
