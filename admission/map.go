@@ -581,6 +581,19 @@ func (c *Chain) dispatchMAPs(ctx context.Context, req *Request, obj map[string]a
 				continue
 			}
 			out, err := c.mutate(ctx, inv, m, &v.req, v.req.Object)
+			if err == nil {
+				// Each mutation's result is decoded and defaulted (dispatchOne).
+				step := decodeJSONPatch
+				if m.apply {
+					step = decodeApplyConfiguration
+				}
+				out, err = c.defaultMutated(inv.as.kind, v.req.Object, out, step)
+				var st *status.Error
+				if errors.As(err, &st) {
+					// The dispatcher's own error ends the request.
+					return nil, false, st
+				}
+			}
 			if err != nil {
 				*errs = append(*errs, policyError{policy: inv.p.name, binding: inv.b.name, msg: err.Error(), reason: string(status.ReasonInvalid)})
 				*fps = append(*fps, inv.p.failPolicy)

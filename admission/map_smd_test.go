@@ -51,7 +51,9 @@ spec:
 
 // TestApplyConfigurationBuiltinSchema: ApplyConfiguration mutations of a
 // built-in kind merge by its structured-merge-diff type (checked against the
-// apiserver's plugin in conformance/admission).
+// apiserver's plugin in conformance/admission); the merged object is then
+// defaulted, as the dispatcher defaults it (the request's object here is not,
+// so the kept containers get their defaults too).
 func TestApplyConfigurationBuiltinSchema(t *testing.T) {
 	spec := "Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: ["
 	tests := []struct {
@@ -61,11 +63,11 @@ func TestApplyConfigurationBuiltinSchema(t *testing.T) {
 		wantErr string
 	}{
 		{name: "list-map merged by name", expr: spec + `Object.spec.template.spec.containers{name: "app", image: "app:2"}]}}}}`,
-			want: `[{"args":["--v=1"],"env":[{"name":"A","value":"1"},{"name":"A","value":"2"}],"image":"app:2","name":"app","ports":[{"containerPort":80,"protocol":"TCP"}]},{"image":"log:1","name":"log"}]`},
+			want: `[{"args":["--v=1"],"env":[{"name":"A","value":"1"},{"name":"A","value":"2"}],"image":"app:2","name":"app","ports":[{"containerPort":80,"protocol":"TCP"}],"imagePullPolicy":"IfNotPresent","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"},{"image":"log:1","name":"log","imagePullPolicy":"IfNotPresent","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}]`},
 		{name: "new key appended", expr: spec + `Object.spec.template.spec.containers{name: "proxy", image: "p"}]}}}}`,
-			want: `[{"args":["--v=1"],"env":[{"name":"A","value":"1"},{"name":"A","value":"2"}],"image":"app:1","name":"app","ports":[{"containerPort":80,"protocol":"TCP"}]},{"image":"log:1","name":"log"},{"image":"p","name":"proxy"}]`},
+			want: `[{"args":["--v=1"],"env":[{"name":"A","value":"1"},{"name":"A","value":"2"}],"image":"app:1","name":"app","ports":[{"containerPort":80,"protocol":"TCP"}],"imagePullPolicy":"IfNotPresent","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"},{"image":"log:1","name":"log","imagePullPolicy":"IfNotPresent","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"},{"image":"p","name":"proxy","imagePullPolicy":"Always","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}]`},
 		{name: "ports by containerPort and protocol", expr: spec + `Object.spec.template.spec.containers{name: "app", ports: [Object.spec.template.spec.containers.ports{containerPort: 80, protocol: "UDP"}]}]}}}}`,
-			want: `[{"args":["--v=1"],"env":[{"name":"A","value":"1"},{"name":"A","value":"2"}],"image":"app:1","name":"app","ports":[{"containerPort":80,"protocol":"TCP"},{"containerPort":80,"protocol":"UDP"}]},{"image":"log:1","name":"log"}]`},
+			want: `[{"args":["--v=1"],"env":[{"name":"A","value":"1"},{"name":"A","value":"2"}],"image":"app:1","name":"app","ports":[{"containerPort":80,"protocol":"TCP"},{"containerPort":80,"protocol":"UDP"}],"imagePullPolicy":"IfNotPresent","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"},{"image":"log:1","name":"log","imagePullPolicy":"IfNotPresent","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}]`},
 		{name: "atomic list refused", expr: spec + `Object.spec.template.spec.containers{name: "app", args: ["--v=2"]}]}}}}`,
 			wantErr: `policy 'p' with binding 'b' denied request: error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.template.spec.containers[0].args`},
 		{name: "atomic struct refused", expr: `Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {"app": "e"}}}}`,

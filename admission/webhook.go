@@ -484,7 +484,13 @@ func (c *Chain) send(ctx context.Context, w *webhook, req *Request, obj map[stri
 		}
 		return nil, status.InternalError(err)
 	}
-	return c.unversion(req, as, pr.Object)
+	// The patched object is decoded into the kind and defaulted at the
+	// version the webhook saw, before it is converted back.
+	patched, err := c.defaultMutated(as.kind, r.Object, pr.Object, decodeWebhookPatch)
+	if err != nil {
+		return nil, err
+	}
+	return c.unversion(req, as, patched)
 }
 
 func verifyResponse(rr *reviewResponse, uid string, mutating bool) error {

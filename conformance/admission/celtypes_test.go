@@ -103,7 +103,7 @@ func (w *world) oursTyped(t testing.TB, objs []map[string]any, r typedRequest) o
 		Name:      r.name, Namespace: r.ns, Object: r.obj, OldObject: r.old, SubResource: r.sub, DryRun: r.dryRun,
 		UserInfo: wadmission.UserInfo{Username: r.user.Name, UID: r.user.UID, Groups: r.user.Groups, Extra: r.user.Extra},
 	})
-	out := outcome{Warnings: res.Warnings, Annotations: res.AuditAnnotations}
+	out := outcome{Warnings: res.RawWarnings, Annotations: res.AuditAnnotations}
 	if err != nil {
 		out.Err = err.Error()
 		if se, ok := err.(*status.Error); ok {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,7 +19,47 @@ import (
 	"k8s.io/apiserver/pkg/authentication/user"
 
 	wadmission "github.com/writepath/writepath/admission"
+	wpschema "github.com/writepath/writepath/schema"
 )
+
+// schemeDefaulting is the ObjectInterfaces of a built-in resource's request
+// scope with the scheme's defaulting functions: the suite's scheme has none
+// (k8s.io/kubernetes is not a dependency of this module), so objects are
+// defaulted by schema.DefaultBuiltin, which conformance/defaults checks
+// against k8s.io/kubernetes' legacyscheme. The dispatcher calls it after each
+// mutation, as it calls the apiserver's.
+type schemeDefaulting struct{ admission.ObjectInterfaces }
+
+func (s schemeDefaulting) GetObjectDefaulter() runtime.ObjectDefaulter { return builtinDefaulter{} }
+
+type builtinDefaulter struct{}
+
+func (builtinDefaulter) Default(obj runtime.Object) {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return
+	}
+	gvk := u.GroupVersionKind()
+	if out, err := wpschema.DefaultBuiltin(wpschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u.Object, time.Time{}); err == nil {
+		u.Object = out
+	}
+}
+
+// defaultedWorkload is obj as the apiserver holds a request's object: decoded
+// and defaulted.
+func defaultedWorkload(t *testing.T, obj map[string]any) map[string]any {
+	if obj == nil {
+		return nil
+	}
+	gv, _ := obj["apiVersion"].(string)
+	gvk := wpschema.GroupVersionKind{Version: gv, Kind: obj["kind"].(string)}
+	if g, v, ok := strings.Cut(gv, "/"); ok {
+		gvk.Group, gvk.Version = g, v
+	}
+	out, err := wpschema.DefaultBuiltin(gvk, obj, time.Time{})
+	require.NoError(t, err)
+	return out
+}
 
 // Apply configurations over pod specs: list-maps (containers by name, ports by
 // containerPort and protocol, env by name, volumes by name), sets
@@ -166,10 +207,10 @@ func TestMutatingPoliciesBuiltinSMD(t *testing.T) {
 			"metadata": map[string]any{"name": "p-b"}, "spec": map[string]any{"policyName": "p"}}
 		op := pick(r, "CREATE", "UPDATE")
 		ns := pick(r, "ns-a", "ns-b")
-		obj := genWorkload(r, kind, ns)
+		obj := defaultedWorkload(t, genWorkload(r, kind, ns))
 		var old map[string]any
 		if op == "UPDATE" {
-			old = genWorkload(r, kind, ns)
+			old = defaultedWorkload(t, genWorkload(r, kind, ns))
 		}
 		var pol admissionregistrationv1.MutatingAdmissionPolicy
 		var bd admissionregistrationv1.MutatingAdmissionPolicyBinding
@@ -183,7 +224,7 @@ func TestMutatingPoliciesBuiltinSMD(t *testing.T) {
 		}
 		attrs := admission.NewAttributesRecord(uobj, uold, schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, ns, "w1",
 			schema.GroupVersionResource{Group: group, Version: version, Resource: resource}, "", admission.Operation(op), nil, false, &user.DefaultInfo{Name: "alice"})
-		refErr := mutating.NewDispatcher(nil, w.rawMatcher, builtinTypes{}).Dispatch(context.Background(), attrs, admission.NewObjectInterfacesFromScheme(w.scheme), hooks)
+		refErr := mutating.NewDispatcher(nil, w.rawMatcher, builtinTypes{}).Dispatch(context.Background(), attrs, schemeDefaulting{admission.NewObjectInterfacesFromScheme(w.scheme)}, hooks)
 
 		chain, err := wadmission.New(wadmission.Config{Objects: []map[string]any{policy, binding}, Namespaces: w.namespaces})
 		require.NoError(t, err)

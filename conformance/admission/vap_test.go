@@ -256,7 +256,7 @@ func (w *world) ours(t testing.TB, c gencase) outcome {
 		Name:      c.name, Namespace: c.ns, Object: c.obj, OldObject: c.old,
 		UserInfo: wadmission.UserInfo{Username: c.user},
 	})
-	out := outcome{Warnings: res.Warnings, Annotations: res.AuditAnnotations}
+	out := outcome{Warnings: res.RawWarnings, Annotations: res.AuditAnnotations}
 	if err != nil {
 		out.Err = err.Error()
 		if se, ok := err.(*status.Error); ok {

@@ -12,10 +12,12 @@ import (
 	"github.com/stretchr/testify/require"
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	admissionv1 "k8s.io/api/admission/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/admission"
 	webhookerrors "k8s.io/apiserver/pkg/admission/plugin/webhook/errors"
@@ -23,6 +25,7 @@ import (
 	"k8s.io/apiserver/pkg/admission/plugin/webhook/request"
 	"k8s.io/apiserver/pkg/authentication/user"
 	webhookutil "k8s.io/apiserver/pkg/util/webhook"
+	clientscheme "k8s.io/client-go/kubernetes/scheme"
 
 	wadmission "github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/status"
@@ -210,7 +213,7 @@ func TestWebhookResponses(t *testing.T) {
 		}
 		ok := assert.Equal(t, wantErr, gotErr, "case %d: %s", i, body)
 		if wantErr == "" || len(wantWarn) > 0 && ok {
-			assert.Equal(t, wantWarn, res.Warnings, "case %d: %s", i, body)
+			assert.Equal(t, wantWarn, res.RawWarnings, "case %d: %s", i, body)
 		}
 		if !ok {
 			return
@@ -256,8 +259,19 @@ func refMutatingAnswer(t testing.TB, name, uid string, obj map[string]any, body 
 	if err != nil {
 		return nil, apierrors.NewInternalError(err).Error(), resp.Warnings
 	}
+	// The dispatcher decodes the patched JSON into the kind's Go type and
+	// defaults it (a ConfigMap has no defaulting functions).
+	into := &corev1.ConfigMap{}
+	dec := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, clientscheme.Scheme, clientscheme.Scheme, kjson.SerializerOptions{})
+	decoded, _, err := dec.Decode(out, nil, into)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err).Error(), resp.Warnings
+	}
+	clientscheme.Scheme.Default(decoded)
+	typed, err := json.Marshal(decoded)
+	require.NoError(t, err)
 	var m map[string]any
-	require.NoError(t, json.Unmarshal(out, &m))
+	require.NoError(t, json.Unmarshal(typed, &m))
 	return m, "", resp.Warnings
 }
 
@@ -336,7 +350,7 @@ func TestMutatingWebhookResponses(t *testing.T) {
 			wb, _ := json.Marshal(wantObj)
 			gb, _ := json.Marshal(res.Object)
 			ok = assert.JSONEq(t, string(wb), string(gb), "case %d: %s", i, body)
-			ok = assert.Equal(t, wantWarn, res.Warnings, "case %d: %s", i, body) && ok
+			ok = assert.Equal(t, wantWarn, res.RawWarnings, "case %d: %s", i, body) && ok
 		}
 		if !ok {
 			return

@@ -1,0 +1,221 @@
+package admission
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// decodeStep is how a dispatcher turns a mutated object back into an object
+// of the kind before defaulting it.
+type decodeStep int
+
+const (
+	// decodeWebhookPatch is the mutating webhook dispatcher's: the patched
+	// JSON decoded into the kind's Go type (or an unstructured object for a
+	// custom resource), unknown fields dropped; a failure is a 500, whatever
+	// the webhook's failurePolicy.
+	decodeWebhookPatch decodeStep = iota
+	// decodeJSONPatch is a MutatingAdmissionPolicy JSONPatch mutation's: the
+	// same decoding, strict (an unknown field is a 500 too).
+	decodeJSONPatch
+	// decodeApplyConfiguration is a MutatingAdmissionPolicy ApplyConfiguration
+	// mutation's: the merged unstructured object converted to the Go type
+	// (runtime.Scheme.ConvertToVersion); a failure is the policy's error,
+	// subject to its failurePolicy.
+	decodeApplyConfiguration
+)
+
+// defaultMutated is what kube-apiserver does to an object a mutating webhook
+// patched (mutating dispatcher: Decode, then GetObjectDefaulter().Default) or
+// a MutatingAdmissionPolicy mutation changed (policy dispatcher dispatchOne:
+// the patcher's decoding, ConvertToVersion, Default): before, the object the
+// mutator was given, and out, what it made of it, are of kind (the kind the
+// webhook or policy matched the request as). A built-in kind gets the
+// scheme's defaulting (schema.DefaultBuiltin, which also gives the object the
+// shape its Go type encodes to); a custom resource its CRD's structural
+// defaulting for the version its apiVersion names (the CRD's unstructured
+// defaulter), when the CRD is in Versions.CRDs.
+//
+// An object the mutator left as it was is returned as is: the apiserver
+// defaults it again, which changes nothing in an object it decoded and
+// defaulted itself. A *status.Error is the dispatcher's own answer; other
+// errors are the policy's.
+func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any, step decodeStep) (map[string]any, error) {
+	if out == nil || value.Equal(before, out) {
+		return out, nil
+	}
+	sg := schema.GroupVersionKind{Group: kind.Group, Version: kind.Version, Kind: kind.Kind}
+	if _, err := schema.Builtin(sg); err == nil {
+		return c.defaultBuiltin(sg, before, out, step)
+	}
+	if step != decodeApplyConfiguration {
+		// Decoding into an unstructured object needs a kind.
+		if k, _ := out["kind"].(string); k == "" {
+			js, err := codec.EncodeJSON(out)
+			if err != nil {
+				return nil, status.InternalError(err)
+			}
+			return nil, status.InternalError(fmt.Errorf("Object 'Kind' is missing in '%s'", js))
+		}
+	}
+	crd := c.crdFor(kind.Group, kind.Kind)
+	if crd == nil {
+		return out, nil
+	}
+	// unstructuredDefaulter: the schema of the version the object says it
+	// is, for objects of the CRD's group and kind only.
+	gv, _ := out["apiVersion"].(string)
+	k, _ := out["kind"].(string)
+	group, version := "", gv
+	if i := strings.LastIndexByte(gv, '/'); i >= 0 {
+		group, version = gv[:i], gv[i+1:]
+	}
+	if group != crd.Group || k != crd.Names.Kind {
+		return out, nil
+	}
+	v := crd.Version(version)
+	if v == nil || v.Structural == nil {
+		return out, nil
+	}
+	d, _ := schema.Default(out, v.Structural).(map[string]any)
+	return d, nil
+}
+
+func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[string]any, step decodeStep) (map[string]any, error) {
+	if !schema.HasBuiltinDefaulting(gvk) {
+		// Kinds of versions a default apiserver does not serve: no
+		// defaulting functions modelled.
+		return out, nil
+	}
+	var now time.Time
+	if c.cfg.Env.Now != nil {
+		now = c.cfg.Env.Now()
+	}
+	d, err := schema.DefaultBuiltin(gvk, out, now)
+	if err != nil {
+		if step == decodeApplyConfiguration {
+			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))
+		}
+		return nil, status.InternalError(errors.New(jsonDecodeError(err)))
+	}
+	if step == decodeJSONPatch {
+		if unknown := newUnknownFields(gvk, before, out); len(unknown) > 0 {
+			findings := make([]string, len(unknown))
+			for i, p := range unknown {
+				findings[i] = `unknown field "` + p + `"`
+			}
+			return nil, status.InternalError(errors.New("strict decoding error: " + strings.Join(findings, ", ")))
+		}
+	}
+	return d, nil
+}
+
+// newUnknownFields are the fields of out the kind's Go type does not have,
+// other than those already in before: the apiserver's strict decoding sees
+// only what it decoded itself, and its request decoding has dropped (or
+// refused) the request's own unknown fields.
+func newUnknownFields(gvk schema.GroupVersionKind, before, out map[string]any) []string {
+	k, err := schema.Builtin(gvk)
+	if err != nil {
+		return nil
+	}
+	t, err := k.SMDType()
+	if err != nil {
+		return nil
+	}
+	had := map[string]bool{}
+	if before != nil {
+		for _, p := range schema.UnknownFields(t, before) {
+			had[p] = true
+		}
+	}
+	var fresh []string
+	for _, p := range schema.UnknownFields(t, out) {
+		if !had[p] {
+			fresh = append(fresh, p)
+		}
+	}
+	return fresh
+}
+
+func (c *Chain) crdFor(group, kind string) *schema.CRD {
+	for _, crd := range c.cfg.Versions.CRDs {
+		if crd != nil && crd.Group == group && crd.Names.Kind == kind {
+			return crd
+		}
+	}
+	return nil
+}
+
+// conversionCause is the text runtime.DefaultUnstructuredConverter gives for
+// a value that does not decode (as package apply words it): a type's own
+// UnmarshalJSON error as it is (quantities, times), the base64 decoder's
+// behind "error decoding from json: " ([]byte fields).
+func conversionCause(err error) string {
+	var fe *field.Error
+	if !errors.As(err, &fe) {
+		return err.Error()
+	}
+	if strings.HasPrefix(fe.Detail, "illegal base64 data") {
+		return "error decoding from json: " + fe.Detail
+	}
+	return fe.Detail
+}
+
+// jsonDecodeError is the text of the JSON decoder's error for a value that
+// does not decode into the Go type: a type's own UnmarshalJSON error
+// (quantities, times, durations) and the base64 decoder's as they are; a value
+// of the wrong JSON type as encoding/json's UnmarshalTypeError, with the
+// field's JSON path (list indices left out, as the decoder's field stack has
+// them) and writepath's name for the expected type, where the apiserver names
+// the innermost Go struct and the Go type.
+func jsonDecodeError(err error) string {
+	var fe *field.Error
+	if !errors.As(err, &fe) {
+		return err.Error()
+	}
+	want, ok := strings.CutPrefix(fe.Detail, "expected ")
+	if !ok {
+		return fe.Detail
+	}
+	p := fe.Field
+	for {
+		i := strings.IndexByte(p, '[')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(p[i:], ']')
+		if j < 0 {
+			break
+		}
+		p = p[:i] + p[i+j+1:]
+	}
+	want = strings.TrimPrefix(strings.TrimPrefix(want, "an "), "a ")
+	return fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s of type %s", jsonKind(fe.BadValue), p, want)
+}
+
+// jsonKind is how encoding/json names a JSON value in an UnmarshalTypeError.
+func jsonKind(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case nil:
+		return "null"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	default:
+		return fmt.Sprintf("number %v", x)
+	}
+}
