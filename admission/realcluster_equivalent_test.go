@@ -22,10 +22,11 @@ import (
 const equivalentDir = "../testdata/admission/realcluster-equivalent"
 
 // seenHook answers as realcluster-equivalent/webhook_server.py did: a patch
-// labelling the object with the version it was sent at.
+// labelling the object with the version it was sent at (and removing
+// spec.targetCPUUtilizationPercentage at /hpa-onto-cpu).
 type seenHook struct{ sent []map[string]any }
 
-func (h *seenHook) Call(_ context.Context, _ admission.WebhookTarget, body []byte) ([]byte, error) {
+func (h *seenHook) Call(_ context.Context, target admission.WebhookTarget, body []byte) ([]byte, error) {
 	review, err := codec.DecodeObject(body)
 	if err != nil {
 		return nil, err
@@ -43,7 +44,11 @@ func (h *seenHook) Call(_ context.Context, _ admission.WebhookTarget, body []byt
 	}
 	av := obj["apiVersion"].(string)
 	labels["seen"] = av[strings.LastIndex(av, "/")+1:]
-	patch, _ := json.Marshal([]any{map[string]any{"op": "add", "path": "/metadata/labels", "value": labels}})
+	ops := []any{map[string]any{"op": "add", "path": "/metadata/labels", "value": labels}}
+	if strings.Contains(target.URL, "/hpa-onto-cpu?") {
+		ops = append(ops, map[string]any{"op": "remove", "path": "/spec/targetCPUUtilizationPercentage"})
+	}
+	patch, _ := json.Marshal(ops)
 	return json.Marshal(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": map[string]any{
 		"uid": req["uid"], "allowed": true, "patchType": "JSONPatch", "patch": base64.StdEncoding.EncodeToString(patch)}})
 }
@@ -306,15 +311,16 @@ func canonicalJSON(t *testing.T, v any) string {
 // v1's annotation does not list survive: with one memory metric and no CPU
 // target, the stored object has the memory metric twice (hpa-onto); with two
 // metrics, the second slot from the old object is followed by an empty metric
-// that validation rejects (hpa-onto-invalid, a 422). ConvertOnto must give the
-// recorded object; Convert, into a fresh object, the annotation's metrics
-// only.
+// that validation rejects (hpa-onto-invalid, a 422); with only a CPU target,
+// which the webhook removes, the old CPU target stays (hpa-onto-cpu; a fresh
+// object would get the 80 % default). ConvertOnto must give the recorded
+// object; Convert, into a fresh object, something else.
 func TestRealClusterEquivalentHPAOnto(t *testing.T) {
 	v1 := admission.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
 	v2 := admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
 	conv, ok := admission.BuiltinConverter(nil).(admission.OntoConverter)
 	require.True(t, ok)
-	for _, name := range []string{"hpa-onto", "hpa-onto-invalid"} {
+	for _, name := range []string{"hpa-onto", "hpa-onto-invalid", "hpa-onto-cpu"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(equivalentDir, name)
 			want := recordedReview(t, "/"+name)
@@ -324,22 +330,32 @@ func TestRealClusterEquivalentHPAOnto(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, canonicalJSON(t, wantReq["object"]), canonicalJSON(t, sent), "object sent to the webhook")
 
-			// The webhook's patch: metadata.labels.seen = v1.
+			// The webhook's patch (webhook_server.py): metadata.labels.seen = v1,
+			// and at /hpa-onto-cpu no CPU target.
 			patched, err := conv.Convert(sent, v1, v1)
 			require.NoError(t, err)
 			patched["metadata"].(map[string]any)["labels"] = map[string]any{"seen": "v1"}
+			if name == "hpa-onto-cpu" {
+				delete(patched["spec"].(map[string]any), "targetCPUUtilizationPercentage")
+			}
 			back, err := conv.ConvertOnto(patched, base, v1, v2)
 			require.NoError(t, err)
 			fresh, err := conv.Convert(patched, v1, v2)
 			require.NoError(t, err)
 			baseMetrics := base["spec"].(map[string]any)["metrics"].([]any)
-			assert.Equal(t, baseMetrics, fresh["spec"].(map[string]any)["metrics"], "into a fresh object: the annotation's metrics")
+			if name == "hpa-onto-cpu" {
+				assert.Equal(t, []any{map[string]any{"type": "Resource", "resource": map[string]any{"name": "cpu",
+					"target": map[string]any{"type": "Utilization", "averageUtilization": int64(80)}}}},
+					fresh["spec"].(map[string]any)["metrics"], "into a fresh object: the 80 % default")
+			} else {
+				assert.Equal(t, baseMetrics, fresh["spec"].(map[string]any)["metrics"], "into a fresh object: the annotation's metrics")
+			}
 
 			var rec recorded
 			b, err := os.ReadFile(filepath.Join(dir, "response.json"))
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(b, &rec))
-			if name == "hpa-onto" {
+			if name != "hpa-onto-invalid" {
 				assert.Equal(t, canonicalJSON(t, storedHPA(t, dir)), canonicalJSON(t, back), "stored object")
 				return
 			}

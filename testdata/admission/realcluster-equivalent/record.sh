@@ -22,7 +22,7 @@ if [ $# -gt 0 ]; then
     mv $D/received.jsonl.tmp $D/received.jsonl
   done
 else
-  SCENARIOS="$D $D/events $D/hpa $D/hpa-onto $D/hpa-onto-invalid"
+  SCENARIOS="$D $D/events $D/hpa $D/hpa-onto $D/hpa-onto-invalid $D/hpa-onto-cpu"
   rm -f $D/received.jsonl
 fi
 python3 $D/webhook_server.py $PORT $D & PID=$!

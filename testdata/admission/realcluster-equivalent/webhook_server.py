@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The loopback webhook of record.sh: HTTPS on 127.0.0.1:PORT with cert.pem/key.pem. It
 answers allowed=true with a JSON Patch setting metadata.labels.seen to the version of the
-object it was sent, and appends every AdmissionReview to received.jsonl."""
+object it was sent (at /hpa-onto-cpu also removing spec.targetCPUUtilizationPercentage), and appends every AdmissionReview to received.jsonl."""
 import base64, json, ssl, sys
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
@@ -17,6 +17,9 @@ class H(BaseHTTPRequestHandler):
         labels = dict(obj["metadata"].get("labels") or {})
         labels["seen"] = obj["apiVersion"].split("/")[-1]
         patch = [{"op": "add", "path": "/metadata/labels", "value": labels}]
+        if self.path.startswith("/hpa-onto-cpu?"):
+            # hpa-onto-cpu: the webhook also removes v1's CPU target.
+            patch.append({"op": "remove", "path": "/spec/targetCPUUtilizationPercentage"})
         resp = {"uid": req["uid"], "allowed": True, "patchType": "JSONPatch",
                 "patch": base64.b64encode(json.dumps(patch).encode()).decode()}
         out = json.dumps({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": resp}).encode()
