@@ -119,7 +119,8 @@
 // internal object they hold rather than a fresh one, so what v1 cannot say
 // keeps that object's value: a v2 object without a CPU metric whose v1 form a
 // webhook patched comes back with its old metrics after the annotation's (its
-// only metric twice; with more, an empty metric that validation rejects), as
+// only metric twice; with more, an empty metric that validation rejects; a
+// CPU target the webhook removed stays instead of the 80 % default), as
 // recorded from kube-apiserver 1.37 (testdata/admission/realcluster-equivalent/
 // hpa-onto*). BuiltinConverter is an OntoConverter for that conversion into
 // an existing object.
