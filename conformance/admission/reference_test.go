@@ -70,7 +70,7 @@ func (w *world) start(t testing.TB) *world {
 		objs = append(objs, &cm)
 	}
 	client := fake.NewSimpleClientset(objs...)
-	factory := informers.NewSharedInformerFactory(client, 0)
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(apiserverInformerTransform))
 	nsInf := factory.Core().V1().Namespaces()
 	w.paramInf, _ = factory.ForResource(corev1.SchemeGroupVersion.WithResource("configmaps"))
 	nsLister := nsInf.Lister()
