@@ -123,5 +123,8 @@
 // and causes as the apiserver words them; causes sorted by manager, where the apiserver's order is
 // random), 422 for an invalid fieldManager, 500 for what the apiserver reports as internal (a
 // configuration SMD cannot type, such as duplicate keys in a keyed list: "failed to create typed
-// patch object (ns/name; apps/v1, Kind=Deployment): ...", or undecodable live managedFields).
+// patch object (ns/name; apps/v1, Kind=Deployment): ...", undecodable live managedFields, or a
+// merged built-in object that does not convert to its Go type: "failed to convert new object
+// (ns/name; apps/v1, Kind=Deployment) to proper version: unable to convert unstructured object
+// to apps/v1, Kind=Deployment: cannot convert float64 to int32").
 package apply
