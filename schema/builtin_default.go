@@ -43,6 +43,11 @@ import (
 //
 // now is the apiserver's clock, read by one defaulting function only: resource.k8s.io/v1
 // DeviceTaint.timeAdded defaults to now, truncated to the second.
+//
+// Step 1 is the JSON decoder's reading of a request body (a create or update, a JSON or merge
+// patch's result, a webhook's patched object): an integer beyond its field's Go type is an
+// error. An object the apiserver converts from unstructured content instead (a server-side
+// apply's merged object, a strategic merge patch's result) wraps it: DefaultBuiltinUnstructured.
 func DefaultBuiltin(gvk GroupVersionKind, obj map[string]any, now time.Time) (map[string]any, error) {
 	k, err := Builtin(gvk)
 	if err != nil {
