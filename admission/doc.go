@@ -177,7 +177,9 @@
 //     as they are, not checked or normalised by a typed round trip.
 //   - A webhook's answer is converted back to the request's version at once;
 //     the apiserver keeps the converted object until a later webhook needs
-//     another version. Both agree when conversions round-trip.
+//     another version. Both agree when conversions round-trip (a
+//     HorizontalPodAutoscaler's v1 form does not always: without a CPU target
+//     it comes back from v2 with the 80 % one).
 //   - params are presented as the apiserver presents them (params.go): a
 //     built-in kind's param as its typed informer holds it (schema.DefaultBuiltin's
 //     stored form, empty lists and maps null, no managedFields), plain JSON
