@@ -46,8 +46,12 @@ import (
 //
 // Step 1 is the JSON decoder's reading of a request body (a create or update, a JSON or merge
 // patch's result, a webhook's patched object): an integer beyond its field's Go type is an
-// error. An object the apiserver converts from unstructured content instead (a server-side
-// apply's merged object, a strategic merge patch's result) wraps it: DefaultBuiltinUnstructured.
+// error. obj no longer has the body's text, so an integral float64 reads as its integer, where
+// the decoder refuses a body that says 1.0 ("json: cannot unmarshal number 1.0 into Go struct
+// field DeploymentSpec.spec.replicas of type int32", recorded in
+// testdata/apply/realcluster-numbers); the error's words are not the decoder's either. An
+// object the apiserver converts from unstructured content instead (a server-side apply's merged
+// object, a strategic merge patch's result) wraps such integers: DefaultBuiltinUnstructured.
 func DefaultBuiltin(gvk GroupVersionKind, obj map[string]any, now time.Time) (map[string]any, error) {
 	k, err := Builtin(gvk)
 	if err != nil {
