@@ -125,6 +125,44 @@
 // hpa-onto*). BuiltinConverter is an OntoConverter for that conversion into
 // an existing object.
 //
+// # Defaulting after mutation
+//
+// As kube-apiserver's dispatchers do, the object a mutating webhook's patch
+// produced, and the result of each MutatingAdmissionPolicy mutation, is decoded
+// into the kind and defaulted at the version the webhook or policy saw it,
+// before it is converted back and before the next webhook, policy or mutation
+// sees it (the next webhook's AdmissionReview, and a reinvoked one's, carry
+// the defaults, as recorded from kube-apiserver 1.37 in
+// testdata/admission/realcluster-defaulting). A built-in kind gets the
+// scheme's defaulting (schema.DefaultBuiltin: a container added without
+// imagePullPolicy or terminationMessagePath gets them, a Deployment whose
+// strategy a patch removed gets RollingUpdate 25%/25%, fields the Go type does
+// not have are dropped); a custom resource gets its CRD's structural defaults
+// for the version its apiVersion names, when the CRD is in Versions.CRDs. A
+// patched object that does not decode fails the request with a 500 whatever
+// the failurePolicy ("Internal error occurred: json: cannot unmarshal ...",
+// a quantity's or time's own parse error, "Object 'Kind' is missing in
+// '<json>'" for a custom resource without kind); a JSONPatch mutation is
+// decoded strictly ("Internal error occurred: strict decoding error: unknown
+// field "spec.x""); an ApplyConfiguration result that does not convert is
+// the policy's error, under its failurePolicy ("unable to convert
+// unstructured object to apps/v1, Kind=Deployment: ..."). Request.Object is
+// taken as the apiserver holds it, decoded and defaulted: the first mutation
+// that changes an undefaulted object also fills in the defaults the request
+// lacked.
+//
+// # Warnings
+//
+// Result.Warnings are the texts of the Warning headers the apiserver's
+// response carries, on success and on rejection (ResponseWarnings, the rule of
+// its warning recorder): empty texts, repeats and texts a header cannot carry
+// (control characters, invalid UTF-8) are dropped; once the texts pass 4096
+// runes in all, every text is cut to its first 256 runes (no marker) and texts
+// are dropped once 4096 runes have been written again. Result.RawWarnings
+// keeps every step's warnings as added. Warnings other steps add to the same
+// response (a deprecated version's, field validation's) share the recorder:
+// pass them, in the apiserver's order, with RawWarnings to ResponseWarnings.
+//
 // # Invariants
 //
 // New compiles every CEL expression once; a Chain is read-only afterwards and
@@ -197,9 +235,7 @@
 //     as sets, and "may not mutate atomic arrays, maps or structs" for atomic
 //     lists, maps and structs the configuration sets. A custom resource whose
 //     CRD is not in Versions.CRDs gets the deduced type (maps merged, lists
-//     replaced); the apiserver always has the CRD's schema. The apiserver
-//     then applies the kind's defaulting to the mutated object, which Admit
-//     does not.
+//     replaced); the apiserver always has the CRD's schema.
 //   - Policies, bindings and webhook configurations are processed in name
 //     order.
 //   - TypeCheck resolves kinds from the built-in kinds served by default and
@@ -207,9 +243,19 @@
 //     1.37 apiserver serves (the status controller uses the Go definitions
 //     they are generated from). Its type names end in the nanosecond of
 //     TypeCheckOptions.Now, the apiserver's in the clock's.
-//   - Result.Warnings lists every warning in order; the apiserver's response
-//     drops a repeated text and truncates the headers past 4096 characters
-//     in all.
+//   - Whether a webhook changed the object (its mutated audit annotation,
+//     the reinvocation of earlier IfNeeded webhooks) is decided on the
+//     defaulted object; the apiserver decides it before defaulting, so there a
+//     patch that only removes or alters fields defaulting puts back counts as
+//     a change.
+//   - A patched value of the wrong JSON type fails with encoding/json's
+//     UnmarshalTypeError naming the field's JSON path and the JSON type
+//     expected ("Go struct field spec.replicas of type integer"); the
+//     apiserver's names the innermost Go struct and the Go type
+//     ("Go struct field DeploymentSpec.spec.replicas of type int32").
+//   - Kinds of versions a default apiserver does not serve (alpha, most beta)
+//     and custom resources whose CRD is not in Versions.CRDs are not
+//     defaulted after mutation.
 //   - The strategy's own steps on an update (PrepareForUpdate: the generation
 //     bump, status reset) and its kind-specific validation are not applied;
 //     versions.NextGeneration and package schema model them.
