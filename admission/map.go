@@ -325,7 +325,7 @@ func compileMAP(obj map[string]any) (*mapPolicy, error) {
 		return nil, err
 	}
 	p.policyCore = pc
-	p.mutating = true
+	p.params.mutating = true
 	env, err := mutationEnv(pc.paramKind != nil)
 	if err != nil {
 		return nil, err

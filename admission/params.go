@@ -1,6 +1,7 @@
 package admission
 
 import (
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -58,6 +59,28 @@ func typedInformerKind(pk *paramKind) (*schema.Kind, bool) {
 		return nil, false
 	}
 	return k, true
+}
+
+// paramView presents the params of one compiled policy: to a mutating or a
+// validating policy, each param object once (the Chain keeps the objects of
+// its Config, unmodified, for its lifetime, so their identity is the key;
+// the values are immutable and shared by concurrent evaluations).
+type paramView struct {
+	mutating bool
+	cache    sync.Map // uintptr of the param's map -> value
+}
+
+func (v *paramView) value(param map[string]any, pk *paramKind) any {
+	if v == nil {
+		return paramCELValue(param, pk, false)
+	}
+	key := reflect.ValueOf(param).Pointer()
+	if x, ok := v.cache.Load(key); ok {
+		return x
+	}
+	x := paramCELValue(param, pk, v.mutating)
+	v.cache.Store(key, x)
+	return x
 }
 
 // paramCELValue is the `params` variable for param, of the policy's

@@ -59,8 +59,8 @@ type policyCore struct {
 	varNames    map[string]int
 	varProgs    []program
 	configError string
-	// mutating is true for MutatingAdmissionPolicies (params.go: how params look).
-	mutating bool
+	// params presents param objects to CEL, once per object (params.go).
+	params *paramView
 }
 
 // vap is a compiled ValidatingAdmissionPolicy with its bindings.
@@ -102,7 +102,7 @@ func getString(m map[string]any, keys ...string) string {
 }
 
 func compileCore(name string, spec map[string]any) (policyCore, *compiler, error) {
-	pc := policyCore{name: name, failPolicy: "Fail"}
+	pc := policyCore{name: name, failPolicy: "Fail", params: &paramView{}}
 	if fp, ok := spec["failurePolicy"].(string); ok {
 		pc.failPolicy = fp
 	}
@@ -260,7 +260,7 @@ func (c *Chain) newActivation(ctx context.Context, pc *policyCore, rv *requestVa
 	act := &activation{object: rv.object, oldObject: rv.oldObject, rv: rv, namespace: rv.namespace,
 		params: types.NullValue, authz: rv.authz, authzRes: rv.authzRes}
 	if param != nil {
-		act.params = paramCELValue(param, pc.paramKind, pc.mutating)
+		act.params = pc.params.value(param, pc.paramKind)
 	}
 	act.vars = &lazyVariables{ctx: ctx, names: pc.varNames, progs: pc.varProgs, act: act}
 	if n := len(pc.varProgs); n > 0 {
