@@ -674,10 +674,16 @@ func sortedFieldKeys(m map[string]ref.Val) []ref.Val {
 type goStruct struct {
 	fields map[string]ref.Val
 	raw    map[string]any
+	// goType is the Go type as reflect prints it ("v1.ServiceStatus"), when known.
+	goType string
 }
 
 func (s *goStruct) ConvertToNative(t reflect.Type) (any, error) {
-	return nil, fmt.Errorf("type conversion error from struct type map to %v", t)
+	name := s.goType
+	if name == "" {
+		name = "map"
+	}
+	return nil, fmt.Errorf("type conversion error from struct type %s to %v", name, t)
 }
 func (s *goStruct) ConvertToType(t ref.Type) ref.Val {
 	switch t {

@@ -520,7 +520,7 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 					return nil, fmt.Errorf("type mismatch: %w", errors.Join(errs...))
 				}
 			}
-			n, err := toNative(jp.val)
+			n, err := jsonPatchValue(jp.val)
 			if err != nil {
 				return nil, fmt.Errorf("JSONPath valueExpression evaluated to a type that could not marshal to JSON: %w", err)
 			}

@@ -1,6 +1,7 @@
 package admission
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
 
 	"github.com/writepath/writepath/schema"
 )
@@ -208,7 +210,7 @@ func typedFromSchema(v any, n *openAPINode) ref.Val {
 			for k, e := range x {
 				fields[k] = typedFromSchema(e, n.Props[k])
 			}
-			return &goStruct{fields: fields, raw: x}
+			return &goStruct{fields: fields, raw: x, goType: goTypeName(n.goName)}
 		case n.Additional != nil:
 			vals := make(map[string]ref.Val, len(x))
 			for k, e := range x {
@@ -229,4 +231,58 @@ func typedFromSchema(v any, n *openAPINode) ref.Val {
 		return &goList{elems: elems}
 	}
 	return sortedAdapter{}.NativeToValue(v)
+}
+
+// goTypeName is how reflect prints the Go type of an OpenAPI definition:
+// its package's name (the segment before the type's) and the type's
+// ("io.k8s.api.core.v1.ServiceStatus" is v1.ServiceStatus).
+func goTypeName(def string) string {
+	i := strings.LastIndexByte(def, '.')
+	if i < 0 {
+		return ""
+	}
+	j := strings.LastIndexByte(def[:i], '.')
+	return def[j+1:]
+}
+
+// jsonPatchValue is the value of a JSONPatch operation as JSON: the
+// apiserver converts it to a structpb.Value, which a typed param's struct,
+// map or list (anywhere in the value) refuses, with its own words.
+func jsonPatchValue(v ref.Val) (any, error) {
+	if err := typedJSONError(v); err != nil {
+		return nil, err
+	}
+	return toNative(v)
+}
+
+// jsonValueType is how reflect prints the structpb.Value pointer type the
+// apiserver converts JSON Patch values to.
+const jsonValueType = "*structpb.Value"
+
+func typedJSONError(v ref.Val) error {
+	switch x := v.(type) {
+	case *goStruct:
+		name := x.goType
+		if name == "" {
+			name = "map"
+		}
+		return fmt.Errorf("type conversion error from struct type %s to %s", name, jsonValueType)
+	case *goMap:
+		return fmt.Errorf("type conversion error from '%s' to '%s'", x.Type(), jsonValueType)
+	case *goList:
+		return fmt.Errorf("type conversion error from '%s' to '%s'", x.Type(), jsonValueType)
+	case traits.Mapper:
+		for it := x.Iterator(); it.HasNext() == types.True; {
+			if err := typedJSONError(x.Get(it.Next())); err != nil {
+				return err
+			}
+		}
+	case traits.Lister:
+		for it := x.Iterator(); it.HasNext() == types.True; {
+			if err := typedJSONError(it.Next()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

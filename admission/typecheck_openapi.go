@@ -35,6 +35,9 @@ type openAPINode struct {
 	Additional  *openAPINode            `json:"additional,omitempty"`
 	IntOrString bool                    `json:"intOrString,omitempty"`
 	Embedded    bool                    `json:"embedded,omitempty"`
+	// goName is the definition a resolved node came from
+	// ("io.k8s.api.core.v1.ServiceStatus"): the Go type params.go names.
+	goName string
 }
 
 type openAPICatalogue struct {
@@ -87,7 +90,11 @@ func (c *openAPICatalogue) resolve(n *openAPINode, visiting map[string]bool) *op
 		}
 		visiting[n.Ref] = true
 		defer delete(visiting, n.Ref)
-		return c.resolve(def, visiting)
+		r := c.resolve(def, visiting)
+		if r != nil && r.goName == "" {
+			r.goName = n.Ref
+		}
+		return r
 	}
 	out := *n
 	if n.Props != nil {

@@ -360,6 +360,7 @@ func TestParamsOfBuiltinKinds(t *testing.T) {
 	n := sampleSize(300)
 	var w *paramWorld
 	disagree, denied, warned, mutated := 0, 0, 0, 0
+	harnessSkips, goSyntax = 0, 0
 	for i := 0; i < n; i++ {
 		if i%25 == 0 {
 			w = newParamWorld(t, r)
@@ -407,10 +408,22 @@ func TestParamsOfBuiltinKinds(t *testing.T) {
 			for j := 0; j < 1+r.IntN(4); j++ {
 				kv = append(kv, fmt.Sprintf("%q: string(%s)", fmt.Sprintf("k%d", j), probe(r, pk)))
 			}
-			expr := `[JSONPatch{op: "add", path: "/metadata/annotations", value: {` + strings.Join(kv, ", ") + `}}]`
+			mutation := map[string]any{"patchType": "JSONPatch", "jsonPatch": map[string]any{
+				"expression": `[JSONPatch{op: "add", path: "/metadata/annotations", value: {` + strings.Join(kv, ", ") + `}}]`}}
+			if r.IntN(3) == 0 {
+				// A param's value itself in the patch or the apply configuration.
+				path := pick(r, pk.paths...)
+				mutation = pick(r,
+					map[string]any{"patchType": "JSONPatch", "jsonPatch": map[string]any{"expression": `[JSONPatch{op: "add", path: "/data/v", value: ` + path + `}]`}},
+					map[string]any{"patchType": "JSONPatch", "jsonPatch": map[string]any{"expression": `[JSONPatch{op: "add", path: "/metadata/labels", value: ` + path + `}]`}},
+					map[string]any{"patchType": "JSONPatch", "jsonPatch": map[string]any{"expression": `[JSONPatch{op: "add", path: "/metadata/annotations", value: {"v": ` + path + `}}]`}},
+					map[string]any{"patchType": "ApplyConfiguration", "applyConfiguration": map[string]any{"expression": `Object{data: {"v": ` + path + `}}`}},
+					map[string]any{"patchType": "ApplyConfiguration", "applyConfiguration": map[string]any{"expression": `Object{metadata: Object.metadata{labels: ` + path + `}}`}},
+					map[string]any{"patchType": "ApplyConfiguration", "applyConfiguration": map[string]any{"expression": `Object{data: ` + path + `}`}})
+			}
 			pol := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicy", "metadata": map[string]any{"name": "m"},
 				"spec": map[string]any{"paramKind": paramKind, "failurePolicy": pick(r, "Fail", "Ignore"), "matchConstraints": paramConstraints,
-					"reinvocationPolicy": "Never", "mutations": []any{map[string]any{"patchType": "JSONPatch", "jsonPatch": map[string]any{"expression": expr}}}}}
+					"reinvocationPolicy": "Never", "mutations": []any{mutation}}}
 			if r.IntN(4) == 0 {
 				pol["spec"].(map[string]any)["matchConditions"] = []any{map[string]any{"name": "c", "expression": probe(r, pk)}}
 			}
@@ -425,8 +438,12 @@ func TestParamsOfBuiltinKinds(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d cases (%d denied, %d with warnings, %d mutated), %d disagreements", n, denied, warned, mutated, disagree)
+	t.Logf("%d cases (%d denied, %d with warnings, %d mutated; %d not comparable in-process, %d differing only in SMD's Go-syntax value), %d disagreements",
+		n, denied, warned, mutated, harnessSkips, goSyntax, disagree)
 }
+
+// harnessSkips and goSyntax count the mutating cases not compared (see compareMAP).
+var harnessSkips, goSyntax int
 
 func (w *paramWorld) compareMAP(t testing.TB, i int, pk paramKindCase, pol, b, obj map[string]any, ns string, mutated, denied *int) bool {
 	var mp admissionregistrationv1.MutatingAdmissionPolicy
@@ -455,6 +472,25 @@ func (w *paramWorld) compareMAP(t testing.TB, i int, pk paramKindCase, pol, b, o
 		}
 	}
 	got, err := w.oursMAP(t, pol, b, obj, ns)
+	if refErr == nil && err != nil && strings.HasPrefix(err.Error(), "Internal error occurred: json: cannot unmarshal") {
+		// The patch put a non-string into labels, annotations or data: the
+		// apiserver fails to convert the mutated object back to its Go type,
+		// which the in-process reference, on an unstructured ConfigMap, never
+		// does.
+		harnessSkips++
+		return true
+	}
+	if refErr != nil && err != nil {
+		// SMD's "expected string, got &value.valueUnstructured{Value:...}"
+		// prints a typed param's Go value with Go syntax; writepath prints
+		// its unstructured form.
+		const got = ", got &value.valueUnstructured{Value:"
+		r, o := refErr.Error(), err.Error()
+		if i, j := strings.Index(r, got), strings.Index(o, got); i >= 0 && i == j && r[:i] == o[:j] && r != o {
+			goSyntax++
+			return true
+		}
+	}
 	if refErr != nil {
 		*denied++
 		return assert.Error(t, err, "case %d: %s", i, ctx) && assert.Equal(t, refErr.Error(), err.Error(), "case %d: %s", i, ctx)
