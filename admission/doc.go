@@ -224,7 +224,9 @@
 //     with paramKind's apiVersion and kind in a ValidatingAdmissionPolicy,
 //     the typed Go value (structs and maps that compare with another type
 //     with "no such overload", no apiVersion or kind) in a
-//     MutatingAdmissionPolicy; other kinds' params as given. A param that
+//     MutatingAdmissionPolicy (where a JSON Patch value holding one fails
+//     as the apiserver's structpb conversion does); other kinds' params as
+//     given. A param that
 //     does not decode into its Go type makes the expressions that read it
 //     fail. Server-set fields (uid, resourceVersion, a Service's clusterIP)
 //     and the defaults of admission plugins (a Pod's tolerations) are what

@@ -29,6 +29,16 @@
 // registry's ValidateObjectMetaAccessor and ValidateObjectMetaAccessorUpdate on
 // generated metadata (500 normally).
 //
+// Params: objects of eight built-in kinds in their stored form, through
+// protobuf, behind typed informers transformed as kube-apiserver's (TypeMeta
+// cleared, managedFields dropped), read by generated probe expressions in
+// validating policies (the dispatcher's wrappedParam: plain JSON with
+// paramKind's apiVersion and kind) and mutating ones (the typed Go value,
+// also as JSON Patch and apply configuration values): 300 cases, 100,000
+// with WRITEPATH_LONG=1 (TestParamsOfBuiltinKinds); and which kinds come from
+// typed informers at all (TestParamInformerKinds, every listable served
+// resource against client-go's shared informer factory).
+//
 // The webhook code paths: admission.Review against request.CreateV1AdmissionReview
 // on generated requests, and the chain's judgement of generated validating and
 // mutating webhook answers against VerifyAdmissionResponse,
