@@ -219,18 +219,19 @@
 //     HorizontalPodAutoscaler's v1 form does not always: without a CPU target
 //     it comes back from v2 with the 80 % one).
 //   - params are presented as the apiserver presents them (params.go): a
-//     built-in kind's param as its typed informer holds it (schema.DefaultBuiltin's
-//     stored form, empty lists and maps null, no managedFields), plain JSON
-//     with paramKind's apiVersion and kind in a ValidatingAdmissionPolicy,
-//     the typed Go value (structs and maps that compare with another type
-//     with "no such overload", no apiVersion or kind) in a
-//     MutatingAdmissionPolicy (where a JSON Patch value holding one fails
-//     as the apiserver's structpb conversion does); other kinds' params as
-//     given. A param that
-//     does not decode into its Go type makes the expressions that read it
-//     fail. Server-set fields (uid, resourceVersion, a Service's clusterIP)
-//     and the defaults of admission plugins (a Pod's tolerations) are what
-//     the caller supplies.
+//     built-in kind's param as its typed informer holds it
+//     (schema.DefaultBuiltin's stored form, empty lists and maps null, no
+//     managedFields), plain JSON with paramKind's apiVersion and kind in a
+//     ValidatingAdmissionPolicy, the typed Go value (structs and maps that
+//     compare with another type with "no such overload", no apiVersion or
+//     kind) in a MutatingAdmissionPolicy, where a JSON Patch value holding
+//     one fails as the apiserver's structpb conversion does; other kinds'
+//     params as given. A param that does not decode into its Go type makes
+//     the expressions that read it fail. Server-set fields (uid,
+//     resourceVersion, a Service's clusterIP) and the defaults of admission
+//     plugins (a Pod's tolerations) are what the caller supplies; a type
+//     error of an apply configuration holding a typed value prints the
+//     value as JSON, the apiserver's with Go syntax.
 //   - ApplyConfiguration mutations merge with the kind's structured-merge-diff
 //     type as the apiserver's do (built-in kinds from package schema's
 //     catalogue, custom resources from Versions.CRDs): list-maps by key, sets
