@@ -48,27 +48,39 @@ const (
 // defaults it again, which changes nothing in an object it decoded and
 // defaulted itself. A *status.Error is the dispatcher's own answer; other
 // errors are the policy's.
-func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any, step decodeStep) (map[string]any, error) {
+//
+// changed is the mutating webhook dispatcher's judgement of whether the patch
+// changed the object, which it makes on the decoded object before defaulting:
+// a patch whose changes defaulting undoes (a container added again without
+// its defaulted fields) counts. For a custom resource that is any change of
+// the JSON; for a built-in kind, a change that survives defaulting, or a
+// field with a non-zero value the patch removed (a value the Go type would
+// have held after decoding the patched object without defaults).
+func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any, step decodeStep) (defaulted map[string]any, changed bool, err error) {
 	if out == nil || value.Equal(before, out) {
-		return out, nil
+		return out, false, nil
 	}
 	sg := schema.GroupVersionKind{Group: kind.Group, Version: kind.Version, Kind: kind.Kind}
 	if _, err := schema.Builtin(sg); err == nil {
-		return c.defaultBuiltin(sg, before, out, step)
+		d, err := c.defaultBuiltin(sg, before, out, step)
+		if err != nil || d == nil {
+			return d, true, err
+		}
+		return d, !value.Equal(before, d) || lostNonZero(before, out), nil
 	}
 	if step != decodeApplyConfiguration {
 		// Decoding into an unstructured object needs a kind.
 		if k, _ := out["kind"].(string); k == "" {
 			js, err := codec.EncodeJSON(out)
 			if err != nil {
-				return nil, status.InternalError(err)
+				return nil, false, status.InternalError(err)
 			}
-			return nil, status.InternalError(fmt.Errorf("Object 'Kind' is missing in '%s'", js))
+			return nil, false, status.InternalError(fmt.Errorf("Object 'Kind' is missing in '%s'", js))
 		}
 	}
 	crd := c.crdFor(kind.Group, kind.Kind)
 	if crd == nil {
-		return out, nil
+		return out, true, nil
 	}
 	// unstructuredDefaulter: the schema of the version the object says it
 	// is, for objects of the CRD's group and kind only.
@@ -79,14 +91,77 @@ func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any
 		group, version = gv[:i], gv[i+1:]
 	}
 	if group != crd.Group || k != crd.Names.Kind {
-		return out, nil
+		return out, true, nil
 	}
 	v := crd.Version(version)
 	if v == nil || v.Structural == nil {
-		return out, nil
+		return out, true, nil
 	}
 	d, _ := schema.Default(out, v.Structural).(map[string]any)
-	return d, nil
+	return d, true, nil
+}
+
+// lostNonZero reports whether patched lacks a value before has that is not
+// the zero value of its JSON type (null, false, 0, "", an empty list, or an
+// object of such values): a typed decoding of patched would not have it.
+// Scalars that differ are not looked at (defaulting left them equal, so they
+// differ in form only, as "1000m" and "1" do).
+func lostNonZero(before, patched any) bool {
+	switch b := before.(type) {
+	case map[string]any:
+		p, ok := patched.(map[string]any)
+		if !ok {
+			return !zeroValue(b)
+		}
+		for k, bv := range b {
+			pv, present := p[k]
+			if !present || pv == nil {
+				if !zeroValue(bv) {
+					return true
+				}
+				continue
+			}
+			if lostNonZero(bv, pv) {
+				return true
+			}
+		}
+	case []any:
+		p, ok := patched.([]any)
+		if !ok || len(p) != len(b) {
+			return !zeroValue(b)
+		}
+		for i := range b {
+			if lostNonZero(b[i], p[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func zeroValue(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !x
+	case string:
+		return x == ""
+	case int64:
+		return x == 0
+	case float64:
+		return x == 0
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		for _, e := range x {
+			if !zeroValue(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[string]any, step decodeStep) (map[string]any, error) {

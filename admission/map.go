@@ -587,7 +587,7 @@ func (c *Chain) dispatchMAPs(ctx context.Context, req *Request, obj map[string]a
 				if m.apply {
 					step = decodeApplyConfiguration
 				}
-				out, err = c.defaultMutated(inv.as.kind, v.req.Object, out, step)
+				out, _, err = c.defaultMutated(inv.as.kind, v.req.Object, out, step)
 				var st *status.Error
 				if errors.As(err, &st) {
 					// The dispatcher's own error ends the request.

@@ -384,11 +384,13 @@ func isAdmissionConfig(req *Request) bool {
 
 // call sends the review and checks the answer: the new object (mutating), or
 // an error (*callError, *rejection or a status error).
-func (c *Chain) call(ctx context.Context, w *webhook, req *Request, obj map[string]any, res *Result) (map[string]any, error) {
+// changed is the dispatcher's judgement of whether the patch changed the
+// object (see defaultMutated).
+func (c *Chain) call(ctx context.Context, w *webhook, req *Request, obj map[string]any, res *Result) (out map[string]any, changed bool, err error) {
 	if err := w.dryRunCheck(req); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return c.send(ctx, w, req, obj, c.reviewUID(), res)
+	return c.sendPatched(ctx, w, req, obj, c.reviewUID(), res)
 }
 
 // dryRunCheck is the dispatchers' refusal of a webhook that cannot be called
@@ -414,17 +416,24 @@ func (c *Chain) reviewUID() string {
 // send calls w with the review of req (object obj, request uid uid), within
 // the webhook's timeout, and checks the answer as call does.
 func (c *Chain) send(ctx context.Context, w *webhook, req *Request, obj map[string]any, uid string, res *Result) (map[string]any, error) {
+	out, _, err := c.sendPatched(ctx, w, req, obj, uid, res)
+	return out, err
+}
+
+// sendPatched is send, also saying whether the webhook's patch changed the
+// object as the mutating dispatcher judges it.
+func (c *Chain) sendPatched(ctx context.Context, w *webhook, req *Request, obj map[string]any, uid string, res *Result) (map[string]any, bool, error) {
 	r := *req
 	r.Object = obj
 	// The objects are sent at the version the webhook matched (matchPolicy
 	// Equivalent), and its patch converted back.
 	as, err := c.versionForHook(w, &r)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	body, err := reviewAs(&r, as, uid)
 	if err != nil {
-		return nil, &callError{name: w.name, reason: fmt.Errorf("could not create admission objects: %w", err), status: status.BadRequest("error creating admission objects")}
+		return nil, false, &callError{name: w.name, reason: fmt.Errorf("could not create admission objects: %w", err), status: status.BadRequest("error creating admission objects")}
 	}
 	u := w.url
 	if pu, err := url.Parse(u); err == nil {
@@ -438,14 +447,14 @@ func (c *Chain) send(ctx context.Context, w *webhook, req *Request, obj map[stri
 	defer cancel()
 	out, err := c.client().Call(ctx, WebhookTarget{Name: w.name, URL: u, CABundle: w.caBundle, Timeout: w.timeout}, body)
 	if err != nil {
-		return nil, &callError{name: w.name, reason: fmt.Errorf("failed to call webhook: %w", err), status: status.ServiceUnavailable("error calling webhook")}
+		return nil, false, &callError{name: w.name, reason: fmt.Errorf("failed to call webhook: %w", err), status: status.ServiceUnavailable("error calling webhook")}
 	}
 	var rr reviewResponse
 	if err := json.Unmarshal(out, &rr); err != nil {
-		return nil, &callError{name: w.name, reason: fmt.Errorf("received invalid webhook response: %w", err), status: status.ServiceUnavailable("error validating webhook response")}
+		return nil, false, &callError{name: w.name, reason: fmt.Errorf("received invalid webhook response: %w", err), status: status.ServiceUnavailable("error validating webhook response")}
 	}
 	if err := verifyResponse(&rr, uid, w.mutating); err != nil {
-		return nil, &callError{name: w.name, reason: fmt.Errorf("received invalid webhook response: %w", err), status: status.ServiceUnavailable("error validating webhook response")}
+		return nil, false, &callError{name: w.name, reason: fmt.Errorf("received invalid webhook response: %w", err), status: status.ServiceUnavailable("error validating webhook response")}
 	}
 	resp := rr.Response
 	for k, v := range resp.AuditAnnotations {
@@ -453,26 +462,26 @@ func (c *Chain) send(ctx context.Context, w *webhook, req *Request, obj map[stri
 	}
 	res.Warnings = append(res.Warnings, resp.Warnings...)
 	if !resp.Allowed {
-		return nil, &rejection{status: toStatusErr(w.name, resp.Status)}
+		return nil, false, &rejection{status: toStatusErr(w.name, resp.Status)}
 	}
 	if len(resp.Patch) == 0 {
-		return obj, nil
+		return obj, false, nil
 	}
 	// jsonpatch.DecodePatch: the patch must be an array of operations.
 	var ops []map[string]*json.RawMessage
 	if err := json.Unmarshal(resp.Patch, &ops); err != nil {
 		msg := strings.ReplaceAll(err.Error(), "[]map[string]*json.RawMessage", "jsonpatch.Patch")
-		return nil, &callError{name: w.name, reason: fmt.Errorf("received undecodable patch in webhook response: %s", msg),
+		return nil, false, &callError{name: w.name, reason: fmt.Errorf("received undecodable patch in webhook response: %s", msg),
 			status: status.ServiceUnavailable("error decoding patch in webhook response")}
 	}
 	if len(ops) == 0 {
-		return obj, nil
+		return obj, false, nil
 	}
 	if obj == nil {
-		return nil, status.InternalError(fmt.Errorf("admission webhook %q attempted to modify the object, which is not supported for this operation", w.name))
+		return nil, false, status.InternalError(fmt.Errorf("admission webhook %q attempted to modify the object, which is not supported for this operation", w.name))
 	}
 	if *resp.PatchType != "JSONPatch" {
-		return nil, &callError{name: w.name, reason: fmt.Errorf("unsupported patch type %q", *resp.PatchType), status: toStatusErr(w.name, resp.Status)}
+		return nil, false, &callError{name: w.name, reason: fmt.Errorf("unsupported patch type %q", *resp.PatchType), status: toStatusErr(w.name, resp.Status)}
 	}
 	// The dispatcher applies the patch with the library directly: no operation
 	// or size limits, the library's error text.
@@ -480,17 +489,18 @@ func (c *Chain) send(ctx context.Context, w *webhook, req *Request, obj map[stri
 	if err != nil {
 		var pe *patch.Error
 		if errors.As(err, &pe) && pe.Cause != nil {
-			return nil, status.InternalError(pe.Cause)
+			return nil, false, status.InternalError(pe.Cause)
 		}
-		return nil, status.InternalError(err)
+		return nil, false, status.InternalError(err)
 	}
 	// The patched object is decoded into the kind and defaulted at the
 	// version the webhook saw, before it is converted back.
-	patched, err := c.defaultMutated(as.kind, r.Object, pr.Object, decodeWebhookPatch)
+	patched, changed, err := c.defaultMutated(as.kind, r.Object, pr.Object, decodeWebhookPatch)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return c.unversion(req, as, patched)
+	back, err := c.unversion(req, as, patched)
+	return back, changed, err
 }
 
 func verifyResponse(rr *reviewResponse, uid string, mutating bool) error {
@@ -584,23 +594,27 @@ func (c *Chain) runMutatingWebhooks(ctx context.Context, req *Request, obj map[s
 		}
 		st.step++
 		st.invokedAt[i] = st.step
-		out, err := c.call(ctx, w, req, obj, res)
+		out, mutated, err := c.call(ctx, w, req, obj, res)
 		if err != nil {
 			if e := c.handleError(w, err, i, round, res); e != nil {
 				return nil, false, e
 			}
 			continue
 		}
-		mutated := !valueEqual(obj, out)
+		// mutated is the dispatcher's judgement, made before defaulting: a
+		// patch whose changes defaulting undoes still counts (reinvocation,
+		// audit annotation), though the object stays as it was.
 		ann, _ := json.Marshal(map[string]any{"configuration": w.config, "webhook": w.name, "mutated": mutated})
 		res.addAudit(fmt.Sprintf("mutation.webhook.admission.k8s.io/round_%d_index_%d", round, i), string(ann))
-		if mutated {
+		if !valueEqual(obj, out) {
 			p, err := patch.CreateJSONPatch(obj, out)
 			if err != nil {
 				return nil, false, status.InternalError(err)
 			}
 			res.Patches = append(res.Patches, Mutation{Mutator: "webhook/" + w.name, Round: round, Patch: p})
 			obj = out
+		}
+		if mutated {
 			st.lastChange = st.step
 			changed = true
 		}
