@@ -41,7 +41,7 @@ func TestRealClusterParams(t *testing.T) {
 
 	resps, err := filepath.Glob(filepath.Join(dir, "*", "response.json"))
 	require.NoError(t, err)
-	require.Len(t, resps, 15)
+	require.Len(t, resps, 19)
 	for _, respPath := range resps {
 		name := filepath.Base(filepath.Dir(respPath))
 		t.Run(name, func(t *testing.T) {
@@ -72,6 +72,8 @@ func TestRealClusterParams(t *testing.T) {
 			md := rec.Body["metadata"].(map[string]any)
 			gotMD := res.Object["metadata"].(map[string]any)
 			assert.Equal(t, md["annotations"], gotMD["annotations"], "annotations")
+			assert.Equal(t, md["labels"], gotMD["labels"], "labels")
+			assert.Equal(t, rec.Body["data"], res.Object["data"], "data")
 		})
 	}
 }
