@@ -66,7 +66,16 @@ func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any
 		if err != nil || d == nil {
 			return d, true, err
 		}
-		return d, !value.Equal(before, d) || lostNonZero(before, out), nil
+		if !value.Equal(before, d) {
+			return d, true, nil
+		}
+		var zero any
+		if k, err := schema.Builtin(sg); err == nil {
+			if z, err := k.Zero(); err == nil {
+				zero = z
+			}
+		}
+		return d, lostNonZero(before, out, zero, zero != nil), nil
 	}
 	if step != decodeApplyConfiguration {
 		// Decoding into an unstructured object needs a kind.
@@ -101,27 +110,36 @@ func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any
 	return d, true, nil
 }
 
-// lostNonZero reports whether patched lacks a value before has that is not
-// the zero value of its JSON type (null, false, 0, "", an empty list, or an
-// object of such values): a typed decoding of patched would not have it.
-// Scalars that differ are not looked at (defaulting left them equal, so they
-// differ in form only, as "1000m" and "1" do).
-func lostNonZero(before, patched any) bool {
+// lostNonZero reports whether a typed decoding of patched would differ from
+// before, an object defaulting leaves as it is and that patched defaults to:
+// patched lacks, or holds a zero value (null, false, 0, "", an empty list, or
+// an object of such values) in place of, a value of before that is not zero;
+// or it lacks, or holds null in place of, a zero value before holds in a
+// pointer field (a securityContext: {} set to null). zero is the kind's zero
+// object (Kind.Zero), which tells pointer fields (absent or null there) from
+// the others down to the first list; inside lists, fields are taken as not
+// pointers. Scalars that differ are not looked at (defaulting left them
+// equal, so they differ in form only, as "1000m" and "1" do).
+func lostNonZero(before, patched, zero any, zeroKnown bool) bool {
 	switch b := before.(type) {
 	case map[string]any:
 		p, ok := patched.(map[string]any)
 		if !ok {
 			return !zeroValue(b)
 		}
+		zm, _ := zero.(map[string]any)
 		for k, bv := range b {
 			pv, present := p[k]
-			if !present || pv == nil {
+			if !present || zeroValue(pv) {
 				if !zeroValue(bv) {
+					return true
+				}
+				if bv != nil && pv == nil && zeroKnown && zm[k] == nil {
 					return true
 				}
 				continue
 			}
-			if lostNonZero(bv, pv) {
+			if lostNonZero(bv, pv, zm[k], zeroKnown && zm != nil) {
 				return true
 			}
 		}
@@ -131,7 +149,7 @@ func lostNonZero(before, patched any) bool {
 			return !zeroValue(b)
 		}
 		for i := range b {
-			if lostNonZero(b[i], p[i]) {
+			if lostNonZero(b[i], p[i], nil, false) {
 				return true
 			}
 		}
@@ -174,7 +192,13 @@ func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[stri
 	if c.cfg.Env.Now != nil {
 		now = c.cfg.Env.Now()
 	}
-	d, err := schema.DefaultBuiltin(gvk, out, now)
+	defaulter := schema.DefaultBuiltin
+	if step == decodeApplyConfiguration {
+		// ConvertToVersion reads the merged unstructured object with
+		// runtime.DefaultUnstructuredConverter.
+		defaulter = schema.DefaultBuiltinUnstructured
+	}
+	d, err := defaulter(gvk, out, now)
 	if err != nil {
 		if step == decodeApplyConfiguration {
 			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))
