@@ -246,11 +246,16 @@
 //     1.37 apiserver serves (the status controller uses the Go definitions
 //     they are generated from). Its type names end in the nanosecond of
 //     TypeCheckOptions.Now, the apiserver's in the clock's.
-//   - Whether a webhook changed the object (its mutated audit annotation,
-//     the reinvocation of earlier IfNeeded webhooks) is decided on the
-//     defaulted object; the apiserver decides it before defaulting, so there a
-//     patch that only removes or alters fields defaulting puts back counts as
-//     a change.
+//   - Whether a webhook's patch changed the object (its mutated audit
+//     annotation, the reinvocation of the IfNeeded webhooks before it) is
+//     judged, as the apiserver judges it, on the patched object decoded but
+//     not defaulted: a patch that drops fields defaulting puts back (a sidecar
+//     added again without its imagePullPolicy) counts. For a built-in kind
+//     Admit derives that from the defaulted object and the fields the patch
+//     dropped, telling pointer fields by the kind's zero object down to the
+//     first list; inside lists a dropped empty struct is taken as a
+//     non-pointer's, so dropping a pointer's (a volume's emptyDir: {}) is a
+//     change in the apiserver only.
 //   - A patched value of the wrong JSON type fails with encoding/json's
 //     UnmarshalTypeError naming the field's JSON path and the JSON type
 //     expected ("Go struct field spec.replicas of type integer"); the
