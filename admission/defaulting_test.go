@@ -3,6 +3,7 @@ package admission_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -311,6 +312,54 @@ func TestPolicyMutationDefaulted(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, at(res.Object, tt.path...))
+		})
+	}
+}
+
+// TestWebhookChangeBeforeDefaulting: whether a webhook's patch changed the
+// object is judged before defaulting, as the mutating dispatcher judges it:
+// the mutated audit annotation, and whether the webhooks before it are
+// reinvoked (both webhooks are IfNeeded; the second sets a label, so the
+// first is called again; the second again only if the first's second patch
+// counts as a change).
+func TestWebhookChangeBeforeDefaulting(t *testing.T) {
+	tests := []struct {
+		name, patch string
+		req         admission.Request
+		mutated     bool
+	}{
+		{"a container added again without its defaults", `[{"op":"add","path":"/spec/containers/1","value":{"name":"sidecar","image":"busybox"}}]`, podRequest(defaulted(t, strings.Replace(dfltPod, `image: "app:1"}]`, `image: "app:1"}, {name: sidecar, image: busybox}]`, 1))), true},
+		{"a defaulted field removed", `[{"op":"remove","path":"/spec/revisionHistoryLimit"}]`, deploymentRequest(defaulted(t, dfltDeployment)), true},
+		{"a defaulted string emptied", `[{"op":"replace","path":"/spec/containers/0/terminationMessagePath","value":""}]`, podRequest(defaulted(t, dfltPod)), true},
+		{"a pointer's empty struct set to null", `[{"op":"add","path":"/spec/securityContext","value":null}]`, podRequest(defaulted(t, dfltPod)), true},
+		{"a non-pointer's empty struct removed", `[{"op":"remove","path":"/status"}]`, deploymentRequest(defaulted(t, dfltDeployment)), false},
+		{"a non-pointer zero value added", `[{"op":"add","path":"/spec/paused","value":false}]`, deploymentRequest(defaulted(t, dfltDeployment)), false},
+		{"an unknown field added", `[{"op":"add","path":"/spec/bogus","value":1}]`, podRequest(defaulted(t, dfltPod)), false},
+		{"a quantity in another form", `[{"op":"replace","path":"/spec/containers/0/resources/limits","value":{"cpu":"1000m"}}]`,
+			podRequest(defaulted(t, strings.Replace(dfltPod, `image: "app:1"}]`, `image: "app:1", resources: {limits: {cpu: "1"}}}]`, 1))), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cl := &patchClient{patches: map[string]string{"first": tt.patch,
+				"second": `[{"op":"add","path":"/metadata/labels","value":{"seen":"yes"}}]`}}
+			resource, group := tt.req.Resource.Resource, tt.req.Resource.Group
+			first := mutatingHook("first", "a", resource, group, "v1")
+			second := mutatingHook("second", "b", resource, group, "v1")
+			for _, h := range []map[string]any{first, second} {
+				h["webhooks"].([]any)[0].(map[string]any)["reinvocationPolicy"] = "IfNeeded"
+			}
+			chain, err := admission.New(admission.Config{Namespaces: nsList(), Client: cl, Objects: []map[string]any{first, second}})
+			require.NoError(t, err)
+			res, err := chain.Admit(context.Background(), tt.req)
+			require.NoError(t, err)
+			var ann map[string]any
+			require.NoError(t, json.Unmarshal([]byte(res.AuditAnnotations["mutation.webhook.admission.k8s.io/round_1_index_0"]), &ann))
+			assert.Equal(t, tt.mutated, ann["mutated"], "first webhook's second patch")
+			calls := 3
+			if tt.mutated {
+				calls = 4
+			}
+			assert.Len(t, cl.received, calls, "webhook calls")
 		})
 	}
 }
