@@ -27,7 +27,8 @@ import (
 // (k8s.io/kubernetes is not a dependency of this module), so objects are
 // defaulted by schema.DefaultBuiltin, which conformance/defaults checks
 // against k8s.io/kubernetes' legacyscheme. The dispatcher calls it after each
-// mutation, as it calls the apiserver's.
+// mutation, as it calls the apiserver's (objects read as the unstructured
+// converter reads them, schema.DefaultBuiltinUnstructured).
 type schemeDefaulting struct{ admission.ObjectInterfaces }
 
 func (s schemeDefaulting) GetObjectDefaulter() runtime.ObjectDefaulter { return builtinDefaulter{} }
@@ -40,7 +41,9 @@ func (builtinDefaulter) Default(obj runtime.Object) {
 		return
 	}
 	gvk := u.GroupVersionKind()
-	if out, err := wpschema.DefaultBuiltin(wpschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u.Object, time.Time{}); err == nil {
+	// The dispatcher converts an ApplyConfiguration's unstructured result to
+	// the Go type with the unstructured converter before defaulting.
+	if out, err := wpschema.DefaultBuiltinUnstructured(wpschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u.Object, time.Time{}); err == nil {
 		u.Object = out
 	}
 }
