@@ -318,3 +318,25 @@ func jsonKind(v any) string {
 		return fmt.Sprintf("number %v", x)
 	}
 }
+
+// typedTargetError is what the mutating policy dispatcher's ConvertToVersion
+// says of a built-in kind's mutation result when the policy matched the
+// request through another group (matchPolicy Equivalent): dispatchOne
+// converts the result to the request's group version, not to the version the
+// policy matched, and the scheme refuses to convert a type to a group it is
+// not registered in ("v1.Event is not suitable for converting to \"v1\""),
+// recorded from kube-apiserver 1.37. Nil otherwise. Another version of the same
+// group (autoscaling/v1 and v2) converts there; see the package documentation.
+func typedTargetError(matched, request GroupVersionKind) error {
+	if matched.Group == request.Group {
+		return nil
+	}
+	if _, err := schema.Builtin(schema.GroupVersionKind{Group: matched.Group, Version: matched.Version, Kind: matched.Kind}); err != nil {
+		return nil
+	}
+	target := request.Version
+	if request.Group != "" {
+		target = request.Group + "/" + request.Version
+	}
+	return fmt.Errorf("%s.%s is not suitable for converting to %q in scheme %q", matched.Version, matched.Kind, target, "pkg/runtime/scheme.go:111")
+}

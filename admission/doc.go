@@ -146,7 +146,14 @@
 // decoded strictly ("Internal error occurred: strict decoding error: unknown
 // field "spec.x""); an ApplyConfiguration result that does not convert is
 // the policy's error, under its failurePolicy ("unable to convert
-// unstructured object to apps/v1, Kind=Deployment: ..."). Request.Object is
+// unstructured object to apps/v1, Kind=Deployment: ..."). A policy's
+// mutation of a built-in kind is converted, before defaulting, to the
+// request's group version (dispatchOne's ConvertToVersion takes the request's
+// kind, not the matched one): through an equivalent in another group (a
+// policy for events.k8s.io/v1 Events on a core/v1 Event) every mutation fails
+// with the scheme's "v1.Event is not suitable for converting to "v1" in
+// scheme ..." as the policy's error, as recorded from kube-apiserver 1.37.
+// Request.Object is
 // taken as the apiserver holds it, decoded and defaulted: the first mutation
 // that changes an undefaulted object also fills in the defaults the request
 // lacked.
@@ -261,6 +268,12 @@
 //     expected ("Go struct field spec.replicas of type integer"); the
 //     apiserver's names the innermost Go struct and the Go type
 //     ("Go struct field DeploymentSpec.spec.replicas of type int32").
+//   - A policy matching a built-in kind through another version of its group
+//     (autoscaling/v1 for an autoscaling/v2 HorizontalPodAutoscaler) has each
+//     mutation's result defaulted at the matched version and converted back
+//     at the end; the apiserver converts it to the request's version after
+//     each mutation and defaults it there, so its later mutations see that
+//     version.
 //   - Kinds of versions a default apiserver does not serve (alpha, most beta)
 //     and custom resources whose CRD is not in Versions.CRDs are not
 //     defaulted after mutation.

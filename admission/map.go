@@ -593,6 +593,9 @@ func (c *Chain) dispatchMAPs(ctx context.Context, req *Request, obj map[string]a
 					// The dispatcher's own error ends the request.
 					return nil, false, st
 				}
+				if err == nil {
+					err = typedTargetError(inv.as.kind, req.Kind)
+				}
 			}
 			if err != nil {
 				*errs = append(*errs, policyError{policy: inv.p.name, binding: inv.b.name, msg: err.Error(), reason: string(status.ReasonInvalid)})

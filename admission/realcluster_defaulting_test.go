@@ -118,7 +118,7 @@ func readReceived(t *testing.T, dir string) []receivedReview {
 func TestRealClusterDefaulting(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join(defaultingDir, "*", "response.json"))
 	require.NoError(t, err)
-	require.Len(t, dirs, 10)
+	require.Len(t, dirs, 11)
 	for _, respPath := range dirs {
 		dir := filepath.Dir(respPath)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -173,7 +173,7 @@ func TestRealClusterDefaulting(t *testing.T) {
 				obj["metadata"].(map[string]any)["managedFields"] = md["managedFields"]
 			}
 			md := obj["metadata"].(map[string]any)
-			resource := map[string]string{"Deployment": "deployments", "Gadget": "gadgets", "ConfigMap": "configmaps"}[kind]
+			resource := map[string]string{"Deployment": "deployments", "Gadget": "gadgets", "ConfigMap": "configmaps", "Event": "events"}[kind]
 			res, admitErr := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
 				Kind:     admission.GroupVersionKind{Group: group, Version: version, Kind: kind},
 				Resource: admission.GroupVersionResource{Group: group, Version: version, Resource: resource},

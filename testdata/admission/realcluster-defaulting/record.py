@@ -52,6 +52,15 @@ metadata: {{name: cm, namespace: dflt-{s}, labels: {{app: cm}}}}
 data: {{a: "1"}}
 """
 
+EVENT = """apiVersion: v1
+kind: Event
+metadata: {{name: e1, namespace: dflt-{s}}}
+involvedObject: {{kind: Pod, name: p, namespace: dflt-{s}}}
+reason: Tested
+message: hello
+type: Normal
+"""
+
 CRD = """apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: gadgets.dflt.example.com}
@@ -149,6 +158,30 @@ def scenarios():
     out[s] = ([policy(s, "ApplyConfiguration", """applyConfiguration:
       expression: 'Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{name: "app", resources: Object.spec.template.spec.containers.resources{limits: {"cpu": "lots"}}}]}}}}'""")],
               DEPLOYMENT, "apis/apps/v1", "deployments")
+    s = "map-equivalent"
+    out[s] = ([f"""apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {{name: dflt-{s}}}
+spec:
+  failurePolicy: Fail
+  reinvocationPolicy: Never
+  matchConstraints:
+    matchPolicy: Equivalent
+    namespaceSelector: {{matchLabels: {{dflt: {s}}}}}
+    resourceRules: [{{apiGroups: [events.k8s.io], apiVersions: [v1], operations: [CREATE], resources: [events]}}]
+  mutations:
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: '[JSONPatch{{op: "add", path: "/metadata/labels", value: {{"first": object.apiVersion.replace("/", ".")}}}}]'
+  - patchType: JSONPatch
+    jsonPatch:
+      expression: '[JSONPatch{{op: "add", path: "/metadata/labels/second", value: object.apiVersion.replace("/", ".") + "-" + (has(object.note) ? "note" : "nonote") + "-" + (has(object.message) ? "message" : "nomessage")}}]'
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {{name: dflt-{s}}}
+spec: {{policyName: dflt-{s}}}
+"""], EVENT, "api/v1", "events")
     s = "warnings"
     out[s] = ([webhook(s, "a", "warn", "configmaps", group="")], CONFIGMAP, "api/v1", "configmaps")
     return out
