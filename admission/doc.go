@@ -153,10 +153,9 @@
 // policy for events.k8s.io/v1 Events on a core/v1 Event) every mutation fails
 // with the scheme's "v1.Event is not suitable for converting to "v1" in
 // scheme ..." as the policy's error, as recorded from kube-apiserver 1.37.
-// Request.Object is
-// taken as the apiserver holds it, decoded and defaulted: the first mutation
-// that changes an undefaulted object also fills in the defaults the request
-// lacked.
+// Request.Object is taken as the apiserver holds it, decoded and defaulted:
+// the first mutation that changes an undefaulted object also fills in the
+// defaults the request lacked.
 //
 // # Warnings
 //
