@@ -63,6 +63,20 @@ func typedInformerKind(pk *paramKind) (*schema.Kind, bool) {
 	return k, true
 }
 
+// builtinParamScope is the RESTMapper's scope of a built-in paramKind
+// (served by default or not): namespaced or not, and whether it is known.
+func builtinParamScope(pk *paramKind) (namespaced, known bool) {
+	gv, err := schema.ParseAPIVersion(pk.apiVersion)
+	if err != nil {
+		return false, false
+	}
+	k, err := schema.Builtin(gv.WithKind(pk.kind))
+	if err != nil || k.Resource == "" {
+		return false, false
+	}
+	return k.Namespaced, true
+}
+
 // paramView presents the params of one compiled policy: to a mutating or a
 // validating policy, each param object once (the Chain keeps the objects of
 // its Config, unmodified, for its lifetime, so their identity is the key;

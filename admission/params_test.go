@@ -129,3 +129,17 @@ func TestParamPresentation(t *testing.T) {
 		})
 	}
 }
+
+// TestParamScopeFromCatalogue: a cluster-scoped built-in paramKind is known
+// as such without any param supplied (the RESTMapper's scope), so a
+// binding's paramRef.namespace is refused as the apiserver refuses it.
+func TestParamScopeFromCatalogue(t *testing.T) {
+	objs := paramPolicyObjects(false, "networking.k8s.io/v1", "IngressClass", "ic", []string{"true"})
+	objs[1]["spec"].(map[string]any)["paramRef"].(map[string]any)["namespace"] = "ns"
+	chain, err := admission.New(admission.Config{Objects: objs, Namespaces: []map[string]any{paramsNamespace}})
+	require.NoError(t, err)
+	obj := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm", "namespace": "ns"}}
+	_, err = chain.Admit(context.Background(), configMapCreate(obj))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "paramRef.namespace must not be provided for a cluster-scoped `paramKind`")
+}

@@ -520,6 +520,9 @@ var clusterScopedKinds = map[string]bool{
 // paramNamespaced decides the param kind's scope: built-in kinds by the table,
 // others by the params supplied (namespaced when any has a namespace).
 func (c *Chain) paramNamespaced(pk *paramKind) bool {
+	if ns, ok := builtinParamScope(pk); ok {
+		return ns
+	}
 	if clusterScopedKinds[pk.apiVersion+"/"+pk.kind] {
 		return false
 	}
