@@ -132,7 +132,7 @@ func paramName(param map[string]any) string {
 // form, with the schema of its kind (nil when the OpenAPI catalogue has
 // none).
 func storedParam(k *schema.Kind, param map[string]any) (map[string]any, *openAPINode, error) {
-	// now only feeds defaults of fields a stored object already has.
+	// The clock only defaults DeviceTaint.timeAdded, which a stored object has.
 	stored, err := k.Default(param, time.Time{})
 	if err != nil {
 		return nil, nil, err
