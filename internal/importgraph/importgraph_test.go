@@ -33,6 +33,9 @@ var allowed = map[string][]string{
 	"gc":            {"internal", "field", "status", "schema", "versions"},
 }
 
+// leaves are packages of ours that import none of ours; every package may import them.
+var leaves = []string{"internal/quantity"}
+
 // thirdParty restricts where the heavier dependencies may be imported (STYLE.md rule 1).
 var thirdParty = map[string][]string{
 	"github.com/evanphx/json-patch":     {"patch"},
@@ -71,6 +74,9 @@ func TestImportGraph(t *testing.T) {
 			continue
 		}
 		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, module+"/") && contains(leaves, strings.TrimPrefix(p.ImportPath, module+"/")) {
+				t.Errorf("%s imports %s: it is a leaf and may import no package of ours", p.ImportPath, imp)
+			}
 			if strings.HasPrefix(imp, "k8s.io/") {
 				t.Errorf("%s imports %s: k8s.io modules belong only in conformance/ and generators", p.ImportPath, imp)
 			}
