@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
 	"strings"
 	"sync"
 	"time"
@@ -631,7 +630,7 @@ func zeroScalar(kind byte) any {
 	case 'b':
 		return false
 	case 'q':
-		return &quantity{unscaled: new(big.Int), small: true}
+		return &quantity{}
 	case 'd':
 		return "0s"
 	}
