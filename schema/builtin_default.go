@@ -67,6 +67,12 @@ func (k *Kind) Default(obj map[string]any, now time.Time) (map[string]any, error
 // defaultAs is Default, reading numbers as the unstructured converter does when unstructured
 // is set (DefaultUnstructured).
 func (k *Kind) defaultAs(obj map[string]any, now time.Time, unstructured bool) (map[string]any, error) {
+	return k.defaultWith(obj, now, DefaultOptions{Unstructured: unstructured})
+}
+
+// defaultWith is DefaultWith: the four steps, steps 2 and 3 as o asks.
+func (k *Kind) defaultWith(obj map[string]any, now time.Time, o DefaultOptions) (map[string]any, error) {
+	unstructured := o.Unstructured
 	reg, err := loadDefaulting()
 	if err != nil {
 		return nil, err
@@ -80,9 +86,13 @@ func (k *Kind) defaultAs(obj map[string]any, now time.Time, unstructured bool) (
 	if len(d.errs) > 0 {
 		return nil, d.errs[0]
 	}
-	reg.defaultStruct(st, dec, now)
-	if err := roundTripInternal(st.name, dec); err != nil {
-		return nil, err
+	if !o.SkipDefaulting {
+		reg.defaultStruct(st, dec, now)
+	}
+	if !o.SkipInternalRoundTrip {
+		if err := roundTripInternal(st.name, dec); err != nil {
+			return nil, err
+		}
 	}
 	return reg.encodeStruct(st, dec), nil
 }

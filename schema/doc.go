@@ -47,6 +47,15 @@
 // annotations (left as written), and what admission plugins and REST strategies add on create
 // (service accounts, tolerations, priorities, finalizers, allocated IPs, generated selectors).
 //
+// Kind.DefaultWith runs the same steps as DefaultOptions choose: Unstructured is
+// DefaultUnstructured's reading, SkipDefaulting leaves the object decoded and encoded only, and
+// SkipInternalRoundTrip leaves out the internal round trip, giving the versioned Go object as the
+// scheme's defaulter leaves it. That is what kube-apiserver's mutating admission holds after a
+// webhook patched an object at another version than the request's (an autoscaling/v1
+// HorizontalPodAutoscaler for an autoscaling/v2 request): defaulted at v1, then converted into
+// the internal object itself, so v1 without a CPU target gets no 80 % target there
+// (TestDefaultWith; package admission).
+//
 // A CustomResourceDefinition (apiextensions.k8s.io/v1) is read by FromCRD into a CRD with one
 // Version per spec.versions entry. A Version holds the schema as written (Props), its structural
 // schema (Structural, KEP 1002: the shape, with x-kubernetes-list-type, list-map-keys,

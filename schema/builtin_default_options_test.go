@@ -1,0 +1,143 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	sigsjson "sigs.k8s.io/json"
+
+	"github.com/writepath/writepath/schema"
+)
+
+var hpaV1 = schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
+
+func hpaV1Object() map[string]any {
+	return map[string]any{"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
+		"metadata": map[string]any{"name": "h"},
+		"spec": map[string]any{"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
+			"maxReplicas": int64(5), "bogus": true}}
+}
+
+// TestDefaultWith shows each option's step on an autoscaling/v1 HorizontalPodAutoscaler without
+// a CPU target: the v1 defaulting sets minReplicas only; the 80 % CPU target comes from the
+// internal round trip.
+func TestDefaultWith(t *testing.T) {
+	k, err := schema.Builtin(hpaV1)
+	require.NoError(t, err)
+	spec := func(o schema.DefaultOptions) map[string]any {
+		obj := hpaV1Object()
+		out, err := k.DefaultWith(obj, time.Time{}, o)
+		require.NoError(t, err)
+		assert.Equal(t, hpaV1Object(), obj, "input not modified")
+		return out["spec"].(map[string]any)
+	}
+	ref := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}
+	full := spec(schema.DefaultOptions{})
+	assert.Equal(t, map[string]any{"scaleTargetRef": ref, "minReplicas": int64(1), "maxReplicas": int64(5), "targetCPUUtilizationPercentage": int64(80)}, full)
+	def, err := schema.DefaultBuiltin(hpaV1, hpaV1Object(), time.Time{})
+	require.NoError(t, err)
+	assert.Equal(t, def["spec"], full, "the zero options are Default")
+
+	assert.Equal(t, map[string]any{"scaleTargetRef": ref, "minReplicas": int64(1), "maxReplicas": int64(5)},
+		spec(schema.DefaultOptions{SkipInternalRoundTrip: true}), "v1 defaulting only")
+	assert.Equal(t, map[string]any{"scaleTargetRef": ref, "maxReplicas": int64(5)},
+		spec(schema.DefaultOptions{SkipDefaulting: true, SkipInternalRoundTrip: true}), "decoded and encoded only")
+	assert.Equal(t, map[string]any{"scaleTargetRef": ref, "maxReplicas": int64(5), "targetCPUUtilizationPercentage": int64(80)},
+		spec(schema.DefaultOptions{SkipDefaulting: true}), "round trip without defaulting")
+}
+
+// TestDefaultWithUnstructured: Unstructured reads numbers as DefaultUnstructured does.
+func TestDefaultWithUnstructured(t *testing.T) {
+	k, err := schema.Builtin(hpaV1)
+	require.NoError(t, err)
+	obj := hpaV1Object()
+	obj["spec"].(map[string]any)["maxReplicas"] = int64(4294967301)
+	_, err = k.DefaultWith(obj, time.Time{}, schema.DefaultOptions{SkipInternalRoundTrip: true})
+	require.Error(t, err, "the JSON decoder refuses an int32 beyond range")
+	out, err := k.DefaultWith(obj, time.Time{}, schema.DefaultOptions{Unstructured: true, SkipInternalRoundTrip: true})
+	require.NoError(t, err)
+	want, err := k.DefaultUnstructured(obj, time.Time{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(5), out["spec"].(map[string]any)["maxReplicas"])
+	assert.Equal(t, want["spec"].(map[string]any)["maxReplicas"], out["spec"].(map[string]any)["maxReplicas"])
+}
+
+// ExampleKind_DefaultWith defaults an autoscaling/v1 HorizontalPodAutoscaler as a mutating
+// webhook's patched object is defaulted when the webhook was sent v1 for an autoscaling/v2
+// request: v1 defaulting (minReplicas), without the internal round trip's 80 % CPU target.
+func ExampleKind_DefaultWith() {
+	k, _ := schema.Builtin(schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"})
+	obj := map[string]any{"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler", "metadata": map[string]any{"name": "h"},
+		"spec": map[string]any{"scaleTargetRef": map[string]any{"kind": "Deployment", "name": "web"}, "maxReplicas": int64(5)}}
+	for _, o := range []schema.DefaultOptions{{}, {SkipInternalRoundTrip: true}} {
+		out, err := k.DefaultWith(obj, time.Time{}, o)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		b, _ := json.Marshal(out["spec"])
+		fmt.Printf("%+v: %s\n", o, b)
+	}
+	// Output:
+	// {Unstructured:false SkipDefaulting:false SkipInternalRoundTrip:false}: {"maxReplicas":5,"minReplicas":1,"scaleTargetRef":{"kind":"Deployment","name":"web"},"targetCPUUtilizationPercentage":80}
+	// {Unstructured:false SkipDefaulting:false SkipInternalRoundTrip:true}: {"maxReplicas":5,"minReplicas":1,"scaleTargetRef":{"kind":"Deployment","name":"web"}}
+}
+
+// FuzzDefaultWith: any options on any JSON object of any built-in kind never panic nor modify
+// the input; decoding succeeds or fails alike whatever steps are skipped; a kind whose internal
+// round trip changes nothing (every kind but those builtin_default_convert.go lists) gives
+// Default's object without it.
+func FuzzDefaultWith(f *testing.F) {
+	kinds, err := schema.BuiltinKinds()
+	if err != nil {
+		f.Fatal(err)
+	}
+	var ks []*schema.Kind
+	for _, k := range kinds {
+		if schema.HasBuiltinDefaulting(k.GVK) {
+			ks = append(ks, k)
+		}
+	}
+	f.Add(uint16(0), uint8(2), []byte(`{"spec":{"containers":[{"name":"c","image":"nginx"}]}}`))
+	for i, k := range ks {
+		if k.GVK == hpaV1 {
+			f.Add(uint16(i), uint8(2), []byte(`{"spec":{"maxReplicas":3}}`))
+			f.Add(uint16(i), uint8(7), []byte(`{"spec":{"maxReplicas":3.0,"minReplicas":1e1}}`))
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint16, opts uint8, data []byte) {
+		var obj map[string]any
+		if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, &obj); err != nil || obj == nil {
+			return
+		}
+		k := ks[int(which)%len(ks)]
+		obj["apiVersion"], obj["kind"] = k.GVK.APIVersion(), k.GVK.Kind
+		o := schema.DefaultOptions{Unstructured: opts&1 != 0, SkipDefaulting: opts&2 != 0, SkipInternalRoundTrip: opts&4 != 0}
+		before := mustJSON(t, obj)
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		out, err := k.DefaultWith(obj, now, o)
+		if after := mustJSON(t, obj); after != before {
+			t.Fatalf("input modified:\n%s\n%s", before, after)
+		}
+		_, decErr := k.DefaultWith(obj, now, schema.DefaultOptions{Unstructured: o.Unstructured, SkipDefaulting: true, SkipInternalRoundTrip: true})
+		if decErr != nil && err == nil {
+			t.Fatalf("%+v accepts what decoding refuses: %v", o, decErr)
+		}
+		if err != nil || o.SkipDefaulting || !o.SkipInternalRoundTrip {
+			return
+		}
+		full, ferr := k.DefaultWith(obj, now, schema.DefaultOptions{Unstructured: o.Unstructured})
+		if ferr == nil && !roundTripKinds[k.GVK.Kind] && mustJSON(t, full) != mustJSON(t, out) {
+			t.Fatalf("%v: the round trip changed a kind it does not touch:\n%s\n%s", k.GVK, mustJSON(t, full), mustJSON(t, out))
+		}
+	})
+}
+
+// roundTripKinds are the kinds whose internal round trip is not lossless
+// (builtin_default_convert.go).
+var roundTripKinds = map[string]bool{"Node": true, "Secret": true, "Deployment": true, "DaemonSet": true,
+	"StatefulSet": true, "CustomResourceDefinition": true, "HorizontalPodAutoscaler": true}
