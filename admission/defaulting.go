@@ -56,13 +56,19 @@ const (
 // the JSON; for a built-in kind, a change that survives defaulting, or a
 // field with a non-zero value the patch removed (a value the Go type would
 // have held after decoding the patched object without defaults).
-func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any, step decodeStep) (defaulted map[string]any, changed bool, err error) {
+//
+// versioned leaves out the internal round trip of a built-in kind
+// (schema.DefaultOptions.SkipInternalRoundTrip): the mutating webhook
+// dispatcher defaults the versioned object and converts it into the internal
+// object itself, which for a webhook sent another version than the request's
+// is the conversion back to the request's kind, not the kind's round trip.
+func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any, step decodeStep, versioned bool) (defaulted map[string]any, changed bool, err error) {
 	if out == nil || value.Equal(before, out) {
 		return out, false, nil
 	}
 	sg := schema.GroupVersionKind{Group: kind.Group, Version: kind.Version, Kind: kind.Kind}
 	if _, err := schema.Builtin(sg); err == nil {
-		d, err := c.defaultBuiltin(sg, before, out, step)
+		d, err := c.defaultBuiltin(sg, before, out, step, schema.DefaultOptions{SkipInternalRoundTrip: versioned})
 		if err != nil || d == nil {
 			return d, true, err
 		}
@@ -182,23 +188,23 @@ func zeroValue(v any) bool {
 	return false
 }
 
-func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[string]any, step decodeStep) (map[string]any, error) {
+// defaultBuiltin decodes out, the mutated object of the built-in kind gvk, as
+// step says, and defaults it with the steps o chooses (o.Unstructured is set
+// from step).
+func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[string]any, step decodeStep, o schema.DefaultOptions) (map[string]any, error) {
 	if !schema.HasBuiltinDefaulting(gvk) {
 		// Kinds of versions a default apiserver does not serve: no
 		// defaulting functions modelled.
 		return out, nil
 	}
-	var now time.Time
-	if c.cfg.Env.Now != nil {
-		now = c.cfg.Env.Now()
+	k, err := schema.Builtin(gvk)
+	if err != nil {
+		return out, nil
 	}
-	defaulter := schema.DefaultBuiltin
-	if step == decodeApplyConfiguration {
-		// ConvertToVersion reads the merged unstructured object with
-		// runtime.DefaultUnstructuredConverter.
-		defaulter = schema.DefaultBuiltinUnstructured
-	}
-	d, err := defaulter(gvk, out, now)
+	// ConvertToVersion reads an ApplyConfiguration's merged unstructured
+	// object with runtime.DefaultUnstructuredConverter.
+	o.Unstructured = step == decodeApplyConfiguration
+	d, err := k.DefaultWith(out, c.now(), o)
 	if err != nil {
 		if step == decodeApplyConfiguration {
 			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))
@@ -215,6 +221,13 @@ func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[stri
 		}
 	}
 	return d, nil
+}
+
+func (c *Chain) now() time.Time {
+	if c.cfg.Env.Now != nil {
+		return c.cfg.Env.Now()
+	}
+	return time.Time{}
 }
 
 // newUnknownFields are the fields of out the kind's Go type does not have,

@@ -366,3 +366,51 @@ func TestRealClusterEquivalentHPAOnto(t *testing.T) {
 		})
 	}
 }
+
+// TestChainHPAOnto replays the hpa-onto scenarios through Chain.Admit: the
+// webhook registered for autoscaling/v1 is sent the recorded review; its
+// patched v1 object is defaulted at v1 only (no internal round trip: the
+// 80 % CPU target does not appear) and converted back into the v2 object the
+// chain holds, giving the stored object (hpa-onto, hpa-onto-cpu) or the
+// metrics validation rejected with a 422 (hpa-onto-invalid).
+func TestChainHPAOnto(t *testing.T) {
+	for _, name := range []string{"hpa-onto", "hpa-onto-invalid", "hpa-onto-cpu"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(equivalentDir, name)
+			want := recordedReview(t, "/"+name)
+			wantReq := want["request"].(map[string]any)
+			cfgBytes, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
+			require.NoError(t, err)
+			docs, err := codec.DecodeDocuments([]byte(strings.NewReplacer("CABUNDLE", "", "PORT", "18453").Replace(string(cfgBytes))))
+			require.NoError(t, err)
+			cfg := splitConfig(t, docs)
+			cfg.Env = admission.Env{ReviewUID: func() string { return wantReq["uid"].(string) }}
+			hook := &seenHook{}
+			cfg.Client = hook
+			chain, err := admission.New(cfg)
+			require.NoError(t, err)
+			obj := decodedHPA(t, filepath.Join(dir, "object.yaml"), wantReq)
+			res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
+				Kind:     admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
+				Resource: admission.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"},
+				Name:     "h1", Namespace: name, Object: obj,
+				UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
+			require.NoError(t, err)
+			require.Len(t, hook.sent, 1)
+			assert.Equal(t, canonicalJSON(t, want), canonicalJSON(t, hook.sent[0]), "AdmissionReview sent")
+			if name != "hpa-onto-invalid" {
+				assert.Equal(t, canonicalJSON(t, storedHPA(t, dir)), canonicalJSON(t, res.Object), "stored object")
+				return
+			}
+			var rec recorded
+			b, err := os.ReadFile(filepath.Join(dir, "response.json"))
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &rec))
+			require.Equal(t, 422, rec.Code)
+			assert.Contains(t, rec.Body["message"], "spec.metrics[3].type: Required value")
+			metrics := obj["spec"].(map[string]any)["metrics"].([]any)
+			assert.Equal(t, append(append(append([]any{}, metrics...), metrics[0]), map[string]any{"type": ""}),
+				res.Object["spec"].(map[string]any)["metrics"], "the metrics validation saw")
+		})
+	}
+}

@@ -494,12 +494,14 @@ func (c *Chain) sendPatched(ctx context.Context, w *webhook, req *Request, obj m
 		return nil, false, status.InternalError(err)
 	}
 	// The patched object is decoded into the kind and defaulted at the
-	// version the webhook saw, before it is converted back.
-	patched, changed, err := c.defaultMutated(as.kind, r.Object, pr.Object, decodeWebhookPatch)
+	// version the webhook saw, before it is converted back into the object
+	// the dispatcher holds (which, at another version, replaces the kind's
+	// own internal round trip).
+	patched, changed, err := c.defaultMutated(as.kind, r.Object, pr.Object, decodeWebhookPatch, as.kind != req.Kind)
 	if err != nil {
 		return nil, false, err
 	}
-	back, err := c.unversion(req, as, patched)
+	back, err := c.unversionOnto(req, as, patched, obj)
 	return back, changed, err
 }
 
