@@ -402,7 +402,7 @@ func TestParamsOfBuiltinKinds(t *testing.T) {
 			want := w.refAdmit(t, compiledRef{hooks: []validating.PolicyHook{hook}}, "CREATE", "cm1", ns, obj, nil, "alice")
 			c := gencase{policies: []map[string]any{pol}, bindings: []map[string]any{b}, op: "CREATE", name: "cm1", ns: ns, obj: obj, user: "alice"}
 			got := (&world{params: w.objects, namespaces: w.namespaces}).ours(t, c)
-			for try := 0; try < 20 && ref["selector"] != nil && !same(want, got); try++ {
+			for try := 0; try < 200 && ref["selector"] != nil && !same(want, got); try++ {
 				want = w.refAdmit(t, compiledRef{hooks: []validating.PolicyHook{hook}}, "CREATE", "cm1", ns, obj, nil, "alice")
 			}
 			if want.Err != "" {
@@ -476,7 +476,7 @@ func (w *paramWorld) compareMAP(t testing.TB, i int, pk paramKindCase, pol, b, o
 	ctx, _ := json.Marshal(map[string]any{"policy": pol, "binding": b, "ns": ns})
 	var refErr error
 	var want []byte
-	for try := 0; try < 20; try++ {
+	for try := 0; try < 200; try++ {
 		uobj := &unstructured.Unstructured{Object: deepCopy(obj)}
 		attrs := admission.NewAttributesRecord(uobj, nil, schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, ns, "cm1",
 			schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, "", admission.Create, nil, false, &user.DefaultInfo{Name: "alice"})
