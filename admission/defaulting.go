@@ -334,18 +334,27 @@ func jsonKind(v any) string {
 
 // typedTargetError is what the mutating policy dispatcher's ConvertToVersion
 // says of a built-in kind's mutation result when the policy matched the
-// request through another group (matchPolicy Equivalent): dispatchOne
-// converts the result to the request's group version, not to the version the
-// policy matched, and the scheme refuses to convert a type to a group it is
-// not registered in ("v1.Event is not suitable for converting to \"v1\""),
-// recorded from kube-apiserver 1.37. Nil otherwise. Another version of the same
-// group (autoscaling/v1 and v2) converts there; see the package documentation.
+// request as another kind (matchPolicy Equivalent): dispatchOne converts each
+// result to the request's group version, not to the version the policy
+// matched, and the scheme has no such conversion, recorded from
+// kube-apiserver 1.37. Across groups it refuses a type not registered in the
+// target group ("v1.Event is not suitable for converting to \"v1\"",
+// realcluster-defaulting/map-equivalent); between versions of one group it
+// finds no conversion function, the scheme converting versions only to and
+// from the internal one ("converting (v1.HorizontalPodAutoscaler) to
+// (v2.HorizontalPodAutoscaler): unknown conversion",
+// realcluster-equivalent/hpaq-map-*; the Go types' package names are their
+// versions). Every mutation fails, so the policy never changes the object.
+// Nil for a custom resource or the request's own kind.
 func typedTargetError(matched, request GroupVersionKind) error {
-	if matched.Group == request.Group {
+	if matched == request {
 		return nil
 	}
 	if _, err := schema.Builtin(schema.GroupVersionKind{Group: matched.Group, Version: matched.Version, Kind: matched.Kind}); err != nil {
 		return nil
+	}
+	if matched.Group == request.Group {
+		return fmt.Errorf("converting (%s.%s) to (%s.%s): unknown conversion", matched.Version, matched.Kind, request.Version, request.Kind)
 	}
 	target := request.Version
 	if request.Group != "" {

@@ -123,7 +123,8 @@
 // CPU target the webhook removed stays instead of the 80 % default), as
 // recorded from kube-apiserver 1.37 (testdata/admission/realcluster-equivalent/
 // hpa-onto*). BuiltinConverter is an OntoConverter for that conversion into
-// an existing object.
+// an existing object, and Admit converts a webhook's or policy's result back
+// with ConvertOnto when the configured Converter has it (Convert otherwise).
 //
 // # Defaulting after mutation
 //
@@ -152,7 +153,18 @@
 // kind, not the matched one): through an equivalent in another group (a
 // policy for events.k8s.io/v1 Events on a core/v1 Event) every mutation fails
 // with the scheme's "v1.Event is not suitable for converting to "v1" in
-// scheme ..." as the policy's error, as recorded from kube-apiserver 1.37.
+// scheme ..." as the policy's error, and through another version of its group
+// (a policy for autoscaling/v1 HorizontalPodAutoscalers on an autoscaling/v2
+// one, or the reverse) with "converting (v1.HorizontalPodAutoscaler) to
+// (v2.HorizontalPodAutoscaler): unknown conversion", the scheme converting
+// versions only through the internal one (so such a policy never changes
+// the object), as recorded from kube-apiserver 1.37
+// (testdata/admission/realcluster-equivalent/hpaq-map-*). A webhook's patched
+// object is defaulted at the webhook's version without the kind's internal
+// round trip when that is not the request's version
+// (schema.DefaultOptions.SkipInternalRoundTrip): the conversion back into the
+// object held stands for it, so an autoscaling/v1 form without a CPU target
+// does not get the 80 % one there.
 // Request.Object is taken as the apiserver holds it, decoded and defaulted:
 // the first mutation that changes an undefaulted object also fills in the
 // defaults the request lacked.
@@ -211,19 +223,16 @@
 //
 // # Differences from kube-apiserver
 //
-//   - A webhook's or mutating policy's result is converted back to the
-//     request's version with Converter.Convert, into a fresh object; the
-//     apiserver converts into the object it holds (OntoConverter.ConvertOnto),
-//     which differs for a HorizontalPodAutoscaler v1 result without a CPU
-//     target (see Versions).
 //   - The HorizontalPodAutoscaler conversion reads only metadata.annotations
 //     of the objects' metadata as a Go type: other metadata fields are copied
 //     as they are, not checked or normalised by a typed round trip.
 //   - A webhook's answer is converted back to the request's version at once;
 //     the apiserver keeps the converted object until a later webhook needs
 //     another version. Both agree when conversions round-trip (a
-//     HorizontalPodAutoscaler's v1 form does not always: without a CPU target
-//     it comes back from v2 with the 80 % one).
+//     HorizontalPodAutoscaler's v1 form does not always: a CPU target a
+//     webhook removed comes back from the object held, so a later webhook
+//     registered for v1 is sent it again, where the apiserver sends the v1
+//     object without it).
 //   - params are presented as the apiserver presents them (params.go): a
 //     built-in kind's param as its typed informer holds it
 //     (schema.DefaultBuiltin's stored form, empty lists and maps null, no
@@ -267,12 +276,6 @@
 //     expected ("Go struct field spec.replicas of type integer"); the
 //     apiserver's names the innermost Go struct and the Go type
 //     ("Go struct field DeploymentSpec.spec.replicas of type int32").
-//   - A policy matching a built-in kind through another version of its group
-//     (autoscaling/v1 for an autoscaling/v2 HorizontalPodAutoscaler) has each
-//     mutation's result defaulted at the matched version and converted back
-//     at the end; the apiserver converts it to the request's version after
-//     each mutation and defaults it there, so its later mutations see that
-//     version.
 //   - Kinds of versions a default apiserver does not serve (alpha, most beta)
 //     and custom resources whose CRD is not in Versions.CRDs are not
 //     defaulted after mutation.

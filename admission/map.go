@@ -396,9 +396,6 @@ type invocation struct {
 type mapVersion struct {
 	req   Request
 	dirty bool
-	// kind is the kind of req.Object: the kind matched, or the request's once
-	// a mutation's result was converted to it (convertMutated).
-	kind GroupVersionKind
 }
 
 // mapInvocations is the generic policy dispatcher's matching for MAPs. The
@@ -443,7 +440,7 @@ func (c *Chain) mapInvocations(req *Request, obj map[string]any, errs *[]policyE
 				}
 			}
 			if _, ok := versions[as.kind]; !ok {
-				v := &mapVersion{req: r, kind: as.kind}
+				v := &mapVersion{req: r}
 				if err := c.versioned(&v.req, as); err != nil {
 					add(p, nil, err.Error())
 					continue
@@ -466,8 +463,8 @@ func (c *Chain) mapInvocations(req *Request, obj map[string]any, errs *[]policyE
 	return out
 }
 
-// mutate runs one mutation on obj, an object of kind objKind.
-func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Request, obj map[string]any, objKind GroupVersionKind) (map[string]any, error) {
+// mutate runs one mutation on obj.
+func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Request, obj map[string]any) (map[string]any, error) {
 	if m.prog.err != "" {
 		return nil, errors.New(m.prog.err)
 	}
@@ -492,9 +489,7 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 		if err != nil {
 			return nil, fmt.Errorf("invalid return type: %T", r.val)
 		}
-		// The merge uses the type of the object's own kind (the static type
-		// converter finds it by the object's apiVersion and kind).
-		pt, err := c.applyType(objKind)
+		pt, err := c.applyType(inv.as.kind)
 		if err != nil {
 			return nil, fmt.Errorf("error applying patch: %w", err)
 		}
@@ -559,6 +554,7 @@ func (c *Chain) dispatchMAPs(ctx context.Context, req *Request, obj map[string]a
 	invs []invocation, versions map[GroupVersionKind]*mapVersion, errs *[]policyError, fps *[]string) (map[string]any, bool, error) {
 	should := false
 	var last *mapVersion
+	var lastAs matchedAs
 	for _, inv := range invs {
 		key := inv.p.name + "/" + inv.b.name + "/" + getString(inv.param, "metadata", "namespace") + "/" + getString(inv.param, "metadata", "name")
 		v := versions[inv.as.kind]
@@ -580,25 +576,18 @@ func (c *Chain) dispatchMAPs(ctx context.Context, req *Request, obj map[string]a
 		}
 		before := v.req.Object
 		for _, m := range inv.p.mutations {
-			last = v
+			last, lastAs = v, inv.as
 			if v.req.Object == nil {
 				continue
 			}
-			out, err := c.mutate(ctx, inv, m, &v.req, v.req.Object, v.kind)
-			converted := false
+			out, err := c.mutate(ctx, inv, m, &v.req, v.req.Object)
 			if err == nil {
-				// Each mutation's result is decoded and defaulted (dispatchOne),
-				// a built-in kind's after its conversion to the request's version.
+				// Each mutation's result is decoded and defaulted (dispatchOne).
 				step := decodeJSONPatch
 				if m.apply {
 					step = decodeApplyConfiguration
 				}
-				if requestVersionTarget(v.kind, req.Kind) {
-					out, err = c.convertMutated(v.kind, req.Kind, v.req.Object, out, step)
-					converted = err == nil
-				} else {
-					out, _, err = c.defaultMutated(v.kind, v.req.Object, out, step, false)
-				}
+				out, _, err = c.defaultMutated(inv.as.kind, v.req.Object, out, step, false)
 				var st *status.Error
 				if errors.As(err, &st) {
 					// The dispatcher's own error ends the request.
@@ -615,9 +604,6 @@ func (c *Chain) dispatchMAPs(ctx context.Context, req *Request, obj map[string]a
 			}
 			v.req.Object = out
 			v.dirty = true
-			if converted {
-				v.kind = req.Kind
-			}
 		}
 		if before != nil && !value.Equal(before, v.req.Object) {
 			p, err := patch.CreateJSONPatch(before, v.req.Object)
@@ -639,7 +625,7 @@ func (c *Chain) dispatchMAPs(ctx context.Context, req *Request, obj map[string]a
 		st.requireReinvoking()
 		should = true
 		// Converted into the object the dispatcher holds.
-		out, err := c.convertOnto(last.req.Object, obj, last.kind, req.Kind)
+		out, err := c.convertOnto(last.req.Object, obj, lastAs.kind, req.Kind)
 		if err != nil {
 			return nil, false, status.InternalError(fmt.Errorf("failed to convert object: %w", err))
 		}

@@ -414,3 +414,60 @@ func TestChainHPAOnto(t *testing.T) {
 		})
 	}
 }
+
+// TestRealClusterEquivalentHPAPolicies replays the hpaq-map-* scenarios
+// through Chain.Admit: a MutatingAdmissionPolicy matching
+// HorizontalPodAutoscalers through the other autoscaling version
+// (matchPolicy Equivalent) has every mutation fail, as kube-apiserver's
+// dispatchOne converts each typed result straight to the request's version
+// and the scheme has no v1 <-> v2 conversion (only through the internal
+// version): the 403 with every mutation's error (JSONPatch and
+// ApplyConfiguration, policy for v1 on a v2 create and for v2 on a v1 create),
+// or under failurePolicy Ignore the object stored as the request had it.
+func TestRealClusterEquivalentHPAPolicies(t *testing.T) {
+	for _, name := range []string{"hpaq-map-v1", "hpaq-map-v1-apply", "hpaq-map-v1-ignore", "hpaq-map-v2"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(equivalentDir, name)
+			cfgBytes, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
+			require.NoError(t, err)
+			docs, err := codec.DecodeDocuments(cfgBytes)
+			require.NoError(t, err)
+			chain, err := admission.New(splitConfig(t, docs))
+			require.NoError(t, err)
+			var rec recorded
+			b, err := os.ReadFile(filepath.Join(dir, "response.json"))
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &rec))
+
+			// The object as admission received it: decoded and defaulted at the
+			// request's version, with the managedFields the apiserver had set
+			// (the stored object's, or none recorded for a rejection).
+			b, err = os.ReadFile(filepath.Join(dir, "object.yaml"))
+			require.NoError(t, err)
+			obj, err := codec.DecodeObject(b)
+			require.NoError(t, err)
+			version := strings.TrimPrefix(obj["apiVersion"].(string), "autoscaling/")
+			kind := admission.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}
+			obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}, obj, time.Time{})
+			require.NoError(t, err)
+			if rec.Code == 201 {
+				obj["metadata"].(map[string]any)["managedFields"] = rec.Body["metadata"].(map[string]any)["managedFields"]
+			}
+			res, admitErr := chain.Admit(context.Background(), admission.Request{Operation: admission.Create, Kind: kind,
+				Resource: admission.GroupVersionResource{Group: "autoscaling", Version: version, Resource: "horizontalpodautoscalers"},
+				Name:     "h1", Namespace: name, Object: obj,
+				UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
+			if rec.Code != 201 {
+				require.Error(t, admitErr)
+				gotBody, err := json.Marshal(admitErr)
+				require.NoError(t, err)
+				wantBody, err := json.Marshal(rec.Body)
+				require.NoError(t, err)
+				assert.JSONEq(t, string(wantBody), string(gotBody))
+				return
+			}
+			require.NoError(t, admitErr)
+			assert.Equal(t, canonicalJSON(t, storedHPA(t, dir)), canonicalJSON(t, res.Object), "stored object")
+		})
+	}
+}

@@ -5,6 +5,8 @@
 # ValidatingAdmissionPolicy matching v1beta1; object.yaml is POSTed through v1. The answer (code,
 # Warning headers, body) goes to response.json, what the loopback webhook (webhook_server.py)
 # received to received.jsonl. Everything is deleted afterwards.
+# The hpaq-map-* scenarios are MutatingAdmissionPolicies (no webhook call): their config.yaml
+# holds the namespace, the policy and its binding.
 #
 # With arguments (scenario directories, e.g. $D/hpa-onto), only those are recorded again: their
 # reviews are replaced in received.jsonl, the others' kept.
@@ -22,7 +24,7 @@ if [ $# -gt 0 ]; then
     mv $D/received.jsonl.tmp $D/received.jsonl
   done
 else
-  SCENARIOS="$D $D/events $D/hpa $D/hpa-onto $D/hpa-onto-invalid $D/hpa-onto-cpu"
+  SCENARIOS="$D $D/events $D/hpa $D/hpa-onto $D/hpa-onto-invalid $D/hpa-onto-cpu $D/hpaq-map-v1 $D/hpaq-map-v1-apply $D/hpaq-map-v1-ignore $D/hpaq-map-v2"
   rm -f $D/received.jsonl
 fi
 python3 $D/webhook_server.py $PORT $D & PID=$!
