@@ -209,7 +209,7 @@ func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[stri
 		if step == decodeApplyConfiguration {
 			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))
 		}
-		return nil, status.InternalError(errors.New(jsonDecodeError(err)))
+		return nil, status.InternalError(errors.New(jsonDecodeError(k, err)))
 	}
 	if step == decodeJSONPatch {
 		if unknown := newUnknownFields(gvk, before, out); len(unknown) > 0 {
@@ -282,54 +282,21 @@ func conversionCause(err error) string {
 	return fe.Detail
 }
 
-// jsonDecodeError is the text of the JSON decoder's error for a value that
-// does not decode into the Go type: a type's own UnmarshalJSON error
-// (quantities, times, durations) and the base64 decoder's as they are; a value
-// of the wrong JSON type as encoding/json's UnmarshalTypeError, with the
-// field's JSON path (list indices left out, as the decoder's field stack has
-// them) and writepath's name for the expected type, where the apiserver names
-// the innermost Go struct and the Go type.
-func jsonDecodeError(err error) string {
+// jsonDecodeError is the text of the JSON decoder's error for a value of
+// kind k that does not decode into the Go type, as schema.GoDecodeError words
+// it: encoding/json's UnmarshalTypeError with the innermost Go struct, the
+// field stack and the Go type ("json: cannot unmarshal string into Go struct
+// field DeploymentSpec.spec.replicas of type int32"), a type's own
+// UnmarshalJSON error (quantities, times) and the base64 decoder's.
+func jsonDecodeError(k *schema.Kind, err error) string {
 	var fe *field.Error
 	if !errors.As(err, &fe) {
 		return err.Error()
 	}
-	want, ok := strings.CutPrefix(fe.Detail, "expected ")
-	if !ok {
-		return fe.Detail
+	if msg, ok := k.GoDecodeError(fe.Field, fe.BadValue); ok {
+		return msg
 	}
-	p := fe.Field
-	for {
-		i := strings.IndexByte(p, '[')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(p[i:], ']')
-		if j < 0 {
-			break
-		}
-		p = p[:i] + p[i+j+1:]
-	}
-	want = strings.TrimPrefix(strings.TrimPrefix(want, "an "), "a ")
-	return fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s of type %s", jsonKind(fe.BadValue), p, want)
-}
-
-// jsonKind is how encoding/json names a JSON value in an UnmarshalTypeError.
-func jsonKind(v any) string {
-	switch x := v.(type) {
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case nil:
-		return "null"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	default:
-		return fmt.Sprintf("number %v", x)
-	}
+	return fe.Detail
 }
 
 // typedTargetError is what the mutating policy dispatcher's ConvertToVersion

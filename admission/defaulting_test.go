@@ -147,7 +147,7 @@ func TestWebhookPatchDefaulted(t *testing.T) {
 			}},
 		{name: "a value that does not decode is a 500", req: deploymentRequest(defaulted(t, dfltDeployment)),
 			patch:   `[{"op":"replace","path":"/spec/replicas","value":"3"}]`,
-			wantErr: `Internal error occurred: json: cannot unmarshal string into Go struct field spec.replicas of type integer`},
+			wantErr: `Internal error occurred: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
 		{name: "an unparsable quantity is its parser's error", req: podRequest(defaulted(t, dfltPod)),
 			patch:   `[{"op":"add","path":"/spec/containers/0/resources/limits","value":{"cpu":"lots"}}]`,
 			wantErr: `Internal error occurred: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`},

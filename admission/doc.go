@@ -141,9 +141,12 @@
 // not have are dropped); a custom resource gets its CRD's structural defaults
 // for the version its apiVersion names, when the CRD is in Versions.CRDs. A
 // patched object that does not decode fails the request with a 500 whatever
-// the failurePolicy ("Internal error occurred: json: cannot unmarshal ...",
-// a quantity's or time's own parse error, "Object 'Kind' is missing in
-// '<json>'" for a custom resource without kind); a JSONPatch mutation is
+// the failurePolicy ("Internal error occurred: json: cannot unmarshal string
+// into Go struct field DeploymentSpec.spec.replicas of type int32", worded by
+// schema.GoDecodeError as the apiserver's decoder words it: the innermost Go
+// struct, the field stack, the Go type; a quantity's or time's own parse
+// error, "Object 'Kind' is missing in '<json>'" for a custom resource without
+// kind); a JSONPatch mutation is
 // decoded strictly ("Internal error occurred: strict decoding error: unknown
 // field "spec.x""); an ApplyConfiguration result that does not convert is
 // the policy's error, under its failurePolicy ("unable to convert
@@ -271,11 +274,6 @@
 //     first list; inside lists a dropped empty struct is taken as a
 //     non-pointer's, so dropping a pointer's (a volume's emptyDir: {}) is a
 //     change in the apiserver only.
-//   - A patched value of the wrong JSON type fails with encoding/json's
-//     UnmarshalTypeError naming the field's JSON path and the JSON type
-//     expected ("Go struct field spec.replicas of type integer"); the
-//     apiserver's names the innermost Go struct and the Go type
-//     ("Go struct field DeploymentSpec.spec.replicas of type int32").
 //   - Kinds of versions a default apiserver does not serve (alpha, most beta)
 //     and custom resources whose CRD is not in Versions.CRDs are not
 //     defaulted after mutation.
