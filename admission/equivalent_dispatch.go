@@ -51,19 +51,6 @@ func (c *Chain) versionForHook(w *webhook, r *Request) (matchedAs, error) {
 	return as, nil
 }
 
-// unversion converts a webhook's or policy's result, of the kind matched as,
-// back to the request's kind.
-func (c *Chain) unversion(req *Request, as matchedAs, obj map[string]any) (map[string]any, error) {
-	if as.kind == req.Kind || obj == nil {
-		return obj, nil
-	}
-	out, err := c.convertTo(obj, as.kind, req.Kind)
-	if err != nil {
-		return nil, status.InternalError(err)
-	}
-	return out, nil
-}
-
 // reviewAs is the AdmissionReview request body for r matched as as: kind,
 // resource and subResource the matched ones, requestKind, requestResource and
 // requestSubResource the request's (CreateV1AdmissionReview with a

@@ -543,8 +543,9 @@ func (c *Chain) convertOnto(obj, base map[string]any, from, to GroupVersionKind)
 	return c.converter().Convert(obj, from, to)
 }
 
-// unversionOnto is unversion converting into base, the request's object
-// before the webhook or policy ran (as the dispatchers do).
+// unversionOnto converts a webhook's result obj, of the kind matched as,
+// back to the request's kind, into base, the request's object before the
+// webhook ran (as the dispatchers do); a failure is a 500.
 func (c *Chain) unversionOnto(req *Request, as matchedAs, obj, base map[string]any) (map[string]any, error) {
 	if as.kind == req.Kind || obj == nil {
 		return obj, nil
