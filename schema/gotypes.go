@@ -66,14 +66,34 @@ func GoDecodeError(gvk GroupVersionKind, path string, value any) (string, bool) 
 	if path == "<nil>" {
 		path = ""
 	}
-	if path == "apiVersion" || path == "kind" {
-		// The serializer's meta factory reads them first, into an unnamed struct.
-		if jk, _ := jsonValueKind(value); jk != "string" && jk != "null" {
-			return "couldn't get version/kind; json parse error: " + typeError(jk, "string", decodeCtx{stack: []string{path}}), true
+	// The serializer's meta factory reads apiVersion and kind first, into an unnamed struct.
+	switch path {
+	case "apiVersion", "kind":
+		if msg, ok := metaFactoryError(path, value); ok {
+			return msg, true
+		}
+	case "":
+		if m, ok := value.(map[string]any); ok {
+			for _, name := range []string{"apiVersion", "kind"} {
+				if v, present := m[name]; present {
+					if msg, ok := metaFactoryError(name, v); ok {
+						return msg, true
+					}
+				}
+			}
 		}
 	}
 	msg, failed, _ := resolveGoDecode(root, path, value, decodeCtx{})
 	return msg, failed
+}
+
+// metaFactoryError is SimpleMetaFactory.Interpret's error for a root apiVersion or kind that is
+// not a string.
+func metaFactoryError(name string, value any) (string, bool) {
+	if jk, _ := jsonValueKind(value); jk != "string" && jk != "null" {
+		return "couldn't get version/kind; json parse error: " + typeError(jk, "string", decodeCtx{stack: []string{name}}), true
+	}
+	return "", false
 }
 
 // GoDecodeError is the package-level GoDecodeError for the kind k.

@@ -1,6 +1,7 @@
 package defaults
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand"
 	"os"
@@ -47,6 +48,13 @@ func TestGoDecodeErrors(t *testing.T) {
 			ser: kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, s, s, kjson.SerializerOptions{})})
 	}
 	require.Greater(t, len(targets), 90, "catalogued kinds with a Go type")
+	var crd target
+	for _, tg := range targets {
+		if tg.gvk.Group == "apiextensions.k8s.io" && tg.gvk.Kind == "CustomResourceDefinition" {
+			crd = tg
+		}
+	}
+	require.NotNil(t, crd.ser)
 
 	n := 20000
 	if os.Getenv("WRITEPATH_LONG") != "" {
@@ -57,9 +65,12 @@ func TestGoDecodeErrors(t *testing.T) {
 		seed = v
 	}
 	r := rand.New(rand.NewSource(seed))
-	errorsSeen, embedded, inMaps := 0, 0, 0
+	errorsSeen, embedded, inMaps, unions, composites, wholeDocs := 0, 0, 0, 0, 0, 0
 	for i := 0; i < n; i++ {
 		tg := targets[r.Intn(len(targets))]
+		if r.Intn(10) == 0 {
+			tg = crd // a tenth on the CustomResourceDefinition, whose schema unions decode with encoding/json
+		}
 		w := &pathWalk{r: r}
 		body, path, value := w.document(tg.typ)
 		doc := map[string]any{"apiVersion": tg.gvk.APIVersion(), "kind": tg.gvk.Kind}
@@ -71,7 +82,19 @@ func TestGoDecodeErrors(t *testing.T) {
 		obj, err := schemeFor(tg.gvk.Group).New(tg.sch)
 		require.NoError(t, err)
 		_, _, refErr := tg.ser.Decode(data, nil, obj)
-		got, ok := schema.GoDecodeError(tg.gvk, path.String(), value)
+		var got string
+		var ok bool
+		if r.Intn(8) == 0 {
+			// the whole document, as a PUT body is decoded
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.UseNumber() // numbers as written
+			var whole any
+			require.NoError(t, dec.Decode(&whole))
+			got, ok = schema.GoDecodeError(tg.gvk, "", whole)
+			wholeDocs++
+		} else {
+			got, ok = schema.GoDecodeError(tg.gvk, path.String(), value)
+		}
 		if refErr == nil {
 			if !assert.False(t, ok, "case %d %s %s: the decoder takes %s; writepath: %s", i, tg.gvk, path, data, got) {
 				return
@@ -85,24 +108,36 @@ func TestGoDecodeErrors(t *testing.T) {
 		if w.inMap {
 			inMaps++
 		}
+		if w.union {
+			unions++
+		}
+		if w.composite {
+			composites++
+		}
 		if !assert.True(t, ok, "case %d %s %s: %s: the decoder: %v", i, tg.gvk, path, data, refErr) ||
 			!assert.Equal(t, refErr.Error(), got, "case %d %s %s: %s", i, tg.gvk, path, data) {
 			return
 		}
 	}
-	t.Logf("%d cases over %d kinds (%d decoder errors, %d through embedded structs, %d inside maps), 0 disagreements",
-		n, len(targets), errorsSeen, embedded, inMaps)
+	t.Logf("%d cases over %d kinds, %d of them whole documents (%d decoder errors: %d through embedded structs, %d inside maps, %d inside schema unions, %d in composite values), 0 disagreements",
+		n, len(targets), wholeDocs, errorsSeen, embedded, inMaps, unions, composites)
 }
 
 // pathWalk builds a document holding one value at a random path of a Go type: the containers
 // on the way, nulls before a list item (null decodes into anything), and at the end a value
 // drawn to be of the wrong JSON type as often as not.
 type pathWalk struct {
-	r        *rand.Rand
-	depth    int
-	embedded bool
-	inMap    bool
+	r         *rand.Rand
+	depth     int
+	embedded  bool
+	inMap     bool
+	union     bool
+	composite bool
 }
+
+// crdWay names the fields on the way to a CRD's schemas and their unions.
+var crdWay = map[string]bool{"spec": true, "versions": true, "schema": true, "openAPIV3Schema": true,
+	"items": true, "additionalProperties": true, "additionalItems": true, "dependencies": true, "properties": true}
 
 var (
 	tPropsOrArrayW  = reflect.TypeOf(apiextensionsv1.JSONSchemaPropsOrArray{})
@@ -123,7 +158,7 @@ func (w *pathWalk) document(t reflect.Type) (map[string]any, field.Path, any) {
 			}
 			return m, p, leaf
 		}
-		w.embedded, w.inMap, w.depth = false, false, 0
+		w.embedded, w.inMap, w.union, w.composite, w.depth = false, false, false, false, 0
 	}
 }
 
@@ -164,12 +199,13 @@ func (w *pathWalk) walk(t reflect.Type, p field.Path, root bool) (any, field.Pat
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	stop := !root && (w.r.Intn(4) == 0 || w.depth > 14)
+	stop := !root && (w.r.Intn(5) == 0 || w.depth > 16)
 	switch {
 	case t == tPropsOrArrayW:
 		if stop || w.r.Intn(3) == 0 {
 			break
 		}
+		w.union = true
 		if w.r.Intn(2) == 0 {
 			return w.walk(tPropsW, p, false)
 		}
@@ -178,11 +214,13 @@ func (w *pathWalk) walk(t reflect.Type, p field.Path, root bool) (any, field.Pat
 		if stop || w.r.Intn(3) == 0 {
 			break
 		}
+		w.union = true
 		return w.walk(tPropsW, p, false)
 	case t == tPropsOrStringW:
 		if stop || w.r.Intn(3) == 0 {
 			break
 		}
+		w.union = true
 		if w.r.Intn(2) == 0 {
 			return w.walk(tPropsW, p, false)
 		}
@@ -198,6 +236,18 @@ func (w *pathWalk) walk(t reflect.Type, p field.Path, root bool) (any, field.Pat
 			// mostly below the type's own apiVersion and kind.
 			for names[i] == "apiVersion" || names[i] == "kind" {
 				i = w.r.Intn(len(names))
+			}
+		}
+		if w.r.Intn(4) != 0 {
+			// toward the promoted fields of embedded structs and the schemas of a CRD.
+			var favoured []int
+			for j, name := range names {
+				if (promoted[j] && name != "apiVersion" && name != "kind") || crdWay[name] {
+					favoured = append(favoured, j)
+				}
+			}
+			if len(favoured) > 0 {
+				i = favoured[w.r.Intn(len(favoured))]
 			}
 		}
 		if promoted[i] && !root {
@@ -227,8 +277,52 @@ func (w *pathWalk) walk(t reflect.Type, p field.Path, root bool) (any, field.Pat
 		v, lp, leaf := w.walk(t.Elem(), p.Key(key), false)
 		return map[string]any{key: v}, lp, leaf
 	}
+	if w.r.Intn(3) == 0 {
+		// a value with several parts, any of them of the wrong type: the decoder keeps the
+		// first type error in document order (sorted keys here) and stops at a custom
+		// unmarshaler's.
+		w.composite = true
+		v := w.value(t, 3)
+		return v, p, v
+	}
 	v := w.leaf()
 	return v, p, v
+}
+
+// value is a random value for t: objects and lists of random parts, leaves anywhere.
+func (w *pathWalk) value(t reflect.Type, depth int) any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if depth == 0 || w.r.Intn(4) == 0 || reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+		return w.leaf()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		names, types, _ := jsonFieldsOf(t)
+		m := map[string]any{}
+		for i := 0; i < 1+w.r.Intn(3) && len(names) > 0; i++ {
+			j := w.r.Intn(len(names))
+			if names[j] == "apiVersion" || names[j] == "kind" {
+				continue
+			}
+			m[names[j]] = w.value(types[j], depth-1)
+		}
+		return m
+	case reflect.Slice:
+		l := make([]any, w.r.Intn(3))
+		for i := range l {
+			l[i] = w.value(t.Elem(), depth-1)
+		}
+		return l
+	case reflect.Map:
+		m := map[string]any{}
+		for i := 0; i < 1+w.r.Intn(2); i++ {
+			m[[]string{"k", "cpu", "a.b"}[w.r.Intn(3)]] = w.value(t.Elem(), depth-1)
+		}
+		return m
+	}
+	return w.leaf()
 }
 
 var leafValues = []any{
