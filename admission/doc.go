@@ -146,11 +146,11 @@
 // schema.GoDecodeError as the apiserver's decoder words it: the innermost Go
 // struct, the field stack, the Go type; a quantity's or time's own parse
 // error, "Object 'Kind' is missing in '<json>'" for a custom resource without
-// kind); a JSONPatch mutation is
-// decoded strictly ("Internal error occurred: strict decoding error: unknown
-// field "spec.x""); an ApplyConfiguration result that does not convert is
-// the policy's error, under its failurePolicy ("unable to convert
-// unstructured object to apps/v1, Kind=Deployment: ..."). A policy's
+// kind); a JSONPatch mutation is decoded strictly ("Internal error occurred:
+// strict decoding error: unknown field "spec.x""); an ApplyConfiguration
+// result that does not convert is the policy's error, under its failurePolicy
+// ("unable to convert unstructured object to apps/v1, Kind=Deployment: ...").
+// A policy's
 // mutation of a built-in kind is converted, before defaulting, to the
 // request's group version (dispatchOne's ConvertToVersion takes the request's
 // kind, not the matched one): through an equivalent in another group (a
