@@ -125,5 +125,5 @@ func TestPolicyMutationDefaulting(t *testing.T) {
 			return
 		}
 	}
-	t.Logf("%d cases (%d mutated, %d denied, %d of them type errors), 0 other disagreements", n, mutated, denied, typeErrors)
+	t.Logf("%d cases (%d mutated, %d denied, %d of them type errors), 0 disagreements", n, mutated, denied, typeErrors)
 }
