@@ -21,3 +21,17 @@ func ExampleGoDecodeError() {
 	// json: cannot unmarshal string into Go struct field ExecAction.spec.template.spec.containers.livenessProbe.ProbeHandler.exec.command of type []string
 	// false
 }
+
+// Where a built-in kind's Go type holds pointers, at any depth: an empty object there decodes
+// to a pointer to a zero value, which is not the nil that null or an absent field gives.
+func ExampleKind_GoPointerField() {
+	pod, _ := schema.Builtin(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+	fmt.Println(pod.GoPointerField("spec.volumes[0].emptyDir"))
+	fmt.Println(pod.GoPointerField("spec.volumes[0].name"))
+	t, _ := pod.GoType()
+	fmt.Println(t.Field("spec").Field("securityContext"))
+	// Output:
+	// true
+	// false
+	// *v1.PodSecurityContext
+}

@@ -1,0 +1,135 @@
+package schema
+
+// GoType is a node of the Go type graph a built-in kind's JSON decoder walks (the table
+// GoDecodeError reads): the kind's own struct, a field's type, a pointer's target, a list's item
+// or a map's value. It tells the places where the Go type holds a pointer at any depth, inside
+// lists and maps too: there null and absent decode to nil, and an empty object to a pointer to
+// a zero value, which apimachinery's semantic equality tells from nil.
+//
+// The zero GoType is the type of no value the Go type has (a field it does not know, the item
+// of a non-list, anything below a type with its own UnmarshalJSON); its methods return zero
+// values.
+type GoType struct {
+	t *goType
+}
+
+// GoTypeOf returns the Go type of the built-in kind gvk, and false for a kind the table does not
+// hold (or if the embedded table cannot be read).
+func GoTypeOf(gvk GroupVersionKind) (GoType, bool) {
+	tab, err := loadGoTypes()
+	if err != nil {
+		return GoType{}, false
+	}
+	t := tab.kinds[gvk]
+	return GoType{t}, t != nil
+}
+
+// GoType is GoTypeOf for the kind k.
+func (k *Kind) GoType() (GoType, bool) { return GoTypeOf(k.GVK) }
+
+// Valid reports whether t is a type of the graph (not the zero GoType).
+func (t GoType) Valid() bool { return t.t != nil }
+
+// Pointer reports whether t is a pointer type (*v1.EmptyDirVolumeSource, *int32).
+func (t GoType) Pointer() bool { return t.t != nil && t.t.kind == "ptr" }
+
+// Kind is the name of t's reflect.Kind: "struct", "slice", "map", "ptr", "string", "int32",
+// "bool", "interface", ...; "" for the zero GoType.
+func (t GoType) Kind() string {
+	if t.t == nil {
+		return ""
+	}
+	return t.t.kind
+}
+
+// String is t's reflect string ("*v1.EmptyDirVolumeSource", "[]v1.Volume", "map[string]string").
+func (t GoType) String() string {
+	if t.t == nil {
+		return ""
+	}
+	return t.t.str
+}
+
+// Custom reports whether t (a pointer's target, for a pointer) decodes JSON with its own
+// UnmarshalJSON (resource.Quantity, intstr.IntOrString, metav1.Time, runtime.RawExtension, ...):
+// its JSON form is not that of its Go fields, which the walk does not go into.
+func (t GoType) Custom() bool {
+	d := t.Deref()
+	return d.t != nil && d.t.unm != ""
+}
+
+// Deref is t with its pointers removed (t itself when it is not a pointer).
+func (t GoType) Deref() GoType {
+	for t.t != nil && t.t.kind == "ptr" {
+		t = GoType{t.t.elem}
+	}
+	return t
+}
+
+// Elem is the type of a list's item or a map's value, below t's pointers; the zero GoType for
+// other types and for a custom-decoded type.
+func (t GoType) Elem() GoType {
+	d := t.Deref()
+	if d.t == nil || d.t.unm != "" || (d.t.kind != "slice" && d.t.kind != "map") {
+		return GoType{}
+	}
+	return GoType{d.t.elem}
+}
+
+// Field is the type of the struct field whose JSON name is name (promoted fields of embedded
+// structs included, as the decoder sees them), below t's pointers; the zero GoType when t is not
+// a struct, is custom-decoded or has no such field. The decoder matches names exactly.
+func (t GoType) Field(name string) GoType {
+	d := t.Deref()
+	if d.t == nil || d.t.unm != "" || d.t.kind != "struct" {
+		return GoType{}
+	}
+	f := d.t.fields[name]
+	if f == nil {
+		return GoType{}
+	}
+	return GoType{f.typ}
+}
+
+// GoPointerField reports whether path (rendered as field.Path renders it:
+// "spec.template.spec.volumes[0].emptyDir", "metadata.labels[app]") leads, in the Go type of
+// kind k, to a pointer field; false when it leads nowhere the Go type has.
+func (k *Kind) GoPointerField(path string) bool {
+	t, ok := k.GoType()
+	if !ok {
+		return false
+	}
+	for path != "" {
+		switch path[0] {
+		case '.':
+			path = path[1:]
+		case '[':
+			end := indexSegmentEnd(path)
+			if end < 0 {
+				return false
+			}
+			t, path = t.Elem(), path[end+1:]
+			continue
+		}
+		end := 0
+		for end < len(path) && path[end] != '.' && path[end] != '[' {
+			end++
+		}
+		t, path = t.Field(path[:end]), path[end:]
+		if !t.Valid() {
+			return false
+		}
+	}
+	return t.Pointer()
+}
+
+// indexSegmentEnd is the index of the ']' closing the segment path starts with: the first that
+// ends the path or is followed by '.' or '[' (a map key may hold ']').
+func indexSegmentEnd(path string) int {
+	for end := 1; end < len(path); end++ {
+		if path[end] == ']' && (end+1 == len(path) || path[end+1] == '.' || path[end+1] == '[') {
+			return end
+		}
+	}
+	return -1
+}
