@@ -75,13 +75,8 @@ func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any
 		if !value.Equal(before, d) {
 			return d, true, nil
 		}
-		var zero any
-		if k, err := schema.Builtin(sg); err == nil {
-			if z, err := k.Zero(); err == nil {
-				zero = z
-			}
-		}
-		return d, lostNonZero(before, out, zero, zero != nil), nil
+		t, _ := schema.GoTypeOf(sg)
+		return d, lostNonZero(before, out, t), nil
 	}
 	if step != decodeApplyConfiguration {
 		// Decoding into an unstructured object needs a kind.
@@ -120,32 +115,103 @@ func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any
 // before, an object defaulting leaves as it is and that patched defaults to:
 // patched lacks, or holds a zero value (null, false, 0, "", an empty list, or
 // an object of such values) in place of, a value of before that is not zero;
-// or it lacks, or holds null in place of, a zero value before holds in a
-// pointer field (a securityContext: {} set to null). zero is the kind's zero
-// object (Kind.Zero), which tells pointer fields (absent or null there) from
-// the others down to the first list; inside lists, fields are taken as not
-// pointers. Scalars that differ are not looked at (defaulting left them
-// equal, so they differ in form only, as "1000m" and "1" do).
-func lostNonZero(before, patched, zero any, zeroKnown bool) bool {
+// or, in a pointer field at any depth (a securityContext: {}, a volume's
+// emptyDir: {}), one of them holds an object or a value where the other
+// lacks it or holds null, which decode to a pointer and to nil; or a list or
+// a map differs in length or keys. Fields the Go type does not have do not
+// count (the decoding drops them). t is the Go type of before (of the
+// kind's, schema.GoTypeOf), which tells pointer fields; where it is not
+// known (a free-form value, a custom-decoded type such as a quantity) only
+// the lost non-zero values count. Scalars are compared by zero-ness only
+// (defaulting left them equal, so they differ in form only, as "1000m" and
+// "1" do).
+func lostNonZero(before, patched any, t schema.GoType) bool {
+	if t.Pointer() {
+		if (before == nil) != (patched == nil) {
+			return true
+		}
+		t = t.Deref()
+	}
+	if !t.Valid() || t.Custom() {
+		return lostNonZeroUntyped(before, patched)
+	}
+	switch t.Kind() {
+	case "struct":
+		b, bok := before.(map[string]any)
+		p, pok := patched.(map[string]any)
+		if (!bok && before != nil) || (!pok && patched != nil) {
+			return lostNonZeroUntyped(before, patched)
+		}
+		// Fields the Go type does not have are dropped by the decoding.
+		for k, bv := range b {
+			if ft := t.Field(k); ft.Valid() && lostNonZero(bv, p[k], ft) {
+				return true
+			}
+		}
+		for k, pv := range p {
+			if _, seen := b[k]; !seen {
+				if ft := t.Field(k); ft.Valid() && lostNonZero(nil, pv, ft) {
+					return true
+				}
+			}
+		}
+	case "slice":
+		b, bok := before.([]any)
+		p, pok := patched.([]any)
+		if (!bok && before != nil) || (!pok && patched != nil) {
+			return lostNonZeroUntyped(before, patched)
+		}
+		// nil and empty lists are equal to the semantic equality.
+		if len(b) != len(p) {
+			return true
+		}
+		for i := range b {
+			if lostNonZero(b[i], p[i], t.Elem()) {
+				return true
+			}
+		}
+	case "map":
+		b, bok := before.(map[string]any)
+		p, pok := patched.(map[string]any)
+		if (!bok && before != nil) || (!pok && patched != nil) {
+			return lostNonZeroUntyped(before, patched)
+		}
+		if len(b) != len(p) {
+			return true
+		}
+		for k, bv := range b {
+			pv, present := p[k]
+			if !present || lostNonZero(bv, pv, t.Elem()) {
+				return true
+			}
+		}
+	case "interface":
+		return lostNonZeroUntyped(before, patched)
+	default:
+		// A scalar: absent and null are its zero value.
+		return zeroValue(before) != zeroValue(patched)
+	}
+	return false
+}
+
+// lostNonZeroUntyped is lostNonZero without the Go type: patched lacks, or
+// holds a zero value in place of, a value of before that is not zero.
+func lostNonZeroUntyped(before, patched any) bool {
 	switch b := before.(type) {
 	case map[string]any:
 		p, ok := patched.(map[string]any)
 		if !ok {
 			return !zeroValue(b)
 		}
-		zm, _ := zero.(map[string]any)
 		for k, bv := range b {
 			pv, present := p[k]
 			if !present || zeroValue(pv) {
 				if !zeroValue(bv) {
 					return true
 				}
-				if bv != nil && pv == nil && zeroKnown && zm[k] == nil {
-					return true
-				}
 				continue
 			}
-			if lostNonZero(bv, pv, zm[k], zeroKnown && zm != nil) {
+			if lostNonZeroUntyped(bv, pv) {
 				return true
 			}
 		}
@@ -155,7 +221,7 @@ func lostNonZero(before, patched, zero any, zeroKnown bool) bool {
 			return !zeroValue(b)
 		}
 		for i := range b {
-			if lostNonZero(b[i], p[i], nil, false) {
+			if lostNonZeroUntyped(b[i], p[i]) {
 				return true
 			}
 		}

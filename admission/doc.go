@@ -264,16 +264,6 @@
 //     1.37 apiserver serves (the status controller uses the Go definitions
 //     they are generated from). Its type names end in the nanosecond of
 //     TypeCheckOptions.Now, the apiserver's in the clock's.
-//   - Whether a webhook's patch changed the object (its mutated audit
-//     annotation, the reinvocation of the IfNeeded webhooks before it) is
-//     judged, as the apiserver judges it, on the patched object decoded but
-//     not defaulted: a patch that drops fields defaulting puts back (a sidecar
-//     added again without its imagePullPolicy) counts. For a built-in kind
-//     Admit derives that from the defaulted object and the fields the patch
-//     dropped, telling pointer fields by the kind's zero object down to the
-//     first list; inside lists a dropped empty struct is taken as a
-//     non-pointer's, so dropping a pointer's (a volume's emptyDir: {}) is a
-//     change in the apiserver only.
 //   - Kinds of versions a default apiserver does not serve (alpha, most beta)
 //     and custom resources whose CRD is not in Versions.CRDs are not
 //     defaulted after mutation.
