@@ -53,8 +53,7 @@
 // dispatcher over typed Deployments (TestPolicyMutationDefaulting, 200): the
 // reviews sent, reinvocations included, the admitted objects and the errors
 // must be equal, encoding/json's type errors included (their innermost Go
-// struct and Go type, from schema.GoDecodeError), except one counted
-// pointer-in-list difference (admission's doc.go says which).
+// struct and Go type, from schema.GoDecodeError).
 // Warnings: ResponseWarnings against filters.WithWarningRecorder
 // (TestResponseWarnings, 1,500 sequences). 100,000 each with WRITEPATH_LONG=1.
 package admission
