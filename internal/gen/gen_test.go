@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/writepath/writepath/internal/gen/jsonfields"
 	"reflect"
 	"testing"
 
@@ -41,8 +42,8 @@ func TestWithoutGVKs(t *testing.T) {
 // TestJSONFieldsEmbedded: TypeMeta's fields are promoted, ObjectMeta is a named field.
 func TestJSONFieldsEmbedded(t *testing.T) {
 	var names []string
-	for _, f := range jsonFields(reflect.TypeFor[appsv1.Deployment]()) {
-		names = append(names, f.name)
+	for _, f := range jsonfields.Of(reflect.TypeFor[appsv1.Deployment](), jsonfields.Rules{}) {
+		names = append(names, f.Name)
 	}
 	want := []string{"kind", "apiVersion", "metadata", "spec", "status"}
 	if !reflect.DeepEqual(names, want) {

@@ -1,10 +1,8 @@
 package main
 
 import (
+	"github.com/writepath/writepath/internal/gen/jsonfields"
 	"reflect"
-	"sort"
-	"strings"
-	"unicode"
 )
 
 // The strategic-merge-patch metadata is the graph of Go types reachable from every kind, as the
@@ -62,10 +60,10 @@ func (b *patchMetaBuilder) id(t reflect.Type) int {
 		b.types[id].Elem = elem
 	case reflect.Struct:
 		var fields []pmFieldDTO
-		for _, f := range jsonFields(t) {
-			sf := t.FieldByIndex(f.index)
+		for _, f := range jsonfields.Of(t, jsonfields.Rules{}) {
+			sf := t.FieldByIndex(f.Index)
 			fields = append(fields, pmFieldDTO{
-				Name:     f.name,
+				Name:     f.Name,
 				Type:     b.id(sf.Type),
 				Strategy: sf.Tag.Get("patchStrategy"),
 				MergeKey: sf.Tag.Get("patchMergeKey"),
@@ -74,150 +72,4 @@ func (b *patchMetaBuilder) id(t reflect.Type) int {
 		b.types[id].Fields = fields
 	}
 	return id
-}
-
-// jsonField is a field as encoding/json sees it: its name and the index path to it through
-// embedded structs.
-type jsonField struct {
-	name  string
-	tag   bool
-	index []int
-}
-
-// jsonFields lists the JSON-visible fields of struct t in field order, with encoding/json's rules
-// for embedded structs (breadth first; a shallower field hides deeper ones of the same name; at
-// equal depth a tagged field wins; otherwise the name is dropped) and with apimachinery's forked
-// copy's one difference from today's encoding/json: unexported embedded structs are not explored.
-func jsonFields(t reflect.Type) []jsonField {
-	type queued struct {
-		typ   reflect.Type
-		index []int
-	}
-	var fields []jsonField
-	next := []queued{{typ: t}}
-	visited := map[reflect.Type]bool{}
-	count := map[reflect.Type]int{}
-	for len(next) > 0 {
-		current := next
-		next = nil
-		nextCount := map[reflect.Type]int{}
-		for _, q := range current {
-			if visited[q.typ] {
-				continue
-			}
-			visited[q.typ] = true
-			for i := 0; i < q.typ.NumField(); i++ {
-				sf := q.typ.Field(i)
-				if sf.PkgPath != "" {
-					continue
-				}
-				tag := sf.Tag.Get("json")
-				if tag == "-" {
-					continue
-				}
-				name, _, _ := strings.Cut(tag, ",")
-				if !validTagName(name) {
-					name = ""
-				}
-				index := append(append([]int(nil), q.index...), i)
-				ft := sf.Type
-				if ft.Name() == "" && ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if name != "" || !sf.Anonymous || ft.Kind() != reflect.Struct {
-					f := jsonField{name: name, tag: name != "", index: index}
-					if f.name == "" {
-						f.name = sf.Name
-					}
-					fields = append(fields, f)
-					if count[q.typ] > 1 {
-						fields = append(fields, f) // a duplicate, so that the name is dropped below
-					}
-					continue
-				}
-				nextCount[ft]++
-				if nextCount[ft] == 1 {
-					next = append(next, queued{typ: ft, index: index})
-				}
-			}
-		}
-		count = nextCount
-	}
-	sort.SliceStable(fields, func(i, j int) bool {
-		a, b := fields[i], fields[j]
-		if a.name != b.name {
-			return a.name < b.name
-		}
-		if len(a.index) != len(b.index) {
-			return len(a.index) < len(b.index)
-		}
-		if a.tag != b.tag {
-			return a.tag
-		}
-		return lessIndex(a.index, b.index)
-	})
-	var out []jsonField
-	for i := 0; i < len(fields); {
-		j := i + 1
-		for j < len(fields) && fields[j].name == fields[i].name {
-			j++
-		}
-		if f, ok := dominant(fields[i:j]); ok {
-			out = append(out, f)
-		}
-		i = j
-	}
-	sort.Slice(out, func(i, j int) bool { return lessIndex(out[i].index, out[j].index) })
-	return out
-}
-
-func dominant(fields []jsonField) (jsonField, bool) {
-	depth := len(fields[0].index)
-	tagged := -1
-	for i, f := range fields {
-		if len(f.index) > depth {
-			fields = fields[:i]
-			break
-		}
-		if f.tag {
-			if tagged >= 0 {
-				return jsonField{}, false
-			}
-			tagged = i
-		}
-	}
-	if tagged >= 0 {
-		return fields[tagged], true
-	}
-	if len(fields) > 1 {
-		return jsonField{}, false
-	}
-	return fields[0], true
-}
-
-func lessIndex(a, b []int) bool {
-	for k, x := range a {
-		if k >= len(b) {
-			return false
-		}
-		if x != b[k] {
-			return x < b[k]
-		}
-	}
-	return len(a) < len(b)
-}
-
-// validTagName is encoding/json's rule for a usable JSON name in a struct tag.
-func validTagName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
 }

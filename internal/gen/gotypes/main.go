@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/writepath/writepath/internal/gen/jsonfields"
 	"io"
 	"os"
 	"path/filepath"
@@ -283,30 +284,34 @@ func (b *builder) id(t reflect.Type) int {
 	case reflect.Struct:
 		b.types[id].Name = t.Name()
 		var fields []fieldDTO
-		for _, f := range typeFields(t) {
-			if f.quoted {
-				b.errs = append(b.errs, t.String()+"."+f.name+": a ,string field")
+		for _, f := range jsonfields.Of(t, jsonRules) {
+			if f.Quoted {
+				b.errs = append(b.errs, t.String()+"."+f.Name+": a ,string field")
 			}
 			var via []string
 			st := t
-			for i, ind := range f.index {
+			for i, ind := range f.Index {
 				sf := st.Field(ind)
-				if i < len(f.index)-1 {
+				if i < len(f.Index)-1 {
 					via = append(via, sf.Name)
 				}
 				st = sf.Type
 				if st.Kind() == reflect.Pointer {
-					if i < len(f.index)-1 {
+					if i < len(f.Index)-1 {
 						if !sf.IsExported() {
-							b.errs = append(b.errs, t.String()+"."+f.name+": behind an embedded pointer to an unexported struct")
+							b.errs = append(b.errs, t.String()+"."+f.Name+": behind an embedded pointer to an unexported struct")
 						}
 						st = st.Elem()
 					}
 				}
 			}
-			fields = append(fields, fieldDTO{JSON: f.name, Type: b.id(st), Via: via})
+			fields = append(fields, fieldDTO{JSON: f.Name, Type: b.id(st), Via: via})
 		}
 		b.types[id].Fields = fields
 	}
 	return id
 }
+
+// jsonRules are the decoder's: sigs.k8s.io/json's fork of today's encoding/json explores
+// unexported embedded structs.
+var jsonRules = jsonfields.Rules{ExploreUnexportedEmbedded: true}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/writepath/writepath/internal/gen/jsonfields"
 	"reflect"
 	"testing"
 
@@ -26,16 +27,16 @@ func TestTypeFieldsEmbedded(t *testing.T) {
 		{reflect.TypeFor[corev1.Pod](), "kind", []string{"TypeMeta"}},
 	} {
 		var found bool
-		for _, f := range typeFields(tc.typ) {
-			if f.name != tc.json {
+		for _, f := range jsonfields.Of(tc.typ, jsonRules) {
+			if f.Name != tc.json {
 				continue
 			}
 			found = true
 			var via []string
 			st := tc.typ
-			for i, ind := range f.index {
+			for i, ind := range f.Index {
 				sf := st.Field(ind)
-				if i < len(f.index)-1 {
+				if i < len(f.Index)-1 {
 					via = append(via, sf.Name)
 				}
 				st = sf.Type
