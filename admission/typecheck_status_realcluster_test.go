@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,11 +13,6 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
-
-// typeNameNanos is the nanosecond the type checker appends to the kinds it
-// names object and params types after ("Deployment123456.spec"): the real
-// controller's clock, not reproducible.
-var typeNameNanos = regexp.MustCompile(`\b([A-Z][A-Za-z]*)[0-9]+\b`)
 
 // TestRealClusterTypeCheckStatus replays testdata/admission/realcluster-typecheck: the
 // status.typeChecking kube-controller-manager 1.37's validatingadmissionpolicy-status controller
@@ -65,7 +59,7 @@ func TestRealClusterTypeCheckStatus(t *testing.T) {
 			norm := func(ws []admission.ExpressionWarning) []admission.ExpressionWarning {
 				out := make([]admission.ExpressionWarning, len(ws))
 				for i, w := range ws {
-					out[i] = admission.ExpressionWarning{FieldRef: w.FieldRef, Warning: typeNameNanos.ReplaceAllString(w.Warning, "${1}0")}
+					out[i] = admission.ExpressionWarning{FieldRef: w.FieldRef, Warning: typeNameDigits.ReplaceAllString(w.Warning, "${1}0")}
 				}
 				return out
 			}
