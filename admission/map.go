@@ -485,7 +485,7 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 		if errs := ov.typeCheck([]string{ov.typeName}); len(errs) > 0 {
 			return nil, fmt.Errorf("type mismatch: %w", errors.Join(errs...))
 		}
-		n, err := toNative(ov)
+		n, err := applyNative(ov)
 		if err != nil {
 			return nil, fmt.Errorf("invalid return type: %T", r.val)
 		}

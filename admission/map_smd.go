@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -127,4 +130,86 @@ func sortedValidation(err error) error {
 		return out[i].ErrorMessage < out[j].ErrorMessage
 	})
 	return out
+}
+
+// applyNative is the plugin's conversion of an ApplyConfiguration's Object
+// (dynamic.ObjectVal.ConvertToNative, convertField): an Object's fields are
+// converted recursively; a list or map literal's items are CEL's own native
+// values (ref.Val.Value()), not converted further; other lists and maps are
+// converted recursively; any other value is its ref.Val.Value(). So a CEL null
+// is structpb.NullValue_NULL_VALUE at any depth: a named int32 (0) that
+// structured-merge-diff takes for neither null, nor a number, string or
+// boolean (".data.v: expected string, got &value.valueUnstructured{Value:0}"),
+// and a literal nested in a literal stays a CEL map or list SMD does not know.
+func applyNative(v ref.Val) (any, error) {
+	if ov, ok := v.(*objectVal); ok {
+		out := make(map[string]any, len(ov.fields))
+		for k, f := range ov.fields {
+			n, err := applyNative(f)
+			if err != nil {
+				return nil, fmt.Errorf("fail to convert field %q: %w", k, err)
+			}
+			out[k] = n
+		}
+		return out, nil
+	}
+	switch x := v.Value().(type) {
+	case []ref.Val:
+		var out []any
+		for _, e := range x {
+			out = append(out, applyValue(e))
+		}
+		return out, nil
+	case map[ref.Val]ref.Val:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			ks, ok := k.Value().(string)
+			if !ok {
+				return nil, fmt.Errorf("map key %q is of type %T, not string", k, k)
+			}
+			out[ks] = applyValue(e)
+		}
+		return out, nil
+	}
+	if l, ok := v.(traits.Lister); ok {
+		var out []any
+		for it := l.Iterator(); it.HasNext() == types.True; {
+			n, err := applyNative(it.Next())
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, n)
+		}
+		return out, nil
+	}
+	if m, ok := v.(traits.Mapper); ok {
+		out := map[string]any{}
+		for it := m.Iterator(); it.HasNext() == types.True; {
+			k := it.Next()
+			ks, ok := k.Value().(string)
+			if !ok {
+				return nil, fmt.Errorf("map key %q is of type %T, not string", k, k)
+			}
+			n, err := applyNative(m.Get(k))
+			if err != nil {
+				return nil, err
+			}
+			out[ks] = n
+		}
+		return out, nil
+	}
+	return applyValue(v), nil
+}
+
+// applyValue is v.Value() as the plugin's values give it: an Object's is its
+// conversion (an error is wrapped as CEL wraps it).
+func applyValue(v ref.Val) any {
+	if ov, ok := v.(*objectVal); ok {
+		n, err := applyNative(ov)
+		if err != nil {
+			return types.WrapErr(err)
+		}
+		return n
+	}
+	return v.Value()
 }
