@@ -256,7 +256,10 @@
 //     as sets, and "may not mutate atomic arrays, maps or structs" for atomic
 //     lists, maps and structs the configuration sets. A custom resource whose
 //     CRD is not in Versions.CRDs gets the deduced type (maps merged, lists
-//     replaced); the apiserver always has the CRD's schema.
+//     replaced); the apiserver always has the CRD's schema. A CEL null in the
+//     configuration reaches SMD as the plugin's structpb.NullValue (0), so it
+//     is refused at every typed position with the apiserver's words
+//     (".data.v: expected string, got &value.valueUnstructured{Value:0}").
 //   - Policies, bindings and webhook configurations are processed in name
 //     order.
 //   - TypeCheck resolves kinds from the built-in kinds served by default and
