@@ -23,7 +23,9 @@ import (
 // nullApplies are ApplyConfiguration expressions with a CEL null at every
 // position SMD checks: a string, number, boolean, map and list field, a map
 // value, a list item, a field of an untyped (preserve-unknown-fields) object,
-// and nested in literals.
+// and nested in literals; and, on the CRD, the other values whose conversion
+// follows the plugin's (a literal's items are CEL's own values: uints,
+// timestamps, nested literals, the object's maps and lists).
 var nullApplies = map[string][]string{
 	"ConfigMap": {
 		`Object{data: Object.data{v: null}}`,
@@ -62,6 +64,13 @@ var nullApplies = map[string][]string{
 		`Object{spec: Object.spec{items: [Object.spec.items{name: "a", opts: {"k": null}}]}}`,
 		`Object{spec: Object.spec{unknown: null}}`,
 		`Object{spec: null}`,
+		`Object{spec: Object.spec{free: Object.spec.free{x: [object.metadata, object.spec.free]}}}`,
+		`Object{spec: Object.spec{free: {"x": object.spec, "y": object.spec}}}`,
+		`Object{spec: Object.spec{free: Object.spec.free{x: [3u, 4u], y: 5u, z: [[1], {"a": 1}]}}}`,
+		`Object{spec: Object.spec{free: Object.spec.free{x: [1, 2], y: [[1]]}}}`,
+		`Object{spec: Object.spec{replicas: 3u}}`,
+		`Object{spec: Object.spec{free: Object.spec.free{t: timestamp("2020-01-01T00:00:00Z")}}}`,
+		`Object{spec: Object.spec{free: Object.spec.free{t: [object.spec.replicas, object.metadata.name]}}}`,
 	},
 }
 
