@@ -194,19 +194,56 @@ func (p *jsonPatchVal) Equal(o ref.Val) ref.Val {
 func (p *jsonPatchVal) Type() ref.Type { return types.NewObjectType(jsonPatchTypeName) }
 func (p *jsonPatchVal) Value() any     { return p }
 
+// convertMembers converts an Object, a list or a map with conv for each
+// member (an empty list is list, nil or empty as the caller's conversion has
+// it); ok is false for any other value.
+func convertMembers(v ref.Val, conv func(ref.Val) (any, error), list []any) (out any, ok bool, err error) {
+	if ov, isObj := v.(*objectVal); isObj {
+		m := make(map[string]any, len(ov.fields))
+		for k, f := range ov.fields {
+			n, err := conv(f)
+			if err != nil {
+				return nil, true, fmt.Errorf("fail to convert field %q: %w", k, err)
+			}
+			m[k] = n
+		}
+		return m, true, nil
+	}
+	if l, isList := v.(traits.Lister); isList {
+		for it := l.Iterator(); it.HasNext() == types.True; {
+			n, err := conv(it.Next())
+			if err != nil {
+				return nil, true, err
+			}
+			list = append(list, n)
+		}
+		return list, true, nil
+	}
+	if mv, isMap := v.(traits.Mapper); isMap {
+		m := map[string]any{}
+		for it := mv.Iterator(); it.HasNext() == types.True; {
+			k := it.Next()
+			ks, isString := k.Value().(string)
+			if !isString {
+				return nil, true, fmt.Errorf("map key %q is of type %T, not string", k, k)
+			}
+			n, err := conv(mv.Get(k))
+			if err != nil {
+				return nil, true, err
+			}
+			m[ks] = n
+		}
+		return m, true, nil
+	}
+	return nil, false, nil
+}
+
 // toNative converts a CEL value into the object model.
 func toNative(v ref.Val) (any, error) {
+	if out, ok, err := convertMembers(v, toNative, []any{}); ok {
+		return out, err
+	}
 	switch x := v.(type) {
-	case *objectVal:
-		out := make(map[string]any, len(x.fields))
-		for k, f := range x.fields {
-			n, err := toNative(f)
-			if err != nil {
-				return nil, fmt.Errorf("fail to convert field %q: %w", k, err)
-			}
-			out[k] = n
-		}
-		return out, nil
 	case types.Null:
 		return nil, nil
 	case types.Bool:
@@ -221,33 +258,6 @@ func toNative(v ref.Val) (any, error) {
 		return string(x), nil
 	case *types.Err:
 		return nil, x
-	}
-	if l, ok := v.(traits.Lister); ok {
-		out := []any{}
-		for it := l.Iterator(); it.HasNext() == types.True; {
-			n, err := toNative(it.Next())
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, n)
-		}
-		return out, nil
-	}
-	if m, ok := v.(traits.Mapper); ok {
-		out := map[string]any{}
-		for it := m.Iterator(); it.HasNext() == types.True; {
-			k := it.Next()
-			ks, ok := k.Value().(string)
-			if !ok {
-				return nil, fmt.Errorf("map key %q is of type %T, not string", k, k)
-			}
-			n, err := toNative(m.Get(k))
-			if err != nil {
-				return nil, err
-			}
-			out[ks] = n
-		}
-		return out, nil
 	}
 	// Other values (timestamps, durations, bytes) as JSON encodes them.
 	n, err := v.ConvertToNative(reflect.TypeOf((*any)(nil)).Elem())

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
-	"github.com/google/cel-go/common/types/traits"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -142,16 +141,9 @@ func sortedValidation(err error) error {
 // boolean (".data.v: expected string, got &value.valueUnstructured{Value:0}"),
 // and a literal nested in a literal stays a CEL map or list SMD does not know.
 func applyNative(v ref.Val) (any, error) {
-	if ov, ok := v.(*objectVal); ok {
-		out := make(map[string]any, len(ov.fields))
-		for k, f := range ov.fields {
-			n, err := applyNative(f)
-			if err != nil {
-				return nil, fmt.Errorf("fail to convert field %q: %w", k, err)
-			}
-			out[k] = n
-		}
-		return out, nil
+	if _, ok := v.(*objectVal); ok {
+		out, _, err := convertMembers(v, applyNative, nil)
+		return out, err
 	}
 	switch x := v.Value().(type) {
 	case []ref.Val:
@@ -171,32 +163,8 @@ func applyNative(v ref.Val) (any, error) {
 		}
 		return out, nil
 	}
-	if l, ok := v.(traits.Lister); ok {
-		var out []any
-		for it := l.Iterator(); it.HasNext() == types.True; {
-			n, err := applyNative(it.Next())
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, n)
-		}
-		return out, nil
-	}
-	if m, ok := v.(traits.Mapper); ok {
-		out := map[string]any{}
-		for it := m.Iterator(); it.HasNext() == types.True; {
-			k := it.Next()
-			ks, ok := k.Value().(string)
-			if !ok {
-				return nil, fmt.Errorf("map key %q is of type %T, not string", k, k)
-			}
-			n, err := applyNative(m.Get(k))
-			if err != nil {
-				return nil, err
-			}
-			out[ks] = n
-		}
-		return out, nil
+	if out, ok, err := convertMembers(v, applyNative, nil); ok {
+		return out, err
 	}
 	return applyValue(v), nil
 }
