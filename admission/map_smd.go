@@ -145,6 +145,14 @@ func applyNative(v ref.Val) (any, error) {
 		out, _, err := convertMembers(v, applyNative, nil)
 		return out, err
 	}
+	switch v.(type) {
+	case *goList, *goMap, *goStruct:
+		// A typed value (a MutatingAdmissionPolicy's param) is no literal:
+		// the plugin converts its members recursively, so a nil field inside
+		// it is CEL null at any depth.
+		out, _, err := convertMembers(v, applyNative, nil)
+		return out, err
+	}
 	switch x := v.Value().(type) {
 	case []ref.Val:
 		var out []any
