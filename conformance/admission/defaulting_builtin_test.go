@@ -222,15 +222,8 @@ func TestWebhookPatchDefaultingBuiltin(t *testing.T) {
 		} else if !assert.NoError(t, gotErr, "case %d: %s", i, desc) {
 			return
 		}
-		if !assert.Equal(t, len(refSent), len(ourSent), "case %d: %s", i, desc) {
+		if !sameReviewObjects(t, refSent, ourSent, i, desc) {
 			return
-		}
-		for j := range refSent {
-			wantJ, _ := json.Marshal(refSent[j]["object"])
-			gotJ, _ := json.Marshal(ourSent[j]["object"])
-			if !assert.JSONEq(t, string(wantJ), string(gotJ), "case %d review %d: %s", i, j, desc) {
-				return
-			}
 		}
 		if refErr != nil {
 			continue
