@@ -214,29 +214,11 @@ func TestRealClusterEquivalentEvents(t *testing.T) {
 // stored one, byte for byte (in canonical JSON; without the fields the
 // registry sets after admission).
 func TestRealClusterEquivalentHPA(t *testing.T) {
-	dir := filepath.Join(equivalentDir, "hpa")
-	want := recordedReview(t, "/hpa")
-	wantReq := want["request"].(map[string]any)
-	cfgBytes, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
-	require.NoError(t, err)
-	docs, err := codec.DecodeDocuments([]byte(strings.NewReplacer("CABUNDLE", "", "PORT", "18453").Replace(string(cfgBytes))))
-	require.NoError(t, err)
-	cfg := splitConfig(t, docs)
-	cfg.Env = admission.Env{ReviewUID: func() string { return wantReq["uid"].(string) }}
-	hook := &seenHook{}
-	cfg.Client = hook
-	chain, err := admission.New(cfg)
-	require.NoError(t, err)
-	obj := decodedHPA(t, filepath.Join(dir, "object.yaml"), wantReq)
-	res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-		Kind:     admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
-		Resource: admission.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"},
-		Name:     "h1", Namespace: "wp-adm-equivalent-hpa", Object: obj,
-		UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
+	want, hook, res, err := admitRecordedHPA(t, "hpa", "wp-adm-equivalent-hpa")
 	require.NoError(t, err)
 	require.Len(t, hook.sent, 1)
 	assert.Equal(t, canonicalJSON(t, want), canonicalJSON(t, hook.sent[0]), "AdmissionReview sent")
-	assert.Equal(t, canonicalJSON(t, storedHPA(t, dir)), canonicalJSON(t, res.Object), "stored object")
+	assert.Equal(t, canonicalJSON(t, storedHPA(t, filepath.Join(equivalentDir, "hpa"))), canonicalJSON(t, res.Object), "stored object")
 }
 
 // recordedReview is the AdmissionReview received.jsonl recorded at path.
@@ -376,25 +358,8 @@ func TestRealClusterEquivalentHPAOnto(t *testing.T) {
 func TestChainHPAOnto(t *testing.T) {
 	for _, name := range []string{"hpa-onto", "hpa-onto-invalid", "hpa-onto-cpu"} {
 		t.Run(name, func(t *testing.T) {
+			want, hook, res, err := admitRecordedHPA(t, name, name)
 			dir := filepath.Join(equivalentDir, name)
-			want := recordedReview(t, "/"+name)
-			wantReq := want["request"].(map[string]any)
-			cfgBytes, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
-			require.NoError(t, err)
-			docs, err := codec.DecodeDocuments([]byte(strings.NewReplacer("CABUNDLE", "", "PORT", "18453").Replace(string(cfgBytes))))
-			require.NoError(t, err)
-			cfg := splitConfig(t, docs)
-			cfg.Env = admission.Env{ReviewUID: func() string { return wantReq["uid"].(string) }}
-			hook := &seenHook{}
-			cfg.Client = hook
-			chain, err := admission.New(cfg)
-			require.NoError(t, err)
-			obj := decodedHPA(t, filepath.Join(dir, "object.yaml"), wantReq)
-			res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-				Kind:     admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
-				Resource: admission.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"},
-				Name:     "h1", Namespace: name, Object: obj,
-				UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
 			require.NoError(t, err)
 			require.Len(t, hook.sent, 1)
 			assert.Equal(t, canonicalJSON(t, want), canonicalJSON(t, hook.sent[0]), "AdmissionReview sent")
@@ -408,6 +373,7 @@ func TestChainHPAOnto(t *testing.T) {
 			require.NoError(t, json.Unmarshal(b, &rec))
 			require.Equal(t, 422, rec.Code)
 			assert.Contains(t, rec.Body["message"], "spec.metrics[3].type: Required value")
+			obj := decodedHPA(t, filepath.Join(dir, "object.yaml"), want["request"].(map[string]any))
 			metrics := obj["spec"].(map[string]any)["metrics"].([]any)
 			assert.Equal(t, append(append(append([]any{}, metrics...), metrics[0]), map[string]any{"type": ""}),
 				res.Object["spec"].(map[string]any)["metrics"], "the metrics validation saw")
@@ -470,4 +436,32 @@ func TestRealClusterEquivalentHPAPolicies(t *testing.T) {
 			assert.Equal(t, canonicalJSON(t, storedHPA(t, dir)), canonicalJSON(t, res.Object), "stored object")
 		})
 	}
+}
+
+// admitRecordedHPA replays the recorded v2 HorizontalPodAutoscaler create of
+// scenario name (namespace ns) through the chain built from the scenario's
+// config, with the recorded review uid: the review the webhook received, the
+// reviews writepath sent, and Admit's answer.
+func admitRecordedHPA(t *testing.T, name, ns string) (map[string]any, *seenHook, admission.Result, error) {
+	t.Helper()
+	dir := filepath.Join(equivalentDir, name)
+	want := recordedReview(t, "/"+name)
+	wantReq := want["request"].(map[string]any)
+	cfgBytes, err := os.ReadFile(filepath.Join(dir, "config.yaml"))
+	require.NoError(t, err)
+	docs, err := codec.DecodeDocuments([]byte(strings.NewReplacer("CABUNDLE", "", "PORT", "18453").Replace(string(cfgBytes))))
+	require.NoError(t, err)
+	cfg := splitConfig(t, docs)
+	cfg.Env = admission.Env{ReviewUID: func() string { return wantReq["uid"].(string) }}
+	hook := &seenHook{}
+	cfg.Client = hook
+	chain, err := admission.New(cfg)
+	require.NoError(t, err)
+	obj := decodedHPA(t, filepath.Join(dir, "object.yaml"), wantReq)
+	res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
+		Kind:     admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
+		Resource: admission.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"},
+		Name:     "h1", Namespace: ns, Object: obj,
+		UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
+	return want, hook, res, err
 }
