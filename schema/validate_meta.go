@@ -36,11 +36,15 @@ type ObjectMetaOptions struct {
 	// registry has already checked it (rest.BeforeUpdate validates after the store has refused
 	// an update without one, or given an unconditional update the stored version).
 	ResourceVersionSet bool
+	// NameRule validates metadata.name and metadata.generateName (prefix true) on create, as
+	// the kind's strategy passes its name function (ValidateServiceName, ValidateNamespaceName,
+	// path-segment names for RBAC, ...). nil is a DNS subdomain (NameIsDNSSubdomain).
+	NameRule func(name string, prefix bool) []string
 }
 
 // ValidateObjectMeta is apimachinery's ValidateObjectMetaAccessor on the unstructured metadata
-// of an object being created, with names (and generateName) validated as DNS subdomains, as
-// every strategy of a kind without its own name rule does: name, generateName, namespace,
+// of an object being created, with names (and generateName) validated by opts.NameRule (DNS
+// subdomains by default, as every strategy of a kind without its own name rule does): name, generateName, namespace,
 // generation, labels, annotations, ownerReferences, finalizers and managedFields, in
 // apimachinery's order and words. The error is not a validation error: metadata does not decode
 // as an ObjectMeta (the apiserver's decoder refuses such a body with 400). metadata is not
@@ -50,7 +54,11 @@ func ValidateObjectMeta(metadata map[string]any, opts ObjectMetaOptions, fld fie
 	if err != nil {
 		return nil, err
 	}
-	return validateObjectMeta(om, opts.Namespaced, nameIsDNSSubdomain, fld), nil
+	nameRule := nameIsDNSSubdomain
+	if opts.NameRule != nil {
+		nameRule = opts.NameRule
+	}
+	return validateObjectMeta(om, opts.Namespaced, nameRule, fld), nil
 }
 
 // ValidateObjectMetaUpdate is apimachinery's ValidateObjectMetaAccessorUpdate on unstructured

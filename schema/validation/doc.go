@@ -1,0 +1,42 @@
+// Package validation is the validation kube-apiserver 1.37 runs on a built-in object in its REST
+// strategy: Validate is the strategy's Validate on create, ValidateUpdate its ValidateUpdate
+// (the status, resize, ephemeralcontainers, ... subresources' strategies with
+// Options.Subresource), Warnings its WarningsOnCreate or WarningsOnUpdate. The object handed in
+// is what the registry holds at that point: the request body after the typed round trip and
+// defaulting (schema.DefaultBuiltin), since the apiserver validates the defaulted internal
+// object. ObjectMeta is validated by package schema's ValidateObjectMeta; the kinds' own rules
+// live here, each shared validator (quantities, resource requirements, containers, probes,
+// volumes, affinity, tolerations, topology spread, ...) once.
+//
+// Which kinds are modelled: the dispatch table in kinds.go lists every kind with its own rules;
+// a kind not in it returns no errors and no warnings (not modelled yet). Feature gates are at
+// their 1.37 defaults.
+//
+// Pod (create, update, /status, /resize, /ephemeralcontainers) and PodTemplate are modelled,
+// and ValidatePodTemplateSpec validates the pod template of a workload. Of ValidatePodSpec the
+// modelled parts are listed in pod.go's doc comment; a rule not listed there is not modelled.
+//
+// # Usage
+//
+//	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
+//	obj, err := schema.DefaultBuiltin(gvk, body) // the typed round trip and defaults
+//	if err != nil { ... }
+//	if errs := validation.Validate(gvk, obj, validation.Options{}); len(errs) > 0 {
+//		return status.Invalid(status.GroupKind{Kind: gvk.Kind}, name, errs)
+//	}
+//	warnings := validation.Warnings(gvk, obj, nil, validation.Options{})
+//
+// # Invariants
+//
+// Every function is pure: it reads its arguments, never mutates them, keeps no reference to
+// them and returns fresh values. There is no package state; everything is safe for concurrent
+// use. An object of any shape (even one the typed round trip would refuse) yields errors, never
+// a panic.
+//
+// # Errors
+//
+// Validation errors are field.ErrorList values in the apiserver's order, with its types, paths,
+// bad values and words; the registry wraps them in a 422 Invalid status. Where the apiserver's
+// order depends on Go map iteration (resource names, node selector keys), the list is in
+// sorted key order.
+package validation

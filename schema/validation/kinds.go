@@ -1,0 +1,16 @@
+package validation
+
+import "github.com/writepath/writepath/schema"
+
+// kindOf is the dispatch: the strategy of each modelled kind, by group and kind (every version
+// of a kind is validated as its internal object, alike). A kind not listed has no modelled rules
+// yet. Add a kind here with a line, not through registration.
+func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
+	switch (groupKind{gvk.Group, gvk.Kind}) {
+	case groupKind{"", "Pod"}:
+		return strategy{validate: validatePodCreate, validateUpdate: validatePodUpdate, warnings: podWarnings}, true
+	case groupKind{"", "PodTemplate"}:
+		return strategy{validate: validatePodTemplate, validateUpdate: validatePodTemplateUpdate, warnings: podTemplateWarnings}, true
+	}
+	return strategy{}, false
+}

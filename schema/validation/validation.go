@@ -1,0 +1,57 @@
+package validation
+
+import (
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/schema"
+)
+
+// Options are what the request decides beyond the object: the subresource written. The zero
+// value is a write of the main resource.
+type Options struct {
+	// Subresource is the subresource of the write: "" for the resource itself, "status",
+	// "scale", "resize", "ephemeralcontainers", ...
+	Subresource string
+}
+
+// Validate is the kind's REST strategy Validate on create: the errors the apiserver returns for
+// obj (errors in the apiserver's order). obj is the defaulted object; it is not modified. A kind
+// this package does not model yet returns nil.
+func Validate(gvk schema.GroupVersionKind, obj map[string]any, opts Options) field.ErrorList {
+	k, ok := kindOf(gvk)
+	if !ok || k.validate == nil {
+		return nil
+	}
+	return k.validate(obj, opts)
+}
+
+// ValidateUpdate is the kind's (or its subresource's) strategy ValidateUpdate: obj is the new
+// object, old the stored one. Neither is modified. A kind this package does not model yet
+// returns nil.
+func ValidateUpdate(gvk schema.GroupVersionKind, obj, old map[string]any, opts Options) field.ErrorList {
+	k, ok := kindOf(gvk)
+	if !ok || k.validateUpdate == nil {
+		return nil
+	}
+	return k.validateUpdate(obj, old, opts)
+}
+
+// Warnings is the strategy's WarningsOnCreate (old nil) or WarningsOnUpdate: the warnings the
+// apiserver sends back in Warning headers, in its order. Neither object is modified.
+func Warnings(gvk schema.GroupVersionKind, obj, old map[string]any, opts Options) []string {
+	k, ok := kindOf(gvk)
+	if !ok || k.warnings == nil {
+		return nil
+	}
+	return k.warnings(obj, old, opts)
+}
+
+// strategy is one kind's validation: each function may be nil (nothing to check).
+type strategy struct {
+	validate       func(obj map[string]any, opts Options) field.ErrorList
+	validateUpdate func(obj, old map[string]any, opts Options) field.ErrorList
+	warnings       func(obj, old map[string]any, opts Options) []string
+}
+
+// groupKind names a kind independently of its version: the apiserver validates the internal
+// object, so every served version of a kind has the same rules.
+type groupKind struct{ group, kind string }
