@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/writepath/writepath/internal/labels"
 	"github.com/writepath/writepath/status"
 )
 
@@ -206,20 +207,10 @@ func labelsMatch(s *selector, obj map[string]any) bool {
 	if obj == nil {
 		return false
 	}
-	return s.matches(labelsOf(obj))
+	return s.matches(labels.Of(obj))
 }
 
-func labelsOf(obj map[string]any) map[string]string {
-	md, _ := obj["metadata"].(map[string]any)
-	ls, _ := md["labels"].(map[string]any)
-	out := make(map[string]string, len(ls))
-	for k, v := range ls {
-		if s, ok := v.(string); ok {
-			out[k] = s
-		}
-	}
-	return out
-}
+func labelsOf(obj map[string]any) map[string]string { return labels.Of(obj) }
 
 func (m *matchResources) matchNamespace(req *Request, c *Chain) (bool, error) {
 	if req.Namespace == "" && req.Resource.Resource != "namespaces" {
@@ -257,98 +248,24 @@ func (c *Chain) namespaceLabels(req *Request) (map[string]string, error) {
 	return labelsOf(ns), nil
 }
 
-// selector is a parsed metav1.LabelSelector.
-type selector struct {
-	reqs []requirement
-	// none is a selector that matches nothing (a nil selector in webhooks is
-	// "everything"; LabelSelectorAsSelector(nil) is Nothing, not used here).
-	none bool
-}
+// selector is a parsed metav1.LabelSelector; a nil *selector (no selector in the
+// configuration) selects everything, as the defaulted {} does.
+type selector struct{ sel labels.Selector }
 
-type requirement struct {
-	key, op string
-	values  []string
-}
+func (s *selector) empty() bool { return s == nil || s.sel.Empty() }
 
-func (s *selector) empty() bool { return s == nil || (!s.none && len(s.reqs) == 0) }
-
-func (s *selector) matches(ls map[string]string) bool {
-	if s == nil {
-		return true
-	}
-	if s.none {
-		return false
-	}
-	for _, r := range s.reqs {
-		v, has := ls[r.key]
-		switch r.op {
-		case "In":
-			if !has || !contains(r.values, v) {
-				return false
-			}
-		case "NotIn":
-			if has && contains(r.values, v) {
-				return false
-			}
-		case "Exists":
-			if !has {
-				return false
-			}
-		case "DoesNotExist":
-			if has {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+func (s *selector) matches(ls map[string]string) bool { return s == nil || s.sel.Matches(ls) }
 
 // parseSelector reads a metav1.LabelSelector as LabelSelectorAsSelector does.
 func parseSelector(v any) (*selector, error) {
 	if v == nil {
 		return nil, nil
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("label selector must be an object")
+	sel, err := labels.FromLabelSelector(v)
+	if err != nil {
+		return nil, err
 	}
-	s := &selector{}
-	if ml, ok := m["matchLabels"].(map[string]any); ok {
-		for _, k := range sortedKeys(ml) {
-			val, _ := ml[k].(string)
-			s.reqs = append(s.reqs, requirement{key: k, op: "In", values: []string{val}})
-		}
-	}
-	exprs, _ := m["matchExpressions"].([]any)
-	for _, e := range exprs {
-		em, _ := e.(map[string]any)
-		key, _ := em["key"].(string)
-		op, _ := em["operator"].(string)
-		vals := stringList(em["values"])
-		switch op {
-		case "In", "NotIn":
-			if len(vals) == 0 {
-				return nil, fmt.Errorf("values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty")
-			}
-		case "Exists", "DoesNotExist":
-			if len(vals) > 0 {
-				return nil, fmt.Errorf("values: Invalid value: %#v: values set must be empty for exists and does not exist", vals)
-			}
-		default:
-			return nil, fmt.Errorf("%q is not a valid label selector operator", op)
-		}
-		s.reqs = append(s.reqs, requirement{key: key, op: op, values: vals})
-	}
-	return s, nil
+	return &selector{sel: sel}, nil
 }
 
 func stringList(v any) []string {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -719,7 +720,7 @@ func (c *Chain) runVAPs(ctx context.Context, req *Request, obj map[string]any, r
 						if _, seen := collected[a.key]; !seen {
 							keys = append(keys, a.key)
 						}
-						if !contains(collected[a.key], v) {
+						if !slices.Contains(collected[a.key], v) {
 							collected[a.key] = append(collected[a.key], v)
 						}
 					}

@@ -18,7 +18,7 @@ const module = "github.com/writepath/writepath"
 // it is placed; cmd and cluster may import everything. `status` is field's sibling leaf (the Status
 // error vocabulary); `cel` holds the apiserver's CEL environment shared by CRD rules and admission.
 var allowed = map[string][]string{
-	"internal":      {"internal"},
+	"internal":      {"internal", "field"},
 	"field":         {},
 	"status":        {"field"},
 	"schema":        {"internal", "field", "status"},
@@ -31,6 +31,7 @@ var allowed = map[string][]string{
 	"admission":     {"internal", "field", "status", "schema", "versions", "patch", "merge", "cel"},
 	"conversion":    {"internal", "field", "status", "schema", "versions"},
 	"gc":            {"internal", "field", "status", "schema", "versions"},
+	"controllers":   {"internal", "field", "status", "schema", "versions"},
 }
 
 // leaves are packages of ours that import none of ours; every package may import them.
