@@ -57,7 +57,9 @@ func newRequirement(key string, op Operator, values []string, path string) (Requ
 		errs = append(errs, e)
 	}
 	valuePath := child(path, "values")
-	bad := func(v any, detail string) { errs = append(errs, &field.Error{Type: field.ErrorTypeInvalid, Field: valuePath, BadValue: v, Detail: detail}) }
+	bad := func(v any, detail string) {
+		errs = append(errs, &field.Error{Type: field.ErrorTypeInvalid, Field: valuePath, BadValue: v, Detail: detail})
+	}
 	switch op {
 	case In, NotIn:
 		if len(values) == 0 {
