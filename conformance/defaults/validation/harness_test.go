@@ -1,0 +1,383 @@
+// Package validation compares writepath's schema/validation with the REST strategies of
+// k8s.io/kubernetes v1.37.2 (feature gates at their defaults) on random objects of each kind:
+// a valid object mutated one field at a time toward invalid values, at every path the kind's Go
+// type has (generate_test.go). Each case runs through the apiserver's steps on the reference
+// side — the v1 object defaulted by legacyscheme, converted to the internal type, the
+// strategy's PrepareForCreate or PrepareForUpdate, then its Validate or ValidateUpdate and the
+// declarative validation (rest.ValidateCreate/ValidateUpdate without the generic ObjectMeta
+// block, which the registry runs itself) and WarningsOnCreate or WarningsOnUpdate — and the
+// prepared object, back at v1, is what writepath validates. Error lists must be equal: type,
+// field, bad value (as printed), detail and order; warnings too.
+//
+// A kind joins by adding a harnessKind to kinds (kinds_test.go) with its seeds.
+package validation
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/api/operation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+	kfield "k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/authentication/user"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	sigsjson "sigs.k8s.io/json"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/validation"
+)
+
+// harnessKind is one kind under test.
+type harnessKind struct {
+	gvk      kschema.GroupVersionKind
+	resource string // plural, for the request info declarative validation reads
+	// seed returns a valid v1 object (before defaults) of the kind.
+	seed func(r *rand.Rand) runtime.Object
+	// create is the kind's strategy; updates maps a subresource ("" for the main resource) to its
+	// update strategy.
+	create  rest.RESTCreateStrategy
+	updates map[string]rest.RESTUpdateStrategy
+	// complete says every rule of the kind is modelled: any disagreement fails the test. A kind
+	// still being modelled reports its counts only.
+	complete bool
+}
+
+// caseCount is the number of cases per kind and operation: a fixed small sample by default,
+// >=100,000 with WRITEPATH_LONG=1.
+func caseCount() int {
+	if os.Getenv("WRITEPATH_LONG") == "1" {
+		return 100_000
+	}
+	return 150
+}
+
+// ctxFor is the context the apiserver hands a strategy: the request's namespace, user and
+// request info (declarative validation reads the version and subresource from it).
+func ctxFor(k harnessKind, namespace, verb, sub string) context.Context {
+	ctx := genericapirequest.WithNamespace(context.Background(), namespace)
+	ctx = genericapirequest.WithUser(ctx, &user.DefaultInfo{Name: "writepath", Groups: []string{"system:authenticated"}})
+	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
+		IsResourceRequest: true, Verb: verb, APIGroup: k.gvk.Group, APIVersion: k.gvk.Version,
+		Namespace: namespace, Resource: k.resource, Subresource: sub, Name: "x",
+	})
+	return ctx
+}
+
+func toInternal(t testing.TB, obj runtime.Object) runtime.Object {
+	legacyscheme.Scheme.Default(obj)
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	in, err := legacyscheme.Scheme.ConvertToVersion(obj, kschema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
+	require.NoError(t, err)
+	return in
+}
+
+func toV1Map(t testing.TB, k harnessKind, in runtime.Object) map[string]any {
+	out, err := legacyscheme.Scheme.ConvertToVersion(in, k.gvk.GroupVersion())
+	require.NoError(t, err)
+	data, err := json.Marshal(out)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, sigsjson.UnmarshalCaseSensitivePreserveInts(data, &m))
+	m["apiVersion"], m["kind"] = k.gvk.GroupVersion().String(), k.gvk.Kind
+	return m
+}
+
+// refCreate is rest.ValidateCreate without the generic ObjectMeta block: the strategy's
+// Validate then the declarative validation.
+func refCreate(ctx context.Context, s rest.RESTCreateStrategy, obj runtime.Object) (errs kfield.ErrorList, panicked any) {
+	defer func() { panicked = recover() }()
+	errs = s.Validate(ctx, obj)
+	if dv, ok := s.(rest.DeclarativeValidationStrategy); ok {
+		errs = dv.ValidateDeclaratively(ctx, obj, nil, errs, operation.Create, dv.DeclarativeValidationConfig(ctx, obj, nil))
+	}
+	return errs, nil
+}
+
+func refUpdate(ctx context.Context, s rest.RESTUpdateStrategy, obj, old runtime.Object) (errs kfield.ErrorList, panicked any) {
+	defer func() { panicked = recover() }()
+	errs = s.ValidateUpdate(ctx, obj, old)
+	if dv, ok := s.(rest.DeclarativeValidationStrategy); ok {
+		errs = dv.ValidateDeclaratively(ctx, obj, old, errs, operation.Update, dv.DeclarativeValidationConfig(ctx, obj, old))
+	}
+	return errs, nil
+}
+
+// errLine is a field error as a client sees it in a 422 cause: reason, field and message.
+func refLines(errs kfield.ErrorList) []string {
+	out := make([]string, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, string(e.Type)+" "+e.Field+": "+e.ErrorBody())
+	}
+	return out
+}
+
+func ourLines(errs field.ErrorList) []string {
+	out := make([]string, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, string(e.Type)+" "+e.Field+": "+e.ErrorBody())
+	}
+	return out
+}
+
+// tally counts one kind and operation.
+type tally struct {
+	cases, invalid, disagreements, refPanics int
+	shapes                                   map[string]int // disagreeing first lines, digits folded
+}
+
+func (c *tally) note(t *testing.T, k harnessKind, op string, i int, input, old map[string]any, ref, got []string, refW, gotW []string) {
+	c.cases++
+	if len(ref) > 0 {
+		c.invalid++
+	}
+	if equalLines(ref, got) && equalLines(refW, gotW) {
+		return
+	}
+	c.disagreements++
+	if c.shapes == nil {
+		c.shapes = map[string]int{}
+	}
+	c.shapes[shape(ref, got)]++
+	if k.complete && c.disagreements <= 5 {
+		t.Errorf("%s %s case %d: disagreement\nobject: %s\nold: %s\nreference: %q\nwritepath: %q\nreference warnings: %q\nwritepath warnings: %q",
+			k.gvk.Kind, op, i, js(input), js(old), ref, got, refW, gotW)
+	}
+}
+
+// shape names the first line on which two lists differ, with indexes folded.
+func shape(ref, got []string) string {
+	for i := 0; i < len(ref) || i < len(got); i++ {
+		var a, b string
+		if i < len(ref) {
+			a = ref[i]
+		}
+		if i < len(got) {
+			b = got[i]
+		}
+		if a != b {
+			return foldIndexes("ref=" + firstWords(a) + " | wp=" + firstWords(b))
+		}
+	}
+	return "warnings"
+}
+
+func firstWords(s string) string {
+	if i := strings.Index(s, ": "); i >= 0 {
+		rest := s[i+2:]
+		if j := strings.Index(rest, ":"); j >= 0 {
+			rest = rest[:j]
+		}
+		return s[:i] + ": " + rest
+	}
+	return s
+}
+
+func foldIndexes(s string) string {
+	var b strings.Builder
+	inBracket := false
+	for _, r := range s {
+		switch {
+		case r == '[':
+			inBracket = true
+			b.WriteString("[*")
+		case r == ']':
+			inBracket = false
+			b.WriteRune(r)
+		case inBracket:
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// equalLines compares two error lists. The detail of "pod updates may not change fields other
+// than ..." ends in a diff of the internal Go values (cmp's rendering), which is compared up to
+// the diff.
+func equalLines(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && cut(a[i]) != cut(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func cut(s string) string {
+	if strings.Contains(s, "may not change fields other than") {
+		if i := strings.Index(s, "\n"); i >= 0 {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func js(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// runKind runs create, update and each update subresource of k on n cases each.
+func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
+	r := rand.New(rand.NewSource(37))
+	gvk := schema.GroupVersionKind{Group: k.gvk.Group, Version: k.gvk.Version, Kind: k.gvk.Kind}
+	tallies := map[string]*tally{"create": {}}
+	namespace := "validation-pod"
+	for i := 0; i < n; i++ {
+		// Create: a seed mutated at one path.
+		obj := k.seed(r)
+		mutate(r, obj)
+		setNamespace(obj, namespace)
+		in := toInternal(t, obj)
+		ctx := ctxFor(k, namespace, "create", "")
+		k.create.PrepareForCreate(ctx, in)
+		input := toV1Map(t, k, in)
+		refErrs, p := refCreate(ctx, k.create, in)
+		if p != nil {
+			tallies["create"].refPanics++
+			continue
+		}
+		var refW []string
+		if len(refErrs) == 0 {
+			refW = k.create.WarningsOnCreate(ctx, in)
+		}
+		got := validation.Validate(gvk, input, validation.Options{})
+		var gotW []string
+		if len(got) == 0 {
+			gotW = validation.Warnings(gvk, input, nil, validation.Options{})
+		}
+		tallies["create"].note(t, k, "create", i, input, nil, refLines(refErrs), ourLines(got), refW, gotW)
+	}
+	for _, sub := range sortedSubs(k.updates) {
+		op := "update"
+		if sub != "" {
+			op = "update/" + sub
+		}
+		c := &tally{}
+		tallies[op] = c
+		s := k.updates[sub]
+		for i := 0; i < n; i++ {
+			// The stored object: a valid seed, created.
+			base := k.seed(r)
+			setNamespace(base, namespace)
+			stored := toInternal(t, base)
+			cctx := ctxFor(k, namespace, "create", "")
+			k.create.PrepareForCreate(cctx, stored)
+			setStored(stored)
+			storedMap := toV1Map(t, k, stored)
+			// The update: the stored object at v1, mutated at one path.
+			next, err := legacyscheme.Scheme.ConvertToVersion(stored.DeepCopyObject(), k.gvk.GroupVersion())
+			require.NoError(t, err)
+			mutate(r, next)
+			in := toInternal(t, next)
+			ctx := ctxFor(k, namespace, "update", sub)
+			s.PrepareForUpdate(ctx, in, stored)
+			input := toV1Map(t, k, in)
+			refErrs, p := refUpdate(ctx, s, in, stored)
+			if p != nil {
+				c.refPanics++
+				continue
+			}
+			var refW []string
+			if len(refErrs) == 0 {
+				refW = s.WarningsOnUpdate(ctx, in, stored)
+			}
+			opts := validation.Options{Subresource: sub}
+			got := validation.ValidateUpdate(gvk, input, storedMap, opts)
+			var gotW []string
+			if len(got) == 0 {
+				gotW = validation.Warnings(gvk, input, storedMap, opts)
+			}
+			c.note(t, k, op, i, input, storedMap, refLines(refErrs), ourLines(got), refW, gotW)
+		}
+	}
+	return tallies
+}
+
+func sortedSubs(m map[string]rest.RESTUpdateStrategy) []string {
+	out := make([]string, 0, len(m))
+	for s := range m {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func setNamespace(obj runtime.Object, ns string) {
+	if m, ok := obj.(metav1.Object); ok {
+		m.SetNamespace(ns)
+		if m.GetName() == "" {
+			m.SetName("x")
+		}
+	}
+}
+
+// setStored gives a created object what storage adds: a uid, a resourceVersion, a creation
+// time.
+func setStored(obj runtime.Object) {
+	if m, ok := obj.(metav1.Object); ok {
+		m.SetUID("7d6f2c1e-0000-4000-8000-000000000001")
+		m.SetResourceVersion("1")
+		m.SetCreationTimestamp(metav1.Unix(1_700_000_000, 0))
+	}
+}
+
+// TestAgreement runs every kind and prints the agreement table (the README's).
+func TestAgreement(t *testing.T) {
+	n := caseCount()
+	var rows []string
+	for _, k := range kinds() {
+		k := k
+		t.Run(k.gvk.Kind, func(t *testing.T) {
+			tallies := runKind(t, k, n)
+			ops := make([]string, 0, len(tallies))
+			for op := range tallies {
+				ops = append(ops, op)
+			}
+			sort.Strings(ops)
+			for _, op := range ops {
+				c := tallies[op]
+				rows = append(rows, fmt.Sprintf("| %s | %s | %d | %d | %d | %d |", k.gvk.Kind, op, c.cases, c.invalid, c.disagreements, c.refPanics))
+				if c.disagreements > 0 {
+					t.Logf("%s %s: %d disagreements; by first differing line: %s", k.gvk.Kind, op, c.disagreements, topShapes(c.shapes, 12))
+				}
+			}
+		})
+	}
+	t.Logf("\n| kind | operation | cases | invalid (reference) | disagreements | reference panics |\n|---|---|---|---|---|---|\n%s", strings.Join(rows, "\n"))
+}
+
+func topShapes(m map[string]int, n int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var l []kv
+	for k, v := range m {
+		l = append(l, kv{k, v})
+	}
+	sort.Slice(l, func(i, j int) bool { return l[i].v > l[j].v || (l[i].v == l[j].v && l[i].k < l[j].k) })
+	var b strings.Builder
+	for i, x := range l {
+		if i == n {
+			break
+		}
+		fmt.Fprintf(&b, "\n  %5d %s", x.v, x.k)
+	}
+	return b.String()
+}
