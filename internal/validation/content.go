@@ -1,0 +1,136 @@
+package validation
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// The other string and number validators of apimachinery's util/validation that the built-in
+// kinds' rules call: ports, percentages, environment variable names, config keys, ids, ranges.
+
+var (
+	rxPortNameCharset = regexp.MustCompile("^[-a-z0-9]+$")
+	rxPortNameLetter  = regexp.MustCompile("[a-z]")
+	rxPercent         = regexp.MustCompile("^[0-9]+%$")
+	rxHTTPHeaderName  = regexp.MustCompile("^[-A-Za-z0-9]+$")
+	rxEnvVarName      = regexp.MustCompile("^[-._a-zA-Z][-._a-zA-Z0-9]*$")
+	rxConfigMapKey    = regexp.MustCompile("^[-._a-zA-Z0-9]+$")
+)
+
+// InclusiveRangeError is apimachinery's "must be between lo and hi, inclusive".
+func InclusiveRangeError(lo, hi int) string {
+	return fmt.Sprintf(`must be between %d and %d, inclusive`, lo, hi)
+}
+
+// EmptyError is apimachinery's "must be non-empty".
+func EmptyError() string { return "must be non-empty" }
+
+// IsValidPortNum is apimachinery's IsValidPortNum: 1 to 65535.
+func IsValidPortNum(port int64) []string {
+	if 1 <= port && port <= 65535 {
+		return nil
+	}
+	return []string{InclusiveRangeError(1, 65535)}
+}
+
+// IsInRange is apimachinery's IsInRange.
+func IsInRange(v, lo, hi int64) []string {
+	if v >= lo && v <= hi {
+		return nil
+	}
+	return []string{InclusiveRangeError(int(lo), int(hi))}
+}
+
+// IsValidGroupID and IsValidUserID are apimachinery's: 0 to MaxInt32.
+func IsValidGroupID(gid int64) []string { return IsInRange(gid, 0, 1<<31-1) }
+
+// IsValidUserID is apimachinery's IsValidUserID.
+func IsValidUserID(uid int64) []string { return IsInRange(uid, 0, 1<<31-1) }
+
+// IsValidPortName is apimachinery's IsValidPortName (an IANA service name).
+func IsValidPortName(port string) []string {
+	var errs []string
+	if len(port) > 15 {
+		errs = append(errs, MaxLenError(15))
+	}
+	if !rxPortNameCharset.MatchString(port) {
+		errs = append(errs, "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+	}
+	if !rxPortNameLetter.MatchString(port) {
+		errs = append(errs, "must contain at least one letter (a-z)")
+	}
+	if strings.Contains(port, "--") {
+		errs = append(errs, "must not contain consecutive hyphens")
+	}
+	if len(port) > 0 && (port[0] == '-' || port[len(port)-1] == '-') {
+		errs = append(errs, "must not begin or end with a hyphen")
+	}
+	return errs
+}
+
+// IsValidPercent is apimachinery's IsValidPercent.
+func IsValidPercent(v string) []string {
+	if !rxPercent.MatchString(v) {
+		return []string{RegexError("a valid percent string must be a numeric string followed by an ending '%'", "[0-9]+%", "1%", "93%")}
+	}
+	return nil
+}
+
+// IsHTTPHeaderName is apimachinery's IsHTTPHeaderName.
+func IsHTTPHeaderName(v string) []string {
+	if !rxHTTPHeaderName.MatchString(v) {
+		return []string{RegexError("a valid HTTP header must consist of alphanumeric characters or '-'", "[-A-Za-z0-9]+", "X-Header-Name")}
+	}
+	return nil
+}
+
+// IsEnvVarName is apimachinery's IsEnvVarName.
+func IsEnvVarName(v string) []string {
+	var errs []string
+	if !rxEnvVarName.MatchString(v) {
+		errs = append(errs, RegexError("a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit",
+			"[-._a-zA-Z][-._a-zA-Z0-9]*", "my.env-name", "MY_ENV.NAME", "MyEnvName1"))
+	}
+	return append(errs, chDirPrefix(v)...)
+}
+
+// IsRelaxedEnvVarName is apimachinery's IsRelaxedEnvVarName: printable ASCII other than '='.
+func IsRelaxedEnvVarName(v string) []string {
+	var errs []string
+	if v == "" {
+		errs = append(errs, "environment variable name "+EmptyError())
+	}
+	for _, r := range v {
+		if r > unicode.MaxASCII || !unicode.IsPrint(r) || r == '=' {
+			errs = append(errs, "a valid environment variable name must consist only of printable ASCII characters other than '='")
+			break
+		}
+	}
+	return errs
+}
+
+// IsConfigMapKey is apimachinery's IsConfigMapKey (ConfigMap and Secret keys).
+func IsConfigMapKey(v string) []string {
+	var errs []string
+	if len(v) > 253 {
+		errs = append(errs, MaxLenError(253))
+	}
+	if !rxConfigMapKey.MatchString(v) {
+		errs = append(errs, RegexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", "[-._a-zA-Z0-9]+", "key.name", "KEY_NAME", "key-name"))
+	}
+	return append(errs, chDirPrefix(v)...)
+}
+
+func chDirPrefix(v string) []string {
+	switch {
+	case v == ".":
+		return []string{`must not be '.'`}
+	case v == "..":
+		return []string{`must not be '..'`}
+	case strings.HasPrefix(v, ".."):
+		return []string{`must not start with '..'`}
+	}
+	return nil
+}
