@@ -204,3 +204,76 @@ func NameIsPathSegment(name string, prefix bool) []string {
 	}
 	return IsValidPathSegmentName(name)
 }
+
+// DNS1123SubdomainMaxLength is the longest RFC 1123 subdomain (and config key) apimachinery
+// accepts.
+const DNS1123SubdomainMaxLength = 253
+
+const (
+	configMapKeyFmt    = `[-._a-zA-Z0-9]+`
+	configMapKeyErrMsg = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
+)
+
+var (
+	rxConfigMapKey    = regexp.MustCompile("^" + configMapKeyFmt + "$")
+	rxPortNameCharset = regexp.MustCompile("^[-a-z0-9]+$")
+	rxPortNameLetter  = regexp.MustCompile("[a-z]")
+)
+
+// IsConfigMapKey is apimachinery's IsConfigMapKey: the keys of a ConfigMap's data and
+// binaryData and of a Secret's data.
+func IsConfigMapKey(v string) []string {
+	var errs []string
+	if len(v) > DNS1123SubdomainMaxLength {
+		errs = append(errs, MaxLenError(DNS1123SubdomainMaxLength))
+	}
+	if !rxConfigMapKey.MatchString(v) {
+		errs = append(errs, RegexError(configMapKeyErrMsg, configMapKeyFmt, "key.name", "KEY_NAME", "key-name"))
+	}
+	switch {
+	case v == ".":
+		errs = append(errs, `must not be '.'`)
+	case v == "..":
+		errs = append(errs, `must not be '..'`)
+	case strings.HasPrefix(v, ".."):
+		errs = append(errs, `must not start with '..'`)
+	}
+	return errs
+}
+
+// InclusiveRangeError is apimachinery's message for a number outside [lo, hi].
+func InclusiveRangeError(lo, hi int64) string {
+	return fmt.Sprintf(`must be between %d and %d, inclusive`, lo, hi)
+}
+
+// IsInRange is apimachinery's IsInRange.
+func IsInRange(v, lo, hi int64) []string {
+	if v >= lo && v <= hi {
+		return nil
+	}
+	return []string{InclusiveRangeError(lo, hi)}
+}
+
+// IsValidPortNum is apimachinery's IsValidPortNum (1 to 65535).
+func IsValidPortNum(port int64) []string { return IsInRange(port, 1, 65535) }
+
+// IsValidPortName is apimachinery's IsValidPortName (an IANA service name).
+func IsValidPortName(port string) []string {
+	var errs []string
+	if len(port) > 15 {
+		errs = append(errs, MaxLenError(15))
+	}
+	if !rxPortNameCharset.MatchString(port) {
+		errs = append(errs, "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+	}
+	if !rxPortNameLetter.MatchString(port) {
+		errs = append(errs, "must contain at least one letter (a-z)")
+	}
+	if strings.Contains(port, "--") {
+		errs = append(errs, "must not contain consecutive hyphens")
+	}
+	if len(port) > 0 && (port[0] == '-' || port[len(port)-1] == '-') {
+		errs = append(errs, "must not begin or end with a hyphen")
+	}
+	return errs
+}
