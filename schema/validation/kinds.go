@@ -11,6 +11,14 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validatePodCreate, validateUpdate: validatePodUpdate, warnings: podWarnings}, true
 	case groupKind{"", "PodTemplate"}:
 		return strategy{validate: validatePodTemplate, validateUpdate: validatePodTemplateUpdate, warnings: podTemplateWarnings}, true
+	case groupKind{"", "ConfigMap"}:
+		return strategy{validate: validateConfigMap, validateUpdate: validateConfigMapUpdate}, true
+	case groupKind{"", "Secret"}:
+		return strategy{validate: validateSecret, validateUpdate: validateSecretUpdate, warnings: secretWarnings}, true
+	case groupKind{"", "ServiceAccount"}:
+		return strategy{validate: validateServiceAccount, validateUpdate: validateServiceAccountUpdate, warnings: serviceAccountWarnings}, true
+	case groupKind{"", "Namespace"}:
+		return strategy{validate: validateNamespace, validateUpdate: validateNamespaceUpdate}, true
 	}
 	return strategy{}, false
 }

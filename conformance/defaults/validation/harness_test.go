@@ -238,6 +238,9 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 	gvk := schema.GroupVersionKind{Group: k.gvk.Group, Version: k.gvk.Version, Kind: k.gvk.Kind}
 	tallies := map[string]*tally{"create": {}}
 	namespace := "validation-pod"
+	if !k.create.NamespaceScoped() {
+		namespace = "" // a cluster-scoped kind: the request has no namespace
+	}
 	for i := 0; i < n; i++ {
 		// Create: a seed mutated at one path.
 		obj := k.seed(r)

@@ -17,12 +17,12 @@ import (
 
 // kinds are the kinds under test, with their seeds and strategies. Add a kind with a line.
 func kinds() []harnessKind {
-	return []harnessKind{
+	return append([]harnessKind{
 		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "Pod"}, resource: "pods", seed: seedPod,
 			create: pod.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": pod.Strategy, "status": pod.StatusStrategy}},
 		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "PodTemplate"}, resource: "podtemplates", seed: seedPodTemplate,
 			create: podtemplate.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": podtemplate.Strategy}},
-	}
+	}, otherKinds()...)
 }
 
 // seedPodSpec is a valid pod spec, richer or plainer at random, so that mutations land next to

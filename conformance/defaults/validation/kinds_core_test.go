@@ -1,0 +1,126 @@
+package validation
+
+import (
+	"math/rand"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/kubernetes/pkg/registry/core/configmap"
+	"k8s.io/kubernetes/pkg/registry/core/namespace"
+	"k8s.io/kubernetes/pkg/registry/core/secret"
+	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
+)
+
+// Seeds of the core kinds other than Pod and PodTemplate.
+
+func coreKinds() []harnessKind {
+	return []harnessKind{
+		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, resource: "configmaps", seed: seedConfigMap, complete: true,
+			create: configmap.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": configmap.Strategy}},
+		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "Secret"}, resource: "secrets", seed: seedSecret, complete: true,
+			create: secret.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": secret.Strategy}},
+		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "ServiceAccount"}, resource: "serviceaccounts", seed: seedServiceAccount, complete: true,
+			create: serviceaccount.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": serviceaccount.Strategy}},
+		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, resource: "namespaces", seed: seedNamespace, complete: true,
+			create: namespace.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": namespace.Strategy,
+				"status": namespace.StatusStrategy, "finalize": namespace.FinalizeStrategy}},
+	}
+}
+
+// seedMeta is valid metadata with, at random, labels, annotations, finalizers or a generateName.
+func seedMeta(r *rand.Rand) metav1.ObjectMeta {
+	om := metav1.ObjectMeta{Name: pick(r, []string{"web", "db", "app-1", "x", "my-service"})}
+	if r.Intn(2) == 0 {
+		om.Labels = map[string]string{"app": "web", "example.com/tier": pick(r, []string{"a", ""})}
+	}
+	if r.Intn(3) == 0 {
+		om.Annotations = map[string]string{"note": "x", "example.com/owner": "team"}
+	}
+	if r.Intn(4) == 0 {
+		om.Finalizers = []string{pick(r, []string{"example.com/cleanup", "kubernetes", "orphan"})}
+	}
+	if r.Intn(6) == 0 {
+		om.GenerateName = om.Name + "-"
+	}
+	return om
+}
+
+func seedConfigMap(r *rand.Rand) runtime.Object {
+	cm := &v1.ConfigMap{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, ObjectMeta: seedMeta(r)}
+	if r.Intn(4) != 0 {
+		cm.Data = map[string]string{"config.yaml": "a: 1", "KEY_NAME": "v", ".hidden": ""}
+	}
+	if r.Intn(3) == 0 {
+		cm.BinaryData = map[string][]byte{"blob.bin": {0, 1}}
+	}
+	if r.Intn(3) == 0 {
+		b := r.Intn(2) == 0
+		cm.Immutable = &b
+	}
+	return cm
+}
+
+func seedSecret(r *rand.Rand) runtime.Object {
+	s := &v1.Secret{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"}, ObjectMeta: seedMeta(r)}
+	data := map[string][]byte{"password": []byte("s3cret"), "username": []byte("me")}
+	switch r.Intn(7) {
+	case 0:
+		s.Type = v1.SecretTypeTLS
+		data = map[string][]byte{"tls.crt": []byte("not a cert"), "tls.key": []byte("not a key")}
+	case 1:
+		s.Type = v1.SecretTypeDockerConfigJson
+		data = map[string][]byte{".dockerconfigjson": []byte(`{"auths":{}}`)}
+	case 2:
+		s.Type = v1.SecretTypeDockercfg
+		data = map[string][]byte{".dockercfg": []byte(`{}`)}
+	case 3:
+		s.Type = v1.SecretTypeBasicAuth
+	case 4:
+		s.Type = v1.SecretTypeSSHAuth
+		data = map[string][]byte{"ssh-privatekey": []byte("key")}
+	case 5:
+		s.Type = v1.SecretTypeServiceAccountToken
+		s.Annotations = map[string]string{"kubernetes.io/service-account.name": "default"}
+	}
+	if r.Intn(4) != 0 {
+		s.Data = data
+	}
+	if r.Intn(4) == 0 {
+		s.StringData = map[string]string{"extra": "plain"}
+	}
+	if r.Intn(3) == 0 {
+		b := r.Intn(2) == 0
+		s.Immutable = &b
+	}
+	return s
+}
+
+func seedServiceAccount(r *rand.Rand) runtime.Object {
+	sa := &v1.ServiceAccount{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"}, ObjectMeta: seedMeta(r)}
+	if r.Intn(4) == 0 {
+		sa.Annotations = map[string]string{"kubernetes.io/enforce-mountable-secrets": "true"}
+	}
+	if r.Intn(2) == 0 {
+		sa.Secrets = []v1.ObjectReference{{Name: "tok"}}
+		sa.ImagePullSecrets = []v1.LocalObjectReference{{Name: "pull"}}
+	}
+	if r.Intn(2) == 0 {
+		b := r.Intn(2) == 0
+		sa.AutomountServiceAccountToken = &b
+	}
+	return sa
+}
+
+func seedNamespace(r *rand.Rand) runtime.Object {
+	ns := &v1.Namespace{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"}, ObjectMeta: seedMeta(r)}
+	if r.Intn(2) == 0 {
+		ns.Spec.Finalizers = []v1.FinalizerName{v1.FinalizerName(pick(r, []string{"kubernetes", "example.com/x"}))}
+	}
+	if r.Intn(3) == 0 {
+		ns.Status.Phase = v1.NamespacePhase(pick(r, []string{"Active", "Terminating"}))
+	}
+	return ns
+}
