@@ -204,4 +204,3 @@ func NameIsPathSegment(name string, prefix bool) []string {
 	}
 	return IsValidPathSegmentName(name)
 }
-
