@@ -18,12 +18,44 @@ type PodOptions struct {
 	ResourceIsPod bool
 	// update is true when an old spec was given.
 	update bool
+	// allowRestartContainerInit: the stored spec has a non-sidecar init container with a
+	// RestartContainer resize policy (AllowExistingRestartContainerForNonSidecarInitContainer).
+	allowRestartContainerInit bool
+	// allowSysAdmin: a stored container adds CAP_SYS_ADMIN with allowPrivilegeEscalation false
+	// (AllowSysAdminWhenPrivilegeEscalationFalse).
+	allowSysAdmin bool
 }
 
 // NewPodOptions derives the options from a pod spec and the stored one (nil on create), as
 // GetValidationOptionsFromPodSpecAndMeta does. Neither is modified.
 func NewPodOptions(spec, oldSpec map[string]any) PodOptions {
-	return PodOptions{update: oldSpec != nil}
+	o := PodOptions{update: oldSpec != nil}
+	if oldSpec == nil {
+		return o
+	}
+	for _, c := range listOf(oldSpec["initContainers"]) {
+		if str(mapOf(c), "restartPolicy") == "Always" {
+			continue
+		}
+		for _, rp := range listOf(mapOf(c)["resizePolicy"]) {
+			if str(mapOf(rp), "restartPolicy") == "RestartContainer" {
+				o.allowRestartContainerInit = true
+			}
+		}
+	}
+	for _, key := range []string{"initContainers", "containers", "ephemeralContainers"} {
+		for _, c := range listOf(oldSpec[key]) {
+			sc := mapOf(mapOf(c)["securityContext"])
+			if ape, ok := boolean(sc, "allowPrivilegeEscalation"); ok && !ape {
+				for _, cp := range listOf(mapOf(sc["capabilities"])["add"]) {
+					if cp == "CAP_SYS_ADMIN" {
+						o.allowSysAdmin = true
+					}
+				}
+			}
+		}
+	}
+	return o
 }
 
 // validatePodCreate is the pod strategy's Validate (ValidatePodCreate).
@@ -61,7 +93,7 @@ func validatePodMetadataAndSpec(obj map[string]any, opts PodOptions) field.Error
 	spec := mapOf(obj["spec"])
 	sp := field.NewPath("spec")
 	errs := objectMeta(obj, schema.ObjectMetaOptions{Namespaced: true})
-	errs = append(errs, ValidatePodSpec(sp, spec, opts)...)
+	errs = append(errs, validatePodSpec(sp, spec, mapOf(obj["metadata"]), opts)...)
 	if str(spec, "serviceAccountName") == "" {
 		for vi, v := range listOf(spec["volumes"]) {
 			proj := mapOf(mapOf(v)["projected"])
@@ -78,6 +110,11 @@ func validatePodMetadataAndSpec(obj map[string]any, opts PodOptions) field.Error
 	}
 	if n, ok := integer(spec, "terminationGracePeriodSeconds"); ok && n < 0 {
 		errs = append(errs, field.Invalid(sp.Child("terminationGracePeriodSeconds"), n, "must be greater than or equal to 0"))
+	}
+	for _, key := range []string{"containers", "initContainers"} {
+		for i, c := range listOf(spec[key]) {
+			errs = append(errs, containerOnlyForPod(sp.Child(key).Index(i), mapOf(c))...)
+		}
 	}
 	return errs
 }
@@ -113,13 +150,28 @@ func ValidatePodTemplateSpec(path field.Path, tmpl map[string]any, opts PodOptio
 	return errs
 }
 
-// ValidatePodSpec is the apiserver's ValidatePodSpec on a pod spec at path. spec is not
-// modified.
+// ValidatePodSpec is the apiserver's ValidatePodSpec on a pod spec at path, in its order. spec
+// is not modified. The pod's own metadata (podName, annotations) is not read: a template's
+// spec is validated without it.
 func ValidatePodSpec(path field.Path, spec map[string]any, opts PodOptions) field.ErrorList {
+	return validatePodSpec(path, spec, nil, opts)
+}
+
+// validatePodSpec is ValidatePodSpec; podMeta is the pod's metadata (nil for a template).
+func validatePodSpec(path field.Path, spec, podMeta map[string]any, opts PodOptions) field.ErrorList {
 	var errs field.ErrorList
 	if !has(spec, "terminationGracePeriodSeconds") {
 		errs = append(errs, field.Required(path.Child("terminationGracePeriodSeconds"), ""))
 	}
+	pc := newPodContext(spec, opts)
+	vols, verrs := validateVolumes(path.Child("volumes"), listOf(spec["volumes"]), str(podMeta, "name"))
+	pc.volumes = vols
+	errs = append(errs, verrs...)
+	errs = append(errs, podResourceClaims(path.Child("resourceClaims"), listOf(spec["resourceClaims"]), podMeta)...)
+	ctrs, inits := listOf(spec["containers"]), listOf(spec["initContainers"])
+	errs = append(errs, validateContainers(path.Child("containers"), ctrs, pc)...)
+	errs = append(errs, validateInitContainers(path.Child("initContainers"), inits, ctrs, pc)...)
+	errs = append(errs, validateEphemeralContainers(path.Child("ephemeralContainers"), listOf(spec["ephemeralContainers"]), ctrs, inits, pc)...)
 	errs = append(errs, enumRequired(path.Child("restartPolicy"), str(spec, "restartPolicy"), "Always", "OnFailure", "Never")...)
 	errs = append(errs, enumRequired(path.Child("dnsPolicy"), str(spec, "dnsPolicy"), "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")...)
 	errs = append(errs, schema.ValidateLabels(stringMap(spec["nodeSelector"]), path.Child("nodeSelector"))...)
@@ -147,6 +199,66 @@ func ValidatePodSpec(path field.Path, spec map[string]any, opts PodOptions) fiel
 	if v := str(spec, "priorityClassName"); v != "" {
 		for _, msg := range ivalidation.NameIsDNSSubdomain(v, false) {
 			errs = append(errs, field.Invalid(path.Child("priorityClassName"), v, msg))
+		}
+	}
+	if v, ok := spec["runtimeClassName"].(string); ok {
+		for _, msg := range ivalidation.NameIsDNSSubdomain(v, false) {
+			errs = append(errs, field.Invalid(path.Child("runtimeClassName"), v, msg))
+		}
+	}
+	if v, ok := spec["preemptionPolicy"].(string); ok {
+		switch v {
+		case "PreemptLowerPriority", "Never":
+		case "":
+			errs = append(errs, field.Required(path.Child("preemptionPolicy"), ""))
+		default:
+			errs = append(errs, field.NotSupported(path.Child("preemptionPolicy"), v, []string{"PreemptLowerPriority", "Never"}))
+		}
+	}
+	if oh, ok := spec["overhead"].(map[string]any); ok {
+		errs = append(errs, resourceRequirements(path.Child("overhead"), map[string]any{"limits": oh}, ValidateContainerResourceName, nil)...)
+	}
+	return errs
+}
+
+// podResourceClaims is validatePodResourceClaims.
+func podResourceClaims(p field.Path, claims []any, podMeta map[string]any) field.ErrorList {
+	var errs field.ErrorList
+	names := map[string]bool{}
+	for i, raw := range claims {
+		if _, static := mapOf(podMeta["annotations"])["kubernetes.io/config.mirror"]; static && podMeta != nil {
+			errs = append(errs, field.Forbidden(field.NewPath(""), "static pods do not support resource claims"))
+			continue
+		}
+		c := mapOf(raw)
+		ip := p.Index(i)
+		name := str(c, "name")
+		switch {
+		case name == "":
+			errs = append(errs, field.Required(ip.Child("name"), ""))
+		case names[name]:
+			errs = append(errs, field.Duplicate(ip.Child("name"), name))
+		default:
+			errs = append(errs, dns1123Label(ip.Child("name"), name)...)
+			names[name] = true
+		}
+		rcn, hasRCN := c["resourceClaimName"].(string)
+		rctn, hasRCTN := c["resourceClaimTemplateName"].(string)
+		if hasRCN && hasRCTN {
+			errs = append(errs, field.Invalid(ip, goValue{c, "PodResourceClaim"}, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified"))
+		}
+		if !hasRCN && !hasRCTN {
+			errs = append(errs, field.Invalid(ip, goValue{c, "PodResourceClaim"}, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"))
+		}
+		if hasRCN {
+			for _, m := range ivalidation.NameIsDNSSubdomain(rcn, false) {
+				errs = append(errs, field.Invalid(ip.Child("resourceClaimName"), rcn, m))
+			}
+		}
+		if hasRCTN {
+			for _, m := range ivalidation.NameIsDNSSubdomain(rctn, false) {
+				errs = append(errs, field.Invalid(ip.Child("resourceClaimTemplateName"), rctn, m))
+			}
 		}
 	}
 	return errs
