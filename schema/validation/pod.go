@@ -82,7 +82,8 @@ func validatePodUpdate(obj, old map[string]any, o Options) field.ErrorList {
 	switch o.Subresource {
 	case "":
 		errs := objectMetaUpdate(obj, old, schema.ObjectMetaOptions{Namespaced: true})
-		return append(errs, validatePodMetadataAndSpec(obj, opts)...)
+		errs = append(errs, validatePodMetadataAndSpec(obj, opts)...)
+		return append(errs, validatePodSpecUpdate(mapOf(obj["spec"]), mapOf(old["spec"]), opts)...)
 	}
 	return nil
 }
@@ -214,6 +215,9 @@ func validatePodSpec(path field.Path, spec, podMeta map[string]any, opts PodOpti
 		default:
 			errs = append(errs, field.NotSupported(path.Child("preemptionPolicy"), v, []string{"PreemptLowerPriority", "Never"}))
 		}
+	}
+	if tols := listOf(spec["tolerations"]); len(tols) > 0 {
+		errs = append(errs, validateTolerations(path.Child("tolerations"), tols)...)
 	}
 	if oh, ok := spec["overhead"].(map[string]any); ok {
 		errs = append(errs, resourceRequirements(path.Child("overhead"), map[string]any{"limits": oh}, ValidateContainerResourceName, nil)...)
