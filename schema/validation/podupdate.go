@@ -259,5 +259,3 @@ func validateTolerations(p field.Path, tols []any) field.ErrorList {
 	}
 	return errs
 }
-
-
