@@ -3,6 +3,7 @@ package admission_test
 import (
 	"context"
 	"errors"
+	"github.com/writepath/writepath/schema"
 	"strings"
 	"sync"
 	"testing"
@@ -99,8 +100,8 @@ func TestBuiltins(t *testing.T) {
 			wantErr: `configmaps "cm1" is forbidden: unable to create new content in namespace ns1 because it is being terminated`, wantCode: 403},
 		{name: "immortal namespace", namespaces: nsList(),
 			mutate: func(r *admission.Request) {
-				*r = admission.Request{Operation: admission.Delete, Kind: admission.GroupVersionKind{Version: "v1", Kind: "Namespace"},
-					Resource: admission.GroupVersionResource{Version: "v1", Resource: "namespaces"}, Name: "kube-system"}
+				*r = admission.Request{Operation: admission.Delete, Kind: schema.GroupVersionKind{Version: "v1", Kind: "Namespace"},
+					Resource: schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}, Name: "kube-system"}
 			},
 			wantErr: `namespaces "kube-system" is forbidden: this namespace may not be deleted`, wantCode: 403},
 		{name: "invalid metadata", namespaces: nsList(),

@@ -62,7 +62,7 @@ const (
 // dispatcher defaults the versioned object and converts it into the internal
 // object itself, which for a webhook sent another version than the request's
 // is the conversion back to the request's kind, not the kind's round trip.
-func (c *Chain) defaultMutated(kind GroupVersionKind, before, out map[string]any, step decodeStep, versioned bool) (defaulted map[string]any, changed bool, err error) {
+func (c *Chain) defaultMutated(kind schema.GroupVersionKind, before, out map[string]any, step decodeStep, versioned bool) (defaulted map[string]any, changed bool, err error) {
 	if out == nil || value.Equal(before, out) {
 		return out, false, nil
 	}
@@ -379,7 +379,7 @@ func jsonDecodeError(k *schema.Kind, err error) string {
 // realcluster-equivalent/hpaq-map-*; the Go types' package names are their
 // versions). Every mutation fails, so the policy never changes the object.
 // Nil for a custom resource or the request's own kind.
-func typedTargetError(matched, request GroupVersionKind) error {
+func typedTargetError(matched, request schema.GroupVersionKind) error {
 	if matched == request {
 		return nil
 	}

@@ -29,8 +29,8 @@ func FuzzWebhookPatchDefaulting(f *testing.F) {
 	f.Add(uint8(1), dfltPod, `[{"op":"replace","path":"","value":[]}]`)
 	f.Add(uint8(2), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: p, namespace: ns1}\ndata: {a: b}\n", `[{"op":"add","path":"/binaryData","value":{"x":"%%%"}}]`)
 	reqs := []func(map[string]any) admission.Request{deploymentRequest, podRequest, func(o map[string]any) admission.Request {
-		return admission.Request{Operation: admission.Create, Kind: admission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Resource: admission.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Name: "p", Namespace: "ns1", Object: o}
+		return admission.Request{Operation: admission.Create, Kind: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Name: "p", Namespace: "ns1", Object: o}
 	}}
 	f.Fuzz(func(t *testing.T, which uint8, object, patch string) {
 		obj, err := codec.DecodeObject([]byte(object))

@@ -106,13 +106,13 @@ func mutatingHook(name, config string, resource string, group, version string) m
 }
 
 func podRequest(obj map[string]any) admission.Request {
-	return admission.Request{Operation: admission.Create, Kind: admission.GroupVersionKind{Version: "v1", Kind: "Pod"},
-		Resource: admission.GroupVersionResource{Version: "v1", Resource: "pods"}, Name: "p", Namespace: "ns1", Object: obj}
+	return admission.Request{Operation: admission.Create, Kind: schema.GroupVersionKind{Version: "v1", Kind: "Pod"},
+		Resource: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Name: "p", Namespace: "ns1", Object: obj}
 }
 
 func deploymentRequest(obj map[string]any) admission.Request {
-	return admission.Request{Operation: admission.Create, Kind: admission.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
-		Resource: admission.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}, Name: "d", Namespace: "ns1", Object: obj}
+	return admission.Request{Operation: admission.Create, Kind: schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
+		Resource: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}, Name: "d", Namespace: "ns1", Object: obj}
 }
 
 // TestWebhookPatchDefaulted: a mutating webhook's patched object is decoded
@@ -210,8 +210,8 @@ spec:
 	require.NoError(t, err)
 	obj := map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g", "namespace": "ns1"},
 		"spec": map[string]any{"mode": "slow"}}
-	req := admission.Request{Operation: admission.Create, Kind: admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
-		Resource: admission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"}, Name: "g", Namespace: "ns1", Object: obj}
+	req := admission.Request{Operation: admission.Create, Kind: schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
+		Resource: schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"}, Name: "g", Namespace: "ns1", Object: obj}
 	for _, tc := range []struct {
 		name, patch string
 		crds        []*schema.CRD

@@ -33,18 +33,18 @@ type Versions struct {
 // apiserver's object convertor does for admission. It must not modify obj and
 // returns a fresh value.
 type Converter interface {
-	Convert(obj map[string]any, from, to GroupVersionKind) (map[string]any, error)
+	Convert(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error)
 }
 
 // ConverterFunc is a Converter made of a function.
-type ConverterFunc func(obj map[string]any, from, to GroupVersionKind) (map[string]any, error)
+type ConverterFunc func(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error)
 
 // Convert implements Converter.
-func (f ConverterFunc) Convert(obj map[string]any, from, to GroupVersionKind) (map[string]any, error) {
+func (f ConverterFunc) Convert(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
 	return f(obj, from, to)
 }
 
-func (v *Versions) crdVersion(gvk GroupVersionKind) *schema.Version {
+func (v *Versions) crdVersion(gvk schema.GroupVersionKind) *schema.Version {
 	for _, crd := range v.CRDs {
 		if crd == nil || crd.Group != gvk.Group || crd.Names.Kind != gvk.Kind {
 			continue
@@ -60,15 +60,15 @@ func (v *Versions) crdVersion(gvk GroupVersionKind) *schema.Version {
 // resources (every version, and every group sharing the storage) registered
 // for the same stored resource with the same subresource, in registration
 // order, and the kind each serves.
-func (c *Chain) equivalentResourcesFor(res GroupVersionResource, sub string) []GroupVersionResource {
+func (c *Chain) equivalentResourcesFor(res schema.GroupVersionResource, sub string) []schema.GroupVersionResource {
 	for _, crd := range c.cfg.Versions.CRDs {
 		if crd == nil || crd.Group != res.Group || crd.Names.Plural != res.Resource {
 			continue
 		}
-		var out []GroupVersionResource
+		var out []schema.GroupVersionResource
 		for _, v := range crd.Versions {
 			if crdHasSubresource(v, sub) {
-				out = append(out, GroupVersionResource{Group: crd.Group, Version: v.Name, Resource: crd.Names.Plural})
+				out = append(out, schema.GroupVersionResource{Group: crd.Group, Version: v.Name, Resource: crd.Names.Plural})
 			}
 		}
 		return out
@@ -78,24 +78,24 @@ func (c *Chain) equivalentResourcesFor(res GroupVersionResource, sub string) []G
 
 // kindFor is EquivalentResourceMapper.KindFor: the kind served at res/sub, or
 // the zero kind.
-func (c *Chain) kindFor(res GroupVersionResource, sub string) GroupVersionKind {
+func (c *Chain) kindFor(res schema.GroupVersionResource, sub string) schema.GroupVersionKind {
 	for _, crd := range c.cfg.Versions.CRDs {
 		if crd == nil || crd.Group != res.Group || crd.Names.Plural != res.Resource {
 			continue
 		}
 		v := crd.Version(res.Version)
 		if v == nil || !crdHasSubresource(v, sub) {
-			return GroupVersionKind{}
+			return schema.GroupVersionKind{}
 		}
 		if sub == "scale" {
 			return scaleKind
 		}
-		return GroupVersionKind{Group: crd.Group, Version: v.Name, Kind: crd.Names.Kind}
+		return schema.GroupVersionKind{Group: crd.Group, Version: v.Name, Kind: crd.Names.Kind}
 	}
 	return builtinEquivalents().kinds[resourceKey{res, sub}]
 }
 
-var scaleKind = GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
+var scaleKind = schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
 
 func crdHasSubresource(v *schema.Version, sub string) bool {
 	switch sub {
@@ -110,7 +110,7 @@ func crdHasSubresource(v *schema.Version, sub string) bool {
 }
 
 type resourceKey struct {
-	res GroupVersionResource
+	res schema.GroupVersionResource
 	sub string
 }
 
@@ -120,11 +120,11 @@ type equivalents struct {
 	// key is the storage identity of a group's resource ("group/resource",
 	// shared by cohabiting resources).
 	key   map[string]string
-	byKey map[string]map[string][]GroupVersionResource
-	kinds map[resourceKey]GroupVersionKind
+	byKey map[string]map[string][]schema.GroupVersionResource
+	kinds map[resourceKey]schema.GroupVersionKind
 }
 
-func (e *equivalents) resourcesFor(res GroupVersionResource, sub string) []GroupVersionResource {
+func (e *equivalents) resourcesFor(res schema.GroupVersionResource, sub string) []schema.GroupVersionResource {
 	k, ok := e.key[res.Group+"/"+res.Resource]
 	if !ok {
 		return nil
@@ -154,7 +154,7 @@ var groupOrder = []string{"", "authentication.k8s.io", "authorization.k8s.io", "
 var versionPriority = map[string][]string{"autoscaling": {"v2", "v1"}}
 
 var builtinEquivalents = sync.OnceValue(func() *equivalents {
-	e := &equivalents{key: map[string]string{}, byKey: map[string]map[string][]GroupVersionResource{}, kinds: map[resourceKey]GroupVersionKind{}}
+	e := &equivalents{key: map[string]string{}, byKey: map[string]map[string][]schema.GroupVersionResource{}, kinds: map[resourceKey]schema.GroupVersionKind{}}
 	kinds, err := schema.BuiltinKinds()
 	if err != nil {
 		return e
@@ -174,10 +174,10 @@ var builtinEquivalents = sync.OnceValue(func() *equivalents {
 	// The bodies of built-in subresources that are not the parent's kind
 	// (deployments/scale is autoscaling/v1 Scale, pods/eviction policy/v1
 	// Eviction, ...).
-	subresourceKinds := map[string]GroupVersionKind{}
+	subresourceKinds := map[string]schema.GroupVersionKind{}
 	for _, k := range kinds {
 		for _, rs := range k.SubresourceOf {
-			subresourceKinds[rs] = GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}
+			subresourceKinds[rs] = schema.GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}
 		}
 	}
 	var served []*schema.Kind
@@ -197,7 +197,7 @@ var builtinEquivalents = sync.OnceValue(func() *equivalents {
 		}
 		return served[i].Resource < served[j].Resource
 	})
-	register := func(res GroupVersionResource, sub string, kind GroupVersionKind) {
+	register := func(res schema.GroupVersionResource, sub string, kind schema.GroupVersionKind) {
 		gr := res.Group + "/" + res.Resource
 		key, ok := cohabiting[gr]
 		if !ok {
@@ -208,14 +208,14 @@ var builtinEquivalents = sync.OnceValue(func() *equivalents {
 		}
 		e.key[gr] = key
 		if e.byKey[key] == nil {
-			e.byKey[key] = map[string][]GroupVersionResource{}
+			e.byKey[key] = map[string][]schema.GroupVersionResource{}
 		}
 		e.byKey[key][sub] = append(e.byKey[key][sub], res)
 		e.kinds[resourceKey{res, sub}] = kind
 	}
 	for _, k := range served {
-		res := GroupVersionResource{Group: k.GVK.Group, Version: k.GVK.Version, Resource: k.Resource}
-		kind := GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}
+		res := schema.GroupVersionResource{Group: k.GVK.Group, Version: k.GVK.Version, Resource: k.Resource}
+		kind := schema.GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}
 		register(res, "", kind)
 		if k.Subresources.Status {
 			register(res, "status", kind)
@@ -262,12 +262,12 @@ func BuiltinConverter(crds []*schema.CRD) Converter {
 type builtinConverter struct{ crds []*schema.CRD }
 
 // Convert implements Converter.
-func (b builtinConverter) Convert(obj map[string]any, from, to GroupVersionKind) (map[string]any, error) {
+func (b builtinConverter) Convert(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
 	return b.ConvertOnto(obj, nil, from, to)
 }
 
 // ConvertOnto implements OntoConverter.
-func (b builtinConverter) ConvertOnto(obj, base map[string]any, from, to GroupVersionKind) (map[string]any, error) {
+func (b builtinConverter) ConvertOnto(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
 	if from == to {
 		return copyObject(obj)
 	}
@@ -289,7 +289,7 @@ func (b builtinConverter) ConvertOnto(obj, base map[string]any, from, to GroupVe
 	return nil, fmt.Errorf("converting (%s) %s to %s: unknown conversion", apiVersionOf(from), from.Kind, apiVersionOf(to))
 }
 
-func apiVersionOf(gvk GroupVersionKind) string {
+func apiVersionOf(gvk schema.GroupVersionKind) string {
 	if gvk.Group == "" {
 		return gvk.Version
 	}

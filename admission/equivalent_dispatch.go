@@ -2,6 +2,7 @@ package admission
 
 import (
 	"fmt"
+	"github.com/writepath/writepath/schema"
 
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/status"
@@ -9,7 +10,7 @@ import (
 
 // convertTo is ConvertToGVK: obj (of req's kind) converted to kind; obj
 // itself when it already is of that kind. nil stays nil.
-func (c *Chain) convertTo(obj map[string]any, from, to GroupVersionKind) (map[string]any, error) {
+func (c *Chain) convertTo(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
 	if obj == nil || from == to {
 		return obj, nil
 	}
@@ -64,7 +65,7 @@ func reviewAs(r *Request, as matchedAs, uid string) ([]byte, error) {
 // oldObject converted to its kind, request.kind that kind and
 // request.resource res (policies' validations and mutations see the matched
 // resource, match conditions the request's: requestValues.matchRequest).
-func (c *Chain) valuesAs(req *Request, obj map[string]any, as matchedAs, res GroupVersionResource) (*requestValues, error) {
+func (c *Chain) valuesAs(req *Request, obj map[string]any, as matchedAs, res schema.GroupVersionResource) (*requestValues, error) {
 	r := *req
 	r.Object = obj
 	if err := c.versioned(&r, as); err != nil {
@@ -77,7 +78,7 @@ func (c *Chain) valuesAs(req *Request, obj map[string]any, as matchedAs, res Gro
 // `request` variable says kind and res (CreateAdmissionRequest with the
 // equivalent kind and resource), requestKind and requestResource the
 // request's.
-func (c *Chain) valuesAt(vr *Request, obj map[string]any, kind GroupVersionKind, res GroupVersionResource) *requestValues {
+func (c *Chain) valuesAt(vr *Request, obj map[string]any, kind schema.GroupVersionKind, res schema.GroupVersionResource) *requestValues {
 	rv := c.requestValues(vr, obj)
 	if kind == vr.Kind && res == vr.Resource {
 		return rv

@@ -1,5 +1,7 @@
 package admission
 
+import "github.com/writepath/writepath/schema"
+
 // eventFields maps events.k8s.io/v1 Event fields to core/v1 Event fields, as
 // the conversions through the internal Event do (pkg/apis/events/v1's
 // Convert_v1_Event_To_core_Event and back); the other fields keep their names
@@ -16,14 +18,14 @@ var eventFields = [][2]string{
 }
 
 var (
-	coreEvent   = GroupVersionKind{Version: "v1", Kind: "Event"}
-	eventsEvent = GroupVersionKind{Group: "events.k8s.io", Version: "v1", Kind: "Event"}
+	coreEvent   = schema.GroupVersionKind{Version: "v1", Kind: "Event"}
+	eventsEvent = schema.GroupVersionKind{Group: "events.k8s.io", Version: "v1", Kind: "Event"}
 )
 
 // convertEvent converts an Event between core/v1 and events.k8s.io/v1 by
 // renaming its fields. Fields the target does not have are dropped (a core
 // Event's fields all have a counterpart). obj is not modified.
-func convertEvent(obj map[string]any, from, to GroupVersionKind) (map[string]any, bool, error) {
+func convertEvent(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, bool, error) {
 	var rename map[string]string
 	switch {
 	case from == eventsEvent && to == coreEvent:

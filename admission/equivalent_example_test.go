@@ -41,8 +41,8 @@ func ExampleVersions() {
 		panic(err)
 	}
 	res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-		Kind:     admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
-		Resource: admission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"},
+		Kind:     schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
+		Resource: schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"},
 		Name:     "g", Namespace: "default",
 		Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g", "namespace": "default"}}})
 	fmt.Println(res.Warnings, err)
@@ -61,12 +61,12 @@ func ExampleBuiltinConverter() {
 	}
 	conv := admission.BuiltinConverter([]*schema.CRD{crd})
 	out, err := conv.Convert(map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "spec": map[string]any{"size": int64(1)}},
-		admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
-		admission.GroupVersionKind{Group: "example.com", Version: "v1beta1", Kind: "Gadget"})
+		schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
+		schema.GroupVersionKind{Group: "example.com", Version: "v1beta1", Kind: "Gadget"})
 	fmt.Println(out, err)
 
-	v1 := admission.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
-	v2 := admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
+	v1 := schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
+	v2 := schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
 	hpa := map[string]any{"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": map[string]any{"name": "h"},
 		"spec": map[string]any{"scaleTargetRef": map[string]any{"kind": "Deployment", "name": "web"}, "maxReplicas": int64(5),
 			"metrics": []any{
@@ -100,8 +100,8 @@ func ExampleBuiltinConverter() {
 // the v2 object's only metric, kept in the annotation and also held) come
 // back after the annotation's, as kube-apiserver 1.37 stores them.
 func ExampleOntoConverter() {
-	v1 := admission.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
-	v2 := admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
+	v1 := schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
+	v2 := schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
 	held := map[string]any{"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": map[string]any{"name": "h"},
 		"spec": map[string]any{"scaleTargetRef": map[string]any{"kind": "Deployment", "name": "web"}, "maxReplicas": int64(5),
 			"metrics": []any{map[string]any{"type": "Resource", "resource": map[string]any{"name": "memory",

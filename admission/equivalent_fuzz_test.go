@@ -32,8 +32,8 @@ func FuzzBuiltinConverter(f *testing.F) {
 		}
 		before, err := codec.DecodeObject(data)
 		require.NoError(t, err)
-		out, err := conv.Convert(obj, admission.GroupVersionKind{Group: group, Version: from, Kind: kind},
-			admission.GroupVersionKind{Group: group, Version: to, Kind: kind})
+		out, err := conv.Convert(obj, schema.GroupVersionKind{Group: group, Version: from, Kind: kind},
+			schema.GroupVersionKind{Group: group, Version: to, Kind: kind})
 		assert.True(t, value.Equal(before, obj), "input modified")
 		if err != nil || from == to {
 			return
@@ -98,8 +98,8 @@ func FuzzAdmitEquivalent(f *testing.F) {
 		require.NoError(t, err)
 		kind, _ := obj["kind"].(string)
 		_, _ = chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-			Kind:        admission.GroupVersionKind{Group: group, Version: version, Kind: kind},
-			Resource:    admission.GroupVersionResource{Group: group, Version: version, Resource: resource},
+			Kind:        schema.GroupVersionKind{Group: group, Version: version, Kind: kind},
+			Resource:    schema.GroupVersionResource{Group: group, Version: version, Resource: resource},
 			SubResource: sub, Name: "g", Namespace: "default", Object: obj})
 		assert.True(t, value.Equal(before, obj), "input modified")
 	})

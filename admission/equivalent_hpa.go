@@ -3,6 +3,7 @@ package admission
 import (
 	"encoding/json"
 	"errors"
+	"github.com/writepath/writepath/schema"
 	"strings"
 
 	kjson "sigs.k8s.io/json"
@@ -42,8 +43,8 @@ const (
 )
 
 var (
-	hpaV1 = GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
-	hpaV2 = GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
+	hpaV1 = schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
+	hpaV2 = schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
 )
 
 // errHPAPanic stands for the index out of range kube-apiserver's v1
@@ -61,7 +62,7 @@ var errHPAPanic = errors.New("kube-apiserver's conversion panics here: the metri
 // behavior, the current metrics without a current CPU utilization,
 // conditions) keep base's values unless v1's annotations carry them. obj and
 // base are not modified.
-func convertHPA(obj, base map[string]any, from, to GroupVersionKind) (map[string]any, bool, error) {
+func convertHPA(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, bool, error) {
 	if (from != hpaV1 && from != hpaV2) || (to != hpaV1 && to != hpaV2) || from == to {
 		return nil, false, nil
 	}
@@ -527,13 +528,13 @@ type OntoConverter interface {
 	// ConvertOnto converts obj, of kind from, to kind to, into base (an object
 	// of kind to; nil converts into a fresh object, as Convert). It modifies
 	// neither obj nor base and returns a fresh value.
-	ConvertOnto(obj, base map[string]any, from, to GroupVersionKind) (map[string]any, error)
+	ConvertOnto(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, error)
 }
 
 // convertOnto is convertTo for the conversion back of a webhook's or policy's
 // result obj (of kind from) into base, the request's object (of kind to)
 // before the webhook or policy ran.
-func (c *Chain) convertOnto(obj, base map[string]any, from, to GroupVersionKind) (map[string]any, error) {
+func (c *Chain) convertOnto(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
 	if obj == nil || from == to {
 		return obj, nil
 	}

@@ -2,6 +2,7 @@ package admission
 
 import (
 	"encoding/json"
+	"github.com/writepath/writepath/schema"
 	"math/rand"
 	"strconv"
 	"testing"
@@ -35,7 +36,7 @@ func FuzzHPAConversion(f *testing.F) {
 		}
 		before, err := value.DeepCopyMap(obj)
 		require.NoError(t, err)
-		for _, d := range [][2]GroupVersionKind{{hpaV1, hpaV2}, {hpaV2, hpaV1}, {hpaV1, hpaV1}} {
+		for _, d := range [][2]schema.GroupVersionKind{{hpaV1, hpaV2}, {hpaV2, hpaV1}, {hpaV1, hpaV1}} {
 			out1, err1 := conv.ConvertOnto(obj, nil, d[0], d[1])
 			out2, err2 := conv.ConvertOnto(obj, nil, d[0], d[1])
 			assert.Equal(t, err1, err2)

@@ -1,6 +1,7 @@
 package admission_test
 
 import (
+	"github.com/writepath/writepath/schema"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,7 +28,7 @@ func TestHPAConversionGolden(t *testing.T) {
 	require.NoError(t, err)
 	expected, err := codec.DecodeObject(b)
 	require.NoError(t, err)
-	gvk := map[any]admission.GroupVersionKind{
+	gvk := map[any]schema.GroupVersionKind{
 		"v1": {Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"},
 		"v2": {Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}}
 	conv := admission.BuiltinConverter(nil).(admission.OntoConverter)

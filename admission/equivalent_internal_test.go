@@ -1,6 +1,7 @@
 package admission
 
 import (
+	"github.com/writepath/writepath/schema"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,35 +11,35 @@ import (
 // against what kube-apiserver 1.37 registers with default flags.
 func TestBuiltinEquivalents(t *testing.T) {
 	c := &Chain{}
-	hpa := func(v string) GroupVersionResource {
-		return GroupVersionResource{Group: "autoscaling", Version: v, Resource: "horizontalpodautoscalers"}
+	hpa := func(v string) schema.GroupVersionResource {
+		return schema.GroupVersionResource{Group: "autoscaling", Version: v, Resource: "horizontalpodautoscalers"}
 	}
-	events := GroupVersionResource{Version: "v1", Resource: "events"}
-	newEvents := GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}
-	deployments := GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+	events := schema.GroupVersionResource{Version: "v1", Resource: "events"}
+	newEvents := schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}
+	deployments := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
 	tests := []struct {
 		name string
-		res  GroupVersionResource
+		res  schema.GroupVersionResource
 		sub  string
-		want []GroupVersionResource
-		kind GroupVersionKind
+		want []schema.GroupVersionResource
+		kind schema.GroupVersionKind
 	}{
-		{"hpa v2 first (version priority)", hpa("v1"), "", []GroupVersionResource{hpa("v2"), hpa("v1")},
-			GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}},
-		{"hpa status", hpa("v2"), "status", []GroupVersionResource{hpa("v2"), hpa("v1")},
-			GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}},
-		{"events cohabit", newEvents, "", []GroupVersionResource{events, newEvents},
-			GroupVersionKind{Group: "events.k8s.io", Version: "v1", Kind: "Event"}},
-		{"deployments alone", deployments, "", []GroupVersionResource{deployments},
-			GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}},
-		{"scale is autoscaling/v1 Scale", deployments, "scale", []GroupVersionResource{deployments},
-			GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}},
-		{"eviction", GroupVersionResource{Version: "v1", Resource: "pods"}, "eviction", []GroupVersionResource{{Version: "v1", Resource: "pods"}},
-			GroupVersionKind{Group: "policy", Version: "v1", Kind: "Eviction"}},
+		{"hpa v2 first (version priority)", hpa("v1"), "", []schema.GroupVersionResource{hpa("v2"), hpa("v1")},
+			schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}},
+		{"hpa status", hpa("v2"), "status", []schema.GroupVersionResource{hpa("v2"), hpa("v1")},
+			schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}},
+		{"events cohabit", newEvents, "", []schema.GroupVersionResource{events, newEvents},
+			schema.GroupVersionKind{Group: "events.k8s.io", Version: "v1", Kind: "Event"}},
+		{"deployments alone", deployments, "", []schema.GroupVersionResource{deployments},
+			schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}},
+		{"scale is autoscaling/v1 Scale", deployments, "scale", []schema.GroupVersionResource{deployments},
+			schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}},
+		{"eviction", schema.GroupVersionResource{Version: "v1", Resource: "pods"}, "eviction", []schema.GroupVersionResource{{Version: "v1", Resource: "pods"}},
+			schema.GroupVersionKind{Group: "policy", Version: "v1", Kind: "Eviction"}},
 		// Equivalence is by group and resource; only served versions have kinds.
-		{"not served by default", GroupVersionResource{Group: "resource.k8s.io", Version: "v1beta1", Resource: "resourceclaims"}, "",
-			[]GroupVersionResource{{Group: "resource.k8s.io", Version: "v1", Resource: "resourceclaims"}}, GroupVersionKind{}},
-		{"unknown", GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}, "", nil, GroupVersionKind{}},
+		{"not served by default", schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1beta1", Resource: "resourceclaims"}, "",
+			[]schema.GroupVersionResource{{Group: "resource.k8s.io", Version: "v1", Resource: "resourceclaims"}}, schema.GroupVersionKind{}},
+		{"unknown", schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}, "", nil, schema.GroupVersionKind{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,15 +54,15 @@ func TestBuiltinEquivalents(t *testing.T) {
 func TestMatchRulesEquivalent(t *testing.T) {
 	c := &Chain{}
 	req := &Request{Operation: Create, Namespace: "ns", Name: "h",
-		Kind:     GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
-		Resource: GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"}}
+		Kind:     schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
+		Resource: schema.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"}}
 	v1 := rule{operations: []string{"*"}, apiGroups: []string{"autoscaling"}, apiVersions: []string{"v1"}, resources: []string{"horizontalpodautoscalers"}}
 	named := v1
 	named.resourceNames = []string{"other"}
 	v2 := v1
 	v2.apiVersions = []string{"v2"}
-	asV1 := matchedAs{resource: GroupVersionResource{Group: "autoscaling", Version: "v1", Resource: "horizontalpodautoscalers"},
-		kind: GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}}
+	asV1 := matchedAs{resource: schema.GroupVersionResource{Group: "autoscaling", Version: "v1", Resource: "horizontalpodautoscalers"},
+		kind: schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}}
 	asReq := matchedAs{resource: req.Resource, kind: req.Kind}
 	tests := []struct {
 		name   string

@@ -30,8 +30,8 @@ func TestEquivalentMatchConditionsSeeRequestResource(t *testing.T) {
 	binding := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
 		"metadata": map[string]any{"name": "b"}, "spec": map[string]any{"policyName": "p", "validationActions": []any{"Warn"}}}
 	req := admission.Request{Operation: admission.Create,
-		Kind:     admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
-		Resource: admission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"},
+		Kind:     schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
+		Resource: schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"},
 		Name:     "g", Namespace: "default",
 		Object: map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": map[string]any{"name": "g", "namespace": "default"}}}
 	for _, tc := range []struct {

@@ -3,6 +3,7 @@ package admission_test
 import (
 	"context"
 	"fmt"
+	"github.com/writepath/writepath/schema"
 	"time"
 
 	"github.com/writepath/writepath/admission"
@@ -34,8 +35,8 @@ spec:
 func deployment(replicas int64) admission.Request {
 	return admission.Request{
 		Operation: admission.Create,
-		Kind:      admission.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
-		Resource:  admission.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
+		Kind:      schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
+		Resource:  schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
 		Name:      "web", Namespace: "prod",
 		Object: map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
 			"metadata": map[string]any{"name": "web", "namespace": "prod"},

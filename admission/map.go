@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/writepath/writepath/schema"
 	"reflect"
 	"sort"
 	"strings"
@@ -413,7 +414,7 @@ type mapVersion struct {
 // (the dispatcher pre-warms them), so a policy matched through an equivalent
 // kind sees the object as the request had it, not as the policies before it
 // left it.
-func (c *Chain) mapInvocations(req *Request, obj map[string]any, errs *[]policyError, failPolicies *[]string, versions map[GroupVersionKind]*mapVersion) []invocation {
+func (c *Chain) mapInvocations(req *Request, obj map[string]any, errs *[]policyError, failPolicies *[]string, versions map[schema.GroupVersionKind]*mapVersion) []invocation {
 	r := *req
 	r.Object = obj
 	var out []invocation
@@ -561,7 +562,7 @@ func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Req
 // object a mutation was given, if a mutation was applied to it, is converted
 // back to the request's kind.
 func (c *Chain) dispatchMAPs(ctx context.Context, req *Request, obj map[string]any, res *Result, round int, st *mapReinvocation,
-	invs []invocation, versions map[GroupVersionKind]*mapVersion, errs *[]policyError, fps *[]string) (map[string]any, bool, error) {
+	invs []invocation, versions map[schema.GroupVersionKind]*mapVersion, errs *[]policyError, fps *[]string) (map[string]any, bool, error) {
 	should := false
 	var last *mapVersion
 	var lastAs matchedAs
@@ -674,7 +675,7 @@ func (s *mapReinvocation) requireReinvoking() {
 func (c *Chain) runMAPs(ctx context.Context, req *Request, obj map[string]any, res *Result, round int, st *mapReinvocation) (map[string]any, bool, error) {
 	var errs []policyError
 	var fps []string
-	versions := map[GroupVersionKind]*mapVersion{}
+	versions := map[schema.GroupVersionKind]*mapVersion{}
 	invs := c.mapInvocations(req, obj, &errs, &fps, versions)
 	should := false
 	if len(invs) > 0 {

@@ -2,6 +2,7 @@ package admission_test
 
 import (
 	"context"
+	"github.com/writepath/writepath/schema"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -50,8 +51,8 @@ func TestApplyConfigurationNull(t *testing.T) {
 			chain, err := admission.New(admission.Config{Objects: mapPolicy(t, group, "v1", resource, tt.expr), Namespaces: nsList()})
 			require.NoError(t, err)
 			_, err = chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-				Kind:     admission.GroupVersionKind{Group: group, Version: "v1", Kind: tt.kind},
-				Resource: admission.GroupVersionResource{Group: group, Version: "v1", Resource: resource},
+				Kind:     schema.GroupVersionKind{Group: group, Version: "v1", Kind: tt.kind},
+				Resource: schema.GroupVersionResource{Group: group, Version: "v1", Resource: resource},
 				Name:     "d", Namespace: "default", Object: obj})
 			require.Error(t, err)
 			assert.Equal(t, tt.wantErr, err.Error(), tt.expr)

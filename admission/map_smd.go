@@ -23,7 +23,7 @@ import (
 // package schema holds the same types, and Versions.CRDs the custom resources'.
 // A kind that is neither (a custom resource whose CRD the caller did not pass)
 // gets the deduced type: maps merged field by field, lists replaced.
-func (c *Chain) applyType(gvk GroupVersionKind) (typed.ParseableType, error) {
+func (c *Chain) applyType(gvk schema.GroupVersionKind) (typed.ParseableType, error) {
 	sg := schema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
 	if k, err := schema.Builtin(sg); err == nil && k.SMDTypeName() != "" {
 		return k.SMDType()

@@ -82,8 +82,8 @@ func TestApplyConfigurationBuiltinSchema(t *testing.T) {
 			chain, err := admission.New(admission.Config{Objects: mapPolicy(t, "apps", "v1", "deployments", tt.expr), Namespaces: nsList()})
 			require.NoError(t, err)
 			res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-				Kind:     admission.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
-				Resource: admission.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
+				Kind:     schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
+				Resource: schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
 				Name:     "d", Namespace: "default", Object: obj})
 			if tt.wantErr != "" {
 				require.Error(t, err)
@@ -146,8 +146,8 @@ spec:
 			Versions: admission.Versions{CRDs: tc.crds}})
 		require.NoError(t, err)
 		res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-			Kind:     admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"},
-			Resource: admission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"},
+			Kind:     schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"},
+			Resource: schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"},
 			Name:     "w", Namespace: "default", Object: obj})
 		require.NoError(t, err)
 		got, err := codec.EncodeJSON(res.Object["spec"].(map[string]any)["items"])

@@ -2,6 +2,7 @@ package admission
 
 import (
 	"fmt"
+	"github.com/writepath/writepath/schema"
 	"strings"
 
 	"github.com/writepath/writepath/internal/labels"
@@ -24,7 +25,7 @@ type matchResources struct {
 	policy bool
 }
 
-var namespacesGVR = GroupVersionResource{Version: "v1", Resource: "namespaces"}
+var namespacesGVR = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 
 func exactOrWildcard(items []string, s string) bool {
 	for _, it := range items {
@@ -37,7 +38,7 @@ func exactOrWildcard(items []string, s string) bool {
 
 // matchesAt is the webhook rule matcher (rules.Matcher) for req with its
 // resource read as res (the request's own, or an equivalent one).
-func (r rule) matchesAt(req *Request, res GroupVersionResource) bool {
+func (r rule) matchesAt(req *Request, res schema.GroupVersionResource) bool {
 	switch r.scope {
 	case "", "*":
 	case "Namespaced":
@@ -82,8 +83,8 @@ func (r rule) namesMatch(name string) bool {
 // resource (another version or group of the same stored resource) and the kind
 // served there, to which the objects are converted.
 type matchedAs struct {
-	resource GroupVersionResource
-	kind     GroupVersionKind
+	resource schema.GroupVersionResource
+	kind     schema.GroupVersionKind
 }
 
 func (m matchedAs) equivalent(req *Request) bool {
@@ -99,7 +100,7 @@ func equivalentPolicy(matchPolicy string) bool {
 
 // unknownKindError is the matchers' error for an equivalent resource whose
 // kind the apiserver does not know.
-func unknownKindError(res GroupVersionResource) error {
+func unknownKindError(res schema.GroupVersionResource) error {
 	return fmt.Errorf("unable to convert to %s/%s, Resource=%s: unknown kind", res.Group, res.Version, res.Resource)
 }
 
@@ -115,7 +116,7 @@ func (c *Chain) matchRules(rs []rule, matchPolicy string, req *Request) (bool, m
 	if !equivalentPolicy(matchPolicy) {
 		return false, matchedAs{}, nil
 	}
-	var eqs []GroupVersionResource
+	var eqs []schema.GroupVersionResource
 	for _, r := range rs {
 		if eqs == nil {
 			if eqs = c.equivalentResourcesFor(req.Resource, req.SubResource); len(eqs) < 2 {
@@ -127,7 +128,7 @@ func (c *Chain) matchRules(rs []rule, matchPolicy string, req *Request) (bool, m
 				continue
 			}
 			kind := c.kindFor(eq, req.SubResource)
-			if kind == (GroupVersionKind{}) {
+			if kind == (schema.GroupVersionKind{}) {
 				return false, matchedAs{}, unknownKindError(eq)
 			}
 			if r.namesMatch(req.Name) {
@@ -157,7 +158,7 @@ func (c *Chain) webhookMatch(w *webhook, req *Request) (bool, matchedAs, error) 
 				continue
 			}
 			kind := c.kindFor(eq, req.SubResource)
-			if kind == (GroupVersionKind{}) {
+			if kind == (schema.GroupVersionKind{}) {
 				return false, matchedAs{}, status.InternalError(unknownKindError(eq))
 			}
 			return true, matchedAs{resource: eq, kind: kind}, nil

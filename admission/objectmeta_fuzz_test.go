@@ -2,6 +2,7 @@ package admission_test
 
 import (
 	"context"
+	"github.com/writepath/writepath/schema"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,13 +24,13 @@ func FuzzRegistrySteps(f *testing.F) {
 	f.Add(`{"metadata":{"generateName":"x-","labels":{"a":"b"},"ownerReferences":[{"controller":true}]}}`, `{}`, "ns1", 0, false)
 	f.Add(`{"metadata":"x"}`, `{"metadata":{"resourceVersion":7}}`, "", 2, true)
 	kinds := []struct {
-		kind admission.GroupVersionKind
-		res  admission.GroupVersionResource
+		kind schema.GroupVersionKind
+		res  schema.GroupVersionResource
 	}{
-		{admission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, admission.GroupVersionResource{Version: "v1", Resource: "configmaps"}},
-		{admission.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"},
-			admission.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}},
-		{admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, admission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}},
+		{schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}},
+		{schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"},
+			schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}},
+		{schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}},
 	}
 	f.Fuzz(func(t *testing.T, newJSON, oldJSON, ns string, kind int, update bool) {
 		obj, err := codec.DecodeObject([]byte(newJSON))

@@ -3,6 +3,7 @@ package admission_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/writepath/writepath/schema"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,11 +36,11 @@ func TestRealClusterObjectMeta(t *testing.T) {
 			resp := c["response"].(map[string]any)
 			ns := c["namespace"].(string)
 			req := admission.Request{Operation: admission.Create, Namespace: ns, Object: body,
-				Kind:     admission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-				Resource: admission.GroupVersionResource{Version: "v1", Resource: "configmaps"}}
+				Kind:     schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+				Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}}
 			if c["resource"] == "clusterroles" {
-				req.Kind = admission.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}
-				req.Resource = admission.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}
+				req.Kind = schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}
+				req.Resource = schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}
 			}
 			req.Name, _ = body["metadata"].(map[string]any)["name"].(string)
 			if c["method"] == "PUT" {

@@ -47,15 +47,15 @@ func (s seenNamespace) Admit(_ context.Context, a admission.Attributes) (map[str
 
 func clusterRoleRequest(md map[string]any) admission.Request {
 	return admission.Request{Operation: admission.Create,
-		Kind:     admission.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"},
-		Resource: admission.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"},
+		Kind:     schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"},
+		Resource: schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"},
 		Name:     "r1", Object: map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": md}}
 }
 
 func widgetUpdate(newMD, oldMD map[string]any) admission.Request {
 	return admission.Request{Operation: admission.Update,
-		Kind:     admission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"},
-		Resource: admission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"},
+		Kind:     schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"},
+		Resource: schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"},
 		Name:     "w1", Namespace: "ns1",
 		Object:    map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": newMD, "spec": map[string]any{"a": int64(2)}},
 		OldObject: map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": oldMD, "spec": map[string]any{"a": int64(1)}}}
@@ -359,8 +359,8 @@ func recordedRequest(t *testing.T, c recordedCase) admission.Request {
 	ns, _ := md["namespace"].(string)
 	name, _ := md["name"].(string)
 	return admission.Request{Operation: admission.Update, SubResource: c.Subresource,
-		Kind:     admission.GroupVersionKind{Group: group, Version: version, Kind: kind},
-		Resource: admission.GroupVersionResource{Group: group, Version: version, Resource: resource},
+		Kind:     schema.GroupVersionKind{Group: group, Version: version, Kind: kind},
+		Resource: schema.GroupVersionResource{Group: group, Version: version, Resource: resource},
 		Name:     name, Namespace: ns, Object: c.Request, OldObject: c.Stored}
 }
 

@@ -147,11 +147,11 @@ func storedParam(k *schema.Kind, param map[string]any) (map[string]any, *openAPI
 	return stored, node, nil
 }
 
-var paramSchemas sync.Map // GroupVersionKind -> *openAPINode (nil: none)
+var paramSchemas sync.Map // schema.GroupVersionKind -> *openAPINode (nil: none)
 
 // paramSchema is the resolved OpenAPI schema of a built-in kind, cached.
 func paramSchema(gvk schema.GroupVersionKind) *openAPINode {
-	key := GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
+	key := schema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}
 	if n, ok := paramSchemas.Load(key); ok {
 		return n.(*openAPINode)
 	}

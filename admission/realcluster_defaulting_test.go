@@ -175,8 +175,8 @@ func TestRealClusterDefaulting(t *testing.T) {
 			md := obj["metadata"].(map[string]any)
 			resource := map[string]string{"Deployment": "deployments", "Gadget": "gadgets", "ConfigMap": "configmaps", "Event": "events"}[kind]
 			res, admitErr := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-				Kind:     admission.GroupVersionKind{Group: group, Version: version, Kind: kind},
-				Resource: admission.GroupVersionResource{Group: group, Version: version, Resource: resource},
+				Kind:     schema.GroupVersionKind{Group: group, Version: version, Kind: kind},
+				Resource: schema.GroupVersionResource{Group: group, Version: version, Resource: resource},
 				Name:     md["name"].(string), Namespace: md["namespace"].(string), Object: obj, DryRun: true,
 				UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
 

@@ -113,8 +113,8 @@ func TestRealClusterEquivalent(t *testing.T) {
 	chain, err := admission.New(cfg)
 	require.NoError(t, err)
 	res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-		Kind:     admission.GroupVersionKind{Group: "wp-eq.example.com", Version: "v1", Kind: "Gadget"},
-		Resource: admission.GroupVersionResource{Group: "wp-eq.example.com", Version: "v1", Resource: "gadgets"},
+		Kind:     schema.GroupVersionKind{Group: "wp-eq.example.com", Version: "v1", Kind: "Gadget"},
+		Resource: schema.GroupVersionResource{Group: "wp-eq.example.com", Version: "v1", Resource: "gadgets"},
 		Name:     "g1", Namespace: "wp-adm-equivalent", Object: obj,
 		UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
 	require.NoError(t, err)
@@ -183,8 +183,8 @@ func TestRealClusterEquivalentEvents(t *testing.T) {
 	require.NoError(t, err)
 	obj["metadata"].(map[string]any)["managedFields"] = wantReq["object"].(map[string]any)["metadata"].(map[string]any)["managedFields"]
 	res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-		Kind:     admission.GroupVersionKind{Group: "events.k8s.io", Version: "v1", Kind: "Event"},
-		Resource: admission.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"},
+		Kind:     schema.GroupVersionKind{Group: "events.k8s.io", Version: "v1", Kind: "Event"},
+		Resource: schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"},
 		Name:     "e1", Namespace: "wp-adm-equivalent-events", Object: obj,
 		UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
 	require.NoError(t, err)
@@ -298,8 +298,8 @@ func canonicalJSON(t *testing.T, v any) string {
 // object would get the 80 % default). ConvertOnto must give the recorded
 // object; Convert, into a fresh object, something else.
 func TestRealClusterEquivalentHPAOnto(t *testing.T) {
-	v1 := admission.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
-	v2 := admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
+	v1 := schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
+	v2 := schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
 	conv, ok := admission.BuiltinConverter(nil).(admission.OntoConverter)
 	require.True(t, ok)
 	for _, name := range []string{"hpa-onto", "hpa-onto-invalid", "hpa-onto-cpu"} {
@@ -413,14 +413,14 @@ func TestRealClusterEquivalentHPAPolicies(t *testing.T) {
 			obj, err := codec.DecodeObject(b)
 			require.NoError(t, err)
 			version := strings.TrimPrefix(obj["apiVersion"].(string), "autoscaling/")
-			kind := admission.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}
+			kind := schema.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}
 			obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}, obj, time.Time{})
 			require.NoError(t, err)
 			if rec.Code == 201 {
 				obj["metadata"].(map[string]any)["managedFields"] = rec.Body["metadata"].(map[string]any)["managedFields"]
 			}
 			res, admitErr := chain.Admit(context.Background(), admission.Request{Operation: admission.Create, Kind: kind,
-				Resource: admission.GroupVersionResource{Group: "autoscaling", Version: version, Resource: "horizontalpodautoscalers"},
+				Resource: schema.GroupVersionResource{Group: "autoscaling", Version: version, Resource: "horizontalpodautoscalers"},
 				Name:     "h1", Namespace: name, Object: obj,
 				UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
 			if rec.Code != 201 {
@@ -459,8 +459,8 @@ func admitRecordedHPA(t *testing.T, name, ns string) (map[string]any, *seenHook,
 	require.NoError(t, err)
 	obj := decodedHPA(t, filepath.Join(dir, "object.yaml"), wantReq)
 	res, err := chain.Admit(context.Background(), admission.Request{Operation: admission.Create,
-		Kind:     admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
-		Resource: admission.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"},
+		Kind:     schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
+		Resource: schema.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"},
 		Name:     "h1", Namespace: ns, Object: obj,
 		UserInfo: admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}})
 	return want, hook, res, err

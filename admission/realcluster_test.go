@@ -3,6 +3,7 @@ package admission_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/writepath/writepath/schema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,8 +45,8 @@ func configMapCreate(obj map[string]any) admission.Request {
 	md := obj["metadata"].(map[string]any)
 	return admission.Request{
 		Operation: admission.Create,
-		Kind:      admission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-		Resource:  admission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+		Kind:      schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+		Resource:  schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 		Name:      md["name"].(string), Namespace: md["namespace"].(string), Object: obj,
 	}
 }

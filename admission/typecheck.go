@@ -66,7 +66,7 @@ func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarnin
 	uniqueName := func(kind string) string { return kind + strconv.Itoa(now().Nanosecond()) }
 
 	type checked struct {
-		gvk  GroupVersionKind
+		gvk  schema.GroupVersionKind
 		decl *declType
 	}
 	var kinds []checked
@@ -81,13 +81,13 @@ func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarnin
 		}
 		kinds = append(kinds, checked{gvk: gvk, decl: d})
 	}
-	var paramGVK GroupVersionKind
+	var paramGVK schema.GroupVersionKind
 	if pk := getMap(spec, "paramKind"); pk != nil {
 		if gv, err := schema.ParseAPIVersion(getString(pk, "apiVersion")); err == nil {
-			paramGVK = GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: getString(pk, "kind")}
+			paramGVK = schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: getString(pk, "kind")}
 		}
 	}
-	hasParams := paramGVK != GroupVersionKind{}
+	hasParams := paramGVK != schema.GroupVersionKind{}
 	var paramDecl *declType
 	if hasParams {
 		if s, ok := res.schema(paramGVK); ok {
@@ -139,7 +139,7 @@ func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarnin
 	return out, nil
 }
 
-func schemaGVK(g GroupVersionKind) schema.GroupVersionKind {
+func schemaGVK(g schema.GroupVersionKind) schema.GroupVersionKind {
 	return schema.GroupVersionKind{Group: g.Group, Version: g.Version, Kind: g.Kind}
 }
 
@@ -183,7 +183,7 @@ func typeCheckEnv(object, params *declType, hasParams bool) (*celgo.Env, error) 
 // the given CRDs.
 type typeResolver struct {
 	mappers []*gvMapper
-	crds    map[GroupVersionKind]*openAPINode
+	crds    map[schema.GroupVersionKind]*openAPINode
 	cat     *openAPICatalogue
 }
 
@@ -303,7 +303,7 @@ func newTypeResolver(crds []*schema.CRD) (*typeResolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &typeResolver{mappers: ms, cat: cat, crds: map[GroupVersionKind]*openAPINode{}}
+	r := &typeResolver{mappers: ms, cat: cat, crds: map[schema.GroupVersionKind]*openAPINode{}}
 	for _, crd := range crds {
 		for _, v := range crd.Versions {
 			if !v.Served {
@@ -311,11 +311,11 @@ func newTypeResolver(crds []*schema.CRD) (*typeResolver, error) {
 			}
 			r.mappers = append(r.mappers, newGVMapper(crd.Group, v.Name, []discoveredResource{{kind: crd.Names.Kind, plural: crd.Names.Plural, singular: crd.Names.Singular}}))
 			s := crdOpenAPI(v.Structural)
-			gvk := GroupVersionKind{Group: crd.Group, Version: v.Name, Kind: crd.Names.Kind}
+			gvk := schema.GroupVersionKind{Group: crd.Group, Version: v.Name, Kind: crd.Names.Kind}
 			r.crds[gvk] = s
 			if crd.Names.ListKind != "" {
 				str := &openAPINode{Type: "string"}
-				r.crds[GroupVersionKind{Group: crd.Group, Version: v.Name, Kind: crd.Names.ListKind}] = &openAPINode{Type: "object", Props: map[string]*openAPINode{
+				r.crds[schema.GroupVersionKind{Group: crd.Group, Version: v.Name, Kind: crd.Names.ListKind}] = &openAPINode{Type: "object", Props: map[string]*openAPINode{
 					"apiVersion": str, "kind": str,
 					"metadata": {Ref: "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"},
 					"items":    {Type: "array", Items: s},
@@ -366,7 +366,7 @@ func structuralNode(s *schema.Structural) *openAPINode {
 
 // schema is the combined resolver: the apiserver's definitions for built-in
 // kinds, the OpenAPI v3 discovery for the others.
-func (r *typeResolver) schema(gvk GroupVersionKind) (*openAPINode, bool) {
+func (r *typeResolver) schema(gvk schema.GroupVersionKind) (*openAPINode, bool) {
 	if s, ok := r.cat.schemaFor(gvk); ok {
 		return s, true
 	}
@@ -379,10 +379,10 @@ func (r *typeResolver) schema(gvk GroupVersionKind) (*openAPINode, bool) {
 
 // kindsFor is the discovery RESTMapper's KindsFor: a union over the group
 // versions' mappers, in discovery order, without duplicates.
-func (r *typeResolver) kindsFor(group, version, resource string) []GroupVersionKind {
+func (r *typeResolver) kindsFor(group, version, resource string) []schema.GroupVersionKind {
 	resource = strings.ToLower(resource)
-	var out []GroupVersionKind
-	seen := map[GroupVersionKind]bool{}
+	var out []schema.GroupVersionKind
+	seen := map[schema.GroupVersionKind]bool{}
 	for _, m := range r.mappers {
 		for _, k := range m.kindsFor(group, version, resource) {
 			if !seen[k] {
@@ -396,9 +396,11 @@ func (r *typeResolver) kindsFor(group, version, resource string) []GroupVersionK
 
 // kindsFor is DefaultRESTMapper.KindsFor over one group version: an empty
 // group or version matches any, a group alone also matches as a prefix.
-func (m *gvMapper) kindsFor(group, version, resource string) []GroupVersionKind {
-	var out []GroupVersionKind
-	add := func(kind string) { out = append(out, GroupVersionKind{Group: m.group, Version: m.version, Kind: kind}) }
+func (m *gvMapper) kindsFor(group, version, resource string) []schema.GroupVersionKind {
+	var out []schema.GroupVersionKind
+	add := func(kind string) {
+		out = append(out, schema.GroupVersionKind{Group: m.group, Version: m.version, Kind: kind})
+	}
 	kind, ok := m.resourceToKind[resource]
 	if !ok {
 		return nil
@@ -426,18 +428,18 @@ func (m *gvMapper) kindsFor(group, version, resource string) []GroupVersionKind 
 // groups × versions × resources, sorted; at most maxTypesToCheck from a
 // rule (counting every kind found, the result is returned as soon as a rule
 // reaches the limit).
-func (r *typeResolver) typesToCheck(spec map[string]any) []GroupVersionKind {
+func (r *typeResolver) typesToCheck(spec map[string]any) []schema.GroupVersionKind {
 	mc := getMap(spec, "matchConstraints")
 	rules, _ := mc["resourceRules"].([]any)
 	if len(rules) == 0 {
 		return nil
 	}
-	set := map[GroupVersionKind]bool{}
-	sorted := func() []GroupVersionKind {
+	set := map[schema.GroupVersionKind]bool{}
+	sorted := func() []schema.GroupVersionKind {
 		if len(set) == 0 {
 			return nil
 		}
-		out := make([]GroupVersionKind, 0, len(set))
+		out := make([]schema.GroupVersionKind, 0, len(set))
 		for k := range set {
 			out = append(out, k)
 		}

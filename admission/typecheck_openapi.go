@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/writepath/writepath/schema"
 	"io"
 	"sync"
 
@@ -74,7 +75,7 @@ func loadOpenAPI() (*openAPICatalogue, error) {
 	return openAPICat, openAPIErr
 }
 
-func gvkKey(g GroupVersionKind) string { return g.Group + "/" + g.Version + "/" + g.Kind }
+func gvkKey(g schema.GroupVersionKind) string { return g.Group + "/" + g.Version + "/" + g.Kind }
 
 // resolved is a schema with its refs replaced by the definitions they name,
 // as resolver.PopulateRefs does: a ref already being expanded (a cycle)
@@ -122,7 +123,7 @@ func (c *openAPICatalogue) resolve(n *openAPINode, visiting map[string]bool) *op
 
 // schemaFor resolves the schema of a built-in kind (DefinitionsSchemaResolver
 // over the apiserver's definitions); false when the kind has none.
-func (c *openAPICatalogue) schemaFor(gvk GroupVersionKind) (*openAPINode, bool) {
+func (c *openAPICatalogue) schemaFor(gvk schema.GroupVersionKind) (*openAPINode, bool) {
 	name, ok := c.Kinds[gvkKey(gvk)]
 	if !ok {
 		return nil, false

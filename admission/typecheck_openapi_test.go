@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"github.com/writepath/writepath/schema"
 	"io"
 	"os"
 	"path/filepath"
@@ -80,7 +81,7 @@ func buildOpenAPICatalogue(t *testing.T) []byte {
 			gvks, _ := s["x-kubernetes-group-version-kind"].([]any)
 			for _, g := range gvks {
 				gm, _ := g.(map[string]any)
-				k := GroupVersionKind{Group: gm["group"].(string), Version: gm["version"].(string), Kind: gm["kind"].(string)}
+				k := schema.GroupVersionKind{Group: gm["group"].(string), Version: gm["version"].(string), Kind: gm["kind"].(string)}
 				cat.Kinds[gvkKey(k)] = name
 			}
 		}

@@ -2,6 +2,7 @@ package admission
 
 import (
 	"context"
+	"github.com/writepath/writepath/schema"
 	"time"
 )
 
@@ -16,10 +17,10 @@ const (
 	Connect Operation = "CONNECT"
 )
 
-// GroupVersionKind names a kind at one version.
+// schema.GroupVersionKind names a kind at one version.
 type GroupVersionKind struct{ Group, Version, Kind string }
 
-// GroupVersionResource names a resource at one version.
+// schema.GroupVersionResource names a resource at one version.
 type GroupVersionResource struct{ Group, Version, Resource string }
 
 // UserInfo is the requesting user (authentication.k8s.io/v1 UserInfo).
@@ -34,8 +35,8 @@ type UserInfo struct {
 // DELETE), OldObject the stored one (nil for CREATE). Neither is modified.
 type Request struct {
 	Operation   Operation
-	Kind        GroupVersionKind
-	Resource    GroupVersionResource
+	Kind        schema.GroupVersionKind
+	Resource    schema.GroupVersionResource
 	SubResource string
 	Name        string
 	Namespace   string

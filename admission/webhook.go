@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/writepath/writepath/schema"
 	"io"
 	"net/http"
 	"net/url"
@@ -248,7 +249,7 @@ func defaultOptions(op Operation) map[string]any {
 }
 
 // reviewRequest is the AdmissionRequest as JSON (CreateV1AdmissionReview).
-func reviewRequest(req *Request, kind GroupVersionKind, res GroupVersionResource, sub, uid string) map[string]any {
+func reviewRequest(req *Request, kind schema.GroupVersionKind, res schema.GroupVersionResource, sub, uid string) map[string]any {
 	user := map[string]any{}
 	if req.UserInfo.Username != "" {
 		user["username"] = req.UserInfo.Username

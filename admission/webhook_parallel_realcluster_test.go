@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/writepath/writepath/schema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,8 +105,8 @@ func TestRealClusterParallelWebhooks(t *testing.T) {
 			}
 		}
 	}
-	req := Request{Operation: Create, Kind: GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-		Resource: GroupVersionResource{Version: "v1", Resource: "configmaps"}, Name: "cm1", Namespace: "wp-adm-parallel",
+	req := Request{Operation: Create, Kind: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+		Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Name: "cm1", Namespace: "wp-adm-parallel",
 		Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 			"metadata": map[string]any{"name": "cm1", "namespace": "wp-adm-parallel"}, "data": map[string]any{"a": "1"}}}
 	res, admitErr := admitReleasing(t, chain, g, req, len(order), order)

@@ -7,6 +7,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"github.com/writepath/writepath/schema"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -84,8 +85,8 @@ func validatingConfig(name, url string, extra map[string]any) map[string]any {
 func configMapCreate() Request {
 	return Request{
 		Operation: Create,
-		Kind:      GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-		Resource:  GroupVersionResource{Version: "v1", Resource: "configmaps"},
+		Kind:      schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+		Resource:  schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 		Name:      "cm1", Namespace: "ns1",
 		Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 			"metadata": map[string]any{"name": "cm1", "namespace": "ns1"}},

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"github.com/writepath/writepath/schema"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -65,8 +66,8 @@ func webhookConfig(kind, name, url, ca string, extra map[string]any) map[string]
 func cmRequest() admission.Request {
 	return admission.Request{
 		Operation: admission.Create,
-		Kind:      admission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-		Resource:  admission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+		Kind:      schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+		Resource:  schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 		Name:      "cm1", Namespace: "ns1",
 		Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 			"metadata": map[string]any{"name": "cm1", "namespace": "ns1", "labels": map[string]any{"app": "x"}},

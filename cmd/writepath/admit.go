@@ -213,8 +213,8 @@ func admitRequest(obj map[string]any, op admission.Operation, crds []*schema.CRD
 	name, _ := md["name"].(string)
 	ns, _ := md["namespace"].(string)
 	return admission.Request{Operation: op,
-		Kind:     admission.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind},
-		Resource: admission.GroupVersionResource{Group: gv.Group, Version: gv.Version, Resource: resource},
+		Kind:     schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind},
+		Resource: schema.GroupVersionResource{Group: gv.Group, Version: gv.Version, Resource: resource},
 		Name:     name, Namespace: ns}, nil
 }
 
@@ -291,11 +291,11 @@ type admitConverter struct {
 	builtin admission.OntoConverter
 }
 
-func (a admitConverter) Convert(obj map[string]any, from, to admission.GroupVersionKind) (map[string]any, error) {
+func (a admitConverter) Convert(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
 	return a.ConvertOnto(obj, nil, from, to)
 }
 
-func (a admitConverter) ConvertOnto(obj, base map[string]any, from, to admission.GroupVersionKind) (map[string]any, error) {
+func (a admitConverter) ConvertOnto(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
 	if c := a.convs[from.Group+"/"+from.Kind]; c != nil && from.Group == to.Group && from.Kind == to.Kind {
 		return c.Convert(obj, to.Version)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	wschema "github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -98,8 +99,8 @@ func (w *world) oursTyped(t testing.TB, objs []map[string]any, r typedRequest) o
 	require.NoError(t, err)
 	res, err := chain.Admit(context.Background(), wadmission.Request{
 		Operation: wadmission.Operation(r.op),
-		Kind:      wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-		Resource:  wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+		Kind:      wschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+		Resource:  wschema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 		Name:      r.name, Namespace: r.ns, Object: r.obj, OldObject: r.old, SubResource: r.sub, DryRun: r.dryRun,
 		UserInfo: wadmission.UserInfo{Username: r.user.Name, UID: r.user.UID, Groups: r.user.Groups, Extra: r.user.Extra},
 	})

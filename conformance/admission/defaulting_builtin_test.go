@@ -201,8 +201,8 @@ func TestWebhookPatchDefaultingBuiltin(t *testing.T) {
 		refSent := hook.take()
 
 		got, gotErr := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Create,
-			Kind:     wadmission.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
-			Resource: wadmission.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
+			Kind:     wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
+			Resource: wschema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
 			Name:     "d1", Namespace: "ns-a", Object: obj, UserInfo: wadmission.UserInfo{Username: "alice"}})
 		ourSent := hook.take()
 

@@ -3,6 +3,7 @@ package admission
 import (
 	"context"
 	"encoding/json"
+	wschema "github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -95,8 +96,8 @@ func TestPolicyMutationDefaulting(t *testing.T) {
 		chain, err := wadmission.New(wadmission.Config{Objects: []map[string]any{policy, binding}, Namespaces: w.namespaces})
 		require.NoError(t, err)
 		res, err := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Create,
-			Kind:     wadmission.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
-			Resource: wadmission.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
+			Kind:     wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
+			Resource: wschema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
 			Name:     "d1", Namespace: "ns-a", Object: obj, UserInfo: wadmission.UserInfo{Username: "alice"}})
 		desc, _ := json.Marshal(map[string]any{"mutations": muts, "obj": obj, "failurePolicy": policy["spec"].(map[string]any)["failurePolicy"]})
 		if refErr != nil {

@@ -323,8 +323,8 @@ func TestWebhookPatchDefaulting(t *testing.T) {
 		refSent := hook.take()
 
 		got, gotErr := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Operation(op),
-			Kind:     wadmission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"},
-			Resource: wadmission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gizmos"},
+			Kind:     wschema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gizmo"},
+			Resource: wschema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gizmos"},
 			Name:     "g1", Namespace: "ns-a", Object: obj, OldObject: old, UserInfo: wadmission.UserInfo{Username: "alice"}})
 		ourSent := hook.take()
 

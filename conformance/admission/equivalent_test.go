@@ -190,8 +190,8 @@ func (q widgetRequest) ours(t testing.TB, w *world, crd *wschema.CRD, objs []map
 	chain, err := wadmission.New(wadmission.Config{Objects: objs, Namespaces: w.namespaces, Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}}})
 	require.NoError(t, err)
 	return chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Operation(q.op),
-		Kind:        wadmission.GroupVersionKind{Group: "example.com", Version: q.version, Kind: "Widget"},
-		Resource:    wadmission.GroupVersionResource{Group: "example.com", Version: q.version, Resource: "widgets"},
+		Kind:        wschema.GroupVersionKind{Group: "example.com", Version: q.version, Kind: "Widget"},
+		Resource:    wschema.GroupVersionResource{Group: "example.com", Version: q.version, Resource: "widgets"},
 		SubResource: q.sub, Name: q.name, Namespace: "ns-a", Object: q.obj, OldObject: q.old, UserInfo: wadmission.UserInfo{Username: "alice"}})
 }
 

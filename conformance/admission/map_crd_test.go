@@ -191,8 +191,8 @@ func TestMutatingPoliciesCRDSMD(t *testing.T) {
 			Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}}})
 		require.NoError(t, err)
 		res, err := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Create,
-			Kind:     wadmission.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Thing"},
-			Resource: wadmission.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "things"},
+			Kind:     wschema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Thing"},
+			Resource: wschema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "things"},
 			Name:     "t1", Namespace: ns, Object: obj, UserInfo: wadmission.UserInfo{Username: "alice"}})
 		ctx, _ := json.Marshal(map[string]any{"policy": policy, "obj": obj})
 		if refErr != nil {

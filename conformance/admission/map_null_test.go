@@ -139,8 +139,8 @@ func TestMutatingPoliciesNullInApply(t *testing.T) {
 				Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}}})
 			require.NoError(t, err)
 			res, err := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Create,
-				Kind:     wadmission.GroupVersionKind{Group: k.gvk.Group, Version: "v1", Kind: kind},
-				Resource: wadmission.GroupVersionResource{Group: k.gvk.Group, Version: "v1", Resource: k.res},
+				Kind:     wschema.GroupVersionKind{Group: k.gvk.Group, Version: "v1", Kind: kind},
+				Resource: wschema.GroupVersionResource{Group: k.gvk.Group, Version: "v1", Resource: k.res},
 				Name:     "o1", Namespace: "ns-a", Object: deepCopy(k.obj), UserInfo: wadmission.UserInfo{Username: "alice"}})
 			if fixture, ok := nullRealCluster[expr]; ok {
 				b, rerr := os.ReadFile("../../testdata/admission/realcluster-null/" + fixture)

@@ -232,8 +232,8 @@ func TestMutatingPoliciesBuiltinSMD(t *testing.T) {
 		chain, err := wadmission.New(wadmission.Config{Objects: []map[string]any{policy, binding}, Namespaces: w.namespaces})
 		require.NoError(t, err)
 		res, err := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Operation(op),
-			Kind:     wadmission.GroupVersionKind{Group: group, Version: version, Kind: kind},
-			Resource: wadmission.GroupVersionResource{Group: group, Version: version, Resource: resource},
+			Kind:     wpschema.GroupVersionKind{Group: group, Version: version, Kind: kind},
+			Resource: wpschema.GroupVersionResource{Group: group, Version: version, Resource: resource},
 			Name:     "w1", Namespace: ns, Object: obj, OldObject: old, UserInfo: wadmission.UserInfo{Username: "alice"}})
 		ctx, _ := json.Marshal(map[string]any{"policy": policy, "obj": obj, "op": op})
 		if refErr != nil {

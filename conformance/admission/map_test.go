@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	wschema "github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"testing"
 
@@ -195,8 +196,8 @@ func TestMutatingPolicies(t *testing.T) {
 		chain, err := wadmission.New(wadmission.Config{Objects: objs, Params: w.params, Namespaces: w.namespaces})
 		require.NoError(t, err)
 		res, err := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Operation(op),
-			Kind:     wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+			Kind:     wschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource: wschema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 			Name:     "cm1", Namespace: ns, Object: obj, OldObject: old, UserInfo: wadmission.UserInfo{Username: "alice"}})
 		ctx, _ := json.Marshal(map[string]any{"policies": policies, "bindings": bindings, "obj": obj, "op": op})
 		if refErr != nil {

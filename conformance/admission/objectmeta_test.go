@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -167,13 +168,13 @@ func TestObjectMetaValidation(t *testing.T) {
 			old = genMeta(r, namespaced)
 		}
 		want := refMetaErrors(t, md, old, namespaced)
-		req := wadmission.Request{Operation: op, Kind: wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespace: "ns-a"}
+		req := wadmission.Request{Operation: op, Kind: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Namespace: "ns-a"}
 		apiVersion := "v1"
 		if !namespaced {
 			apiVersion = "rbac.authorization.k8s.io/v1"
-			req.Kind = wadmission.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}
-			req.Resource = wadmission.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}
+			req.Kind = schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}
+			req.Resource = schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}
 			req.Namespace = ""
 		}
 		req.Object = map[string]any{"apiVersion": apiVersion, "kind": req.Kind.Kind, "metadata": md}

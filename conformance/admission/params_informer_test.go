@@ -49,8 +49,8 @@ func TestParamInformerKinds(t *testing.T) {
 		chain, err := wadmission.New(wadmission.Config{Objects: objs, Params: []map[string]any{param}, Namespaces: newWorld(t).namespaces})
 		require.NoError(t, err)
 		_, err = chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Create,
-			Kind:     wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Name: "cm1", Namespace: "ns-a",
+			Kind:     wschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource: wschema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Name: "cm1", Namespace: "ns-a",
 			Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm1", "namespace": "ns-a"}}})
 		if ferr == nil {
 			typed++

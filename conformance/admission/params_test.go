@@ -549,8 +549,8 @@ func (w *paramWorld) oursMAP(t testing.TB, pol, b, obj map[string]any, ns string
 	chain, err := wadmission.New(wadmission.Config{Objects: []map[string]any{pol, b}, Params: w.objects, Namespaces: w.namespaces})
 	require.NoError(t, err)
 	res, err := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Create,
-		Kind:     wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-		Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+		Kind:     wschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+		Resource: wschema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 		Name:     "cm1", Namespace: ns, Object: obj, UserInfo: wadmission.UserInfo{Username: "alice"}})
 	if err != nil {
 		if se, ok := err.(*status.Error); ok {

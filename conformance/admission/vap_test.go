@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -251,8 +252,8 @@ func (w *world) ours(t testing.TB, c gencase) outcome {
 	require.NoError(t, err)
 	res, err := chain.Admit(context.Background(), wadmission.Request{
 		Operation: wadmission.Operation(c.op),
-		Kind:      wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-		Resource:  wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+		Kind:      schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+		Resource:  schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 		Name:      c.name, Namespace: c.ns, Object: c.obj, OldObject: c.old,
 		UserInfo: wadmission.UserInfo{Username: c.user},
 	})

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	wschema "github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"testing"
 
@@ -99,8 +100,8 @@ func TestAdmissionReviewRequests(t *testing.T) {
 		c := genReviewCase(r)
 		want := refReview(t, c, "uid-1")
 		body, err := wadmission.Review(wadmission.Request{Operation: wadmission.Operation(c.op),
-			Kind:        wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Resource:    wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+			Kind:        wschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource:    wschema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 			SubResource: c.sub, Name: c.name, Namespace: c.ns, Object: c.obj, OldObject: c.old, DryRun: c.dryRun, UserInfo: c.user}, "uid-1")
 		require.NoError(t, err)
 		var got map[string]any
@@ -200,8 +201,8 @@ func TestWebhookResponses(t *testing.T) {
 			Client: cannedClient{body}, Env: wadmission.Env{ReviewUID: func() string { return "uid-1" }}})
 		require.NoError(t, err)
 		res, err := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Create,
-			Kind:     wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+			Kind:     wschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource: wschema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 			Name:     "cm1", Namespace: "ns-a", Object: genConfigMap(r, "cm1", "ns-a")})
 		gotErr := ""
 		if err != nil {
@@ -332,8 +333,8 @@ func TestMutatingWebhookResponses(t *testing.T) {
 			Client: cannedClient{body}, Env: wadmission.Env{ReviewUID: func() string { return "uid-1" }}})
 		require.NoError(t, err)
 		res, err := chain.Admit(context.Background(), wadmission.Request{Operation: op,
-			Kind:     wadmission.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Resource: wadmission.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+			Kind:     wschema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+			Resource: wschema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
 			Name:     "cm1", Namespace: "ns-a", Object: obj, OldObject: old})
 		gotErr := ""
 		if err != nil {

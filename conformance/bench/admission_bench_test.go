@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	wschema "github.com/writepath/writepath/schema"
 	"os"
 	goruntime "runtime"
 	"sort"
@@ -133,8 +134,8 @@ func wpVAPChain(b testing.TB) *wadmission.Chain {
 
 func wpVAPRequest(obj, old map[string]any) wadmission.Request {
 	return wadmission.Request{Operation: wadmission.Update,
-		Kind:     wadmission.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
-		Resource: wadmission.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
+		Kind:     wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
+		Resource: wschema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"},
 		Name:     "web", Namespace: "prod", Object: obj, OldObject: old, UserInfo: wadmission.UserInfo{Username: "alice"}}
 }
 

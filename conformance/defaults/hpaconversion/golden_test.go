@@ -1,6 +1,7 @@
 package hpaconversion
 
 import (
+	"github.com/writepath/writepath/schema"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,7 +18,7 @@ const goldenDir = "../../../testdata/admission/hpa-conversion"
 // goldenCase is one entry of testdata/admission/hpa-conversion/cases.yaml.
 type goldenCase struct {
 	name     string
-	from, to admission.GroupVersionKind
+	from, to schema.GroupVersionKind
 	obj      map[string]any
 	base     map[string]any
 }
@@ -27,7 +28,7 @@ func readGoldenCases(t *testing.T) []goldenCase {
 	require.NoError(t, err)
 	v, err := codec.DecodeValue(b)
 	require.NoError(t, err)
-	gvk := map[any]admission.GroupVersionKind{"v1": gvk1, "v2": gvk2}
+	gvk := map[any]schema.GroupVersionKind{"v1": gvk1, "v2": gvk2}
 	var out []goldenCase
 	for _, c := range v.([]any) {
 		m := c.(map[string]any)

@@ -9,6 +9,7 @@ package hpaconversion
 
 import (
 	"encoding/json"
+	"github.com/writepath/writepath/schema"
 	"math/rand"
 	"os"
 	"reflect"
@@ -30,21 +31,21 @@ import (
 )
 
 var (
-	gvk1 = admission.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
-	gvk2 = admission.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
+	gvk1 = schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
+	gvk2 = schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
 )
 
 // reference converts obj (JSON of from) into base (JSON of v2, or nil) and
 // to `to`, as kube-apiserver does; a panic of the conversion is reported as
 // panicked.
-func reference(obj, base []byte, from, to admission.GroupVersionKind) (out map[string]any, err error, panicked bool) {
+func reference(obj, base []byte, from, to schema.GroupVersionKind) (out map[string]any, err error, panicked bool) {
 	s := legacyscheme.Scheme
 	defer func() {
 		if r := recover(); r != nil {
 			out, err, panicked = nil, nil, true
 		}
 	}()
-	newObj := func(g admission.GroupVersionKind) runtime.Object {
+	newObj := func(g schema.GroupVersionKind) runtime.Object {
 		if g.Version == "v1" {
 			return &v1.HorizontalPodAutoscaler{}
 		}
@@ -497,7 +498,7 @@ func (g gen) illTyped(obj map[string]any) {
 }
 
 type kase struct {
-	from, to admission.GroupVersionKind
+	from, to schema.GroupVersionKind
 	obj      map[string]any
 	base     map[string]any
 }
