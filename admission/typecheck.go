@@ -215,24 +215,6 @@ func (m *gvMapper) add(kind, plural, singular string) {
 	m.resourceToKind[plural] = kind
 }
 
-// guessResource is meta.UnsafeGuessKindToResource.
-func guessResource(kind string) (plural, singular string) {
-	if kind == "" {
-		return "", ""
-	}
-	singular = strings.ToLower(kind)
-	switch string(singular[len(singular)-1]) {
-	case "s":
-		return singular + "es", singular
-	case "y":
-		if len(singular) > 1 && strings.ContainsAny(singular[len(singular)-2:len(singular)-1], "aeiou") {
-			return singular + "s", singular
-		}
-		return singular[:len(singular)-1] + "ies", singular
-	}
-	return singular + "s", singular
-}
-
 type discoveredResource struct{ kind, plural, singular string }
 
 func newGVMapper(group, version string, rs []discoveredResource) *gvMapper {
@@ -240,13 +222,13 @@ func newGVMapper(group, version string, rs []discoveredResource) *gvMapper {
 	for _, r := range rs {
 		singular := r.singular
 		if singular == "" {
-			_, singular = guessResource(r.kind)
+			_, singular = schema.GuessResource(r.kind)
 		}
 		m.add(r.kind, r.plural, singular)
-		p, s := guessResource(r.kind + "List")
+		p, s := schema.GuessResource(r.kind + "List")
 		m.add(r.kind+"List", p, s)
 	}
-	p, s := guessResource("List")
+	p, s := schema.GuessResource("List")
 	m.add("List", p, s)
 	return m
 }

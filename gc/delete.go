@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/schema"
 )
 
 // Propagation is a DELETE request's propagationPolicy.
@@ -202,7 +203,7 @@ func gcFinalizers(m *meta, k Kind, opts *DeleteOptions) (changed bool, finalizer
 		return false, m.finalizers
 	}
 	orphan, foreground := false, false
-	if k.Policy != PolicyUnsupported {
+	if k.Policy != schema.GCUnsupported {
 		switch {
 		case opts.OrphanDependents != nil:
 			orphan = *opts.OrphanDependents
@@ -222,7 +223,7 @@ func gcFinalizers(m *meta, k Kind, opts *DeleteOptions) (changed bool, finalizer
 				}
 			}
 			if !decided {
-				orphan = k.Policy == PolicyOrphan
+				orphan = k.Policy == schema.GCOrphan
 			}
 		}
 	}

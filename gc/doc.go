@@ -39,7 +39,10 @@
 // The caller's duties:
 //  1. Pass the server's clock as now; nothing here reads the clock.
 //  2. Give every object of a snapshot its metadata.uid (the collector tracks objects by uid)
-//     and the CustomResourceDefinitions of custom kinds (or a Kinds lookup).
+//     and the CustomResourceDefinitions of custom kinds (or a Kinds lookup). Built-in kinds
+//     come from schema's catalogue and strategies (Builtin): the kinds a 1.37 apiserver serves
+//     by default, with their scope, default GC policy and graceful deletion; a kind nobody
+//     declares is placed by the object's namespace and schema.GuessResource's plural.
 //  3. Treat resourceVersion and managedFields as storage's business: Delete, Update and the
 //     actions leave them as they were.
 //

@@ -2,36 +2,21 @@ package gc
 
 import (
 	"fmt"
-	"strings"
-)
+	"sync"
 
-// Policy is a resource's default garbage-collection policy when a DELETE names none
-// (rest.GarbageCollectionPolicy in k8s.io/apiserver).
-type Policy string
-
-// The default policies a resource's registry strategy can declare.
-const (
-	// PolicyBackground: dependents are deleted in the background. This is the policy of every
-	// resource whose strategy declares none, and of apps/v1 workloads ("DeleteDependents").
-	PolicyBackground Policy = ""
-	// PolicyOrphan: a DELETE without options orphans dependents (batch/v1 Job and v1
-	// ReplicationController, for backward compatibility).
-	PolicyOrphan Policy = "OrphanDependents"
-	// PolicyUnsupported: the resource cannot be garbage collected; GC finalizers are never set
-	// (core and events.k8s.io Events).
-	PolicyUnsupported Policy = "Unsupported"
+	"github.com/writepath/writepath/schema"
 )
 
 // Kind describes one served kind as the deletion machinery needs it: its resource (plural), its
 // scope, its default garbage-collection policy and whether its strategy supports graceful
-// deletion.
+// deletion (for a built-in kind, schema's catalogue and schema.Strategy facts).
 type Kind struct {
 	Group      string
 	Version    string
 	Kind       string
 	Resource   string
 	Namespaced bool
-	Policy     Policy
+	Policy     schema.GCPolicy
 	// Graceful is true for pods, the only built-in resource whose strategy implements
 	// CheckGracefulDelete.
 	Graceful bool
@@ -52,121 +37,40 @@ func (k Kind) APIVersion() string {
 // kind at that version (the garbage collector's REST mapping fails).
 type Kinds func(apiVersion, kind string) (k Kind, known bool)
 
-type builtinKind struct {
-	group, kind, resource string
-	namespaced            bool
-	versions              []string
-	policy                map[string]Policy // by version; missing = background
-	graceful, returnObj   bool
-}
-
-// builtin lists the kinds kube-apiserver 1.37 serves by default (beta APIs are off by default).
-var builtin = []builtinKind{
-	{group: "", kind: "Pod", resource: "pods", namespaced: true, versions: []string{"v1"}, graceful: true, returnObj: true},
-	{group: "", kind: "ConfigMap", resource: "configmaps", namespaced: true, versions: []string{"v1"}},
-	{group: "", kind: "Secret", resource: "secrets", namespaced: true, versions: []string{"v1"}},
-	{group: "", kind: "Service", resource: "services", namespaced: true, versions: []string{"v1"}, returnObj: true},
-	{group: "", kind: "ServiceAccount", resource: "serviceaccounts", namespaced: true, versions: []string{"v1"}, returnObj: true},
-	{group: "", kind: "Endpoints", resource: "endpoints", namespaced: true, versions: []string{"v1"}},
-	{group: "", kind: "Event", resource: "events", namespaced: true, versions: []string{"v1"}, policy: map[string]Policy{"v1": PolicyUnsupported}},
-	{group: "", kind: "LimitRange", resource: "limitranges", namespaced: true, versions: []string{"v1"}},
-	{group: "", kind: "ResourceQuota", resource: "resourcequotas", namespaced: true, versions: []string{"v1"}, returnObj: true},
-	{group: "", kind: "PersistentVolumeClaim", resource: "persistentvolumeclaims", namespaced: true, versions: []string{"v1"}, returnObj: true},
-	{group: "", kind: "PodTemplate", resource: "podtemplates", namespaced: true, versions: []string{"v1"}, returnObj: true},
-	{group: "", kind: "ReplicationController", resource: "replicationcontrollers", namespaced: true, versions: []string{"v1"}, policy: map[string]Policy{"v1": PolicyOrphan}},
-	{group: "", kind: "Namespace", resource: "namespaces", versions: []string{"v1"}, returnObj: true},
-	{group: "", kind: "Node", resource: "nodes", versions: []string{"v1"}},
-	{group: "", kind: "PersistentVolume", resource: "persistentvolumes", versions: []string{"v1"}, returnObj: true},
-	{group: "apps", kind: "Deployment", resource: "deployments", namespaced: true, versions: []string{"v1"}},
-	{group: "apps", kind: "ReplicaSet", resource: "replicasets", namespaced: true, versions: []string{"v1"}},
-	{group: "apps", kind: "StatefulSet", resource: "statefulsets", namespaced: true, versions: []string{"v1"}},
-	{group: "apps", kind: "DaemonSet", resource: "daemonsets", namespaced: true, versions: []string{"v1"}},
-	{group: "apps", kind: "ControllerRevision", resource: "controllerrevisions", namespaced: true, versions: []string{"v1"}},
-	{group: "batch", kind: "Job", resource: "jobs", namespaced: true, versions: []string{"v1"}, policy: map[string]Policy{"v1": PolicyOrphan}},
-	{group: "batch", kind: "CronJob", resource: "cronjobs", namespaced: true, versions: []string{"v1"}},
-	{group: "autoscaling", kind: "HorizontalPodAutoscaler", resource: "horizontalpodautoscalers", namespaced: true, versions: []string{"v1", "v2"}},
-	{group: "policy", kind: "PodDisruptionBudget", resource: "poddisruptionbudgets", namespaced: true, versions: []string{"v1"}},
-	{group: "networking.k8s.io", kind: "Ingress", resource: "ingresses", namespaced: true, versions: []string{"v1"}},
-	{group: "networking.k8s.io", kind: "NetworkPolicy", resource: "networkpolicies", namespaced: true, versions: []string{"v1"}},
-	{group: "networking.k8s.io", kind: "IngressClass", resource: "ingressclasses", versions: []string{"v1"}},
-	{group: "networking.k8s.io", kind: "IPAddress", resource: "ipaddresses", versions: []string{"v1"}},
-	{group: "networking.k8s.io", kind: "ServiceCIDR", resource: "servicecidrs", versions: []string{"v1"}},
-	{group: "discovery.k8s.io", kind: "EndpointSlice", resource: "endpointslices", namespaced: true, versions: []string{"v1"}},
-	{group: "events.k8s.io", kind: "Event", resource: "events", namespaced: true, versions: []string{"v1"}, policy: map[string]Policy{"v1": PolicyUnsupported}},
-	{group: "coordination.k8s.io", kind: "Lease", resource: "leases", namespaced: true, versions: []string{"v1"}},
-	{group: "rbac.authorization.k8s.io", kind: "Role", resource: "roles", namespaced: true, versions: []string{"v1"}},
-	{group: "rbac.authorization.k8s.io", kind: "RoleBinding", resource: "rolebindings", namespaced: true, versions: []string{"v1"}},
-	{group: "rbac.authorization.k8s.io", kind: "ClusterRole", resource: "clusterroles", versions: []string{"v1"}},
-	{group: "rbac.authorization.k8s.io", kind: "ClusterRoleBinding", resource: "clusterrolebindings", versions: []string{"v1"}},
-	{group: "storage.k8s.io", kind: "StorageClass", resource: "storageclasses", versions: []string{"v1"}, returnObj: true},
-	{group: "storage.k8s.io", kind: "CSIDriver", resource: "csidrivers", versions: []string{"v1"}, returnObj: true},
-	{group: "storage.k8s.io", kind: "CSINode", resource: "csinodes", versions: []string{"v1"}, returnObj: true},
-	{group: "storage.k8s.io", kind: "VolumeAttachment", resource: "volumeattachments", versions: []string{"v1"}, returnObj: true},
-	{group: "storage.k8s.io", kind: "VolumeAttributesClass", resource: "volumeattributesclasses", versions: []string{"v1"}, returnObj: true},
-	{group: "storage.k8s.io", kind: "CSIStorageCapacity", resource: "csistoragecapacities", namespaced: true, versions: []string{"v1"}},
-	{group: "scheduling.k8s.io", kind: "PriorityClass", resource: "priorityclasses", versions: []string{"v1"}},
-	{group: "node.k8s.io", kind: "RuntimeClass", resource: "runtimeclasses", versions: []string{"v1"}},
-	{group: "certificates.k8s.io", kind: "CertificateSigningRequest", resource: "certificatesigningrequests", versions: []string{"v1"}},
-	{group: "admissionregistration.k8s.io", kind: "MutatingWebhookConfiguration", resource: "mutatingwebhookconfigurations", versions: []string{"v1"}},
-	{group: "admissionregistration.k8s.io", kind: "ValidatingWebhookConfiguration", resource: "validatingwebhookconfigurations", versions: []string{"v1"}},
-	{group: "admissionregistration.k8s.io", kind: "ValidatingAdmissionPolicy", resource: "validatingadmissionpolicies", versions: []string{"v1"}},
-	{group: "admissionregistration.k8s.io", kind: "ValidatingAdmissionPolicyBinding", resource: "validatingadmissionpolicybindings", versions: []string{"v1"}},
-	{group: "admissionregistration.k8s.io", kind: "MutatingAdmissionPolicy", resource: "mutatingadmissionpolicies", versions: []string{"v1"}},
-	{group: "admissionregistration.k8s.io", kind: "MutatingAdmissionPolicyBinding", resource: "mutatingadmissionpolicybindings", versions: []string{"v1"}},
-	{group: "apiextensions.k8s.io", kind: "CustomResourceDefinition", resource: "customresourcedefinitions", versions: []string{"v1"}},
-	{group: "apiregistration.k8s.io", kind: "APIService", resource: "apiservices", versions: []string{"v1"}},
-	{group: "flowcontrol.apiserver.k8s.io", kind: "FlowSchema", resource: "flowschemas", versions: []string{"v1"}},
-	{group: "flowcontrol.apiserver.k8s.io", kind: "PriorityLevelConfiguration", resource: "prioritylevelconfigurations", versions: []string{"v1"}},
-	{group: "resource.k8s.io", kind: "DeviceClass", resource: "deviceclasses", versions: []string{"v1"}, returnObj: true},
-	{group: "resource.k8s.io", kind: "ResourceSlice", resource: "resourceslices", versions: []string{"v1"}, returnObj: true},
-	{group: "resource.k8s.io", kind: "ResourceClaim", resource: "resourceclaims", namespaced: true, versions: []string{"v1"}, returnObj: true},
-	{group: "resource.k8s.io", kind: "ResourceClaimTemplate", resource: "resourceclaimtemplates", namespaced: true, versions: []string{"v1"}, returnObj: true},
-}
-
-var builtinIndex = func() map[string]*builtinKind {
-	m := make(map[string]*builtinKind, len(builtin))
-	for i := range builtin {
-		b := &builtin[i]
-		m[b.group+"/"+b.kind] = b
+// builtinIndex holds the kinds kube-apiserver 1.37 serves by default that are stored (have a
+// REST strategy): by apiVersion + "/" + kind, and their served versions (sorted) by group + "/" +
+// kind.
+var builtinIndex = sync.OnceValue(func() (idx struct {
+	kinds    map[string]Kind
+	versions map[string][]string
+}) {
+	idx.kinds, idx.versions = map[string]Kind{}, map[string][]string{}
+	kinds, err := schema.BuiltinKinds()
+	if err != nil {
+		return idx
 	}
-	return m
-}()
+	for _, k := range kinds {
+		if !k.ServedByDefault {
+			continue
+		}
+		st, ok := k.Strategy()
+		if !ok {
+			continue
+		}
+		idx.kinds[k.GVK.APIVersion()+"/"+k.GVK.Kind] = Kind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind,
+			Resource: k.Resource, Namespaced: k.Namespaced, Policy: st.GCPolicy, Graceful: st.GracefulDelete,
+			ReturnDeletedObject: st.ReturnDeletedObject}
+		gk := k.GVK.Group + "/" + k.GVK.Kind
+		idx.versions[gk] = append(idx.versions[gk], k.GVK.Version)
+	}
+	return idx
+})
 
 // Builtin looks up the kinds kube-apiserver 1.37 serves by default. Custom resources are not
 // known to it; Run and Step learn them from CustomResourceDefinitions in the snapshot.
 func Builtin(apiVersion, kind string) (Kind, bool) {
-	group, version := splitAPIVersion(apiVersion)
-	b, ok := builtinIndex[group+"/"+kind]
-	if !ok {
-		return Kind{}, false
-	}
-	served := false
-	for _, v := range b.versions {
-		if v == version {
-			served = true
-		}
-	}
-	if !served {
-		return Kind{}, false
-	}
-	return Kind{Group: group, Version: version, Kind: kind, Resource: b.resource, Namespaced: b.namespaced,
-		Policy: b.policy[version], Graceful: b.graceful, ReturnDeletedObject: b.returnObj}, true
-}
-
-// guessResource pluralises a kind the way meta.UnsafeGuessKindToResource does.
-func guessResource(kind string) string {
-	k := strings.ToLower(kind)
-	switch {
-	case k == "":
-		return k
-	case strings.HasSuffix(k, "endpoints"):
-		return k
-	case strings.HasSuffix(k, "s"):
-		return k + "es"
-	case strings.HasSuffix(k, "y"):
-		return k[:len(k)-1] + "ies"
-	}
-	return k + "s"
+	k, ok := builtinIndex().kinds[apiVersion+"/"+kind]
+	return k, ok
 }
 
 // crdKinds reads the kinds a CustomResourceDefinition serves.
@@ -184,7 +88,7 @@ func crdKinds(obj Object) []Kind {
 		return nil
 	}
 	if plural == "" {
-		plural = strings.ToLower(kind) + "s"
+		plural, _ = schema.GuessResource(kind)
 	}
 	var out []Kind
 	versions, _ := spec["versions"].([]any)
@@ -307,5 +211,6 @@ func (c *catalog) kindOf(m *meta) Kind {
 		return k
 	}
 	group, version := splitAPIVersion(m.apiVersion)
-	return Kind{Group: group, Version: version, Kind: m.kind, Resource: guessResource(m.kind), Namespaced: m.namespace != ""}
+	plural, _ := schema.GuessResource(m.kind)
+	return Kind{Group: group, Version: version, Kind: m.kind, Resource: plural, Namespaced: m.namespace != ""}
 }

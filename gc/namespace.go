@@ -2,9 +2,12 @@ package gc
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/writepath/writepath/schema"
 )
 
 // The namespace deletion conditions, in the order the namespace controller writes them, with
@@ -36,8 +39,8 @@ func (s *state) servedVersions(k Kind) []string {
 		sort.Strings(vs)
 		return vs
 	}
-	if b, ok := builtinIndex[k.Group+"/"+k.Kind]; ok {
-		return b.versions
+	if vs, ok := builtinIndex().versions[k.Group+"/"+k.Kind]; ok {
+		return slices.Clone(vs)
 	}
 	return []string{k.Version}
 }
@@ -363,7 +366,7 @@ func (s *state) fastDelete(it *item, opts DeleteOptions) (outcome string, w *wri
 	if p := opts.Preconditions; p != nil && ((p.UID != nil && *p.UID != it.m.uid) || p.ResourceVersion != nil) {
 		return "", nil, false
 	}
-	if opts.PropagationPolicy == nil || (*opts.PropagationPolicy != Background && it.k.Policy != PolicyUnsupported) {
+	if opts.PropagationPolicy == nil || (*opts.PropagationPolicy != Background && it.k.Policy != schema.GCUnsupported) {
 		return "", nil, false
 	}
 	if !it.k.Graceful {

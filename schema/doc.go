@@ -9,7 +9,19 @@
 // discovery facts) whose SMDType is the structured-merge-diff type the apiserver's field manager
 // uses, whose PatchMeta holds the strategic-merge-patch strategies and merge keys of k8s.io/api's
 // struct tags (which differ from the server-side-apply keys in places), and whose Explain shows
-// both for a field path. The catalogue is parsed once, on first use.
+// both for a field path. The catalogue is parsed once, on first use. It is the one resource
+// table: group, versions, kind, plural, singular, short names, scope, subresources and verbs of
+// every built-in kind come from it, and GuessResource is the one plural rule for kinds it does not
+// know (meta.UnsafeGuessKindToResource's).
+//
+// Strategy is the rest of what a kind's REST strategy and storage decide on a write, by group and
+// kind (BuiltinStrategy, Kind.Strategy; CustomResourceStrategy for apiextensions-apiserver's):
+// unconditional updates, the generation rule (GenerationRule; package versions applies it), the
+// subresources that go through a strategy or around it, graceful deletion, the default
+// garbage-collection policy (package gc applies it), whether a DELETE answers with the object,
+// the storage prefix, and the reset fields per subresource (package apply hands them to the field
+// manager). It is hand-written from k8s.io/kubernetes/pkg/registry v1.37.2; every stored resource
+// of the catalogue has one (TestBuiltinStrategyCoversCatalogue).
 //
 // DefaultBuiltin (and Kind.Default) is the defaulting kube-apiserver 1.37 does to a built-in
 // object on decode and after a server-side apply merge: the object is read as the Go type of
@@ -103,6 +115,10 @@
 //	store(res.Object)                      // pruned, metadata normalised, defaulted
 //	warn(res.Warnings)                     // unknown/duplicate fields under Warn, deprecations, finalizers
 //	if len(res.Errors) > 0 { return v.Invalid(res.Object, res.Errors) } // the apiserver's 422
+//
+//	k, _ := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+//	st, _ := k.Strategy()            // st.Generation.Compare: [spec metadata.annotations]
+//	plural, _ := schema.GuessResource("Widget") // "widgets", for a kind nobody declared
 //
 // Request.Subresource "status" is a write to the status subresource (ValidateStatusUpdate);
 // Version.Read is the storage decoding (malformed metadata dropped, defaulting on read).

@@ -8,7 +8,9 @@
 // and apiextensions-apiserver.
 //
 // The model: a Strategy describes one resource (Builtin, BuiltinResource,
-// CustomResource, StrategyFor). Functions take the stored object and the object
+// CustomResource, StrategyFor): its name and subresources from schema's
+// catalogue with the facts of its REST strategy (schema.Strategy: the generation
+// rule, unconditional updates, deletion); this package applies them. Functions take the stored object and the object
 // a request would write, both in the object model (map[string]any with int64
 // integers), and return what kube-apiserver would store or the error it would
 // answer, as a *status.Error carrying the apiserver's code, reason and words.

@@ -221,13 +221,6 @@ func ExampleStrategy_GroupKind() {
 	// Output: Deployment.apps deployments.apps
 }
 
-func ExampleGenerationPolicy_Tracked() {
-	cm, _ := versions.Builtin("", "ConfigMap")
-	pc, _ := versions.Builtin("scheduling.k8s.io", "PriorityClass")
-	fmt.Println(cm.Generation.Tracked(), pc.Generation.Tracked())
-	// Output: false true
-}
-
 func ExampleGenerationChange_Bumped() {
 	s, _ := versions.Builtin("apps", "Deployment")
 	g, _ := versions.NextGeneration(s, deployment(2, 1, "a"), deployment(2, 1, "b"), "")

@@ -191,8 +191,8 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 }
 
 // admitRequest names the request's kind and resource from the object: the
-// built-in catalogue's plural, a CRD's plural, or the lower-cased kind plus "s"
-// for other kinds.
+// built-in catalogue's plural, a CRD's plural, or the apiserver's plural guess
+// (schema.GuessResource) for other kinds.
 func admitRequest(obj map[string]any, op admission.Operation, crds []*schema.CRD) (admission.Request, error) {
 	av, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
@@ -200,7 +200,7 @@ func admitRequest(obj map[string]any, op admission.Operation, crds []*schema.CRD
 	if err != nil || kind == "" {
 		return admission.Request{}, &inputError{err: fmt.Errorf("the object needs apiVersion and kind")}
 	}
-	resource := strings.ToLower(kind) + "s"
+	resource, _ := schema.GuessResource(kind)
 	if k, err := schema.Builtin(gv.WithKind(kind)); err == nil && k.Resource != "" {
 		resource = k.Resource
 	}

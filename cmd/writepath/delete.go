@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/writepath/writepath/gc"
+	"github.com/writepath/writepath/schema"
 )
 
 // runDelete is `writepath delete`: a DELETE through the apiserver's rules, then the garbage
@@ -310,13 +311,7 @@ func matchesKind(arg, apiVersion, kind string) bool {
 	if info, ok := gc.Builtin(apiVersion, kind); ok && a == info.Resource {
 		return true
 	}
-	plural := k + "s"
-	switch {
-	case strings.HasSuffix(k, "s"):
-		plural = k + "es"
-	case strings.HasSuffix(k, "y"):
-		plural = k[:len(k)-1] + "ies"
-	}
+	plural, _ := schema.GuessResource(kind)
 	return a == plural
 }
 
