@@ -37,6 +37,8 @@ var floors = map[string]float64{
 	"conversion":  2,
 	"gc":          2,
 	"controllers": 2,
+	// controllers/internal/... holds what the controllers share: below them, above floor 1.
+	"controllers/internal": 1.5,
 
 	"registry": 3,
 	"cluster":  4,
@@ -56,8 +58,14 @@ func mayImport(from, to string) (ok, known bool) {
 	return ft < ff, true
 }
 
-// floorKey is the floors key of a unit: "controllers/deployment" sits on the controllers floor.
-func floorKey(u string) string { return strings.SplitN(u, "/", 2)[0] }
+// floorKey is the floors key of a unit: "controllers/deployment" sits on the controllers floor,
+// "controllers/internal" on its own.
+func floorKey(u string) string {
+	if u == "controllers/internal" {
+		return u
+	}
+	return strings.SplitN(u, "/", 2)[0]
+}
 
 // leaves are packages of ours that import none of ours; every package may import them.
 var leaves = []string{"internal/quantity"}
@@ -155,6 +163,8 @@ func TestFloors(t *testing.T) {
 		{"patch", "merge", false}, {"cel", "versions", false}, {"apply", "merge", true},
 		{"apply", "gc", false}, {"admission", "conversion", false}, {"gc", "controllers/deployment", false},
 		{"controllers/deployment", "controllers/replicaset", false}, {"controllers/deployment", "versions", true},
+		{"controllers/replicaset", "controllers/internal", true}, {"controllers/internal", "controllers/replicaset", false},
+		{"controllers/internal", "schema", true}, // only controllers/... can import it: Go's internal rule
 		{"registry", "apply", true}, {"registry", "controllers/replicaset", true}, {"apply", "registry", false},
 		{"cluster", "registry", true}, {"registry", "cluster", false}, {"cmd", "cluster", true}, {"cluster", "cmd", false},
 	} {
