@@ -1,0 +1,159 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// phases are the mutating and validating admission phases of one request: the configuration
+// objects split by phase, each compiled into a chain that runs only that phase.
+type phases struct {
+	mutating, validating *admission.Chain
+}
+
+// noWebhooks is the webhook client of a world that gives none.
+type noWebhooks struct{}
+
+func (noWebhooks) Call(ctx context.Context, t admission.WebhookTarget, body []byte) ([]byte, error) {
+	return nil, errors.New("no webhook client configured")
+}
+
+// admissionPhases compiles the world's admission configuration, once per request.
+func (h *handler) admissionPhases() (*phases, error) {
+	if h.phases != nil {
+		return h.phases, nil
+	}
+	cfg, err := h.w.Admission(h.ctx)
+	if err != nil {
+		return nil, worldError(err, "Admission")
+	}
+	var mut, val []map[string]any
+	for _, o := range cfg.Objects {
+		k, _ := o["kind"].(string)
+		switch k {
+		case "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "MutatingWebhookConfiguration":
+			mut = append(mut, o)
+		default:
+			val = append(val, o)
+		}
+	}
+	p := &phases{}
+	if len(mut)+len(val) > 0 {
+		nss, err := h.w.List(h.ctx, schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}, "")
+		if err != nil {
+			return nil, worldError(err, "List(namespaces)")
+		}
+		client := cfg.Client
+		if client == nil {
+			client = noWebhooks{}
+		}
+		base := admission.Config{Params: cfg.Params, Namespaces: nss, Client: client, Authorizer: cfg.Authorizer,
+			Env: admission.Env{Now: func() time.Time { return h.req.Now }, UID: h.w.NewUID, ReviewUID: h.w.NewUID}}
+		if h.ep.crd != nil {
+			base.Versions.CRDs = []*schema.CRD{h.ep.crd}
+		}
+		if len(mut) > 0 {
+			c := base
+			c.Objects = mut
+			if p.mutating, err = admission.New(c); err != nil {
+				return nil, status.InternalError(fmt.Errorf("admission configuration: %w", err))
+			}
+		}
+		if len(val) > 0 {
+			c := base
+			c.Objects = val
+			if p.validating, err = admission.New(c); err != nil {
+				return nil, status.InternalError(fmt.Errorf("admission configuration: %w", err))
+			}
+		}
+	}
+	h.phases = p
+	return p, nil
+}
+
+func (h *handler) admissionRequest(op admission.Operation, obj, old map[string]any, name string) admission.Request {
+	ep := h.ep
+	u := h.req.User
+	return admission.Request{
+		Operation:   op,
+		Kind:        ep.gvk,
+		Resource:    ep.Resource,
+		SubResource: ep.Subresource,
+		Name:        name,
+		Namespace:   ep.Namespace,
+		Object:      obj,
+		OldObject:   old,
+		DryRun:      h.dryRun,
+		UserInfo:    admission.UserInfo{Username: u.Name, UID: u.UID, Groups: u.Groups, Extra: u.Extra},
+	}
+}
+
+// mutate is mutating admission: NamespaceLifecycle (create in a missing or terminating
+// namespace), then MutatingAdmissionPolicies and mutating webhooks.
+func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name string) (map[string]any, error) {
+	if op == admission.Create {
+		if err := h.namespaceLifecycle(obj); err != nil {
+			return nil, err
+		}
+	}
+	p, err := h.admissionPhases()
+	if err != nil {
+		return nil, err
+	}
+	if p.mutating == nil {
+		return obj, nil
+	}
+	res, err := p.mutating.Admit(h.ctx, h.admissionRequest(op, obj, old, name))
+	h.warnings = append(h.warnings, res.RawWarnings...)
+	if err != nil {
+		return nil, err
+	}
+	return res.Object, nil
+}
+
+// validate is validating admission: ValidatingAdmissionPolicies and validating webhooks.
+func (h *handler) validate(op admission.Operation, obj, old map[string]any, name string) error {
+	p, err := h.admissionPhases()
+	if err != nil {
+		return err
+	}
+	if p.validating == nil {
+		return nil
+	}
+	res, err := p.validating.Admit(h.ctx, h.admissionRequest(op, obj, old, name))
+	h.warnings = append(h.warnings, res.RawWarnings...)
+	return err
+}
+
+// namespaceLifecycle is the NamespaceLifecycle plugin on create: the namespace must exist and not
+// be terminating (k8s.io/apiserver pkg/admission/plugin/namespace/lifecycle).
+func (h *handler) namespaceLifecycle(obj map[string]any) error {
+	ep := h.ep
+	if ep.Namespace == "" || !ep.namespaced || (ep.Resource.Group == "" && ep.Resource.Resource == "namespaces") {
+		return nil
+	}
+	if ep.Resource.Group == "authorization.k8s.io" && ep.Resource.Resource == "localsubjectaccessreviews" {
+		return nil
+	}
+	ns, err := h.w.Get(h.ctx, schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}, "", ep.Namespace)
+	if err != nil {
+		return worldError(err, "Get(namespaces)")
+	}
+	if ns == nil {
+		return status.NotFound(status.GroupResource{Resource: "namespaces"}, ep.Namespace)
+	}
+	st, _ := ns["status"].(map[string]any)
+	if phase, _ := st["phase"].(string); phase == "Terminating" {
+		e := status.Forbidden(ep.groupResource(), metaString(obj, "name"), fmt.Errorf("unable to create new content in namespace %s because it is being terminated", ep.Namespace))
+		e.Details.Causes = append(e.Details.Causes, status.Cause{Type: "NamespaceTerminating",
+			Message: fmt.Sprintf("namespace %s is being terminated", ep.Namespace), Field: "metadata.namespace"})
+		return e
+	}
+	return nil
+}

@@ -1,0 +1,210 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"mime"
+	"strings"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// bodyFormat checks the Content-Type of a create or update body (NegotiateInputSerializer: an
+// empty Content-Type is JSON) and returns the codec format.
+func (h *handler) bodyFormat() (codec.Format, error) {
+	ct := strings.TrimSpace(h.req.ContentType)
+	if ct == "" {
+		return codec.FormatJSON, nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil {
+		switch mt {
+		case "application/json":
+			return codec.FormatJSON, nil
+		case "application/yaml":
+			return codec.FormatYAML, nil
+		}
+	}
+	accepted := []string{"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"}
+	if h.ep.crd != nil {
+		accepted = accepted[:2]
+	}
+	return 0, status.UnknownBodyFormat(accepted)
+}
+
+// limitBody is limitedReadBody: a body over MaxRequestBytes is a 413.
+func limitBody(body []byte) error {
+	if len(body) > MaxRequestBytes {
+		return status.RequestEntityTooLarge(fmt.Sprintf("limit is %d", MaxRequestBytes))
+	}
+	return nil
+}
+
+// decoded is a request body read as the endpoint's serializer reads it.
+type decoded struct {
+	obj        map[string]any
+	duplicates []string
+}
+
+// readBody decodes the body of a create or update (k8s.io/apiserver handlers/create.go and
+// update.go: limitedReadBody, the serializer's Decode with the endpoint's kind as default, the
+// API version check). Duplicate fields are kept (last wins) and reported for field validation.
+func (h *handler) readBody(format codec.Format, into schema.GroupVersionKind) (decoded, error) {
+	if err := limitBody(h.req.Body); err != nil {
+		return decoded{}, err
+	}
+	doc, err := codec.Options{AllowDuplicates: true, Format: format, MaxBytes: -1}.Decode(h.req.Body)
+	if err != nil {
+		return decoded{}, status.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", into.Kind, err, summarize(h.req.Body)))
+	}
+	obj, ok := doc.Value.(map[string]any)
+	if !ok {
+		return decoded{}, status.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: json: cannot unmarshal %s into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" } (%s)", into.Kind, jsonTypeName(doc.Value), summarize(h.req.Body)))
+	}
+	// The serializer's meta factory reads apiVersion and kind as strings first.
+	for _, k := range []string{"apiVersion", "kind"} {
+		if v, ok := obj[k]; ok && v != nil {
+			if _, isString := v.(string); !isString {
+				return decoded{}, status.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: json: cannot unmarshal %s into Go struct field .%s of type string (%s)", into.Kind, jsonTypeName(v), k, summarize(h.req.Body)))
+			}
+		}
+	}
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	// Defaults fill what the body leaves out (gvkWithDefaults).
+	c := shallow(obj)
+	if kind == "" {
+		c["kind"] = into.Kind
+		kind = into.Kind
+	}
+	if av == "" {
+		c["apiVersion"] = into.GroupVersion().String()
+		av = into.GroupVersion().String()
+	}
+	gv, err := schema.ParseAPIVersion(av)
+	if err != nil {
+		return decoded{}, status.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v", into.Kind, err))
+	}
+	if gv.Group != into.Group || gv.Version != into.Version {
+		return decoded{}, status.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", av, into.GroupVersion().String()))
+	}
+	if kind != into.Kind {
+		return decoded{}, status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q in scheme", kind, gv.Version, into.Kind, kind, av))
+	}
+	return decoded{obj: c, duplicates: doc.Warnings}, nil
+}
+
+// typed is the decode-time treatment of an object of the endpoint's kind: for a built-in kind the
+// typed round trip (k8s.io/api's Go type: unknown fields dropped, values the Go type refuses
+// answered in the decoder's words) with the scheme's defaulting; for a custom resource the
+// structural schema's coercion, pruning and defaulting. The unknown fields found are reported
+// through the field validation level (Strict: 400; Warn: warnings). decodeErr builds the error of
+// a value the Go type refuses (400 for a body, 422 for a patched object).
+func (h *handler) typed(obj map[string]any, duplicates []string, level schema.FieldValidation, decodeErr func(msg string) error) (map[string]any, error) {
+	ep := h.ep
+	gvk := ep.gvk
+	if ep.crd != nil {
+		v := ep.version
+		out, unknown, err := v.Coerce(obj, level != schema.FieldValidationIgnore)
+		if err != nil {
+			return nil, err
+		}
+		warnings, ferr := schema.FieldValidationFindings(level, duplicates, unknown)
+		if ferr != nil {
+			k := ep.crd.Names.Kind
+			return nil, strictError(k, v.Name, ferr, decodeErr)
+		}
+		if w := v.Warning(); w != "" {
+			h.warnings = append(h.warnings, w)
+		}
+		h.warnings = append(h.warnings, warnings...)
+		if v.Structural != nil {
+			out = schema.Default(out, v.Structural).(map[string]any)
+		}
+		return out, nil
+	}
+	k := ep.builtin
+	var unknown []string
+	if level != schema.FieldValidationIgnore {
+		if t, err := k.SMDType(); err == nil && t.IsValid() {
+			unknown = schema.UnknownFields(t, obj)
+		}
+	}
+	out, err := schema.DefaultBuiltin(gvk, obj, h.req.Now)
+	if err != nil {
+		var fe *field.Error
+		if errors.As(err, &fe) {
+			msg, ok := schema.GoDecodeError(gvk, fe.Field, fe.BadValue)
+			if !ok {
+				msg = fe.Error()
+			}
+			return nil, decodeErr(msg)
+		}
+		var nf *schema.NotFoundError
+		if errors.As(err, &nf) {
+			// A served kind without a Go type in the catalogue: taken as decoded.
+			out = obj
+		} else {
+			return nil, decodeErr(err.Error())
+		}
+	}
+	warnings, ferr := schema.FieldValidationFindings(level, duplicates, unknown)
+	if ferr != nil {
+		return nil, strictError(gvk.Kind, gvk.Version, ferr, decodeErr)
+	}
+	h.warnings = append(h.warnings, warnings...)
+	return out, nil
+}
+
+// strictError rewords FieldValidationFindings' 400 for the caller's context.
+func strictError(kind, version string, ferr error, decodeErr func(string) error) error {
+	var st *status.Error
+	msg := ferr.Error()
+	if errors.As(ferr, &st) {
+		msg = st.Message
+	}
+	return decodeErr(msg)
+}
+
+// bodyDecodeError is the 400 of a body the Go type refuses (transformDecodeError).
+func bodyDecodeError(gvk schema.GroupVersionKind) func(string) error {
+	return func(msg string) error {
+		return status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", gvk.Kind, gvk.Version, gvk.Kind, msg))
+	}
+}
+
+// summarize is the handler's summary of an undecodable body (its first 30 bytes).
+func summarize(data []byte) string {
+	if len(data) > 30 {
+		return string(data[:30]) + " ..."
+	}
+	return string(data)
+}
+
+func jsonTypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "bool"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "number"
+}
+
+// shallow copies obj's top level.
+func shallow(obj map[string]any) map[string]any {
+	out := make(map[string]any, len(obj)+1)
+	for k, v := range obj {
+		out[k] = v
+	}
+	return out
+}

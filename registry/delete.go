@@ -1,0 +1,254 @@
+package registry
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/gc"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/status"
+)
+
+// deleteOptions reads metav1.DeleteOptions from the body, or when there is none from the query
+// (handlers/delete.go): gracePeriodSeconds, propagationPolicy, orphanDependents, dryRun.
+func (h *handler) deleteOptions() (gc.DeleteOptions, error) {
+	var o gc.DeleteOptions
+	if err := limitBody(h.req.Body); err != nil {
+		return o, err
+	}
+	if len(h.req.Body) > 0 {
+		doc, err := codec.Options{AllowDuplicates: true, MaxBytes: -1}.Decode(h.req.Body)
+		if err != nil {
+			return o, status.BadRequest(fmt.Sprintf("couldn't get version/kind; json parse error: %v", err))
+		}
+		js, err := codec.EncodeJSON(doc.Value)
+		if err != nil {
+			return o, status.BadRequest(err.Error())
+		}
+		if err := json.Unmarshal(js, &o); err != nil {
+			return o, status.BadRequest(err.Error())
+		}
+	} else {
+		q := h.query
+		if v := q.Get("gracePeriodSeconds"); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return o, status.BadRequest(fmt.Sprintf("strconv.ParseInt: parsing %q: invalid syntax", v))
+			}
+			o.GracePeriodSeconds = &n
+		}
+		if v, ok := q["propagationPolicy"]; ok && len(v) > 0 {
+			p := gc.Propagation(v[0])
+			o.PropagationPolicy = &p
+		}
+		if v := q.Get("orphanDependents"); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return o, status.BadRequest(fmt.Sprintf("strconv.ParseBool: parsing %q: invalid syntax", v))
+			}
+			o.OrphanDependents = &b
+		}
+		o.DryRun = q["dryRun"]
+	}
+	ep := h.ep
+	if ep.crd != nil {
+		kind := gc.Kind{Group: ep.gvk.Group, Version: ep.gvk.Version, Kind: ep.gvk.Kind, Resource: ep.Resource.Resource,
+			Namespaced: ep.namespaced, ReturnDeletedObject: true}
+		o.Kinds = func(apiVersion, k string) (gc.Kind, bool) {
+			if k == kind.Kind {
+				return kind, true
+			}
+			return gc.Builtin(apiVersion, k)
+		}
+	}
+	h.dryRun = len(o.DryRun) > 0
+	return o, nil
+}
+
+// delete is DELETE on an object (handlers/delete.go, store.Delete): gc.Delete decides graceful
+// deletion, the garbage collector's finalizers, preconditions and whether the object goes now.
+func (h *handler) delete() (Response, []Write, error) {
+	ep := h.ep
+	o, err := h.deleteOptions()
+	if err != nil {
+		return Response{}, nil, err
+	}
+	live, err := h.live()
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if live == nil {
+		return Response{}, nil, status.NotFound(ep.groupResource(), ep.Name)
+	}
+	return h.deleteOne(live, o)
+}
+
+func (h *handler) deleteOne(live map[string]any, o gc.DeleteOptions) (Response, []Write, error) {
+	ep := h.ep
+	if ep.Resource.Group == "" && ep.Resource.Resource == "namespaces" {
+		switch ep.Name {
+		case "default", "kube-system", "kube-public":
+			return Response{}, nil, status.Forbidden(ep.groupResource(), ep.Name, fmt.Errorf("this namespace may not be deleted"))
+		}
+	}
+	res, err := gc.Delete(live, o, h.req.Now)
+	if err != nil {
+		return Response{}, nil, asStatus(err)
+	}
+	if err := h.validate(admission.Delete, nil, live, metaString(live, "name")); err != nil {
+		return Response{}, nil, err
+	}
+	var writes []Write
+	body := res.Response
+	if !h.dryRun {
+		if res.Written != nil {
+			c, err := value.DeepCopyMap(res.Written)
+			if err != nil {
+				return Response{}, nil, &internalError{err: err}
+			}
+			ownMeta(c)["resourceVersion"] = h.w.NextResourceVersion()
+			writes = append(writes, Write{Resource: ep.Resource, Namespace: metaString(c, "namespace"), Name: metaString(c, "name"), Object: c})
+		}
+		switch {
+		case res.Removed:
+			last := live
+			if len(writes) > 0 {
+				last = writes[0].Object
+			}
+			writes = append(writes, Write{Delete: true, Resource: ep.Resource, Namespace: metaString(live, "namespace"), Name: metaString(live, "name"), Object: last})
+		case res.Changed:
+			c, err := value.DeepCopyMap(res.Object)
+			if err != nil {
+				return Response{}, nil, &internalError{err: err}
+			}
+			rv := h.w.NextResourceVersion()
+			ownMeta(c)["resourceVersion"] = rv
+			writes = append(writes, Write{Resource: ep.Resource, Namespace: metaString(c, "namespace"), Name: metaString(c, "name"), Object: c})
+			if body != nil && body["kind"] != "Status" {
+				body = c
+			}
+		}
+	}
+	code := res.Code
+	if code == 0 {
+		code = 200
+	}
+	resp, err := h.respond(code, body)
+	return resp, writes, err
+}
+
+// deleteCollection is DELETE on a collection (store.DeleteCollection): every listed object is
+// deleted with the same options; the response is the list as it was.
+func (h *handler) deleteCollection() (Response, []Write, error) {
+	ep := h.ep
+	o, err := h.deleteOptions()
+	if err != nil {
+		return Response{}, nil, err
+	}
+	objs, err := h.w.List(h.ctx, ep.Resource, ep.Namespace)
+	if err != nil {
+		return Response{}, nil, worldError(err, "List")
+	}
+	items := make([]map[string]any, 0, len(objs))
+	for _, obj := range objs {
+		c, err := h.toRequestVersion(obj)
+		if err != nil {
+			return Response{}, nil, err
+		}
+		items = append(items, c)
+	}
+	sortObjects(items)
+	var writes []Write
+	for _, it := range items {
+		_, w, err := h.deleteOne(it, o)
+		if err != nil {
+			return Response{}, nil, err
+		}
+		writes = append(writes, w...)
+	}
+	list := map[string]any{
+		"apiVersion": ep.gvk.GroupVersion().String(),
+		"kind":       ep.gvk.Kind + "List",
+		"metadata":   map[string]any{"resourceVersion": ""},
+		"items":      toAny(items),
+	}
+	resp, err := h.respond(200, list)
+	return resp, writes, err
+}
+
+// binding is POST pods/NAME/binding (pkg/registry/core/pod/storage BindingREST): the pod gets
+// spec.nodeName and the PodScheduled condition; the answer is a 201 Success Status.
+func (h *handler) binding() (Response, []Write, error) {
+	ep := h.ep
+	if ep.builtin == nil || ep.Resource.Resource != "pods" {
+		return Response{}, nil, status.RouteError(405, "405: Method Not Allowed")
+	}
+	format, err := h.bodyFormat()
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if err := limitBody(h.req.Body); err != nil {
+		return Response{}, nil, err
+	}
+	if _, err := h.parseWriteOptions("CreateOptions", false); err != nil {
+		return Response{}, nil, err
+	}
+	d, err := h.readBody(format, bindingGVK)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	target, _ := d.obj["target"].(map[string]any)
+	node, _ := target["name"].(string)
+	live, err := h.live()
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if live == nil {
+		return Response{}, nil, status.NotFound(ep.groupResource(), ep.Name)
+	}
+	if node == "" {
+		return Response{}, nil, status.Invalid(status.GroupKind{Kind: "Binding"}, ep.Name, fieldErrorList("target.name", "", "must not be empty"))
+	}
+	spec, _ := live["spec"].(map[string]any)
+	if n, _ := spec["nodeName"].(string); n != "" {
+		return Response{}, nil, status.Conflict(status.GroupResource{Resource: "pods/binding"}, ep.Name, fmt.Errorf("pod %s is already assigned to node %q", ep.Name, n))
+	}
+	obj, err := value.DeepCopyMap(live)
+	if err != nil {
+		return Response{}, nil, &internalError{err: err}
+	}
+	sp, _ := obj["spec"].(map[string]any)
+	if sp == nil {
+		sp = map[string]any{}
+		obj["spec"] = sp
+	}
+	sp["nodeName"] = node
+	st, _ := obj["status"].(map[string]any)
+	if st == nil {
+		st = map[string]any{}
+		obj["status"] = st
+	}
+	conds, _ := st["conditions"].([]any)
+	found := false
+	for _, c := range conds {
+		if cm, ok := c.(map[string]any); ok && cm["type"] == "PodScheduled" {
+			cm["status"] = "True"
+			found = true
+		}
+	}
+	if !found {
+		conds = append(conds, map[string]any{"type": "PodScheduled", "status": "True", "lastProbeTime": nil,
+			"lastTransitionTime": h.req.Now.UTC().Format("2006-01-02T15:04:05Z")})
+	}
+	st["conditions"] = conds
+	var writes []Write
+	if !h.dryRun {
+		ownMeta(obj)["resourceVersion"] = h.w.NextResourceVersion()
+		writes = append(writes, Write{Resource: ep.Resource, Namespace: ep.Namespace, Name: ep.Name, Object: obj})
+	}
+	resp, err := h.respond(201, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success", "code": int64(201)})
+	return resp, writes, err
+}

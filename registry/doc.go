@@ -1,0 +1,114 @@
+// Package registry is kube-apiserver 1.37's request path composed once, as a pure function: a
+// request and the world it sees give the response the client receives and the writes storage
+// makes.
+//
+//	resp, writes, err := registry.Handle(ctx, world, registry.Request{
+//		Method: "PATCH", Path: "/apis/apps/v1/namespaces/demo/deployments/web",
+//		ContentType: "application/strategic-merge-patch+json", Body: patch, Now: now,
+//	})
+//	// resp.Code, resp.Warnings (`299 - "unknown field \"spec.x\""`), resp.Body (the object or a
+//	// metav1.Status); writes: put this object, delete that one (none on dryRun=All or errors)
+//
+// Every step is a function of a lower floor (schema, versions, patch, merge, managedfields, cel,
+// apply, admission, gc); this package decides their order, which is the apiserver's. The
+// steps of a write, with the file of k8s.io/apiserver (or k8s.io/kubernetes,
+// apiextensions-apiserver) each one mirrors:
+//
+//  1. Routing: the URL names a built-in resource served by default or a served version of a CRD,
+//     its scope and subresource (pkg/endpoints/request/requestinfo.go, installer.go); anything
+//     else is the router's 404, a verb the route lacks its 405.
+//  2. Negotiation and limits: Accept (406), Content-Type (415: the serializers for create and
+//     update; the patch types, without strategic merge patch for custom resources), the 3 MiB
+//     body limit (413) (pkg/endpoints/handlers/rest.go limitedReadBody, negotiation/).
+//  3. Options: the query decoded and validated as CreateOptions, UpdateOptions, PatchOptions or
+//     DeleteOptions (dryRun, fieldManager, fieldValidation, force; 422 "CreateOptions.meta.k8s.io
+//     "" is invalid: ...") (handlers/create.go, update.go, patch.go, delete.go).
+//  4. Decode, or patch: the body read with the endpoint's kind as default, the API version
+//     checked (400); a PATCH applies JSON Patch, merge patch or strategic merge patch to the live
+//     object (patch, merge), or server-side apply merges it (apply; create by apply when the
+//     object does not exist) (handlers/patch.go).
+//  5. Typed round trip (built-in kinds: the Go type's decoding and the scheme's defaulting,
+//     schema.DefaultBuiltin; a value it refuses is a 400 for a body, a 422 naming the patch for a
+//     patched object, in the decoder's words, schema.GoDecodeError) or the structural schema's
+//     coercion, pruning and defaulting (custom resources, schema.Version.Coerce and Default);
+//     unknown and duplicate fields under fieldValidation (default Warn: warnings; Strict: the
+//     error) (k8s.io/apimachinery serializer/json, apiextensions-apiserver customresource_handler.go).
+//  6. Identity: the namespace of the object against the URL's (400), on create the system fields
+//     a client cannot set wiped, on update the name against the URL (400), after a patch the
+//     patcher's checkName (400), the uid a PUT carries as a storage precondition (409), a uid in
+//     an apply that creates (409) (rest/meta.go, handlers/update.go, patch.go).
+//  7. Field manager: managedFields of the write (apply.Update; the Apply and Update managers of
+//     apply.Apply), with the endpoint's reset fields and value resets — the status on the main
+//     resource, everything but status on /status (the strategy's PrepareForCreate and
+//     PrepareForUpdate resets) (endpoints/handlers/fieldmanager, apply).
+//  8. Mutating admission: NamespaceLifecycle on create (404 for a missing namespace, 403 for a
+//     terminating one), MutatingAdmissionPolicies and mutating webhooks (admission).
+//  9. Storage fields and strategy (registry/generic/registry/store.go Create and Update,
+//     rest/create.go BeforeCreate, rest/update.go BeforeUpdate): on create a uid, the
+//     creationTimestamp and generateName's name; on update optimistic concurrency (versions:
+//     422 without resourceVersion unless the kind allows unconditional updates, 409 when stale)
+//     and the stored fields a client cannot change; the scope's namespace; generation (versions:
+//     1 on create, bumped by the kind's rule on update).
+//  10. Validation: for custom resources the structural schema, list sets and maps, metadata,
+//     embedded resources and the x-kubernetes-validations rules (schema, cel); for built-in kinds
+//     ObjectMeta (schema.ValidateObjectMeta and ValidateObjectMetaUpdate), as rest.BeforeCreate
+//     and BeforeUpdate run it after the strategy's own Validate; 422 naming the object's kind.
+//  11. Validating admission: ValidatingAdmissionPolicies and validating webhooks (admission).
+//  12. Storage: 409 AlreadyExists on create, 500 for a create carrying a resourceVersion, a write
+//     that changes nothing is not stored; the object gets World.NextResourceVersion and is
+//     answered in the request's version (201 on create, 200 otherwise).
+//
+// DELETE reads DeleteOptions from the body or the query and runs gc.Delete (graceful deletion,
+// preconditions, the orphan and foregroundDeletion finalizers the propagation policy adds,
+// deletionTimestamp and deletionGracePeriodSeconds; the cascade itself is the garbage
+// collector's), then validating admission (store.go Delete). DELETE on a collection deletes each
+// listed object. GET answers an object, a subresource (/scale as an autoscaling/v1 Scale) or a
+// list.
+//
+// # The world
+//
+// World is the caller's: cluster implements it over its store, the CLI over files (NewStatic),
+// a custom API server over its storage. Its duties:
+//
+//  1. Get returns the stored object or nil, never an error for a missing object; a returned
+//     object is not modified by Handle and must not be modified by the caller while Handle runs.
+//     Objects of a custom resource may be stored at any version of their CRD (conversion strategy
+//     None is applied); built-in objects are taken to be at the request's version.
+//  2. List returns the stored objects of a resource in a namespace ("" for every namespace or a
+//     cluster-scoped resource), in any order (Handle sorts them by namespace and name).
+//  3. CRD returns the CustomResourceDefinition serving group and plural resource, or nil; a
+//     CRD's versions' Served flags decide which versions are routed.
+//  4. Admission returns the admission configuration objects and param objects, and the webhook
+//     client: Handle compiles them per request, split into the mutating and the validating
+//     phase. With no client no webhook is called (each fails as its failurePolicy says).
+//  5. NewUID and GenerateName are the only sources of identifiers; they are called only for
+//     creates (and for admission reviews' uids).
+//  6. NextResourceVersion is called once for each object Handle returns in writes, and never on a
+//     dry run or an error. The caller serialises writes: between Handle and storing the writes
+//     no other write may land, or the optimistic concurrency Handle checked is void.
+//  7. Storing the writes is the caller's: Handle only returns them, in order.
+//
+// # Invariants
+//
+// Handle is pure apart from World: it never modifies the Request or what World returns, reads
+// no clock (Request.Now is the time), no randomness and no network (webhooks go through the
+// World's client). Responses are deterministic: object bodies are JSON with sorted keys (the
+// apiserver writes Go struct order; compare by meaning), Status bodies are byte for byte the
+// apiserver's.
+//
+// # Errors
+//
+// Every answer the client can see is a Response: a refused request is the metav1.Status the
+// apiserver sends, with its code, and err is nil. err is non-nil only when World failed or
+// writepath could not process the request for an internal reason; the Response is then the 500
+// the apiserver would send and there are no writes.
+//
+// # Not modelled
+//
+// The kinds' own validation rules of built-in kinds (package schema/validation, where it exists;
+// ObjectMeta is validated for every kind), the strategies' PrepareForCreate effects other than
+// resets and generation (service cluster IPs, pod QoS class, ...), built-in admission plugins
+// other than NamespaceLifecycle (service accounts, default tolerations, priorities, ...), list
+// resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
+// namespaces/finalize, conversion webhooks for custom resources.
+package registry

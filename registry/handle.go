@@ -1,0 +1,233 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/url"
+	"strings"
+
+	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/status"
+)
+
+// MaxRequestBytes is the apiserver's limit on a request body (3 MiB): a longer body is a 413.
+const MaxRequestBytes = 3 << 20
+
+// handler carries one request through the pipeline.
+type handler struct {
+	ctx      context.Context
+	w        World
+	req      Request
+	query    url.Values
+	ep       *endpoint
+	dryRun   bool
+	warnings []string
+	phases   *phases
+}
+
+// internalError marks a failure of the world or of writepath itself: Handle returns it as err
+// (and answers 500).
+type internalError struct{ err error }
+
+func (e *internalError) Error() string { return e.err.Error() }
+func (e *internalError) Unwrap() error { return e.err }
+
+func worldError(err error, what string) error {
+	return &internalError{err: fmt.Errorf("registry: World.%s: %w", what, err)}
+}
+
+// Handle answers req as kube-apiserver 1.37 answers it, over the state w shows, and returns the
+// response and the writes to storage the request makes (none on dryRun=All or on an error
+// response). A client-visible failure (400, 404, 409, 422, ...) is a Response carrying the
+// metav1.Status with a nil err; err is non-nil only when w failed or the request could not be
+// processed for a reason internal to the caller or to writepath, and the Response is then the
+// 500 the apiserver would send. req and everything w returns are never modified.
+func Handle(ctx context.Context, w World, req Request) (Response, []Write, error) {
+	h := &handler{ctx: ctx, w: w, req: req}
+	out, writes, err := h.handle()
+	var ie *internalError
+	if errors.As(err, &ie) {
+		resp := h.errorResponse(status.InternalError(ie.err))
+		return resp, nil, ie.err
+	}
+	if err != nil {
+		return h.errorResponse(err), nil, nil
+	}
+	if h.dryRun {
+		writes = nil
+	}
+	out.Warnings = headerWarnings(h.warnings)
+	return out, writes, nil
+}
+
+func (h *handler) handle() (Response, []Write, error) {
+	t := Target{Resource: h.req.Resource, Namespace: h.req.Namespace, Name: h.req.Name, Subresource: h.req.Subresource}
+	h.query = url.Values{}
+	if h.req.Path != "" {
+		var q url.Values
+		var err error
+		if t, q, err = ParsePath(h.req.Path); err != nil {
+			return Response{}, nil, err
+		}
+		for k, v := range q {
+			h.query[k] = append(h.query[k], v...)
+		}
+	}
+	for k, v := range h.req.Query {
+		h.query[k] = append(h.query[k], v...)
+	}
+	ep, err := resolve(h.ctx, h.w, t)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	h.ep = ep
+	if err := h.negotiateOutput(); err != nil {
+		return Response{}, nil, err
+	}
+	switch strings.ToUpper(h.req.Method) {
+	case "GET":
+		if t.Name == "" {
+			return h.list()
+		}
+		return h.get()
+	case "POST":
+		if t.Name == "" {
+			return h.create()
+		}
+		if t.Subresource == "binding" {
+			return h.binding()
+		}
+	case "PUT":
+		if t.Name != "" {
+			return h.update()
+		}
+	case "PATCH":
+		if t.Name != "" {
+			return h.patch()
+		}
+	case "DELETE":
+		if t.Name == "" {
+			return h.deleteCollection()
+		}
+		if t.Subresource == "" {
+			return h.delete()
+		}
+	}
+	return Response{}, nil, status.RouteError(405, "405: Method Not Allowed")
+}
+
+// negotiateOutput checks the Accept header: JSON and YAML are served (protobuf and CBOR are not
+// modelled and answer 406).
+func (h *handler) negotiateOutput() error {
+	a := strings.TrimSpace(h.req.Accept)
+	if a == "" {
+		return nil
+	}
+	for _, part := range strings.Split(a, ",") {
+		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		switch mt {
+		case "*/*", "application/*", "application/json", "application/yaml":
+			return nil
+		}
+	}
+	return status.NotAcceptable(acceptedOutput(h.ep))
+}
+
+func acceptedOutput(ep *endpoint) []string {
+	if ep != nil && ep.crd != nil {
+		return []string{"application/json", "application/yaml"}
+	}
+	return []string{"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"}
+}
+
+// outputYAML reports whether the response is YAML: the first acceptable media type of Accept.
+func (h *handler) outputYAML() bool {
+	for _, part := range strings.Split(h.req.Accept, ",") {
+		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		switch mt {
+		case "application/yaml":
+			return true
+		case "*/*", "application/*", "application/json":
+			return false
+		}
+	}
+	return false
+}
+
+// respond encodes obj as the response body with code.
+func (h *handler) respond(code int, obj map[string]any) (Response, error) {
+	r := Response{Code: code, Object: obj, ContentType: "application/json"}
+	var err error
+	if h.outputYAML() {
+		r.ContentType = "application/yaml"
+		r.Body, err = codec.EncodeYAML(obj)
+	} else {
+		r.Body, err = codec.EncodeJSON(obj)
+	}
+	if err != nil {
+		return Response{}, &internalError{err: fmt.Errorf("registry: encoding the response: %w", err)}
+	}
+	return r, nil
+}
+
+// errorResponse is the Status response of err.
+func (h *handler) errorResponse(err error) Response {
+	var st *status.Error
+	if !errors.As(err, &st) {
+		st = status.InternalError(err)
+	}
+	data, merr := st.MarshalJSON()
+	if merr != nil {
+		data = []byte(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","code":500}`)
+	}
+	obj, _ := codec.DecodeObject(data)
+	r := Response{Code: st.StatusCode(), Body: data, Object: obj, ContentType: "application/json", Warnings: headerWarnings(h.warnings)}
+	if h.outputYAML() {
+		if y, err := codec.EncodeYAML(obj); err == nil {
+			r.Body, r.ContentType = y, "application/yaml"
+		}
+	}
+	return r
+}
+
+// headerWarnings turns warning texts into Warning header values as the apiserver's recorder
+// writes them (deduplicated and truncated; k8s.io/apimachinery's NewWarningHeader quoting).
+func headerWarnings(texts []string) []string {
+	var out []string
+	for _, t := range admission.ResponseWarnings(texts) {
+		var b strings.Builder
+		b.WriteString(`299 - "`)
+		for _, r := range t {
+			if r == '"' || r == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		b.WriteByte('"')
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// WarningText returns the text of a Warning header value Handle produced.
+func WarningText(header string) string {
+	s := strings.TrimPrefix(header, `299 - `)
+	s = strings.TrimSuffix(strings.TrimPrefix(s, `"`), `"`)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -1,0 +1,188 @@
+package registry
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// The registry's steps on metadata (moved here from the admission chain, where they were
+// emulated around admission): the handlers' namespace and name checks
+// (k8s.io/apiserver pkg/endpoints/handlers create.go, update.go, patch.go), the store's system
+// fields (pkg/registry/generic/registry/store.go Create), rest.BeforeCreate and
+// rest.BeforeUpdate (pkg/registry/rest/create.go, update.go).
+
+func metaOf(obj map[string]any) map[string]any {
+	md, _ := obj["metadata"].(map[string]any)
+	return md
+}
+
+// ownMeta returns obj's metadata map, creating it; obj must be owned by the caller.
+func ownMeta(obj map[string]any) map[string]any {
+	md, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		md = map[string]any{}
+		obj["metadata"] = md
+	}
+	return md
+}
+
+func metaString(obj map[string]any, k string) string {
+	s, _ := metaOf(obj)[k].(string)
+	return s
+}
+
+// wipeSystemFields is rest.WipeObjectMetaSystemFields, which the create handler runs before
+// admission: a client cannot set these.
+func wipeSystemFields(obj map[string]any) {
+	md := metaOf(obj)
+	for _, k := range []string{"creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+		delete(md, k)
+	}
+}
+
+// expectedNamespaceForResource is rest.ExpectedNamespaceForResource: "" for namespaces themselves.
+func (e *endpoint) expectedNamespaceForResource() string {
+	if e.Resource.Group == "" && e.Resource.Resource == "namespaces" {
+		return ""
+	}
+	return e.Namespace
+}
+
+// expectedNamespaceForScope is rest.ExpectedNamespaceForScope.
+func (e *endpoint) expectedNamespaceForScope() string {
+	if !e.namespaced {
+		return ""
+	}
+	return e.Namespace
+}
+
+// ensureNamespace is rest.EnsureObjectNamespaceMatchesRequestNamespace: an object without a
+// namespace gets expected, an expected "" clears the object's, any other difference is a 400.
+func ensureNamespace(obj map[string]any, expected string) error {
+	ns := metaString(obj, "namespace")
+	switch {
+	case ns == expected:
+		return nil
+	case ns == "":
+		ownMeta(obj)["namespace"] = expected
+		return nil
+	case expected == "":
+		delete(metaOf(obj), "namespace")
+		return nil
+	}
+	return status.BadRequest("the namespace of the provided object does not match the namespace sent on the request")
+}
+
+// checkURLName is the update handler's check: the object's name must be the URL's.
+func checkURLName(obj map[string]any, name string) error {
+	if n := metaString(obj, "name"); n != name {
+		return status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", n, name))
+	}
+	return nil
+}
+
+// checkPatchedName is the patch handler's checkName on the patched object.
+func checkPatchedName(obj map[string]any, name, namespace string) error {
+	if n := metaString(obj, "name"); n != name {
+		return status.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", n, name))
+	}
+	if namespace != "" {
+		if ns := metaString(obj, "namespace"); ns != "" && ns != namespace {
+			return status.BadRequest(fmt.Sprintf("the namespace of the object (%s) does not match the namespace on the request (%s)", ns, namespace))
+		}
+	}
+	return nil
+}
+
+// fillSystemFields is the store's Create before rest.BeforeCreate: FillObjectMetaSystemFields
+// (creationTimestamp from the request's clock, a fresh uid) and generateName.
+func (h *handler) fillSystemFields(obj map[string]any) {
+	md := ownMeta(obj)
+	md["creationTimestamp"] = h.req.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
+	md["uid"] = h.w.NewUID()
+	if g, _ := md["generateName"].(string); g != "" {
+		if n, _ := md["name"].(string); n == "" {
+			md["name"] = h.w.GenerateName(g)
+		}
+	}
+}
+
+// beforeCreate is rest.BeforeCreate up to the strategy: the scope's namespace and no deletion
+// fields.
+func (h *handler) beforeCreate(obj map[string]any) error {
+	if err := ensureNamespace(obj, h.ep.expectedNamespaceForScope()); err != nil {
+		return err
+	}
+	md := ownMeta(obj)
+	delete(md, "deletionTimestamp")
+	delete(md, "deletionGracePeriodSeconds")
+	return nil
+}
+
+// beforeUpdate is rest.BeforeUpdate up to the strategy: the scope's namespace, and what a client
+// cannot change: the stored generation (the strategy bumps it afterwards), creationTimestamp,
+// deletionTimestamp, and the uid and deletionGracePeriodSeconds when none were sent.
+func (h *handler) beforeUpdate(obj, old map[string]any) error {
+	if err := ensureNamespace(obj, h.ep.expectedNamespaceForScope()); err != nil {
+		return err
+	}
+	om := metaOf(old)
+	md := ownMeta(obj)
+	restore := func(k string) {
+		if v, ok := om[k]; ok && v != nil {
+			md[k] = v
+		} else {
+			delete(md, k)
+		}
+	}
+	restore("generation")
+	if g, _ := om["generation"].(int64); g == 0 {
+		delete(md, "generation")
+	}
+	if s, _ := md["uid"].(string); s == "" {
+		restore("uid")
+	}
+	if s, _ := om["creationTimestamp"].(string); s != "" {
+		restore("creationTimestamp")
+	}
+	if s, _ := om["deletionTimestamp"].(string); s != "" {
+		restore("deletionTimestamp")
+	}
+	if om["deletionGracePeriodSeconds"] != nil && md["deletionGracePeriodSeconds"] == nil {
+		restore("deletionGracePeriodSeconds")
+	}
+	return nil
+}
+
+// validateObjectMeta is ValidateObjectMetaAccessor (and, on update, ValidateObjectMetaAccessor
+// then ValidateObjectMetaAccessorUpdate, as rest.ValidateUpdate's validateCommonFields runs them;
+// an error both report is answered once).
+func (h *handler) validateObjectMeta(obj, old map[string]any) (field.ErrorList, error) {
+	opts := schema.ObjectMetaOptions{Namespaced: h.ep.namespaced, ResourceVersionSet: true}
+	fld := field.NewPath("metadata")
+	errs, err := schema.ValidateObjectMeta(metaOf(obj), opts, fld)
+	if err != nil {
+		return nil, status.BadRequest(err.Error())
+	}
+	if old != nil {
+		upd, err := schema.ValidateObjectMetaUpdate(metaOf(obj), metaOf(old), opts, fld)
+		if err != nil {
+			return nil, status.BadRequest(err.Error())
+		}
+		seen := map[string]bool{}
+		for _, e := range errs {
+			seen[e.Error()] = true
+		}
+		for _, e := range upd {
+			if !seen[e.Error()] {
+				seen[e.Error()] = true
+				errs = append(errs, e)
+			}
+		}
+	}
+	return errs, nil
+}

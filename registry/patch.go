@@ -1,0 +1,282 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"mime"
+	"sort"
+	"strings"
+
+	"github.com/writepath/writepath/apply"
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/merge"
+	"github.com/writepath/writepath/patch"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// The PATCH media types (types.PatchType).
+const (
+	JSONPatch      = "application/json-patch+json"
+	MergePatch     = "application/merge-patch+json"
+	StrategicPatch = "application/strategic-merge-patch+json"
+	ApplyPatch     = "application/apply-patch+yaml"
+)
+
+// patchType is the patch handler's Content-Type check: built-in resources accept the four patch
+// types (the router refuses others with its bare 415); custom resources have no strategic merge
+// patch (apiextensions' handler answers the serializer's 415 listing the three others).
+func (h *handler) patchType() (string, error) {
+	mt, _, err := mime.ParseMediaType(strings.TrimSpace(h.req.ContentType))
+	if err != nil {
+		mt = ""
+	}
+	if h.ep.crd != nil {
+		switch mt {
+		case JSONPatch, MergePatch, ApplyPatch:
+			return mt, nil
+		}
+		return "", status.UnknownBodyFormat([]string{JSONPatch, MergePatch, ApplyPatch})
+	}
+	switch mt {
+	case JSONPatch, MergePatch, StrategicPatch, ApplyPatch:
+		return mt, nil
+	}
+	return "", status.RouteError(415, "415: Unsupported Media Type")
+}
+
+// patch is PATCH on an object or a subresource (handlers/patch.go, then store.Update).
+func (h *handler) patch() (Response, []Write, error) {
+	ep := h.ep
+	pt, err := h.patchType()
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if err := limitBody(h.req.Body); err != nil {
+		return Response{}, nil, err
+	}
+	o, err := h.parseWriteOptions("PatchOptions", pt == ApplyPatch)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	live, err := h.live()
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if ep.Subresource == "scale" {
+		return h.patchScale(pt, live, o)
+	}
+	if pt == ApplyPatch {
+		return h.apply(live, o)
+	}
+	if live == nil {
+		return Response{}, nil, status.NotFound(ep.groupResource(), ep.Name)
+	}
+	obj, err := h.applyPatch(pt, live, o)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if err := checkPatchedName(obj, ep.Name, ep.Namespace); err != nil {
+		return Response{}, nil, err
+	}
+	if obj, err = h.manageUpdate(live, obj, o); err != nil {
+		return Response{}, nil, err
+	}
+	return h.finishUpdate(live, obj)
+}
+
+// applyPatch applies a JSON, merge or strategic merge patch to the live object and reads the
+// result as the patcher does: JSON and merge patch results are decoded into the Go type
+// (jsonPatcher.applyPatchToCurrentObject), a strategic merge patch's map is converted by the
+// unstructured converter (applyPatchToObject); both are then defaulted. A value the Go type
+// refuses, or an unknown field under Strict, is a 422 naming the patch.
+func (h *handler) applyPatch(pt string, live map[string]any, o writeOptions) (map[string]any, error) {
+	ep := h.ep
+	fv := string(o.level())
+	var res map[string]any
+	var warnings []string
+	switch pt {
+	case JSONPatch:
+		r, err := patch.ApplyJSONPatch(live, h.req.Body, patch.Options{FieldValidation: fv})
+		if err != nil {
+			return nil, patchStatus(err)
+		}
+		res, warnings = r.Object, r.Warnings
+	case MergePatch:
+		r, err := merge.ApplyMergePatch(live, h.req.Body, merge.Options{FieldValidation: fv})
+		if err != nil {
+			return nil, patchStatus(err)
+		}
+		res, warnings = r.Object, r.Warnings
+	case StrategicPatch:
+		meta, err := merge.KindMeta(ep.builtin)
+		if err != nil {
+			return nil, status.InternalError(err)
+		}
+		r, err := merge.ApplyStrategic(live, h.req.Body, meta, merge.Options{FieldValidation: fv})
+		if err != nil {
+			return nil, patchStatus(err)
+		}
+		res, warnings = r.Object, r.Warnings
+	}
+	h.warnings = append(h.warnings, warnings...)
+	var decodeErr func(string) error
+	if pt == StrategicPatch {
+		patchMap, _ := codec.DecodeValue(h.req.Body)
+		decodeErr = func(msg string) error {
+			return status.Invalid(status.GroupKind{}, "", fieldErrorList("patch", goMapString(patchMap), msg))
+		}
+	} else {
+		js, _ := codec.EncodeJSON(res)
+		decodeErr = func(msg string) error {
+			return status.Invalid(status.GroupKind{}, "", fieldErrorList("patch", string(js), msg))
+		}
+	}
+	if ep.builtin != nil && pt == StrategicPatch {
+		return h.typedUnstructured(res, o.level(), decodeErr)
+	}
+	return h.typed(res, nil, o.level(), decodeErr)
+}
+
+// typedUnstructured is typed for the unstructured converter's reading of a strategic merge
+// patch's result (FromUnstructuredWithValidation, then the defaulter).
+func (h *handler) typedUnstructured(obj map[string]any, level schema.FieldValidation, decodeErr func(string) error) (map[string]any, error) {
+	k := h.ep.builtin
+	var unknown []string
+	if level != schema.FieldValidationIgnore {
+		if t, err := k.SMDType(); err == nil && t.IsValid() {
+			unknown = schema.UnknownFields(t, obj)
+		}
+	}
+	out, err := schema.DefaultBuiltinUnstructured(h.ep.gvk, obj, h.req.Now)
+	if err != nil {
+		return nil, decodeErr(unstructuredErrorText(err))
+	}
+	warnings, ferr := schema.FieldValidationFindings(level, nil, unknown)
+	if ferr != nil {
+		return nil, strictError(k.GVK.Kind, k.GVK.Version, ferr, decodeErr)
+	}
+	h.warnings = append(h.warnings, warnings...)
+	return out, nil
+}
+
+// unstructuredErrorText is the converter's words for a value the Go type refuses.
+func unstructuredErrorText(err error) string {
+	var fe *field.Error
+	if errors.As(err, &fe) && fe.Detail != "" {
+		return fe.Detail
+	}
+	return err.Error()
+}
+
+func fieldErrorList(name string, v any, detail string) field.ErrorList {
+	return field.ErrorList{field.Invalid(field.NewPath(name), v, detail)}
+}
+
+// patchStatus returns a patch engine's error as its status.
+func patchStatus(err error) error {
+	var pe *patch.Error
+	if errors.As(err, &pe) && pe.Status != nil {
+		return pe.Status
+	}
+	var me *merge.Error
+	if errors.As(err, &me) && me.Status != nil {
+		return me.Status
+	}
+	return asStatus(err)
+}
+
+// apply is a server-side apply (applyPatcher): create by apply when the object does not exist.
+func (h *handler) apply(live map[string]any, o writeOptions) (Response, []Write, error) {
+	ep := h.ep
+	doc, err := codec.Options{AllowDuplicates: true, Format: codec.FormatYAML, MaxBytes: -1}.Decode(h.req.Body)
+	if err != nil {
+		return Response{}, nil, status.BadRequest(fmt.Sprintf("error decoding YAML: %v", err))
+	}
+	config, ok := doc.Value.(map[string]any)
+	if !ok {
+		return Response{}, nil, status.BadRequest("error decoding YAML: the apply configuration is not an object")
+	}
+	if live == nil {
+		if uid := metaString(config, "uid"); uid != "" {
+			return Response{}, nil, status.Conflict(ep.groupResource(), ep.Name, fmt.Errorf("uid mismatch: the provided object specified uid %s, and no existing object was found", uid))
+		}
+	}
+	req, err := ep.fieldManagerConfig(ep.Subresource)
+	if err != nil {
+		return Response{}, nil, status.InternalError(err)
+	}
+	req.Live, req.Config, req.Manager, req.Now = live, config, o.fieldManager, h.req.Now
+	if o.force != nil {
+		req.Force = *o.force
+	}
+	res, err := apply.Apply(req)
+	if err != nil {
+		return Response{}, nil, asStatus(err)
+	}
+	obj, err := value.DeepCopyMap(res.Object)
+	if err != nil {
+		return Response{}, nil, &internalError{err: err}
+	}
+	if ep.crd != nil {
+		if obj, err = h.typed(obj, nil, schema.FieldValidationIgnore, func(msg string) error { return status.BadRequest(msg) }); err != nil {
+			return Response{}, nil, err
+		}
+		if obj, err = value.DeepCopyMap(obj); err != nil {
+			return Response{}, nil, &internalError{err: err}
+		}
+	}
+	if err := checkPatchedName(obj, ep.Name, ep.Namespace); err != nil {
+		return Response{}, nil, err
+	}
+	if live == nil {
+		if err := ensureNamespace(obj, ep.expectedNamespaceForResource()); err != nil {
+			return Response{}, nil, err
+		}
+		return h.finishCreate(obj, o, ep.Name)
+	}
+	return h.finishUpdate(live, obj)
+}
+
+// goMapString renders a decoded JSON value as Go's fmt %+v renders the map the patcher holds
+// (the strategic merge patch's 422 quotes the patch so).
+func goMapString(v any) string {
+	var b strings.Builder
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			b.WriteString("map[")
+			for i, k := range keys {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(k + ":")
+				walk(x[k])
+			}
+			b.WriteByte(']')
+		case []any:
+			b.WriteByte('[')
+			for i, e := range x {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				walk(e)
+			}
+			b.WriteByte(']')
+		case nil:
+			b.WriteString("<nil>")
+		default:
+			fmt.Fprint(&b, x)
+		}
+	}
+	walk(v)
+	return b.String()
+}

@@ -1,0 +1,121 @@
+package registry
+
+import (
+	"context"
+	"net/url"
+	"time"
+
+	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/cel"
+	"github.com/writepath/writepath/schema"
+)
+
+// Request is one HTTP request to the apiserver's resource API.
+//
+// The resource is named either by Path (the URL path as the apiserver serves it, with or without
+// a query string) or, when Path is empty, by Resource, Namespace, Name and Subresource.
+type Request struct {
+	// Method is the HTTP method: GET, POST, PUT, PATCH or DELETE.
+	Method string
+	// Path is the URL path, e.g. /apis/apps/v1/namespaces/demo/deployments/web/scale. A query
+	// string in it is merged into Query.
+	Path string
+	// Resource, Namespace, Name and Subresource name the target when Path is empty.
+	Resource    schema.GroupVersionResource
+	Namespace   string
+	Name        string
+	Subresource string
+	// Query holds the query parameters: fieldManager, force, dryRun, fieldValidation,
+	// propagationPolicy, gracePeriodSeconds, orphanDependents, resourceVersion, ...
+	Query url.Values
+	// ContentType is the Content-Type header of the body ("" for application/json).
+	ContentType string
+	// Accept is the Accept header ("" for application/json).
+	Accept string
+	// Body is the request body; it is never modified.
+	Body []byte
+	// User is the authenticated user (admission sees it; fieldManager defaults from UserAgent).
+	User User
+	// UserAgent is the User-Agent header: the field manager of a write without fieldManager is
+	// its prefix up to the first "/".
+	UserAgent string
+	// Now is the server's clock for this request: creationTimestamp, managedFields times,
+	// deletionTimestamp. Never read from the system clock.
+	Now time.Time
+}
+
+// User is the requesting user as authentication gives it.
+type User struct {
+	Name   string
+	UID    string
+	Groups []string
+	Extra  map[string][]string
+}
+
+// Response is what the client receives.
+type Response struct {
+	// Code is the HTTP status code.
+	Code int
+	// Warnings are the Warning header values, in order, as the apiserver writes them:
+	// `299 - "unknown field \"spec.x\""`.
+	Warnings []string
+	// ContentType is the Content-Type of Body.
+	ContentType string
+	// Body is the response body: the object (in the requested version and media type) or a
+	// metav1.Status.
+	Body []byte
+	// Object is Body decoded (an object or a Status), for callers that do not want to decode it.
+	Object map[string]any
+}
+
+// Write is one change to storage the request makes. Writes are returned in the order the
+// apiserver performs them; none on dryRun=All or on an error response.
+type Write struct {
+	// Delete is true when the object is removed; Object is then the last stored state.
+	Delete bool
+	// Resource, Namespace and Name are the object's storage key.
+	Resource  schema.GroupVersionResource
+	Namespace string
+	Name      string
+	// Object is the object to store, with its new resourceVersion (or, for a deletion, the
+	// object as it was removed).
+	Object map[string]any
+}
+
+// World is what the request sees of the server: storage, the served custom resources, the
+// admission configuration and the sources of identifiers. The caller implements it; see the
+// package documentation for each method's duty. Handle never modifies what World returns.
+type World interface {
+	// Get returns the stored object of resource r named name in namespace ("" for cluster-scoped
+	// resources), or nil when there is none.
+	Get(ctx context.Context, r schema.GroupVersionResource, namespace, name string) (map[string]any, error)
+	// List returns the stored objects of resource r in namespace ("" for all namespaces or a
+	// cluster-scoped resource), in any order.
+	List(ctx context.Context, r schema.GroupVersionResource, namespace string) ([]map[string]any, error)
+	// CRD returns the served CustomResourceDefinition of group and plural resource, or nil.
+	CRD(ctx context.Context, group, resource string) (*schema.CRD, error)
+	// Admission returns the admission configuration: the stored policies, bindings and webhook
+	// configurations, the objects their paramRefs select from, and how to reach webhooks.
+	Admission(ctx context.Context) (AdmissionConfig, error)
+	// NewUID returns a fresh uid for an object being created.
+	NewUID() string
+	// GenerateName returns a name for an object with metadata.generateName base.
+	GenerateName(base string) string
+	// NextResourceVersion returns the resourceVersion the next write stores. It is called once
+	// per write Handle returns, and not for dry runs or failures.
+	NextResourceVersion() string
+}
+
+// AdmissionConfig is the admission configuration a World serves.
+type AdmissionConfig struct {
+	// Objects are the admissionregistration.k8s.io/v1 objects: ValidatingAdmissionPolicy,
+	// MutatingAdmissionPolicy and their bindings, Mutating- and ValidatingWebhookConfiguration.
+	Objects []map[string]any
+	// Params are the objects paramRefs select from.
+	Params []map[string]any
+	// Client calls webhooks; nil refuses to call any (a webhook call then fails as its
+	// failurePolicy says), so that Handle never touches the network unless the caller lets it.
+	Client admission.WebhookClient
+	// Authorizer answers the policies' authorizer variable; nil leaves it undefined.
+	Authorizer cel.Authorizer
+}

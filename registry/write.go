@@ -1,0 +1,348 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/apply"
+	"github.com/writepath/writepath/cel"
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/status"
+	"github.com/writepath/writepath/versions"
+)
+
+// create is POST on a collection (k8s.io/apiserver pkg/endpoints/handlers/create.go).
+func (h *handler) create() (Response, []Write, error) {
+	ep := h.ep
+	if ep.namespaced && ep.Namespace == "" {
+		return Response{}, nil, status.RouteError(405, "405: Method Not Allowed")
+	}
+	format, err := h.bodyFormat()
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if err := limitBody(h.req.Body); err != nil {
+		return Response{}, nil, err
+	}
+	o, err := h.parseWriteOptions("CreateOptions", false)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	d, err := h.readBody(format, ep.gvk)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	obj, err := h.typed(d.obj, d.duplicates, o.level(), bodyDecodeError(ep.gvk))
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if obj, err = value.DeepCopyMap(obj); err != nil {
+		return Response{}, nil, &internalError{err: err}
+	}
+	wipeSystemFields(obj)
+	if err := ensureNamespace(obj, ep.expectedNamespaceForResource()); err != nil {
+		return Response{}, nil, err
+	}
+	// managedFields of the create, before admission (FieldManager.UpdateNoErrors on New()).
+	if obj, err = h.manageUpdate(nil, obj, o); err != nil {
+		return Response{}, nil, err
+	}
+	return h.finishCreate(obj, o, metaString(obj, "name"))
+}
+
+// finishCreate runs what follows the field manager on a create: mutating admission, the store's
+// system fields, rest.BeforeCreate (the strategy's PrepareForCreate, Validate, ObjectMeta),
+// validating admission and storage.
+func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) (Response, []Write, error) {
+	ep := h.ep
+	obj, err := h.mutate(admission.Create, obj, nil, name)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if obj, err = value.DeepCopyMap(obj); err != nil {
+		return Response{}, nil, &internalError{err: err}
+	}
+	h.fillSystemFields(obj)
+	if err := h.beforeCreate(obj); err != nil {
+		return Response{}, nil, err
+	}
+	g, err := versions.GenerationOnCreate(ep.strategy, obj)
+	if err != nil {
+		return Response{}, nil, status.BadRequest(err.Error())
+	}
+	setGeneration(ownMeta(obj), g.New)
+	if err := h.validateWrite(obj, nil); err != nil {
+		return Response{}, nil, err
+	}
+	if err := h.validate(admission.Create, obj, nil, metaString(obj, "name")); err != nil {
+		return Response{}, nil, err
+	}
+	name = metaString(obj, "name")
+	existing, err := h.w.Get(h.ctx, ep.Resource, ep.expectedNamespaceForScope(), name)
+	if err != nil {
+		return Response{}, nil, worldError(err, "Get")
+	}
+	if existing != nil {
+		if metaString(obj, "generateName") != "" && metaString(existing, "name") == name {
+			return Response{}, nil, status.AlreadyExists(ep.groupResource(), name)
+		}
+		return Response{}, nil, status.AlreadyExists(ep.groupResource(), name)
+	}
+	if err := versions.CheckCreate(obj); err != nil {
+		return Response{}, nil, err
+	}
+	return h.store(obj, 201)
+}
+
+// store ends a successful write: the object gets the next resourceVersion (none on a dry-run
+// create; a dry-run update keeps the stored one) and is returned with code.
+func (h *handler) store(obj map[string]any, code int) (Response, []Write, error) {
+	var writes []Write
+	if !h.dryRun {
+		ownMeta(obj)["resourceVersion"] = h.w.NextResourceVersion()
+		c, err := value.DeepCopyMap(obj)
+		if err != nil {
+			return Response{}, nil, &internalError{err: err}
+		}
+		writes = append(writes, Write{Resource: h.ep.Resource, Namespace: metaString(obj, "namespace"), Name: metaString(obj, "name"), Object: c})
+	}
+	resp, err := h.respond(code, h.responseObject(obj))
+	return resp, writes, err
+}
+
+// responseObject is what the response carries for the stored object: the object itself, or for
+// /scale its Scale.
+func (h *handler) responseObject(obj map[string]any) map[string]any {
+	if h.ep.Subresource == "scale" {
+		if s, err := h.scaleOf(obj); err == nil {
+			return s
+		}
+	}
+	return obj
+}
+
+func setGeneration(md map[string]any, g int64) {
+	if g == 0 {
+		delete(md, "generation")
+		return
+	}
+	md["generation"] = g
+}
+
+// manageUpdate records the ownership of a create, update or non-apply patch
+// (FieldManager.UpdateNoErrors): live nil is a create. The endpoint's value resets run here.
+func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[string]any, error) {
+	cfg, err := h.ep.fieldManagerConfig(h.ep.Subresource)
+	if err != nil {
+		return nil, status.InternalError(err)
+	}
+	res, err := apply.Update(apply.UpdateRequest{Live: live, Object: obj, Kind: h.ep.gvk, Manager: h.manager(o), UserAgent: h.req.UserAgent,
+		OptionsKind: o.kind, Subresource: h.ep.Subresource, Now: h.req.Now, Types: cfg.Types, Convert: cfg.Convert,
+		ResetFields: cfg.ResetFields, ResetValues: cfg.ResetValues, Reset: cfg.Reset, Validate: cfg.Validate})
+	if err != nil {
+		return nil, asStatus(err)
+	}
+	return value.DeepCopyMap(res.Object)
+}
+
+// asStatus returns err as a status error (a field error of malformed metadata is the decoder's 400).
+func asStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	var st *status.Error
+	if errors.As(err, &st) {
+		return err
+	}
+	var ie *internalError
+	if errors.As(err, &ie) {
+		return err
+	}
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		return status.BadRequest(err.Error())
+	}
+	return status.InternalError(err)
+}
+
+// validateWrite is the strategy's Validate (create, old nil) or ValidateUpdate and then the
+// ObjectMeta validation every strategy runs (rest.BeforeCreate, rest.BeforeUpdate): for a custom
+// resource the structural schema, list sets and maps, embedded resources and the
+// x-kubernetes-validations rules; for a built-in kind the ObjectMeta rules (the kinds' own
+// validation is not modelled yet).
+func (h *handler) validateWrite(obj, old map[string]any) error {
+	ep := h.ep
+	if ep.crd != nil {
+		v := ep.version
+		var errs field.ErrorList
+		switch {
+		case old == nil:
+			errs = v.ValidateCreate(obj)
+		case ep.Subresource == "status":
+			errs = v.ValidateStatusUpdate(obj, old)
+		default:
+			errs = v.ValidateUpdate(obj, old)
+		}
+		r := cel.ValidateCustomResource(h.ctx, v, obj, old, errs)
+		errs = append(errs, r.Errors...)
+		h.warnings = append(h.warnings, r.Warnings...)
+		if len(errs) > 0 {
+			return v.Invalid(obj, errs)
+		}
+		return nil
+	}
+	errs, err := h.validateObjectMeta(obj, old)
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		return status.Invalid(h.invalidKind(), metaString(obj, "name"), errs)
+	}
+	return nil
+}
+
+// invalidKind is the kind a 422 names: the endpoint's, or Scale's for /scale.
+func (h *handler) invalidKind() status.GroupKind {
+	if h.ep.Subresource == "scale" {
+		return status.GroupKind{Group: "autoscaling", Kind: "Scale"}
+	}
+	return h.ep.groupKind()
+}
+
+// update is PUT on an object or a subresource (handlers/update.go, then store.Update).
+func (h *handler) update() (Response, []Write, error) {
+	ep := h.ep
+	format, err := h.bodyFormat()
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if err := limitBody(h.req.Body); err != nil {
+		return Response{}, nil, err
+	}
+	o, err := h.parseWriteOptions("UpdateOptions", false)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if ep.Subresource == "scale" {
+		return h.updateScale(format, o)
+	}
+	d, err := h.readBody(format, ep.gvk)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	obj, err := h.typed(d.obj, d.duplicates, o.level(), bodyDecodeError(ep.gvk))
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if obj, err = value.DeepCopyMap(obj); err != nil {
+		return Response{}, nil, &internalError{err: err}
+	}
+	if err := ensureNamespace(obj, ep.expectedNamespaceForResource()); err != nil {
+		return Response{}, nil, err
+	}
+	if err := checkURLName(obj, ep.Name); err != nil {
+		return Response{}, nil, err
+	}
+	live, err := h.live()
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if live == nil {
+		if ep.Subresource != "" || !allowCreateOnUpdate[ep.groupResource()] {
+			return Response{}, nil, status.NotFound(ep.groupResource(), ep.Name)
+		}
+		delete(ownMeta(obj), "resourceVersion")
+		if obj, err = h.manageUpdate(nil, obj, o); err != nil {
+			return Response{}, nil, err
+		}
+		return h.finishCreate(obj, o, ep.Name)
+	}
+	// The storage precondition of an update: the uid the client sent.
+	if uid := metaString(obj, "uid"); uid != "" {
+		if err := versions.CheckPreconditions(ep.strategy, versions.Preconditions{UID: &uid}, live); err != nil {
+			return Response{}, nil, asStatus(err)
+		}
+	}
+	if obj, err = h.manageUpdate(live, obj, o); err != nil {
+		return Response{}, nil, err
+	}
+	return h.finishUpdate(live, obj)
+}
+
+// live is the stored object the request names (converted to the request's version).
+func (h *handler) live() (map[string]any, error) {
+	ep := h.ep
+	obj, err := h.w.Get(h.ctx, ep.Resource, ep.Namespace, ep.Name)
+	if err != nil {
+		return nil, worldError(err, "Get")
+	}
+	if obj == nil {
+		return nil, nil
+	}
+	return h.toRequestVersion(obj)
+}
+
+// toRequestVersion converts a stored object to the request's version. Custom resources convert as
+// conversion strategy None does (apiVersion rewritten); built-in objects are taken as stored.
+func (h *handler) toRequestVersion(obj map[string]any) (map[string]any, error) {
+	want := h.ep.gvk.GroupVersion().String()
+	if av, _ := obj["apiVersion"].(string); av == want || h.ep.crd == nil {
+		return obj, nil
+	}
+	c := shallow(obj)
+	c["apiVersion"] = want
+	return c, nil
+}
+
+// finishUpdate runs what follows the field manager on an update: mutating admission, optimistic
+// concurrency, rest.BeforeUpdate (the strategy's PrepareForUpdate: generation; ValidateUpdate,
+// ObjectMeta), validating admission and storage. A write that changes nothing is not stored.
+func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, error) {
+	ep := h.ep
+	obj, err := h.mutate(admission.Update, obj, live, ep.Name)
+	if err != nil {
+		return Response{}, nil, err
+	}
+	if obj, err = value.DeepCopyMap(obj); err != nil {
+		return Response{}, nil, &internalError{err: err}
+	}
+	if ep.Subresource == "" || ep.Subresource == "status" {
+		d, err := versions.CheckPatch(ep.strategy, live, obj)
+		if err != nil {
+			return Response{}, nil, asStatus(err)
+		}
+		if d.Unconditional {
+			ownMeta(obj)["resourceVersion"] = d.ResourceVersion
+		}
+	} else {
+		ownMeta(obj)["resourceVersion"] = metaString(live, "resourceVersion")
+	}
+	if err := h.beforeUpdate(obj, live); err != nil {
+		return Response{}, nil, err
+	}
+	g, err := versions.NextGeneration(ep.strategy, live, obj, ep.Subresource)
+	if err != nil {
+		var us *versions.UnknownSubresourceError
+		if !errors.As(err, &us) {
+			return Response{}, nil, status.BadRequest(err.Error())
+		}
+	} else {
+		setGeneration(ownMeta(obj), g.New)
+	}
+	if err := h.validateWrite(obj, live); err != nil {
+		return Response{}, nil, err
+	}
+	if err := h.validate(admission.Update, obj, live, ep.Name); err != nil {
+		return Response{}, nil, err
+	}
+	if value.Equal(obj, live) {
+		// GuaranteedUpdate writes nothing when the bytes do not change.
+		resp, err := h.respond(200, h.responseObject(obj))
+		return resp, nil, err
+	}
+	return h.store(obj, 200)
+}
+
+var errNoScale = fmt.Errorf("no scale subresource")
