@@ -74,8 +74,9 @@ func validatePodCreate(obj map[string]any, _ Options) field.ErrorList {
 	return errs
 }
 
-// validatePodUpdate is the pod strategies' ValidateUpdate: the pod itself (ValidatePodUpdate)
-// or its status subresource (ValidatePodStatusUpdate).
+// validatePodUpdate is the pod strategy's ValidateUpdate (ValidatePodUpdate). The status
+// subresource (ValidatePodStatusUpdate) is not modelled yet; /resize and /ephemeralcontainers are
+// still package apply's (StrategyValidation).
 func validatePodUpdate(obj, old map[string]any, o Options) field.ErrorList {
 	opts := NewPodOptions(mapOf(obj["spec"]), mapOf(old["spec"]))
 	opts.ResourceIsPod = true
@@ -154,6 +155,28 @@ func ValidatePodTemplateSpec(path field.Path, tmpl map[string]any, opts PodOptio
 // ValidatePodSpec is the apiserver's ValidatePodSpec on a pod spec at path, in its order. spec
 // is not modified. The pod's own metadata (podName, annotations) is not read: a template's
 // spec is validated without it.
+//
+// Modelled: terminationGracePeriodSeconds required; volumes (names, exactly one source, and the
+// checks of emptyDir, hostPath, gitRepo, secret, configMap with their items, persistentVolumeClaim,
+// nfs, csi and image; a volume with errors cannot be mounted); resourceClaims; containers, init
+// and ephemeral containers (name, image, terminationMessagePolicy, ports, env and valueFrom with
+// the downward API field labels, envFrom, volumeMounts and volumeDevices, imagePullPolicy,
+// resources with resource names, quantities, hugepages and claims, resizePolicy, securityContext
+// with seccomp, AppArmor and Windows options, lifecycle hooks with stop signals, the three
+// probes, container restartPolicy and restartPolicyRules, host port conflicts, the ephemeral
+// containers' allow list); restartPolicy; dnsPolicy; nodeSelector; serviceAccountName and
+// serviceAccount; nodeName; activeDeadlineSeconds; hostname; subdomain; tolerations;
+// priorityClassName; runtimeClassName; preemptionPolicy; overhead.
+//
+// Not modelled yet: the other volume sources' own checks (iscsi, glusterfs, rbd, cinder, cephfs,
+// fc, flexVolume, azure*, vsphere, photon, portworx, scaleIO, storageos, quobyte, flocker,
+// downwardAPI items, projected sources, ephemeral's claim template), pod-level resources,
+// validatePodHostNetworkDeps, the pod securityContext, shareProcessNamespace, imagePullSecrets,
+// affinity, dnsConfig, readinessGates, schedulingGates, topologySpreadConstraints, Windows
+// host-process rules, hostUsers, hostnameOverride, hostAliases, os and the Linux/Windows rules,
+// schedulingGroup, fileKeyRef volumes, the pod annotations (ValidatePodSpecificAnnotations),
+// and seccomp/AppArmor annotation and field agreement. A bad value the apiserver prints as a
+// whole internal Go struct (a security context, a resource claim) is printed as its v1 JSON.
 func ValidatePodSpec(path field.Path, spec map[string]any, opts PodOptions) field.ErrorList {
 	return validatePodSpec(path, spec, nil, opts)
 }

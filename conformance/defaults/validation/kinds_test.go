@@ -77,3 +77,9 @@ func seedPodTemplate(r *rand.Rand) runtime.Object {
 		},
 	}
 }
+
+// rich reports whether a seeded pod is the richer of seedPodSpec's two shapes.
+func rich(obj runtime.Object) bool {
+	p, ok := obj.(*v1.Pod)
+	return ok && len(p.Spec.Volumes) > 0
+}
