@@ -134,3 +134,21 @@ func chDirPrefix(v string) []string {
 	}
 	return nil
 }
+
+const dns1123LabelFmtWithUnderscore = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+
+var rxDNS1123SubdomainWithUnderscore = regexp.MustCompile("^" + dns1123LabelFmtWithUnderscore + "(\\." + dns1123LabelFmtWithUnderscore + ")*$")
+
+// IsDNS1123SubdomainWithUnderscore is apimachinery's IsDNS1123SubdomainWithUnderscore (DNS
+// search domains).
+func IsDNS1123SubdomainWithUnderscore(v string) []string {
+	var errs []string
+	if len(v) > 253 {
+		errs = append(errs, MaxLenError(253))
+	}
+	if !rxDNS1123SubdomainWithUnderscore.MatchString(v) {
+		errs = append(errs, RegexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character",
+			dns1123LabelFmtWithUnderscore+"(\\."+dns1123LabelFmtWithUnderscore+")*", "example.com"))
+	}
+	return errs
+}

@@ -24,14 +24,61 @@ type PodOptions struct {
 	// allowSysAdmin: a stored container adds CAP_SYS_ADMIN with allowPrivilegeEscalation false
 	// (AllowSysAdminWhenPrivilegeEscalationFalse).
 	allowSysAdmin bool
+	// allowHostSysctls: a stored sysctl is refused by ValidateHostSysctl
+	// (AllowNamespacedSysctlsForHostNetAndHostIPC).
+	allowHostSysctls bool
+	// onlyRecursiveSELinux: SELinuxMount is off and the stored spec sets no
+	// seLinuxChangePolicy (AllowOnlyRecursiveSELinuxChangePolicy).
+	onlyRecursiveSELinux bool
+	// allowInvalidLabelValueInRequiredNodeAffinity: the stored required node affinity has an
+	// invalid label value.
+	allowInvalidLabelValueInRequiredNodeAffinity bool
+	// allowUsernsVolumeDevices: the stored spec has hostUsers false and volume devices.
+	allowUsernsVolumeDevices bool
+	// allowUsernsHostNetwork is UserNamespacesHostNetworkSupport (off) or its use in the stored spec.
+	allowUsernsHostNetwork bool
 }
 
 // NewPodOptions derives the options from a pod spec and the stored one (nil on create), as
 // GetValidationOptionsFromPodSpecAndMeta does. Neither is modified.
 func NewPodOptions(spec, oldSpec map[string]any) PodOptions {
-	o := PodOptions{update: oldSpec != nil}
+	o := PodOptions{update: oldSpec != nil, onlyRecursiveSELinux: true}
 	if oldSpec == nil {
 		return o
+	}
+	if sc := mapOf(oldSpec["securityContext"]); has(sc, "seLinuxChangePolicy") {
+		o.onlyRecursiveSELinux = false
+	}
+	visitContainers(field.Path{}, oldSpec, func(_ field.Path, c map[string]any) {
+		if has(mapOf(c["securityContext"]), "seLinuxChangePolicy") {
+			o.onlyRecursiveSELinux = false
+		}
+	})
+	for _, sc := range listOf(mapOf(oldSpec["securityContext"])["sysctls"]) {
+		if hostSysctl(field.Path{}, str(mapOf(sc), "name"), oldSpec) != nil {
+			o.allowHostSysctls = true
+		}
+	}
+	if req, ok := mapOf(mapOf(oldSpec["affinity"])["nodeAffinity"])["requiredDuringSchedulingIgnoredDuringExecution"].(map[string]any); ok {
+		for _, t := range listOf(req["nodeSelectorTerms"]) {
+			for _, e := range listOf(mapOf(t)["matchExpressions"]) {
+				for _, v := range stringList(mapOf(e)["values"]) {
+					if len(ivalidation.IsValidLabelValue(v)) != 0 {
+						o.allowInvalidLabelValueInRequiredNodeAffinity = true
+					}
+				}
+			}
+		}
+	}
+	if hu, ok := boolean(oldSpec, "hostUsers"); ok && !hu {
+		visitContainers(field.Path{}, oldSpec, func(_ field.Path, c map[string]any) {
+			if len(listOf(c["volumeDevices"])) > 0 {
+				o.allowUsernsVolumeDevices = true
+			}
+		})
+		if hn, _ := boolean(oldSpec, "hostNetwork"); hn {
+			o.allowUsernsHostNetwork = true
+		}
 	}
 	for _, c := range listOf(oldSpec["initContainers"]) {
 		if str(mapOf(c), "restartPolicy") == "Always" {
@@ -196,9 +243,25 @@ func validatePodSpec(path field.Path, spec, podMeta map[string]any, opts PodOpti
 	errs = append(errs, validateContainers(path.Child("containers"), ctrs, pc)...)
 	errs = append(errs, validateInitContainers(path.Child("initContainers"), inits, ctrs, pc)...)
 	errs = append(errs, validateEphemeralContainers(path.Child("ephemeralContainers"), listOf(spec["ephemeralContainers"]), ctrs, inits, pc)...)
+	errs = append(errs, hostNetworkDeps(path, spec, opts)...)
 	errs = append(errs, enumRequired(path.Child("restartPolicy"), str(spec, "restartPolicy"), "Always", "OnFailure", "Never")...)
 	errs = append(errs, enumRequired(path.Child("dnsPolicy"), str(spec, "dnsPolicy"), "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")...)
 	errs = append(errs, schema.ValidateLabels(stringMap(spec["nodeSelector"]), path.Child("nodeSelector"))...)
+	errs = append(errs, podSecurityContext(path.Child("securityContext"), spec, opts)...)
+	if sp, ok := boolean(spec, "shareProcessNamespace"); ok && sp {
+		if hp, _ := boolean(spec, "hostPID"); hp {
+			errs = append(errs, field.Invalid(path.Child("shareProcessNamespace"), sp, "ShareProcessNamespace and HostPID cannot both be enabled"))
+		}
+	}
+	errs = append(errs, imagePullSecrets(path.Child("imagePullSecrets"), listOf(spec["imagePullSecrets"]))...)
+	if na, ok := mapOf(spec["affinity"])["nodeAffinity"].(map[string]any); ok {
+		errs = append(errs, nodeAffinity(path.Child("affinity", "nodeAffinity"), na, opts)...)
+	}
+	errs = append(errs, dnsConfig(path.Child("dnsConfig"), spec)...)
+	errs = append(errs, readinessGates(path.Child("readinessGates"), listOf(spec["readinessGates"]))...)
+	errs = append(errs, schedulingGates(path.Child("schedulingGates"), listOf(spec["schedulingGates"]))...)
+	errs = append(errs, hostUsersRules(path, spec, opts)...)
+	errs = append(errs, hostnameOverride(path, spec)...)
 	if sa := str(spec, "serviceAccountName"); sa != "" {
 		for _, msg := range ivalidation.NameIsDNSSubdomain(sa, false) {
 			errs = append(errs, field.Invalid(path.Child("serviceAccountName"), sa, msg))
@@ -242,10 +305,22 @@ func validatePodSpec(path field.Path, spec, podMeta map[string]any, opts PodOpti
 	if tols := listOf(spec["tolerations"]); len(tols) > 0 {
 		errs = append(errs, validateTolerations(path.Child("tolerations"), tols)...)
 	}
+	if ha := listOf(spec["hostAliases"]); len(ha) > 0 {
+		errs = append(errs, hostAliases(path.Child("hostAliases"), ha)...)
+	}
 	if oh, ok := spec["overhead"].(map[string]any); ok {
 		errs = append(errs, resourceRequirements(path.Child("overhead"), map[string]any{"limits": oh}, ValidateContainerResourceName, nil)...)
 	}
-	return errs
+	if os, ok := spec["os"].(map[string]any); ok {
+		switch name := str(os, "name"); name {
+		case "":
+			errs = append(errs, field.Required(path.Child("os", "name"), ""))
+		case "linux", "windows":
+		default:
+			errs = append(errs, field.NotSupported(path.Child("os"), name, []string{"linux", "windows"}))
+		}
+	}
+	return append(errs, fileKeyRefVolumes(path, spec)...)
 }
 
 // podResourceClaims is validatePodResourceClaims.
