@@ -37,6 +37,15 @@ type PodOptions struct {
 	allowUsernsVolumeDevices bool
 	// allowUsernsHostNetwork is UserNamespacesHostNetworkSupport (off) or its use in the stored spec.
 	allowUsernsHostNetwork bool
+	// oldViolatesMatchLabelKeys: a stored topology spread constraint fails today's matchLabelKeys
+	// rules, so the legacy ones apply (OldPodViolatesMatchLabelKeysValidation).
+	oldViolatesMatchLabelKeys bool
+	// allowInvalidTopologySelector: a stored topology spread constraint's label selector is
+	// invalid (AllowInvalidTopologySpreadConstraintLabelSelector).
+	allowInvalidTopologySelector bool
+	// allowInvalidLabelValueInSelector: a stored pod (anti-)affinity selector has an invalid
+	// label value.
+	allowInvalidLabelValueInSelector bool
 }
 
 // NewPodOptions derives the options from a pod spec and the stored one (nil on create), as
@@ -46,6 +55,7 @@ func NewPodOptions(spec, oldSpec map[string]any) PodOptions {
 	if oldSpec == nil {
 		return o
 	}
+	oldTopologyRules(&o, oldSpec)
 	if sc := mapOf(oldSpec["securityContext"]); has(sc, "seLinuxChangePolicy") {
 		o.onlyRecursiveSELinux = false
 	}
@@ -257,9 +267,15 @@ func validatePodSpec(path field.Path, spec, podMeta map[string]any, opts PodOpti
 	if na, ok := mapOf(spec["affinity"])["nodeAffinity"].(map[string]any); ok {
 		errs = append(errs, nodeAffinity(path.Child("affinity", "nodeAffinity"), na, opts)...)
 	}
+	for _, key := range []string{"podAffinity", "podAntiAffinity"} {
+		if pa, ok := mapOf(spec["affinity"])[key].(map[string]any); ok {
+			errs = append(errs, podAffinity(path.Child("affinity", key), pa, opts.allowInvalidLabelValueInSelector)...)
+		}
+	}
 	errs = append(errs, dnsConfig(path.Child("dnsConfig"), spec)...)
 	errs = append(errs, readinessGates(path.Child("readinessGates"), listOf(spec["readinessGates"]))...)
 	errs = append(errs, schedulingGates(path.Child("schedulingGates"), listOf(spec["schedulingGates"]))...)
+	errs = append(errs, topologySpreadConstraints(path.Child("topologySpreadConstraints"), listOf(spec["topologySpreadConstraints"]), opts)...)
 	errs = append(errs, hostUsersRules(path, spec, opts)...)
 	errs = append(errs, hostnameOverride(path, spec)...)
 	if sa := str(spec, "serviceAccountName"); sa != "" {
