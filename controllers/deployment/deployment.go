@@ -215,7 +215,7 @@ func (s *session) claim(in Input) ([]Object, error) {
 			}
 			err := s.write(Action{Type: ActionReleaseReplicaSet, Namespace: object.Namespace(rs), Name: object.Name(rs),
 				Patch: Object{"metadata": Object{"ownerReferences": []any{Object{"$patch": "delete", "uid": object.UID(d)}}, "uid": object.UID(rs)}},
-				Why: "its labels no longer match the selector"})
+				Why:   "its labels no longer match the selector"})
 			if err != nil && !ignorable(err) {
 				errs = append(errs, err.Error())
 			}
@@ -226,7 +226,7 @@ func (s *session) claim(in Input) ([]Object, error) {
 		}
 		err := s.write(Action{Type: ActionAdoptReplicaSet, Namespace: object.Namespace(rs), Name: object.Name(rs),
 			Patch: Object{"metadata": Object{"ownerReferences": []any{object.ControllerRef(d, "apps/v1", "Deployment")}, "uid": object.UID(rs)}},
-			Why: "an orphan the selector matches"})
+			Why:   "an orphan the selector matches"})
 		if err != nil {
 			if code(err) != 404 {
 				errs = append(errs, err.Error())

@@ -154,7 +154,9 @@ func byCreation(a, b Object) bool {
 	return ta.Before(tb)
 }
 
-func sortByCreation(rss []Object) { sort.SliceStable(rss, func(i, j int) bool { return byCreation(rss[i], rss[j]) }) }
+func sortByCreation(rss []Object) {
+	sort.SliceStable(rss, func(i, j int) bool { return byCreation(rss[i], rss[j]) })
+}
 
 // revision is deploymentutil.Revision: 0 without the annotation.
 func revision(rs Object) (int64, error) {

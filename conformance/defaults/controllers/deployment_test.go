@@ -196,7 +196,7 @@ func (w *dWorld) pods() []map[string]any {
 		for i := int64(0); i < n; i++ {
 			out = append(out, map[string]any{"apiVersion": "v1", "kind": "Pod",
 				"metadata": map[string]any{"name": fmt.Sprintf("%s-%d", md["name"], i), "namespace": "ns", "uid": fmt.Sprintf("%s-%d", md["uid"], i),
-					"labels": rs["spec"].(map[string]any)["template"].(map[string]any)["metadata"].(map[string]any)["labels"],
+					"labels":          rs["spec"].(map[string]any)["template"].(map[string]any)["metadata"].(map[string]any)["labels"],
 					"ownerReferences": []any{map[string]any{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": md["name"], "uid": md["uid"], "controller": true}}},
 				"spec": map[string]any{}, "status": map[string]any{"phase": "Running"}})
 		}

@@ -264,7 +264,6 @@ func canonical(m map[string]any) string {
 	return string(b)
 }
 
-
 func TestReplicaSetSyncAgainstController(t *testing.T) {
 	histories := sampleSize(60, 2100)
 	const steps = 50
