@@ -51,8 +51,9 @@
 //     1 on create, bumped by the kind's rule on update).
 //  10. Validation: for custom resources the structural schema, list sets and maps, metadata,
 //     embedded resources and the x-kubernetes-validations rules (schema, cel); for built-in kinds
-//     ObjectMeta (schema.ValidateObjectMeta and ValidateObjectMetaUpdate), as rest.BeforeCreate
-//     and BeforeUpdate run it after the strategy's own Validate; 422 naming the object's kind.
+//     ObjectMeta (schema.ValidateObjectMeta and ValidateObjectMetaUpdate) and the kind's own rules
+//     (schema/validation, per subresource), in one 422 naming the object's kind; then the kind's
+//     warnings (WarningsOnCreate, WarningsOnUpdate).
 //  11. Validating admission: ValidatingAdmissionPolicies and validating webhooks (admission).
 //  12. Storage: 409 AlreadyExists on create, 500 for a create carrying a resourceVersion, a write
 //     that changes nothing is not stored; the object gets World.NextResourceVersion and is
@@ -105,8 +106,8 @@
 //
 // # Not modelled
 //
-// The kinds' own validation rules of built-in kinds (package schema/validation, where it exists;
-// ObjectMeta is validated for every kind), the strategies' PrepareForCreate effects other than
+// The kinds' own validation rules that schema/validation does not model yet (ObjectMeta is
+// validated for every kind), the strategies' PrepareForCreate effects other than
 // resets and generation (service cluster IPs, pod QoS class, ...), built-in admission plugins
 // other than NamespaceLifecycle (service accounts, default tolerations, priorities, ...), list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,

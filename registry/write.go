@@ -9,6 +9,7 @@ import (
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema/validation"
 	"github.com/writepath/writepath/status"
 	"github.com/writepath/writepath/versions"
 )
@@ -170,8 +171,9 @@ func asStatus(err error) error {
 // validateWrite is the strategy's Validate (create, old nil) or ValidateUpdate and then the
 // ObjectMeta validation every strategy runs (rest.BeforeCreate, rest.BeforeUpdate): for a custom
 // resource the structural schema, list sets and maps, embedded resources and the
-// x-kubernetes-validations rules; for a built-in kind the ObjectMeta rules (the kinds' own
-// validation is not modelled yet).
+// x-kubernetes-validations rules; for a built-in kind the ObjectMeta rules, then the kind's own
+// (package schema/validation: nil for kinds it does not model yet) in one 422, and the kind's
+// warnings once validation passed.
 func (h *handler) validateWrite(obj, old map[string]any) error {
 	ep := h.ep
 	if ep.crd != nil {
@@ -197,8 +199,19 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 	if err != nil {
 		return err
 	}
+	if ep.Subresource != "scale" {
+		opts := validation.Options{Subresource: ep.Subresource}
+		if old == nil {
+			errs = append(errs, validation.Validate(ep.gvk, obj, opts)...)
+		} else {
+			errs = append(errs, validation.ValidateUpdate(ep.gvk, obj, old, opts)...)
+		}
+	}
 	if len(errs) > 0 {
 		return status.Invalid(h.invalidKind(), metaString(obj, "name"), errs)
+	}
+	if ep.Subresource != "scale" {
+		h.warnings = append(h.warnings, validation.Warnings(ep.gvk, obj, old, validation.Options{Subresource: ep.Subresource})...)
 	}
 	return nil
 }
