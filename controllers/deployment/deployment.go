@@ -35,6 +35,9 @@ const (
 	ActionUpdateStatus ActionType = "UpdateStatus"
 	// ActionUpdate: PUT of the Deployment (a rollback: template, annotations).
 	ActionUpdate ActionType = "Update"
+	// ActionEvent: an Event recorded without a write of its own (Event is set); other
+	// Events ride on the write they report.
+	ActionEvent ActionType = "Event"
 )
 
 // Action is one write, as data.
@@ -111,7 +114,7 @@ func (s *session) event(typ, reason, msg string) {
 		s.res.Actions[n-1].Event = &Event{typ, reason, msg}
 		return
 	}
-	s.res.Actions = append(s.res.Actions, Action{Type: "Event", Namespace: object.Namespace(s.d), Name: object.Name(s.d), Event: &Event{typ, reason, msg}})
+	s.res.Actions = append(s.res.Actions, Action{Type: ActionEvent, Namespace: object.Namespace(s.d), Name: object.Name(s.d), Event: &Event{typ, reason, msg}})
 }
 
 func (s *session) updateStatus(why string) error {
