@@ -10,6 +10,8 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/merge"
+	"github.com/writepath/writepath/patch"
 	"github.com/writepath/writepath/status"
 )
 
@@ -54,7 +56,12 @@ func Handle(ctx context.Context, w World, req Request) (Response, []Write, error
 		return resp, nil, ie.err
 	}
 	if err != nil {
-		return h.errorResponse(err), nil, nil
+		resp := h.errorResponse(err)
+		if errors.Is(err, patch.ErrServerPanics) || errors.Is(err, merge.ErrServerPanics) {
+			resp = h.errorResponse(status.InternalError(err))
+			resp.Reset = true
+		}
+		return resp, nil, nil
 	}
 	if h.dryRun {
 		writes = nil

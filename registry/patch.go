@@ -177,6 +177,9 @@ func fieldErrorList(name string, v any, detail string) field.ErrorList {
 
 // patchStatus returns a patch engine's error as its status.
 func patchStatus(err error) error {
+	if errors.Is(err, patch.ErrServerPanics) || errors.Is(err, merge.ErrServerPanics) {
+		return err
+	}
 	var pe *patch.Error
 	if errors.As(err, &pe) && pe.Status != nil {
 		return pe.Status

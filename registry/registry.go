@@ -66,6 +66,10 @@ type Response struct {
 	Body []byte
 	// Object is Body decoded (an object or a Status), for callers that do not want to decode it.
 	Object map[string]any
+	// Reset is true where the apiserver's handler panics and the client gets no response at all
+	// (the connection or HTTP/2 stream is reset; kubectl reports "stream error ... INTERNAL_ERROR").
+	// Code is then 500 and Body the Status of an internal error, for callers that need one.
+	Reset bool
 }
 
 // Write is one change to storage the request makes. Writes are returned in the order the

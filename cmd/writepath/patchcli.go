@@ -62,7 +62,7 @@ func strategicMeta(k *schema.Kind) (merge.Meta, error) {
 // CheckErr), kubectl's stream error where the apiserver panics, "Error from
 // server (Reason): ..." otherwise.
 func (e *env) failPatch(err error) int {
-	if errors.Is(err, patch.ErrServerPanics) || errors.Is(err, merge.ErrServerPanics) {
+	if errors.Is(err, errStreamReset) || errors.Is(err, patch.ErrServerPanics) || errors.Is(err, merge.ErrServerPanics) {
 		fmt.Fprintln(e.stderr, "Unable to connect to the server: stream error: stream ID 3; INTERNAL_ERROR; received from peer")
 		return exitNegative
 	}
