@@ -42,6 +42,7 @@ func verbs() []verb {
 		{"convert", "Convert custom objects between CRD versions (None or Webhook strategy); check round trips", runConvert},
 		{"delete", "Simulate a DELETE and the garbage collector and namespace controller to their fixpoint", runDelete},
 		{"why-stuck", "Explain why an object or a namespace stays Terminating", runWhyStuck},
+		{"rollout", "Print a Deployment's rollout step by step as the controllers drive it; rollout undo: what a rollback writes", runRollout},
 	}
 }
 

@@ -56,6 +56,17 @@ func cliCases() []cliCase {
 		{"rv-check-configmap-no-rv", []string{"rv", "check", "-f", ex + "configmap.yaml", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\n", exitOK},
 		{"rv-check-not-a-number", []string{"rv", "check", "-f", ex + "configmap.yaml", "-f", "-"}, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web-config","resourceVersion":"abc"}}`, exitNegative},
 		{"rv-check-wrong-uid", []string{"rv", "check", "-f", ex + "configmap.yaml", "-f", "-"}, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web-config","uid":"x"}}`, exitNegative},
+		// rollout
+		{"rollout-help", []string{"rollout", "--help"}, "", exitOK},
+		{"rollout-step", []string{"rollout", "-f", ex + "rollout.yaml", "--to", ex + "rollout-new-image.yaml", "--ready", "step"}, "", exitOK},
+		{"rollout-now", []string{"rollout", "-f", ex + "rollout.yaml", "--to", ex + "rollout-new-image.yaml"}, "", exitOK},
+		{"rollout-never", []string{"rollout", "-f", ex + "rollout.yaml", "--to", ex + "rollout-new-image.yaml", "--ready", "never"}, "", exitOK},
+		{"rollout-settled", []string{"rollout", "-f", ex + "rollout.yaml"}, "", exitOK},
+		{"rollout-bad-ready", []string{"rollout", "-f", ex + "rollout.yaml", "--ready", "soon"}, "", exitUsage},
+		{"rollout-no-deployment", []string{"rollout", "-f", ex + "configmap.yaml"}, "", exitUsage},
+		{"rollout-undo", []string{"rollout", "undo", "-f", ex + "rollout-history.yaml"}, "", exitOK},
+		{"rollout-undo-same", []string{"rollout", "undo", "-f", ex + "rollout-history.yaml", "--to-revision", "2"}, "", exitNegative},
+		{"rollout-undo-missing", []string{"rollout", "undo", "-f", ex + "rollout-history.yaml", "--to-revision", "9"}, "", exitNegative},
 		// generation
 		{"generation-help", []string{"generation", "--help"}, "", exitOK},
 		{"generation-readme", []string{"generation", "-f", ex + "deployment.yaml", "-f", ex + "deployment-scaled.yaml"}, "", exitOK},
