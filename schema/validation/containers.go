@@ -157,7 +157,9 @@ func validateEphemeralContainers(p field.Path, ephs, ctrs, inits []any, pc podCo
 			errs = append(errs, field.NotFound(ip.Child("targetContainerName"), t))
 		}
 		for _, f := range ephemeralForbidden {
-			if !zero(c[f]) {
+			// resources is a struct (its zero value is {}); the others are pointers and
+			// slices, set when present.
+			if set := has(c, f); (f == "resources" && !zero(c[f])) || (f != "resources" && set) {
 				errs = append(errs, field.Forbidden(ip.Child(f), "cannot be set for an Ephemeral Container"))
 			}
 		}

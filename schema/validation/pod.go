@@ -51,7 +51,8 @@ type PodOptions struct {
 // NewPodOptions derives the options from a pod spec and the stored one (nil on create), as
 // GetValidationOptionsFromPodSpecAndMeta does. Neither is modified.
 func NewPodOptions(spec, oldSpec map[string]any) PodOptions {
-	o := PodOptions{update: oldSpec != nil, onlyRecursiveSELinux: true}
+	// SELinuxMount is on in 1.37: every seLinuxChangePolicy value is allowed.
+	o := PodOptions{update: oldSpec != nil}
 	if oldSpec == nil {
 		return o
 	}
@@ -128,7 +129,7 @@ func validatePodCreate(obj map[string]any, _ Options) field.ErrorList {
 	if str(spec, "nodeName") != "" && len(listOf(spec["schedulingGates"])) != 0 {
 		errs = append(errs, field.Forbidden(sp.Child("nodeName"), "cannot be set until all schedulingGates have been cleared"))
 	}
-	return errs
+	return distinct(errs)
 }
 
 // validatePodUpdate is the pod strategy's ValidateUpdate (ValidatePodUpdate). The status
@@ -139,9 +140,9 @@ func validatePodUpdate(obj, old map[string]any, o Options) field.ErrorList {
 	opts.ResourceIsPod = true
 	switch o.Subresource {
 	case "":
-		errs := objectMetaUpdate(obj, old, schema.ObjectMetaOptions{Namespaced: true})
+		errs := coreObjectMetaUpdate(obj, old)
 		errs = append(errs, validatePodMetadataAndSpec(obj, opts)...)
-		return append(errs, validatePodSpecUpdate(mapOf(obj["spec"]), mapOf(old["spec"]), opts)...)
+		return distinct(append(errs, validatePodSpecUpdate(mapOf(obj["spec"]), mapOf(old["spec"]), opts)...))
 	}
 	return nil
 }
@@ -151,7 +152,7 @@ func validatePodUpdate(obj, old map[string]any, o Options) field.ErrorList {
 func validatePodMetadataAndSpec(obj map[string]any, opts PodOptions) field.ErrorList {
 	spec := mapOf(obj["spec"])
 	sp := field.NewPath("spec")
-	errs := objectMeta(obj, schema.ObjectMetaOptions{Namespaced: true})
+	errs := coreObjectMeta(obj, true, nil)
 	errs = append(errs, validatePodSpec(sp, spec, mapOf(obj["metadata"]), opts)...)
 	if str(spec, "serviceAccountName") == "" {
 		for vi, v := range listOf(spec["volumes"]) {
@@ -182,16 +183,16 @@ func validatePodMetadataAndSpec(obj map[string]any, opts PodOptions) field.Error
 func validatePodTemplate(obj map[string]any, _ Options) field.ErrorList {
 	tmpl := mapOf(obj["template"])
 	opts := NewPodOptions(mapOf(tmpl["spec"]), nil)
-	errs := objectMeta(obj, schema.ObjectMetaOptions{Namespaced: true})
-	return append(errs, ValidatePodTemplateSpec(field.NewPath("template"), tmpl, opts)...)
+	errs := coreObjectMeta(obj, true, nil)
+	return distinct(append(errs, ValidatePodTemplateSpec(field.NewPath("template"), tmpl, opts)...))
 }
 
 // validatePodTemplateUpdate is ValidatePodTemplateUpdate.
 func validatePodTemplateUpdate(obj, old map[string]any, _ Options) field.ErrorList {
 	tmpl := mapOf(obj["template"])
 	opts := NewPodOptions(mapOf(tmpl["spec"]), mapOf(mapOf(old["template"])["spec"]))
-	errs := objectMetaUpdate(obj, old, schema.ObjectMetaOptions{Namespaced: true})
-	return append(errs, ValidatePodTemplateSpec(field.NewPath("template"), tmpl, opts)...)
+	errs := coreObjectMetaUpdate(obj, old)
+	return distinct(append(errs, ValidatePodTemplateSpec(field.NewPath("template"), tmpl, opts)...))
 }
 
 // ValidatePodTemplateSpec is the apiserver's ValidatePodTemplateSpec: a template's labels,
@@ -253,6 +254,7 @@ func validatePodSpec(path field.Path, spec, podMeta map[string]any, opts PodOpti
 	errs = append(errs, validateContainers(path.Child("containers"), ctrs, pc)...)
 	errs = append(errs, validateInitContainers(path.Child("initContainers"), inits, ctrs, pc)...)
 	errs = append(errs, validateEphemeralContainers(path.Child("ephemeralContainers"), listOf(spec["ephemeralContainers"]), ctrs, inits, pc)...)
+	errs = append(errs, podResources(path, spec, pc.claimNames)...)
 	errs = append(errs, hostNetworkDeps(path, spec, opts)...)
 	errs = append(errs, enumRequired(path.Child("restartPolicy"), str(spec, "restartPolicy"), "Always", "OnFailure", "Never")...)
 	errs = append(errs, enumRequired(path.Child("dnsPolicy"), str(spec, "dnsPolicy"), "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")...)
@@ -276,6 +278,7 @@ func validatePodSpec(path field.Path, spec, podMeta map[string]any, opts PodOpti
 	errs = append(errs, readinessGates(path.Child("readinessGates"), listOf(spec["readinessGates"]))...)
 	errs = append(errs, schedulingGates(path.Child("schedulingGates"), listOf(spec["schedulingGates"]))...)
 	errs = append(errs, topologySpreadConstraints(path.Child("topologySpreadConstraints"), listOf(spec["topologySpreadConstraints"]), opts)...)
+	errs = append(errs, windowsHostProcess(path, spec)...)
 	errs = append(errs, hostUsersRules(path, spec, opts)...)
 	errs = append(errs, hostnameOverride(path, spec)...)
 	if sa := str(spec, "serviceAccountName"); sa != "" {
@@ -299,6 +302,12 @@ func validatePodSpec(path field.Path, spec, podMeta map[string]any, opts PodOpti
 			errs = append(errs, dns1123Label(path.Child(key), v)...)
 		}
 	}
+	if tols := listOf(spec["tolerations"]); len(tols) > 0 {
+		errs = append(errs, validateTolerations(path.Child("tolerations"), tols)...)
+	}
+	if ha := listOf(spec["hostAliases"]); len(ha) > 0 {
+		errs = append(errs, hostAliases(path.Child("hostAliases"), ha)...)
+	}
 	if v := str(spec, "priorityClassName"); v != "" {
 		for _, msg := range ivalidation.NameIsDNSSubdomain(v, false) {
 			errs = append(errs, field.Invalid(path.Child("priorityClassName"), v, msg))
@@ -318,24 +327,10 @@ func validatePodSpec(path field.Path, spec, podMeta map[string]any, opts PodOpti
 			errs = append(errs, field.NotSupported(path.Child("preemptionPolicy"), v, []string{"PreemptLowerPriority", "Never"}))
 		}
 	}
-	if tols := listOf(spec["tolerations"]); len(tols) > 0 {
-		errs = append(errs, validateTolerations(path.Child("tolerations"), tols)...)
-	}
-	if ha := listOf(spec["hostAliases"]); len(ha) > 0 {
-		errs = append(errs, hostAliases(path.Child("hostAliases"), ha)...)
-	}
 	if oh, ok := spec["overhead"].(map[string]any); ok {
 		errs = append(errs, resourceRequirements(path.Child("overhead"), map[string]any{"limits": oh}, ValidateContainerResourceName, nil)...)
 	}
-	if os, ok := spec["os"].(map[string]any); ok {
-		switch name := str(os, "name"); name {
-		case "":
-			errs = append(errs, field.Required(path.Child("os", "name"), ""))
-		case "linux", "windows":
-		default:
-			errs = append(errs, field.NotSupported(path.Child("os"), name, []string{"linux", "windows"}))
-		}
-	}
+	errs = append(errs, osRules(path, spec)...)
 	return append(errs, fileKeyRefVolumes(path, spec)...)
 }
 

@@ -10,15 +10,74 @@ import (
 	ivalidation "github.com/writepath/writepath/internal/validation"
 )
 
-// goValue is a bad value the apiserver reports as a whole internal Go struct (printed as the
-// JSON of a struct without tags: Go field names). It prints as the v1 JSON of the value, with
-// the typeName for reference; such errors differ from the apiserver's in the bad value only.
+// goValue is a bad value the apiserver reports as a whole internal Go struct: apimachinery
+// prints it as encoding/json writes the struct, which has no JSON tags — Go field names, in
+// declaration order, every field present (null for nil pointers and slices). typeName is the
+// struct's name in goStructs.
 type goValue struct {
 	v        map[string]any
 	typeName string
 }
 
-func (g goValue) MarshalJSON() ([]byte, error) { return json.Marshal(g.v) }
+// goField is one field of an internal struct: its Go name, its v1 JSON name and its kind:
+// "string", "*string", "*bool", "*int64", "[]string", or "*T"/"T" for a struct in goStructs.
+type goField struct{ goName, jsonName, kind string }
+
+// goStructs are the internal core types (k8s.io/kubernetes pkg/apis/core, v1.37.2) this package
+// reports whole, field by field in declaration order.
+var goStructs = map[string][]goField{
+	"SecurityContext": {{"Capabilities", "capabilities", "*Capabilities"}, {"Privileged", "privileged", "*bool"},
+		{"SELinuxOptions", "seLinuxOptions", "*SELinuxOptions"}, {"WindowsOptions", "windowsOptions", "*WindowsSecurityContextOptions"},
+		{"RunAsUser", "runAsUser", "*int64"}, {"RunAsGroup", "runAsGroup", "*int64"}, {"RunAsNonRoot", "runAsNonRoot", "*bool"},
+		{"ReadOnlyRootFilesystem", "readOnlyRootFilesystem", "*bool"}, {"AllowPrivilegeEscalation", "allowPrivilegeEscalation", "*bool"},
+		{"ProcMount", "procMount", "*string"}, {"SeccompProfile", "seccompProfile", "*SeccompProfile"},
+		{"AppArmorProfile", "appArmorProfile", "*AppArmorProfile"}},
+	"Capabilities":   {{"Add", "add", "[]string"}, {"Drop", "drop", "[]string"}},
+	"SELinuxOptions": {{"User", "user", "string"}, {"Role", "role", "string"}, {"Type", "type", "string"}, {"Level", "level", "string"}},
+	"WindowsSecurityContextOptions": {{"GMSACredentialSpecName", "gmsaCredentialSpecName", "*string"},
+		{"GMSACredentialSpec", "gmsaCredentialSpec", "*string"}, {"RunAsUserName", "runAsUserName", "*string"}, {"HostProcess", "hostProcess", "*bool"}},
+	"SeccompProfile":       {{"Type", "type", "string"}, {"LocalhostProfile", "localhostProfile", "*string"}},
+	"AppArmorProfile":      {{"Type", "type", "string"}, {"LocalhostProfile", "localhostProfile", "*string"}},
+	"PodResourceClaim":     {{"Name", "name", "string"}, {"ResourceClaimName", "resourceClaimName", "*string"}, {"ResourceClaimTemplateName", "resourceClaimTemplateName", "*string"}},
+	"LocalObjectReference": {{"Name", "name", "string"}},
+}
+
+func (g goValue) MarshalJSON() ([]byte, error) {
+	var b []byte
+	return writeGoStruct(b, g.v, g.typeName), nil
+}
+
+func writeGoStruct(b []byte, m map[string]any, typeName string) []byte {
+	fields, ok := goStructs[typeName]
+	if !ok {
+		j, _ := json.Marshal(m)
+		return append(b, j...)
+	}
+	b = append(b, '{')
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, f.goName...)
+		b = append(b, '"', ':')
+		v, set := m[f.jsonName]
+		switch {
+		case f.kind == "string":
+			s, _ := v.(string)
+			j, _ := json.Marshal(s)
+			b = append(b, j...)
+		case !set || v == nil:
+			b = append(b, "null"...)
+		case f.kind[0] == '*' && goStructs[f.kind[1:]] != nil:
+			b = writeGoStruct(b, mapOf(v), f.kind[1:])
+		default:
+			j, _ := json.Marshal(v)
+			b = append(b, j...)
+		}
+	}
+	return append(b, '}')
+}
 
 var (
 	rxCtrl          = regexp.MustCompile(`[[:cntrl:]]+`)

@@ -1,7 +1,10 @@
 package validation
 
 import (
+	"fmt"
+	"net"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/writepath/writepath/field"
@@ -50,7 +53,7 @@ func validateVolumes(p field.Path, vols []any, podName string) (map[string]map[s
 		v := mapOf(raw)
 		ip := p.Index(i)
 		name := str(v, "name")
-		el := volumeSource(ip, v)
+		el := volumeSource(ip, v, name, podName)
 		if name == "" {
 			el = append(el, field.Required(ip.Child("name"), ""))
 		} else {
@@ -74,7 +77,7 @@ func validateVolumes(p field.Path, vols []any, podName string) (map[string]map[s
 }
 
 // volumeSource is validateVolumeSource: exactly one source, and that source's checks.
-func volumeSource(p field.Path, v map[string]any) field.ErrorList {
+func volumeSource(p field.Path, v map[string]any, volName, podName string) field.ErrorList {
 	var errs field.ErrorList
 	n := 0
 	for _, s := range volumeSources {
@@ -82,12 +85,25 @@ func volumeSource(p field.Path, v map[string]any) field.ErrorList {
 		if !ok {
 			continue
 		}
-		if n > 0 && s.key != "emptyDir" {
+		if n > 0 {
 			errs = append(errs, field.Forbidden(p.Child(s.forbidPath), "may not specify more than 1 volume type"))
-			continue
+		} else {
+			n++
+			errs = append(errs, sourceChecks(p.Child(s.checkPath), s.key, src)...)
+			if s.key == "ephemeral" && podName != "" && volName != "" {
+				// The name of the claim the pod's ephemeral volume creates.
+				pvc := podName + "-" + volName
+				for _, m := range ivalidation.NameIsDNSSubdomain(pvc, false) {
+					errs = append(errs, field.Invalid(p.Child("name"), volName, fmt.Sprintf("PVC name %q: %v", pvc, m)))
+				}
+			}
 		}
-		n++
-		errs = append(errs, sourceChecks(p.Child(s.checkPath), s.key, src)...)
+		if s.key == "iscsi" {
+			// The name-length rule runs whether or not iscsi is the first source.
+			if _, ok := src["initiatorName"].(string); ok && len(volName+":"+str(src, "targetPortal")) > 64 {
+				errs = append(errs, field.Invalid(p.Child("name"), volName, "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified."))
+			}
+		}
 	}
 	if n == 0 {
 		errs = append(errs, field.Required(p, "must specify a volume type"))
@@ -162,6 +178,154 @@ func sourceChecks(p field.Path, key string, src map[string]any) field.ErrorList 
 				}
 			}
 		}
+	case "gcePersistentDisk", "awsElasticBlockStore":
+		idKey := "pdName"
+		if key == "awsElasticBlockStore" {
+			idKey = "volumeID"
+		}
+		if str(src, idKey) == "" {
+			errs = append(errs, field.Required(p.Child(idKey), ""))
+		}
+		if n, _ := integer(src, "partition"); n < 0 || n > 255 {
+			errs = append(errs, field.Invalid(p.Child("partition"), n, inclusiveRange(1, 255)))
+		}
+	case "iscsi":
+		errs = append(errs, iscsiSource(p, src)...)
+	case "glusterfs":
+		if str(src, "endpoints") == "" {
+			errs = append(errs, field.Required(p.Child("endpoints"), ""))
+		}
+		if str(src, "path") == "" {
+			errs = append(errs, field.Required(p.Child("path"), ""))
+		}
+	case "flocker":
+		name, uuid := str(src, "datasetName"), str(src, "datasetUUID")
+		if name == "" && uuid == "" {
+			errs = append(errs, field.Required(p, "one of datasetName and datasetUUID is required"))
+		}
+		if name != "" && uuid != "" {
+			errs = append(errs, field.Invalid(p, "resource", "datasetName and datasetUUID can not be specified simultaneously"))
+		}
+		if strings.Contains(name, "/") {
+			errs = append(errs, field.Invalid(p.Child("datasetName"), name, "must not contain '/'"))
+		}
+	case "rbd":
+		if len(listOf(src["monitors"])) == 0 {
+			errs = append(errs, field.Required(p.Child("monitors"), ""))
+		}
+		if str(src, "image") == "" {
+			errs = append(errs, field.Required(p.Child("image"), ""))
+		}
+	case "cinder":
+		if str(src, "volumeID") == "" {
+			errs = append(errs, field.Required(p.Child("volumeID"), ""))
+		}
+		if ref, ok := src["secretRef"].(map[string]any); ok && str(ref, "name") == "" {
+			errs = append(errs, field.Required(p.Child("secretRef", "name"), ""))
+		}
+	case "cephfs":
+		if len(listOf(src["monitors"])) == 0 {
+			errs = append(errs, field.Required(p.Child("monitors"), ""))
+		}
+	case "quobyte":
+		reg := str(src, "registry")
+		switch {
+		case reg == "":
+			errs = append(errs, field.Required(p.Child("registry"), "must be a host:port pair or multiple pairs separated by commas"))
+		case len(str(src, "tenant")) >= 65:
+			errs = append(errs, field.Required(p.Child("tenant"), "must be a UUID and may not exceed a length of 64 characters"))
+		default:
+			for _, hp := range strings.Split(reg, ",") {
+				if _, _, err := net.SplitHostPort(hp); err != nil {
+					errs = append(errs, field.Invalid(p.Child("registry"), reg, "must be a host:port pair or multiple pairs separated by commas"))
+				}
+			}
+		}
+		if str(src, "volume") == "" {
+			errs = append(errs, field.Required(p.Child("volume"), ""))
+		}
+	case "downwardAPI":
+		if m, ok := integer(src, "defaultMode"); ok && (m > 0o777 || m < 0) {
+			errs = append(errs, field.Invalid(p.Child("defaultMode"), m, fileModeError))
+		}
+		errs = append(errs, userField(p.Child("defaultUser"), src, "defaultUser")...)
+		for _, f := range listOf(src["items"]) {
+			// The apiserver validates every item at downwardAPI itself, without the index.
+			errs = append(errs, downwardAPIFile(p, mapOf(f))...)
+		}
+	case "fc":
+		wwns, wwids := stringList(src["targetWWNs"]), stringList(src["wwids"])
+		if len(wwns) < 1 && len(wwids) < 1 {
+			errs = append(errs, field.Required(p.Child("targetWWNs"), "must specify either targetWWNs or wwids, but not both"))
+		}
+		if len(wwns) != 0 && len(wwids) != 0 {
+			errs = append(errs, field.Invalid(p.Child("targetWWNs"), wwns, "targetWWNs and wwids can not be specified simultaneously"))
+		}
+		if len(wwns) != 0 {
+			if lun, ok := integer(src, "lun"); !ok {
+				errs = append(errs, field.Required(p.Child("lun"), "lun is required if targetWWNs is specified"))
+			} else if lun < 0 || lun > 255 {
+				errs = append(errs, field.Invalid(p.Child("lun"), lun, inclusiveRange(0, 255)))
+			}
+		}
+	case "flexVolume":
+		if str(src, "driver") == "" {
+			errs = append(errs, field.Required(p.Child("driver"), ""))
+		}
+		for _, k := range sortedKeys(mapOf(src["options"])) {
+			ns := k
+			if parts := strings.SplitN(k, "/", 2); len(parts) == 2 {
+				ns = parts[0]
+			}
+			norm := "." + strings.ToLower(ns)
+			if strings.HasSuffix(norm, ".kubernetes.io") || strings.HasSuffix(norm, ".k8s.io") {
+				errs = append(errs, field.Invalid(p.Child("options").Key(k), k, "kubernetes.io and k8s.io namespaces are reserved"))
+			}
+		}
+	case "azureFile":
+		if str(src, "secretName") == "" {
+			errs = append(errs, field.Required(p.Child("secretName"), ""))
+		}
+		if str(src, "shareName") == "" {
+			errs = append(errs, field.Required(p.Child("shareName"), ""))
+		}
+	case "vsphereVolume":
+		if str(src, "volumePath") == "" {
+			errs = append(errs, field.Required(p.Child("volumePath"), ""))
+		}
+	case "photonPersistentDisk":
+		if str(src, "pdID") == "" {
+			errs = append(errs, field.Required(p.Child("pdID"), ""))
+		}
+	case "portworxVolume":
+		if str(src, "volumeID") == "" {
+			errs = append(errs, field.Required(p.Child("volumeID"), ""))
+		}
+	case "azureDisk":
+		errs = append(errs, azureDisk(p, src)...)
+	case "storageos":
+		if vn := str(src, "volumeName"); vn == "" {
+			errs = append(errs, field.Required(p.Child("volumeName"), ""))
+		} else {
+			errs = append(errs, dns1123Label(p.Child("volumeName"), vn)...)
+		}
+		if vns := str(src, "volumeNamespace"); vns != "" {
+			errs = append(errs, dns1123Label(p.Child("volumeNamespace"), vns)...)
+		}
+		if ref, ok := src["secretRef"].(map[string]any); ok && str(ref, "name") == "" {
+			errs = append(errs, field.Required(p.Child("secretRef", "name"), ""))
+		}
+	case "scaleIO":
+		for _, k := range []string{"gateway", "system", "volumeName"} {
+			if str(src, k) == "" {
+				errs = append(errs, field.Required(p.Child(k), ""))
+			}
+		}
+	case "ephemeral":
+		// The claim template's spec is PersistentVolumeClaim validation, not modelled here.
+		if _, ok := src["volumeClaimTemplate"].(map[string]any); !ok {
+			errs = append(errs, field.Required(p.Child("volumeClaimTemplate"), ""))
+		}
 	case "image":
 		if str(src, "reference") == "" {
 			errs = append(errs, field.Required(p.Child("reference"), ""))
@@ -222,6 +386,123 @@ func csiDriverName(p field.Path, name string) field.ErrorList {
 	}
 	for _, m := range ivalidation.IsDNS1123Subdomain(strings.ToLower(name)) {
 		errs = append(errs, field.Invalid(p, name, m))
+	}
+	return errs
+}
+
+var (
+	rxIQN = regexp.MustCompile(`iqn\.\d{4}-\d{2}\.([[:alnum:]-.]+)(:[^,;*&$|\s]+)$`)
+	rxEUI = regexp.MustCompile(`^eui.[[:alnum:]]{16}$`)
+	rxNAA = regexp.MustCompile(`^naa.[[:alnum:]]{32}$`)
+)
+
+// iscsiSource is validateISCSIVolumeSource.
+func iscsiSource(p field.Path, src map[string]any) field.ErrorList {
+	var errs field.ErrorList
+	if str(src, "targetPortal") == "" {
+		errs = append(errs, field.Required(p.Child("targetPortal"), ""))
+	}
+	iqn := str(src, "iqn")
+	if iqn == "" {
+		errs = append(errs, field.Required(p.Child("iqn"), ""))
+	} else if e := iscsiName(p.Child("iqn"), iqn, true); e != nil {
+		errs = append(errs, e)
+	}
+	if lun, _ := integer(src, "lun"); lun < 0 || lun > 255 {
+		errs = append(errs, field.Invalid(p.Child("lun"), lun, inclusiveRange(0, 255)))
+	}
+	d, _ := boolean(src, "chapAuthDiscovery")
+	sess, _ := boolean(src, "chapAuthSession")
+	if (d || sess) && !has(src, "secretRef") {
+		errs = append(errs, field.Required(p.Child("secretRef"), ""))
+	}
+	if in, ok := src["initiatorName"].(string); ok {
+		ip := p.Child("initiatorname")
+		if !strings.HasPrefix(in, "iqn") && !strings.HasPrefix(in, "eui") && !strings.HasPrefix(in, "naa") {
+			errs = append(errs, field.Invalid(ip, in, "must be valid format starting with iqn, eui, or naa"))
+		}
+		if e := iscsiName(ip, in, false); e != nil {
+			errs = append(errs, e)
+		}
+	}
+	return errs
+}
+
+// iscsiName checks an IQN, EUI or NAA name; withPrefixError reports a name with none of the
+// three prefixes (the iqn field does, initiatorName reports it itself).
+func iscsiName(p field.Path, v string, withPrefixError bool) *field.Error {
+	switch {
+	case strings.HasPrefix(v, "iqn"):
+		if !rxIQN.MatchString(v) {
+			return field.Invalid(p, v, "must be valid format")
+		}
+	case strings.HasPrefix(v, "eui"):
+		if !rxEUI.MatchString(v) {
+			return field.Invalid(p, v, "must be valid format")
+		}
+	case strings.HasPrefix(v, "naa"):
+		if !rxNAA.MatchString(v) {
+			return field.Invalid(p, v, "must be valid format")
+		}
+	default:
+		if withPrefixError {
+			return field.Invalid(p, v, "must be valid format starting with iqn, eui, or naa")
+		}
+	}
+	return nil
+}
+
+var volumeFieldPaths = []string{"metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace", "metadata.uid"}
+
+// downwardAPIFile is validateDownwardAPIVolumeFile.
+func downwardAPIFile(p field.Path, f map[string]any) field.ErrorList {
+	var errs field.ErrorList
+	fp := str(f, "path")
+	if fp == "" {
+		errs = append(errs, field.Required(p.Child("path"), ""))
+	}
+	errs = append(errs, localNonReservedPath(p.Child("path"), fp)...)
+	fr, hasFR := f["fieldRef"].(map[string]any)
+	rf, hasRF := f["resourceFieldRef"].(map[string]any)
+	switch {
+	case hasFR:
+		errs = append(errs, objectFieldSelector(p.Child("fieldRef"), fr, volumeFieldPaths)...)
+		if hasRF {
+			errs = append(errs, field.Invalid(p, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
+		}
+	case hasRF:
+		errs = append(errs, resourceFieldSelector(p.Child("resourceFieldRef"), rf, true)...)
+	default:
+		errs = append(errs, field.Required(p, "one of fieldRef and resourceFieldRef is required"))
+	}
+	if m, ok := integer(f, "mode"); ok && (m > 0o777 || m < 0) {
+		errs = append(errs, field.Invalid(p.Child("mode"), m, fileModeError))
+	}
+	return append(errs, userField(p.Child("user"), f, "user")...)
+}
+
+// azureDisk is validateAzureDisk.
+func azureDisk(p field.Path, src map[string]any) field.ErrorList {
+	var errs field.ErrorList
+	if str(src, "diskName") == "" {
+		errs = append(errs, field.Required(p.Child("diskName"), ""))
+	}
+	uri := str(src, "diskURI")
+	if uri == "" {
+		errs = append(errs, field.Required(p.Child("diskURI"), ""))
+	}
+	if cm, ok := src["cachingMode"].(string); ok && cm != "None" && cm != "ReadOnly" && cm != "ReadWrite" {
+		errs = append(errs, field.NotSupported(p.Child("cachingMode"), cm, []string{"None", "ReadOnly", "ReadWrite"}))
+	}
+	kind, hasKind := src["kind"].(string)
+	if hasKind && kind != "Shared" && kind != "Dedicated" && kind != "Managed" {
+		errs = append(errs, field.NotSupported(p.Child("kind"), kind, []string{"Dedicated", "Managed", "Shared"}))
+	}
+	if hasKind && kind == "Managed" && strings.Index(uri, "/subscriptions/") != 0 {
+		errs = append(errs, field.NotSupported(p.Child("diskURI"), uri, []string{"/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"}))
+	}
+	if hasKind && kind != "Managed" && strings.Index(uri, "https://") != 0 {
+		errs = append(errs, field.NotSupported(p.Child("diskURI"), uri, []string{"https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"}))
 	}
 	return errs
 }

@@ -19,6 +19,7 @@ import (
 	"math/rand"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,10 +56,14 @@ type harnessKind struct {
 }
 
 // caseCount is the number of cases per kind and operation: a fixed small sample by default,
-// >=100,000 with WRITEPATH_LONG=1.
+// >=100,000 with WRITEPATH_LONG=1, WRITEPATH_CASES=n otherwise. WRITEPATH_SHOW="Kind op"
+// (e.g. "Pod create") prints the first disagreements of a kind that is not complete.
 func caseCount() int {
 	if os.Getenv("WRITEPATH_LONG") == "1" {
 		return 100_000
+	}
+	if n, err := strconv.Atoi(os.Getenv("WRITEPATH_CASES")); err == nil && n > 0 {
+		return n
 	}
 	return 150
 }
@@ -150,7 +155,7 @@ func (c *tally) note(t *testing.T, k harnessKind, op string, i int, input, old m
 		c.shapes = map[string]int{}
 	}
 	c.shapes[shape(ref, got)]++
-	if k.complete && c.disagreements <= 5 {
+	if (k.complete || os.Getenv("WRITEPATH_SHOW") == k.gvk.Kind+" "+op) && c.disagreements <= 5 {
 		t.Errorf("%s %s case %d: disagreement\nobject: %s\nold: %s\nreference: %q\nwritepath: %q\nreference warnings: %q\nwritepath warnings: %q",
 			k.gvk.Kind, op, i, js(input), js(old), ref, got, refW, gotW)
 	}
