@@ -218,7 +218,47 @@ func templateWithoutHash(t Object) Object {
 // stores them: equal but for the pod-template-hash label (nil and empty maps and lists
 // are equal, as under equality.Semantic).
 func EqualIgnoreHash(a, b Object) bool {
-	return value.Equal(templateWithoutHash(a), templateWithoutHash(b))
+	// Compare without copying: every key but metadata, metadata but labels, labels but
+	// the hash.
+	if !equalExcept(a, b, "metadata") {
+		return false
+	}
+	ma, mb := object.Map(a, "metadata"), object.Map(b, "metadata")
+	if !equalExcept(ma, mb, "labels") {
+		return false
+	}
+	return equalExcept(object.Map(ma, "labels"), object.Map(mb, "labels"), PodTemplateHashLabel)
+}
+
+// equalExcept is value.Equal on two maps without key skip (an absent map is empty).
+func equalExcept(a, b map[string]any, skip string) bool {
+	n := 0
+	for k, va := range a {
+		if k == skip {
+			continue
+		}
+		vb, ok := b[k]
+		if !ok {
+			if !value.Equal(va, nil) {
+				return false
+			}
+			continue
+		}
+		n++
+		if !value.Equal(va, vb) {
+			return false
+		}
+	}
+	for k, vb := range b {
+		if k == skip {
+			continue
+		}
+		if _, ok := a[k]; !ok && !value.Equal(vb, nil) {
+			return false
+		}
+	}
+	_ = n
+	return true
 }
 
 // ComputeHash is the pod-template-hash of a template and collision count: fnv-32a over

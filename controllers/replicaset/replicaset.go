@@ -523,9 +523,33 @@ func podsToDelete(pods, related []Object, diff int, now time.Time) []Object {
 		for i, p := range out {
 			ranks[i] = onNode[object.String(p, "spec", "nodeName")]
 		}
-		sort.Sort(Ranked{Pods: out, Ranks: ranks, Now: now})
+		r := Ranked{Pods: out, Ranks: ranks, Now: now}
+		r.keys = make([]rankKey, len(out))
+		for i, p := range out {
+			r.keys[i] = keyOf(p)
+		}
+		sort.Sort(r)
 	}
 	return out[:diff]
+}
+
+// rankKey is what Less reads of a Pod, read once.
+type rankKey struct {
+	node               string
+	phase              int
+	ready              bool
+	cost               int64
+	readyTime, created time.Time
+	restarts, sidecar  int64
+	uid                string
+}
+
+func keyOf(p Object) rankKey {
+	k := rankKey{node: object.String(p, "spec", "nodeName"), phase: phaseOrdinal[object.Phase(p)], ready: object.PodReady(p),
+		cost: deletionCost(p), readyTime: object.PodReadyTime(p),
+		created: object.Time(object.Map(p, "metadata")["creationTimestamp"]), uid: object.UID(p)}
+	k.restarts, k.sidecar = restarts(p)
+	return k
 }
 
 // Ranked sorts Pods in the order the controller deletes them (ActivePodsWithRanks):
@@ -539,59 +563,66 @@ type Ranked struct {
 	// Now is the reference time of the logarithmic comparisons; zero compares times
 	// exactly.
 	Now time.Time
+	// keys, when set, are the Pods' fields Less reads, parsed once.
+	keys []rankKey
 }
 
 func (s Ranked) Len() int { return len(s.Pods) }
 func (s Ranked) Swap(i, j int) {
 	s.Pods[i], s.Pods[j] = s.Pods[j], s.Pods[i]
 	s.Ranks[i], s.Ranks[j] = s.Ranks[j], s.Ranks[i]
+	if s.keys != nil {
+		s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
+	}
 }
 
 var phaseOrdinal = map[string]int{"Pending": 0, "Unknown": 1, "Running": 2}
 
 func (s Ranked) Less(i, j int) bool {
-	a, b := s.Pods[i], s.Pods[j]
-	na, nb := object.String(a, "spec", "nodeName"), object.String(b, "spec", "nodeName")
-	if na != nb && (na == "" || nb == "") {
-		return na == ""
+	var a, b rankKey
+	if s.keys != nil {
+		a, b = s.keys[i], s.keys[j]
+	} else {
+		a, b = keyOf(s.Pods[i]), keyOf(s.Pods[j])
 	}
-	if pa, pb := phaseOrdinal[object.Phase(a)], phaseOrdinal[object.Phase(b)]; pa != pb {
-		return pa < pb
+	if a.node != b.node && (a.node == "" || b.node == "") {
+		return a.node == ""
 	}
-	ra, rb := object.PodReady(a), object.PodReady(b)
-	if ra != rb {
-		return !ra
+	if a.phase != b.phase {
+		return a.phase < b.phase
 	}
-	if ca, cb := deletionCost(a), deletionCost(b); ca != cb {
-		return ca < cb
+	if a.ready != b.ready {
+		return !a.ready
+	}
+	if a.cost != b.cost {
+		return a.cost < b.cost
 	}
 	if s.Ranks[i] != s.Ranks[j] {
 		return s.Ranks[i] > s.Ranks[j]
 	}
-	if ra && rb {
-		ta, tb := object.PodReadyTime(a), object.PodReadyTime(b)
-		if !ta.Equal(tb) {
-			if s.Now.IsZero() || ta.IsZero() || tb.IsZero() {
-				return afterOrZero(ta, tb)
-			}
-			if d := logRankDiff(ta, tb, s.Now); d != 0 {
-				return d < 0
-			}
-			return object.UID(a) < object.UID(b)
+	if a.ready && b.ready && !a.readyTime.Equal(b.readyTime) {
+		if s.Now.IsZero() || a.readyTime.IsZero() || b.readyTime.IsZero() {
+			return afterOrZero(a.readyTime, b.readyTime)
 		}
-	}
-	if r := compareRestarts(a, b); r != 0 {
-		return r > 0
-	}
-	ta, tb := object.Time(object.Map(a, "metadata")["creationTimestamp"]), object.Time(object.Map(b, "metadata")["creationTimestamp"])
-	if !ta.Equal(tb) {
-		if s.Now.IsZero() || ta.IsZero() || tb.IsZero() {
-			return afterOrZero(ta, tb)
-		}
-		if d := logRankDiff(ta, tb, s.Now); d != 0 {
+		if d := logRankDiff(a.readyTime, b.readyTime, s.Now); d != 0 {
 			return d < 0
 		}
-		return object.UID(a) < object.UID(b)
+		return a.uid < b.uid
+	}
+	if a.restarts != b.restarts {
+		return a.restarts > b.restarts
+	}
+	if a.sidecar != b.sidecar {
+		return a.sidecar > b.sidecar
+	}
+	if !a.created.Equal(b.created) {
+		if s.Now.IsZero() || a.created.IsZero() || b.created.IsZero() {
+			return afterOrZero(a.created, b.created)
+		}
+		if d := logRankDiff(a.created, b.created, s.Now); d != 0 {
+			return d < 0
+		}
+		return a.uid < b.uid
 	}
 	return false
 }
@@ -626,25 +657,6 @@ func deletionCost(pod Object) int64 {
 		return 0
 	}
 	return i
-}
-
-// compareRestarts is compareMaxContainerRestarts: 1 when a restarted more, -1 when b did.
-func compareRestarts(a, b Object) int {
-	ra, sa := restarts(a)
-	rb, sb := restarts(b)
-	switch {
-	case ra != rb:
-		if ra > rb {
-			return 1
-		}
-		return -1
-	case sa != sb:
-		if sa > sb {
-			return 1
-		}
-		return -1
-	}
-	return 0
 }
 
 func restarts(pod Object) (regular, sidecar int64) {
