@@ -388,12 +388,21 @@ func podWarnings(obj, old map[string]any, _ Options) []string {
 	if msgs := ivalidation.IsDNS1123Label(name); len(msgs) != 0 {
 		warnings = append(warnings, fmt.Sprintf("metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: %v", msgs))
 	}
-	return warnings
+	return append(warnings, podSpecWarnings(nil, mapOf(obj["spec"]), mapOf(obj["metadata"]))...)
 }
 
 // podTemplateWarnings is the PodTemplate strategy's WarningsOnCreate and WarningsOnUpdate.
 func podTemplateWarnings(obj, old map[string]any, _ Options) []string {
-	return nil
+	if old != nil {
+		// Only when the template changed (the generation went up).
+		g, _ := integer(mapOf(obj["metadata"]), "generation")
+		og, _ := integer(mapOf(old["metadata"]), "generation")
+		if g == og {
+			return nil
+		}
+		return PodTemplateWarnings(field.NewPath("template"), mapOf(obj["template"]), mapOf(old["template"]))
+	}
+	return PodTemplateWarnings(field.NewPath("template"), mapOf(obj["template"]), nil)
 }
 
 // enumRequired is the switch the apiserver writes for a required enumeration: empty is
