@@ -19,6 +19,14 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateServiceAccount, validateUpdate: validateServiceAccountUpdate, warnings: serviceAccountWarnings}, true
 	case groupKind{"", "Namespace"}:
 		return strategy{validate: validateNamespace, validateUpdate: validateNamespaceUpdate}, true
+	case groupKind{"rbac.authorization.k8s.io", "Role"}:
+		return strategy{validate: validateRole, validateUpdate: validateRoleUpdate}, true
+	case groupKind{"rbac.authorization.k8s.io", "ClusterRole"}:
+		return strategy{validate: validateClusterRole, validateUpdate: validateClusterRoleUpdate}, true
+	case groupKind{"rbac.authorization.k8s.io", "RoleBinding"}:
+		return strategy{validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate}, true
+	case groupKind{"rbac.authorization.k8s.io", "ClusterRoleBinding"}:
+		return strategy{validate: validateClusterRoleBinding, validateUpdate: validateClusterRoleBindingUpdate}, true
 	}
 	return strategy{}, false
 }

@@ -4,5 +4,6 @@ package validation
 func otherKinds() []harnessKind {
 	var out []harnessKind
 	out = append(out, coreKinds()...)
+	out = append(out, rbacKinds()...)
 	return out
 }
