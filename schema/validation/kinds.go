@@ -27,6 +27,10 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate}, true
 	case groupKind{"rbac.authorization.k8s.io", "ClusterRoleBinding"}:
 		return strategy{validate: validateClusterRoleBinding, validateUpdate: validateClusterRoleBindingUpdate}, true
+	case groupKind{"apps", "Deployment"}:
+		return strategy{validate: validateDeployment, validateUpdate: validateDeploymentUpdate, warnings: deploymentWarnings}, true
+	case groupKind{"apps", "ReplicaSet"}:
+		return strategy{validate: validateReplicaSet, validateUpdate: validateReplicaSetUpdate, warnings: deploymentWarnings}, true
 	}
 	return strategy{}, false
 }

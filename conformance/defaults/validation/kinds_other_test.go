@@ -5,5 +5,6 @@ func otherKinds() []harnessKind {
 	var out []harnessKind
 	out = append(out, coreKinds()...)
 	out = append(out, rbacKinds()...)
+	out = append(out, appsKinds()...)
 	return out
 }

@@ -1,0 +1,77 @@
+package validation
+
+import (
+	"math/rand"
+
+	appsv1 "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apiserver/pkg/registry/rest"
+	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	"k8s.io/kubernetes/pkg/registry/apps/deployment"
+	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
+)
+
+func appsKinds() []harnessKind {
+	gvk := func(kind string) kschema.GroupVersionKind {
+		return kschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: kind}
+	}
+	return []harnessKind{
+		{gvk: gvk("Deployment"), resource: "deployments", seed: seedDeployment,
+			podSpec: "spec.template.spec.", create: deployment.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": deployment.Strategy, "status": deployment.StatusStrategy}},
+		{gvk: gvk("ReplicaSet"), resource: "replicasets", seed: seedReplicaSet,
+			podSpec: "spec.template.spec.", create: replicaset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": replicaset.Strategy, "status": replicaset.StatusStrategy}},
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// seedWorkload is a selector and a template whose labels it matches.
+func seedWorkload(r *rand.Rand) (*metav1.LabelSelector, v1.PodTemplateSpec) {
+	sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	if r.Intn(3) == 0 {
+		sel.MatchExpressions = []metav1.LabelSelectorRequirement{{Key: "tier", Operator: metav1.LabelSelectorOpIn, Values: []string{"a", "b"}},
+			{Key: "canary", Operator: metav1.LabelSelectorOpDoesNotExist}}
+	}
+	tmpl := v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web", "tier": "a"}}, Spec: seedPodSpec(r)}
+	return sel, tmpl
+}
+
+func seedDeployment(r *rand.Rand) runtime.Object {
+	sel, tmpl := seedWorkload(r)
+	d := &appsv1.Deployment{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"}, ObjectMeta: seedMeta(r),
+		Spec: appsv1.DeploymentSpec{Replicas: ptr(int32(r.Intn(4))), Selector: sel, Template: tmpl}}
+	switch r.Intn(3) {
+	case 0:
+		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
+	case 1:
+		mu, ms := intstr.FromString("25%"), intstr.FromInt32(1)
+		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+			RollingUpdate: &appsv1.RollingUpdateDeployment{MaxUnavailable: &mu, MaxSurge: &ms}}
+	}
+	if r.Intn(2) == 0 {
+		d.Spec.MinReadySeconds = 5
+		d.Spec.ProgressDeadlineSeconds = ptr(int32(60))
+		d.Spec.RevisionHistoryLimit = ptr(int32(3))
+	}
+	if r.Intn(2) == 0 {
+		d.Status = appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 3, UpdatedReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 1, CollisionCount: ptr(int32(1))}
+	}
+	return d
+}
+
+func seedReplicaSet(r *rand.Rand) runtime.Object {
+	sel, tmpl := seedWorkload(r)
+	rs := &appsv1.ReplicaSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"}, ObjectMeta: seedMeta(r),
+		Spec: appsv1.ReplicaSetSpec{Replicas: ptr(int32(r.Intn(4))), Selector: sel, Template: tmpl}}
+	if r.Intn(2) == 0 {
+		rs.Spec.MinReadySeconds = 5
+	}
+	if r.Intn(2) == 0 {
+		rs.Status = appsv1.ReplicaSetStatus{Replicas: 3, FullyLabeledReplicas: 3, ReadyReplicas: 2, AvailableReplicas: 1, ObservedGeneration: 1}
+	}
+	return rs
+}
