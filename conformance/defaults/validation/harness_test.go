@@ -143,7 +143,7 @@ func ourLines(errs field.ErrorList) []string {
 // tally counts one kind and operation.
 type tally struct {
 	cases, invalid, disagreements, refPanics, podSpecOnly int
-	shapes                                   map[string]int // disagreeing first lines, digits folded
+	shapes                                                map[string]int // disagreeing first lines, digits folded
 }
 
 func (c *tally) note(t *testing.T, k harnessKind, op string, i int, input, old map[string]any, ref, got []string, refW, gotW []string) {
