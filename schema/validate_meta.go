@@ -50,7 +50,7 @@ type ObjectMetaOptions struct {
 // as an ObjectMeta (the apiserver's decoder refuses such a body with 400). metadata is not
 // modified.
 func ValidateObjectMeta(metadata map[string]any, opts ObjectMetaOptions, fld field.Path) (field.ErrorList, error) {
-	om, _, err := decodeObjectMeta(metadata, false, "")
+	om, err := metaFromMap(metadata)
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +68,11 @@ func ValidateObjectMeta(metadata map[string]any, opts ObjectMetaOptions, fld fie
 // annotations, ownerReferences and managedFields. The error says that metadata or old does not
 // decode as an ObjectMeta. Neither input is modified.
 func ValidateObjectMetaUpdate(metadata, old map[string]any, opts ObjectMetaOptions, fld field.Path) (field.ErrorList, error) {
-	om, _, err := decodeObjectMeta(metadata, false, "")
+	om, err := metaFromMap(metadata)
 	if err != nil {
 		return nil, err
 	}
-	oldOM, _, err := decodeObjectMeta(old, false, "")
+	oldOM, err := metaFromMap(old)
 	if err != nil {
 		return nil, err
 	}
