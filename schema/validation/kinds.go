@@ -31,6 +31,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateDeployment, validateUpdate: validateDeploymentUpdate, warnings: deploymentWarnings}, true
 	case groupKind{"apps", "ReplicaSet"}:
 		return strategy{validate: validateReplicaSet, validateUpdate: validateReplicaSetUpdate, warnings: deploymentWarnings}, true
+	case groupKind{"", "Service"}:
+		return strategy{validate: validateService, validateUpdate: validateServiceUpdate, warnings: serviceWarnings}, true
 	}
 	return strategy{}, false
 }

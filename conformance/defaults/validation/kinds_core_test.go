@@ -7,10 +7,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
+	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 )
 
@@ -27,6 +29,8 @@ func coreKinds() []harnessKind {
 		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, resource: "namespaces", seed: seedNamespace, complete: true,
 			create: namespace.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": namespace.Strategy,
 				"status": namespace.StatusStrategy, "finalize": namespace.FinalizeStrategy}},
+		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "Service"}, resource: "services", seed: seedService,
+			complete: true, create: service.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": service.Strategy}},
 	}
 }
 
@@ -123,4 +127,45 @@ func seedNamespace(r *rand.Rand) runtime.Object {
 		ns.Status.Phase = v1.NamespacePhase(pick(r, []string{"Active", "Terminating"}))
 	}
 	return ns
+}
+
+func seedService(r *rand.Rand) runtime.Object {
+	svc := &v1.Service{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"}, ObjectMeta: seedMeta(r),
+		Spec: v1.ServiceSpec{Selector: map[string]string{"app": "web"},
+			Ports: []v1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromString("http")}}}}
+	if r.Intn(2) == 0 {
+		svc.Spec.Ports = append(svc.Spec.Ports, v1.ServicePort{Name: "https", Port: 443, Protocol: v1.ProtocolTCP, TargetPort: intstr.FromInt32(8443), AppProtocol: ptr("kubernetes.io/h2c")})
+	}
+	switch r.Intn(6) {
+	case 0:
+		svc.Spec.Type = v1.ServiceTypeNodePort
+		svc.Spec.ExternalTrafficPolicy = v1.ServiceExternalTrafficPolicyLocal
+	case 1:
+		svc.Spec.Type = v1.ServiceTypeLoadBalancer
+		svc.Spec.LoadBalancerSourceRanges = []string{"10.0.0.0/8"}
+		svc.Spec.LoadBalancerClass = ptr("example.com/lb")
+		if r.Intn(2) == 0 {
+			svc.Spec.ExternalTrafficPolicy = v1.ServiceExternalTrafficPolicyLocal
+			svc.Spec.HealthCheckNodePort = 30123
+		}
+	case 2:
+		svc.Spec = v1.ServiceSpec{Type: v1.ServiceTypeExternalName, ExternalName: "db.example.com."}
+	case 3:
+		svc.Spec.ClusterIP = "None"
+		svc.Spec.ClusterIPs = []string{"None"}
+	case 4:
+		svc.Spec.ClusterIP = "10.96.0.10"
+		svc.Spec.ClusterIPs = []string{"10.96.0.10", "fd00::10"}
+		svc.Spec.IPFamilies = []v1.IPFamily{v1.IPv4Protocol, v1.IPv6Protocol}
+		svc.Spec.IPFamilyPolicy = ptr(v1.IPFamilyPolicyRequireDualStack)
+		svc.Spec.ExternalIPs = []string{"192.0.2.7"}
+	}
+	if r.Intn(3) == 0 && svc.Spec.Type != v1.ServiceTypeExternalName {
+		svc.Spec.SessionAffinity = v1.ServiceAffinityClientIP
+		svc.Spec.SessionAffinityConfig = &v1.SessionAffinityConfig{ClientIP: &v1.ClientIPConfig{TimeoutSeconds: ptr(int32(600))}}
+	}
+	if r.Intn(4) == 0 {
+		svc.Spec.TrafficDistribution = ptr("PreferClose")
+	}
+	return svc
 }
