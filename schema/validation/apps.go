@@ -66,7 +66,7 @@ func workloadSelectorAndTemplate(p field.Path, spec, old map[string]any) field.E
 	if !hasSel {
 		errs = append(errs, field.Required(p.Child("selector"), ""))
 	} else {
-		errs = append(errs, ValidateLabelSelector(p.Child("selector"), sel, SelectorOptions{})...)
+		errs = append(errs, ValidateLabelSelector(p.Child("selector"), sel, LabelSelectorOptions{})...)
 		if len(mapOf(sel["matchLabels"]))+len(listOf(sel["matchExpressions"])) == 0 {
 			errs = append(errs, field.Invalid(p.Child("selector"), selectorValue(sel, hasSel), "empty selector is invalid for deployment"))
 		}

@@ -144,7 +144,7 @@ func serviceRules(s service, old *service) field.ErrorList {
 	}
 	for i, ip := range stringList(spec["externalIPs"]) {
 		p := sp.Child("externalIPs").Index(i)
-		if e := legacyIP(p, ip, oldExternal); len(e) != 0 {
+		if e := legacyIPKeeping(p, ip, oldExternal); len(e) != 0 {
 			errs = append(errs, e...)
 		} else {
 			errs = append(errs, endpointIP(p, ip)...)
@@ -272,7 +272,7 @@ func servicePort(p field.Path, port map[string]any, requireName bool, names map[
 	}
 	errs = append(errs, portNumOrName(p.Child("targetPort"), port["targetPort"])...)
 	if ap, ok := port["appProtocol"].(string); ok {
-		errs = append(errs, labelName(p.Child("appProtocol"), ap)...)
+		errs = append(errs, qualifiedName(p.Child("appProtocol"), ap)...)
 	}
 	return errs
 }
@@ -341,7 +341,7 @@ func loadBalancerClass(old *service, s service) field.ErrorList {
 	}
 	if s.typ == "LoadBalancer" {
 		if hasCls {
-			errs = append(errs, labelName(p, cls)...)
+			errs = append(errs, qualifiedName(p, cls)...)
 		}
 	} else if hasCls {
 		errs = append(errs, field.Forbidden(p, "may only be used when `type` is 'LoadBalancer'"))
@@ -390,7 +390,7 @@ func clusterIPsRelatedFields(s service, old *service) field.ErrorList {
 			}
 			continue
 		}
-		e := legacyIP(p.Index(i), ip, existing)
+		e := legacyIPKeeping(p.Index(i), ip, existing)
 		invalid = invalid || len(e) != 0
 		errs = append(errs, e...)
 	}
@@ -545,25 +545,15 @@ func dualStack(ips []string) bool {
 	return v4 > 0 && v6 > 0
 }
 
-// legacyIP is IsValidIPForLegacyField with strict validation.
-func legacyIP(p field.Path, v string, validOld []string) field.ErrorList {
+// legacyIPKeeping is IsValidIPForLegacyField with the stored object's values accepted as they
+// are.
+func legacyIPKeeping(p field.Path, v string, validOld []string) field.ErrorList {
 	for _, o := range validOld {
 		if o == v {
 			return nil
 		}
 	}
-	if parseIPSloppy(v) == nil {
-		return field.ErrorList{field.Invalid(p, v, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")}
-	}
-	var errs field.ErrorList
-	addr, err := netip.ParseAddr(v)
-	if err != nil {
-		errs = append(errs, field.Invalid(p, v, "must not have leading 0s"))
-	}
-	if addr.Is4In6() {
-		errs = append(errs, field.Invalid(p, v, "must not be an IPv4-mapped IPv6 address"))
-	}
-	return errs
+	return legacyIP(p, v)
 }
 
 // endpointIP is ValidateEndpointIP.
