@@ -49,7 +49,7 @@ func TestPatchDiffApplyClientCLI(t *testing.T) {
 		{"testdata/patch/cli/", cliCase{"patch-stale", []string{"patch", "--type", "merge", "-p", `{"metadata":{"resourceVersion":"1"}}`, "-f", d + "deployment.yaml"}, "", exitNegative}},
 		{"testdata/patch/cli/", cliCase{"patch-strict-unknown", []string{"patch", "--field-validation", "Strict", "--type", "merge", "-p", `{"spec":{"bogus":1}}`, "-f", d + "deployment.yaml"}, "", exitNegative}},
 		{"testdata/patch/cli/", cliCase{"patch-scale", []string{"patch", "--subresource", "scale", "--type", "merge", "-p", `{"spec":{"replicas":5}}`, "-f", d + "deployment.yaml"}, "", exitOK}},
-		{"testdata/patch/cli/", cliCase{"patch-status", []string{"patch", "--subresource", "status", "--type", "merge", "-p", `{"spec":{"replicas":9},"status":{"replicas":2}}`, "-f", d + "deployment.yaml"}, "", exitOK}},
+		{"testdata/patch/cli/", cliCase{"patch-status", []string{"patch", "--subresource", "status", "--type", "merge", "-p", `{"spec":{"replicas":9},"status":{"replicas":4}}`, "-f", d + "deployment.yaml"}, "", exitOK}},
 		{"testdata/patch/cli/", cliCase{"patch-crd", []string{"patch", "--crd", d + "crontab-crd.yaml", "--type", "merge", "-p", `{"spec":{"unknown":1,"cronSpec":"0 * * * *"}}`, "-f", d + "crontab.yaml"}, "", exitOK}},
 		{"testdata/patch/cli/", cliCase{"patch-no-patch", []string{"patch", "-f", d + "deployment.yaml"}, "", exitUsage}},
 		{"testdata/patch/cli/", cliCase{"patch-bad-type", []string{"patch", "--type", "xml", "-p", "{}", "-f", d + "deployment.yaml"}, "", exitUsage}},
