@@ -638,7 +638,7 @@ func serviceWarnings(obj, _ map[string]any, opts Options) []string {
 	clusterIP := str(s.spec, "clusterIP")
 	if clusterIP != "" && clusterIP != "None" {
 		for i, ip := range s.ips {
-			w = append(w, ipWarnings(fmt.Sprintf("spec.clusterIPs[%d]", i), ip)...)
+			w = append(w, ipWarnings(field.NewPath("spec", "clusterIPs").Index(i), ip)...)
 		}
 	}
 	externalIPs := stringList(s.spec["externalIPs"])
@@ -654,13 +654,13 @@ func serviceWarnings(obj, _ map[string]any, opts Options) []string {
 		}
 	}
 	for i, ip := range externalIPs {
-		w = append(w, ipWarnings(fmt.Sprintf("spec.externalIPs[%d]", i), ip)...)
+		w = append(w, ipWarnings(field.NewPath("spec", "externalIPs").Index(i), ip)...)
 	}
 	if len(externalIPs) > 0 && !(s.typ == "ClusterIP" && clusterIP == "None") && s.typ != "ExternalName" {
 		w = append(w, "spec.externalIPs is deprecated and may no longer be implemented in some clusters")
 	}
 	if lb := str(s.spec, "loadBalancerIP"); lb != "" {
-		w = append(w, ipWarnings("spec.loadBalancerIP", lb)...)
+		w = append(w, ipWarnings(field.NewPath("spec", "loadBalancerIP"), lb)...)
 	}
 	for i, c := range stringList(s.spec["loadBalancerSourceRanges"]) {
 		w = append(w, cidrWarnings(fmt.Sprintf("spec.loadBalancerSourceRanges[%d]", i), c)...)
@@ -677,8 +677,9 @@ func serviceWarnings(obj, _ map[string]any, opts Options) []string {
 	return w
 }
 
-// ipWarnings is apimachinery's GetWarningsForIP (nothing for a value that does not parse).
-func ipWarnings(p, v string) []string {
+// ipWarnings is apimachinery's GetWarningsForIP (nothing for a value that does not parse): a
+// value with leading zeros or an IPv4-mapped IPv6 address, an IPv6 address not in RFC 5952 form.
+func ipWarnings(p field.Path, v string) []string {
 	ip := parseIPSloppy(v)
 	if ip == nil {
 		return nil

@@ -2,7 +2,6 @@ package validation
 
 import (
 	"fmt"
-	"net/netip"
 	"strings"
 
 	"github.com/writepath/writepath/field"
@@ -253,16 +252,6 @@ func nodeSelectorTermWarnings(p field.Path, term map[string]any, checkValues boo
 		}
 	}
 	return w
-}
-
-// ipWarnings is GetWarningsForIP on an address validation accepted: an IPv6 address not in
-// RFC 5952 form.
-func ipWarnings(p field.Path, v string) []string {
-	addr, err := netip.ParseAddr(v)
-	if err != nil || addr.Is4In6() || !addr.Is6() || addr.String() == v {
-		return nil
-	}
-	return []string{fmt.Sprintf("%s: IPv6 address %q should be in RFC 5952 canonical format (%q)", p, v, addr.String())}
 }
 
 // portWarnings are the hostIP, duplicate, overlapping and ambiguous port warnings and the
