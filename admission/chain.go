@@ -186,7 +186,7 @@ func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 	if obj != nil {
 		if mutates {
 			var err error
-			if obj, err = copyObject(req.Object); err != nil {
+			if obj, err = value.DeepCopyMap(req.Object); err != nil {
 				return res, status.BadRequest(err.Error())
 			}
 			copied = true
@@ -263,7 +263,7 @@ func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 		return res, err
 	}
 	if obj != nil && !copied {
-		if obj, err = copyObject(obj); err != nil {
+		if obj, err = value.DeepCopyMap(obj); err != nil {
 			return res, status.BadRequest(err.Error())
 		}
 	}
@@ -273,7 +273,7 @@ func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 
 func (c *Chain) runMutator(ctx context.Context, m Mutator, req *Request, obj map[string]any, res *Result) (map[string]any, error) {
 	a := Attributes{Request: *req}
-	in, err := copyObject(obj)
+	in, err := value.DeepCopyMap(obj)
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
@@ -294,7 +294,7 @@ func (c *Chain) runMutator(ctx context.Context, m Mutator, req *Request, obj map
 			return nil, status.InternalError(err)
 		}
 		res.Patches = append(res.Patches, Mutation{Mutator: m.Name(), Patch: p})
-		return copyObject(out)
+		return value.DeepCopyMap(out)
 	}
 	return obj, nil
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -269,11 +270,11 @@ func (b builtinConverter) Convert(obj map[string]any, from, to schema.GroupVersi
 // ConvertOnto implements OntoConverter.
 func (b builtinConverter) ConvertOnto(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
 	if from == to {
-		return copyObject(obj)
+		return value.DeepCopyMap(obj)
 	}
 	v := Versions{CRDs: b.crds}
 	if from.Group == to.Group && from.Kind == to.Kind && v.crdVersion(from) != nil && v.crdVersion(to) != nil {
-		out, err := copyObject(obj)
+		out, err := value.DeepCopyMap(obj)
 		if err != nil {
 			return nil, err
 		}

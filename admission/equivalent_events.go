@@ -1,5 +1,7 @@
 package admission
 
+import "github.com/writepath/writepath/internal/value"
+
 import "github.com/writepath/writepath/schema"
 
 // eventFields maps events.k8s.io/v1 Event fields to core/v1 Event fields, as
@@ -41,7 +43,7 @@ func convertEvent(obj map[string]any, from, to schema.GroupVersionKind) (map[str
 	default:
 		return nil, false, nil
 	}
-	c, err := copyObject(obj)
+	c, err := value.DeepCopyMap(obj)
 	if err != nil {
 		return nil, true, err
 	}

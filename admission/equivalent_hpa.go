@@ -3,12 +3,13 @@ package admission
 import (
 	"encoding/json"
 	"errors"
-	"github.com/writepath/writepath/schema"
 	"strings"
 
 	kjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -68,7 +69,7 @@ func convertHPA(obj, base map[string]any, from, to schema.GroupVersionKind) (map
 	}
 	meta := map[string]any{}
 	if md, ok := obj["metadata"].(map[string]any); ok {
-		c, err := copyObject(md)
+		c, err := value.DeepCopyMap(md)
 		if err != nil {
 			return nil, true, err
 		}

@@ -9,10 +9,10 @@ import (
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
-	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
-
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -69,7 +69,7 @@ func applyStructuredMergeDiff(pt typed.ParseableType, obj, cfg map[string]any) (
 		return nil, fmt.Errorf("failed to convert typed object to object: failed to convert value to unstructured for type %T", mv.AsValue().Unstructured())
 	}
 	// The merged value shares the inputs' maps and lists: return a copy.
-	return copyObject(out)
+	return value.DeepCopyMap(out)
 }
 
 // findAtomics is the plugin's findAtomics: the paths at which cfg sets a value

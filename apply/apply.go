@@ -311,7 +311,7 @@ func (e *engine) applyManaged(live, config map[string]any, managed managedfields
 		managed.Times[id] = &now
 		return obj, managed, nil
 	}
-	return copyMap(live), managed, nil
+	return toModelMap(live), managed, nil
 }
 
 // structuredApply is the structuredMergeManager's Apply. It returns a nil object when the merge

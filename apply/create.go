@@ -12,7 +12,7 @@ import (
 // resources, whose zero object is an empty Unstructured). The result is fresh.
 func createBase(from map[string]any, types TypeConverter, gvk schema.GroupVersionKind) map[string]any {
 	if from != nil {
-		return copyMap(from)
+		return toModelMap(from)
 	}
 	minimal := map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind}
 	if types != nil && types != Builtin {

@@ -52,30 +52,33 @@ func withoutManagedFields(obj map[string]any) map[string]any {
 	return out
 }
 
-// copyMap deep-copies the object model, turning every integer kind into int64 and float32 into
-// float64, so results never share memory with inputs.
-func copyMap(m map[string]any) map[string]any {
+// toModelMap deep-copies a map into the object model, turning every integer kind into int64 and
+// float32 into float64 (callers may build objects with Go's other number types), so results
+// never share memory with inputs and hold only the model's types. It does more than
+// value.DeepCopyMap, which refuses such numbers.
+func toModelMap(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
 	out := make(map[string]any, len(m))
 	for k, v := range m {
-		out[k] = copyValue(v)
+		out[k] = toModel(v)
 	}
 	return out
 }
 
-func copyValue(v any) any {
+// toModel is toModelMap for any value.
+func toModel(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
-		return copyMap(t)
+		return toModelMap(t)
 	case []any:
 		if t == nil {
 			return t
 		}
 		out := make([]any, len(t))
 		for i, x := range t {
-			out[i] = copyValue(x)
+			out[i] = toModel(x)
 		}
 		return out
 	case int:

@@ -82,7 +82,7 @@ func resetPodMain(obj, live map[string]any) {
 	if oldRes, ok := present(mapOf(live["spec"]), "resources"); ok {
 		if spec := mapOf(obj["spec"]); spec != nil {
 			if _, has := present(spec, "resources"); !has {
-				spec["resources"] = copyValue(oldRes)
+				spec["resources"] = toModel(oldRes)
 			}
 		}
 	}
@@ -105,19 +105,19 @@ func resetPodStatus(obj, live map[string]any) {
 	}
 	if q, _ := st["qosClass"].(string); q == "" {
 		if oq, ok := oldSt["qosClass"]; ok {
-			st["qosClass"] = copyValue(oq)
+			st["qosClass"] = toModel(oq)
 		}
 	}
 	for _, k := range []string{"resourceClaimStatuses", "extendedResourceClaimStatus", "nodeAllocatableResourceClaimStatuses"} {
 		if v, ok := present(st, k); !ok || v == nil {
 			if ov, ok := present(oldSt, k); ok {
-				st[k] = copyValue(ov)
+				st[k] = toModel(ov)
 			}
 		}
 	}
 	if isZeroInt(st["observedGeneration"]) {
 		if og, ok := present(oldSt, "observedGeneration"); ok {
-			st["observedGeneration"] = copyValue(og)
+			st["observedGeneration"] = toModel(og)
 		}
 	}
 	// Old conditions' observedGeneration per type, in order (validation allows repeated types).
@@ -142,7 +142,7 @@ func resetPodStatus(obj, live map[string]any) {
 				// 0 and absent are the same Go value; the stored form omits it.
 				delete(cm, "observedGeneration")
 			} else {
-				cm["observedGeneration"] = copyValue(og)
+				cm["observedGeneration"] = toModel(og)
 			}
 		}
 	}
@@ -152,7 +152,7 @@ func resetPodStatus(obj, live map[string]any) {
 	md, _ := obj["metadata"].(map[string]any)
 	if md != nil {
 		if g, ok := metadataOf(live)["generation"]; ok {
-			md["generation"] = copyValue(g)
+			md["generation"] = toModel(g)
 		} else {
 			delete(md, "generation")
 		}
@@ -225,7 +225,7 @@ func podLevelResize(obj, live map[string]any) {
 	}
 	if _, has := present(spec, "resources"); !has {
 		if old, ok := present(mapOf(live["spec"]), "resources"); ok {
-			spec["resources"] = copyValue(old)
+			spec["resources"] = toModel(old)
 		}
 	}
 	if _, has := present(spec, "resources"); has {
@@ -266,12 +266,12 @@ func resizeContainers(raw any, next, old []any) any {
 // the metadata ResetObjectMetaForStatus resets.
 func resetSpecStatusMeta(obj, live map[string]any, spec map[string]any) {
 	if spec != nil {
-		obj["spec"] = copyValue(spec)
+		obj["spec"] = toModel(spec)
 	} else {
 		delete(obj, "spec")
 	}
 	if st, ok := live["status"]; ok {
-		obj["status"] = copyValue(st)
+		obj["status"] = toModel(st)
 	} else {
 		delete(obj, "status")
 	}

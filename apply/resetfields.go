@@ -88,7 +88,7 @@ func resetValues(obj, live map[string]any, paths [][]string) {
 			lmd := metadataOf(live)
 			for _, f := range statusMetadataFields {
 				if v, ok := lmd[f]; ok {
-					md[f] = copyValue(v)
+					md[f] = toModel(v)
 				} else {
 					delete(md, f)
 				}
@@ -125,7 +125,7 @@ func setPath(obj map[string]any, p []string, v any, found bool) {
 	for i, k := range p {
 		if i == len(p)-1 {
 			if found {
-				m[k] = copyValue(v)
+				m[k] = toModel(v)
 			} else {
 				delete(m, k)
 			}

@@ -63,20 +63,20 @@ func ScaleOf(parent map[string]any, replicasPaths map[string][]string, statusRep
 	md := map[string]any{}
 	for _, k := range []string{"name", "namespace", "uid", "resourceVersion", "creationTimestamp"} {
 		if v, ok := metadataOf(parent)[k]; ok {
-			md[k] = copyValue(v)
+			md[k] = toModel(v)
 		}
 	}
 	replicas := any(int64(0))
 	if p, ok := replicasPaths[av]; ok {
 		if v, found := lookup(parent, p); found {
-			replicas = copyValue(v)
+			replicas = toModel(v)
 		}
 	}
 	scale := map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": md, "spec": map[string]any{"replicas": replicas}}
 	if statusReplicasPath != nil {
 		st := any(int64(0))
 		if v, found := lookup(parent, statusReplicasPath); found {
-			st = copyValue(v)
+			st = toModel(v)
 		}
 		scale["status"] = map[string]any{"replicas": st}
 	}
@@ -198,7 +198,7 @@ func Scale(req ScaleRequest) (Result, error) {
 	if err != nil {
 		return Result{}, internalError(err)
 	}
-	out := copyMap(req.Parent)
+	out := toModelMap(req.Parent)
 	setManagedList(out, list)
 	av, _ := out["apiVersion"].(string)
 	if p, ok := req.ReplicasPaths[av]; ok && p != nil {

@@ -171,7 +171,7 @@ func typedToObject(tv *typed.TypedValue) (map[string]any, error) {
 	if !ok {
 		return nil, fmt.Errorf("failed to convert value to unstructured for type %T", u)
 	}
-	return copyMap(m), nil
+	return toModelMap(m), nil
 }
 
 // sortedTypeError orders SMD's validation errors by path and message. SMD lists them in Go map

@@ -96,7 +96,7 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 		if err != nil {
 			err = fmt.Errorf("failed to encode managed fields: %v", err)
 		} else {
-			out = copyMap(obj)
+			out = toModelMap(obj)
 			setManagedList(out, list)
 			if req.ResetValues != nil {
 				resetValues(out, resetBase(req.Live, live), req.ResetValues)
@@ -110,7 +110,7 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 		// UpdateNoErrors: keep the live managedFields.
 		out, werr := managedfields.WithEntries(newObj, managedfields.Lenient(live))
 		if werr != nil {
-			out = copyMap(newObj)
+			out = toModelMap(newObj)
 		}
 		return UpdateResult{Result: Result{Object: out, NoOp: req.Live != nil && equalObjects(out, req.Live)}, Fallback: err}, nil
 	}

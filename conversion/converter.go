@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
@@ -152,7 +153,7 @@ func (c *Converter) convert(in map[string]any, version string, isList bool) (map
 	if err != nil {
 		return nil, err
 	}
-	cp, err := copyObject(in)
+	cp, err := value.DeepCopyMap(in)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +195,7 @@ func setGVK(m map[string]any, gv schema.GroupVersion) {
 func (c *Converter) coerce(obj map[string]any) (map[string]any, error) {
 	v := c.crd.Schema.Version(gvkOf(obj).Version)
 	if v == nil {
-		return copyObject(obj)
+		return value.DeepCopyMap(obj)
 	}
 	out, _, err := v.Coerce(obj, false)
 	return out, err

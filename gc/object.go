@@ -289,26 +289,6 @@ func asInt(v any) (int64, bool) {
 	return 0, false
 }
 
-// deepCopy copies a value of the object model. Values of other types are returned as they are.
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = deepCopy(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = deepCopy(x)
-		}
-		return out
-	default:
-		return v
-	}
-}
-
 // withMeta returns a copy of obj sharing everything but the top-level map and metadata, whose
 // entries set replaces (a nil value removes the key). Shared subtrees are never mutated.
 func withMeta(obj Object, set map[string]any) Object {

@@ -2,6 +2,8 @@ package managedfields
 
 import (
 	"fmt"
+
+	"github.com/writepath/writepath/internal/value"
 )
 
 // FromObject reads metadata.managedFields of an object in the object model. found is false when
@@ -62,7 +64,7 @@ func WithEntries(obj map[string]any, entries []Entry) (map[string]any, error) {
 			list = append(list, m)
 		}
 	}
-	out := deepCopyMap(obj)
+	out, _ := value.Clone(obj).(map[string]any)
 	md, ok := out["metadata"].(map[string]any)
 	if !ok {
 		if list == nil {
@@ -77,29 +79,4 @@ func WithEntries(obj map[string]any, entries []Entry) (map[string]any, error) {
 		md["managedFields"] = list
 	}
 	return out, nil
-}
-
-func deepCopyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = deepCopy(v)
-	}
-	return out
-}
-
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		return deepCopyMap(t)
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = deepCopy(x)
-		}
-		return out
-	}
-	return v
 }

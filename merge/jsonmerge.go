@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/status"
 )
 
@@ -482,70 +482,12 @@ func decodeJSON(data []byte) (any, error) {
 }
 
 // copyObject deep-copies an object as the apiserver's JSON round trip reads it
-// back (a float64 that encodes as an integer becomes int64).
+// back (value.RoundTripJSON: a float64 that encodes as an integer becomes int64).
 func copyObject(m map[string]any) (map[string]any, error) {
-	v, err := copyValue(m)
+	v, err := value.RoundTripJSON(m)
 	if err != nil {
 		return nil, err
 	}
 	out, _ := v.(map[string]any)
 	return out, nil
-}
-
-func copyValue(v any) (any, error) {
-	switch t := v.(type) {
-	case nil, bool, int64, string:
-		return t, nil
-	case float64:
-		b, err := json.Marshal(t)
-		if err != nil {
-			return nil, fmt.Errorf("unsupported value: %w", err)
-		}
-		if !bytes.ContainsAny(b, ".eE") {
-			var i int64
-			if err := json.Unmarshal(b, &i); err == nil {
-				return i, nil
-			}
-		}
-		return t, nil
-	case map[string]any:
-		if t == nil {
-			// encodes as null
-			return nil, nil
-		}
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			switch e.(type) {
-			case string, int64, bool, nil:
-				// Immutable leaves: no call needed (the common case).
-				m[k] = e
-				continue
-			}
-			c, err := copyValue(e)
-			if err != nil {
-				return nil, err
-			}
-			m[k] = c
-		}
-		return m, nil
-	case []any:
-		if t == nil {
-			return nil, nil
-		}
-		s := make([]any, len(t))
-		for i, e := range t {
-			switch e.(type) {
-			case string, int64, bool, nil:
-				s[i] = e
-				continue
-			}
-			c, err := copyValue(e)
-			if err != nil {
-				return nil, err
-			}
-			s[i] = c
-		}
-		return s, nil
-	}
-	return nil, fmt.Errorf("unsupported value of type %T", v)
 }

@@ -10,6 +10,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/status"
 )
 
@@ -232,7 +233,7 @@ func roundTripStable(v any) bool {
 	case nil, bool, int64, string:
 		return true
 	case float64:
-		c, err := copyValue(t)
+		c, err := value.RoundTripJSON(t)
 		if err != nil {
 			return false
 		}
@@ -306,5 +307,5 @@ func copyGrow(v any) (any, error) {
 		}
 		return s, nil
 	}
-	return copyValue(v)
+	return value.RoundTripJSON(v)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/value"
 )
 
 func FuzzApplyJSONPatch(f *testing.F) {
@@ -67,7 +68,7 @@ func FuzzCreateJSONPatch(f *testing.F) {
 // normalizeNumbers reads a value back as the apiserver's decoder would after
 // a JSON round trip (integral floats become int64).
 func normalizeNumbers(v map[string]any) map[string]any {
-	out, err := copyValue(v)
+	out, err := value.RoundTripJSON(v)
 	if err != nil {
 		panic(err)
 	}

@@ -1,12 +1,9 @@
 package patch
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"strconv"
-
 	kjson "sigs.k8s.io/json"
+
+	"github.com/writepath/writepath/internal/value"
 )
 
 // nodeValue converts a patched node into a fresh object-model value: what the
@@ -45,7 +42,7 @@ func nodeValue(n *node) (any, error) {
 		return s, nil
 	}
 	if n.fromVal {
-		return copyValue(n.val)
+		return value.RoundTripJSON(n.val)
 	}
 	if n.raw == nil {
 		return nil, nil
@@ -60,47 +57,4 @@ func decodeJSON(data []byte) (any, error) {
 		return nil, err
 	}
 	return v, nil
-}
-
-// copyValue deep-copies an object-model value the way a JSON round trip
-// through encoding/json would read it back: a float64 that encodes as an
-// integer becomes int64.
-func copyValue(v any) (any, error) {
-	switch t := v.(type) {
-	case nil, bool, int64, string:
-		return t, nil
-	case float64:
-		b, err := json.Marshal(t)
-		if err != nil {
-			return nil, fmt.Errorf("unsupported value: %w", err)
-		}
-		if !bytes.ContainsAny(b, ".eE") {
-			if i, err := strconv.ParseInt(string(b), 10, 64); err == nil {
-				return i, nil
-			}
-		}
-		return t, nil
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			c, err := copyValue(e)
-			if err != nil {
-				return nil, err
-			}
-			m[k] = c
-		}
-		return m, nil
-	case []any:
-		s := make([]any, len(t))
-		for i, e := range t {
-			c, err := copyValue(e)
-			if err != nil {
-				return nil, err
-			}
-			s[i] = c
-		}
-		return s, nil
-	default:
-		return nil, fmt.Errorf("unsupported value of type %T", v)
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
 )
 
 // DefaultBuiltin returns obj as kube-apiserver 1.37 holds a built-in object of kind gvk after
@@ -594,7 +595,7 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, elem bool) (any, bool) {
 		}
 		return emptyOr{}, true
 	default: // R, F, A, J: kept as written
-		return deepCopyJSON(v), true
+		return value.Clone(v), true
 	}
 }
 
@@ -667,7 +668,7 @@ func (reg *defaultingRegistry) defaultStruct(st *goStruct, m map[string]any, now
 	for _, f := range st.fields {
 		v, ok := m[f.name]
 		if f.marker != nil && (!ok || v == nil) {
-			v, ok = deepCopyDecoded(f.marker), true
+			v, ok = value.Clone(f.marker), true
 			m[f.name] = v
 		}
 		if ok && (f.shape.kind != 'L' || roundsResourceLists(st)) {
@@ -838,24 +839,5 @@ func (reg *defaultingRegistry) encodeValue(sh *goShape, v any) any {
 		return nil
 	}
 	// R, F, A: the decoded copy is fresh and owned by the result.
-	return v
-}
-
-// deepCopyDecoded copies a decoded value (quantities are immutable and shared).
-func deepCopyDecoded(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopyDecoded(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopyDecoded(e)
-		}
-		return out
-	}
 	return v
 }

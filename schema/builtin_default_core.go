@@ -1,5 +1,7 @@
 package schema
 
+import "github.com/writepath/writepath/internal/value"
+
 // core/v1: k8s.io/kubernetes/pkg/apis/core/v1/defaults.go of v1.37.2, with the feature gates
 // at their 1.37 defaults: ImageVolume on (GA), PodLevelResources on but
 // PodLevelResourcesFixDefaulting on too (so SetDefaults_Pod does not derive pod-level requests
@@ -51,11 +53,11 @@ func defaultReplicationController(m map[string]any) {
 		return
 	}
 	if len(dmap(spec, "selector")) == 0 {
-		spec["selector"] = deepCopyDecoded(labels)
+		spec["selector"] = value.Clone(labels)
 	}
 	meta := ensureMap(m, "metadata")
 	if len(dmap(meta, "labels")) == 0 {
-		meta["labels"] = deepCopyDecoded(labels)
+		meta["labels"] = value.Clone(labels)
 	}
 }
 
@@ -231,7 +233,7 @@ func defaultNamespace(m map[string]any) {
 
 func defaultNodeStatus(m map[string]any) {
 	if !has(m, "allocatable") && has(m, "capacity") {
-		m["allocatable"] = deepCopyDecoded(m["capacity"])
+		m["allocatable"] = value.Clone(m["capacity"])
 	}
 }
 

@@ -1,5 +1,7 @@
 package schema
 
+import "github.com/writepath/writepath/internal/value"
+
 // apps/v1, batch/v1, autoscaling/v1 and autoscaling/v2: k8s.io/kubernetes/pkg/apis/<group>/<version>/defaults.go
 // of v1.37.2. Gate: MaxUnavailableStatefulSet is beta and on by default in 1.37 (StatefulSet
 // rollingUpdate.maxUnavailable defaults to 1).
@@ -80,7 +82,7 @@ func defaultJob(m map[string]any) {
 	if labels := dmap(dig(spec, "template", "metadata"), "labels"); labels != nil {
 		meta := ensureMap(m, "metadata")
 		if len(dmap(meta, "labels")) == 0 {
-			meta["labels"] = deepCopyDecoded(labels)
+			meta["labels"] = value.Clone(labels)
 		}
 	}
 	defaultPtr(spec, "completionMode", "NonIndexed")

@@ -12,6 +12,7 @@ import (
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/validation"
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/status"
 )
 
@@ -139,7 +140,7 @@ func FromCRDBytes(data []byte) (*CRD, error) {
 // violations, names, versions, subresources; see the package documentation for what is checked).
 // crd is not modified and the result keeps no reference into it.
 func FromCRD(crd map[string]any) (*CRD, error) {
-	crd = deepCopyJSON(crd).(map[string]any)
+	crd = value.Clone(crd).(map[string]any)
 	if av, _ := crd["apiVersion"].(string); av != "apiextensions.k8s.io/v1" {
 		return nil, status.BadRequest(fmt.Sprintf("expected apiVersion apiextensions.k8s.io/v1, got %q", av))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
 )
 
 // compileStructural compiles the validator of a structural schema as apiextensions'
@@ -158,7 +159,7 @@ func validateDefaultsAt(ctx context.Context, pth field.Path, s, rootSchema *Stru
 				cs = s
 			}
 			c := &coercer{}
-			x := deepCopyJSON(s.Default)
+			x := value.Clone(s.Default)
 			if ferr := coerceRootAware(c, pth.Child("default"), x, cs); ferr != nil {
 				all = append(all, ferr)
 			} else if errs := ValidateEmbeddedResources(pth.Child("default"), s.Default, s, s.XEmbeddedResource); len(errs) > 0 {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
 )
 
 // Default returns a copy of obj with the `default` values of s filled in, like apiextensions'
@@ -14,7 +15,7 @@ import (
 // get the items' / values' default; defaults are applied inside default values as well. obj is
 // not modified.
 func Default(obj any, s *Structural) any {
-	out := deepCopyJSON(obj)
+	out := value.Clone(obj)
 	defaultInPlace(out, s)
 	return out
 }
@@ -34,7 +35,7 @@ func defaultInPlace(x any, s *Structural) {
 				continue
 			}
 			if v, found := x[k]; !found || isNonNullableNull(v, prop) {
-				x[k] = deepCopyJSON(prop.Default)
+				x[k] = value.Clone(prop.Default)
 			}
 		}
 		for k, v := range x {
@@ -43,7 +44,7 @@ func defaultInPlace(x any, s *Structural) {
 			} else if s.AdditionalProperties != nil {
 				ap := s.AdditionalProperties.Structural
 				if isNonNullableNull(v, ap) {
-					x[k] = deepCopyJSON(ap.Default)
+					x[k] = value.Clone(ap.Default)
 					v = x[k]
 				}
 				defaultInPlace(v, ap)
@@ -52,7 +53,7 @@ func defaultInPlace(x any, s *Structural) {
 	case []any:
 		for i := range x {
 			if isNonNullableNull(x[i], s.Items) {
-				x[i] = deepCopyJSON(s.Items.Default)
+				x[i] = value.Clone(s.Items.Default)
 			}
 			defaultInPlace(x[i], s.Items)
 		}
@@ -168,7 +169,7 @@ func pruneDefaults(root, s *Structural, path []pathStep) error {
 
 // surround places a deep copy of v at path inside a fresh object.
 func surround(v any, path []pathStep) (map[string]any, error) {
-	x := deepCopyJSON(v)
+	x := value.Clone(v)
 	for i := len(path) - 1; i >= 0; i-- {
 		if path[i].isIndex {
 			x = []any{x}

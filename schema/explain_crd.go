@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+
+	"github.com/writepath/writepath/internal/value"
 )
 
 // crSMPUnsupported is what FieldInfo prints as the strategic-merge-patch strategy of a custom
@@ -113,7 +115,7 @@ func (v *Version) Explain(path string) (FieldInfo, error) {
 			out.SchemaType = strings.TrimSpace(out.SchemaType + " (format " + st.ValueValidation.Format + ")")
 		}
 		out.Nullable = st.Nullable
-		out.Default = deepCopyJSON(st.Default)
+		out.Default = value.Clone(st.Default)
 		out.PreserveUnknownFields = st.XPreserveUnknownFields
 		out.IntOrString = st.XIntOrString
 		out.EmbeddedResource = st.XEmbeddedResource

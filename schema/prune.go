@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/writepath/writepath/internal/value"
 )
 
 // PruneOptions controls Prune.
@@ -21,7 +23,7 @@ type PruneOptions struct {
 // metadata. With ReturnPruned it also returns the sorted paths of what was removed. obj is not
 // modified; the result shares nothing with it.
 func Prune(obj any, s *Structural, opts PruneOptions) (any, []string) {
-	out := deepCopyJSON(obj)
+	out := value.Clone(obj)
 	paths := pruneInPlace(out, s, opts.IsResourceRoot, opts.ReturnPruned)
 	return out, paths
 }
@@ -191,30 +193,4 @@ func schemaForField(k string, s *Structural) *Structural {
 		return s.AdditionalProperties.Structural
 	}
 	return nil
-}
-
-// deepCopyJSON copies a JSON value of the object model.
-func deepCopyJSON(x any) any {
-	switch x := x.(type) {
-	case map[string]any:
-		if x == nil {
-			return x
-		}
-		c := make(map[string]any, len(x))
-		for k, v := range x {
-			c[k] = deepCopyJSON(v)
-		}
-		return c
-	case []any:
-		if x == nil {
-			return x
-		}
-		c := make([]any, len(x))
-		for i, v := range x {
-			c[i] = deepCopyJSON(v)
-		}
-		return c
-	default:
-		return x
-	}
 }

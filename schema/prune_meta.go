@@ -12,6 +12,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
 )
 
 // The apiserver decodes the metadata of a custom resource (and of embedded resources) into
@@ -360,7 +361,7 @@ func needsCoerce(s *Structural, depth int) bool {
 // also returns the unknown metadata fields ("spec.template.metadata.foo"), sorted. A wrong-typed
 // apiVersion, kind or metadata is an error (the apiserver answers 400).
 func CoerceEmbedded(obj map[string]any, s *Structural, trackUnknown bool) (map[string]any, []string, error) {
-	out := deepCopyJSON(obj).(map[string]any)
+	out := value.Clone(obj).(map[string]any)
 	c := &coercer{track: trackUnknown}
 	if ferr := c.coerce(field.Path{}, out, s); ferr != nil {
 		return nil, nil, ferr

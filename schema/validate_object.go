@@ -8,6 +8,7 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/validation"
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/status"
 )
 
@@ -85,7 +86,7 @@ func (v *Version) Process(req Request) (Result, error) {
 		}
 		// The status strategy keeps everything of the stored object but status (and
 		// managedFields, which the field manager owns).
-		vobj := deepCopyJSON(req.Old).(map[string]any)
+		vobj := value.Clone(req.Old).(map[string]any)
 		if st, ok := obj["status"]; ok {
 			vobj["status"] = st
 		} else {
@@ -254,7 +255,7 @@ func (v *Version) Read(stored map[string]any) (map[string]any, error) {
 }
 
 func (v *Version) coerce(obj map[string]any, trackUnknown, fromStorage bool) (map[string]any, []string, error) {
-	out := deepCopyJSON(obj).(map[string]any)
+	out := value.Clone(obj).(map[string]any)
 	var unknown []string
 	kind, foundKind := out["kind"]
 	apiVersion, foundAPIVersion := out["apiVersion"]

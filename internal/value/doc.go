@@ -1,5 +1,5 @@
-// Package value holds the helpers every writepath package uses on the object model: deep copy,
-// semantic equality, and get/set/remove by path.
+// Package value holds the helpers every writepath package uses on the object model: the one deep
+// copy, semantic equality, and get/set/remove by path.
 //
 // A value is nil, bool, int64, float64, string, []any or map[string]any, nested freely; an
 // object is a map[string]any. Validate checks that a value stays inside this model. Equal has
@@ -8,9 +8,17 @@
 // nil and an empty map (or list) are equal. A Path is a sequence of map keys and list indices,
 // rendered like field.Path ("spec.containers[0].image").
 //
+// There is one deep copy, in three strengths: DeepCopy (and DeepCopyMap) checks the model as it
+// copies; Clone copies the maps and lists and shares every other value, for trees that may hold
+// immutable foreign leaves (decoded quantities) or are known to be well formed; RoundTripJSON
+// copies as an encode and decode through encoding/json would (an integral float64 becomes int64,
+// a nil map or list null), what the patch handlers' objects look like.
+//
 // # Usage
 //
 //	c, err := value.DeepCopyMap(obj)
+//	shared := value.Clone(decoded)       // maps and lists fresh, leaves shared
+//	rt, err := value.RoundTripJSON(obj)  // float64(2) is int64(2)
 //	same := value.Equal(oldObj, newObj)
 //	img, found, err := value.Get(obj, value.NewPath("spec", "containers").Index(0).Key("image"))
 //	obj2, err := value.SetMap(obj, value.NewPath("metadata", "labels", "app"), "web")

@@ -48,6 +48,19 @@ func FuzzValue(f *testing.F) {
 		require.NoError(t, err)
 		require.Equal(t, string(before), string(after), "DeepCopy aliases its input")
 
+		cl := Clone(v)
+		assert.Equal(t, v, cl, "Clone differs from its input")
+		scribble(cl)
+		after, err = json.Marshal(v)
+		require.NoError(t, err)
+		require.Equal(t, string(before), string(after), "Clone aliases its input")
+
+		rt, err := RoundTripJSON(v)
+		require.NoError(t, err)
+		var decoded any
+		require.NoError(t, kjson.UnmarshalCaseSensitivePreserveInts(before, &decoded))
+		assert.Equal(t, decoded, rt, "RoundTripJSON differs from encoding and decoding %s", before)
+
 		// Pick a path inside v.
 		var paths []Path
 		require.NoError(t, Walk(v, func(p Path, _ any) error {

@@ -95,6 +95,9 @@ func validate(v any, p Path) error {
 // in Go and are shared. A value outside the object model yields a *TypeError and a nil result;
 // DeepCopy never panics.
 func DeepCopy(v any) (any, error) {
+	if c, ok := fastCopy(v, 0); ok {
+		return c, nil
+	}
 	return deepCopy(v, nil)
 }
 
@@ -103,11 +106,93 @@ func DeepCopyMap(m map[string]any) (map[string]any, error) {
 	if m == nil {
 		return nil, nil
 	}
+	if c, ok := fastCopyMap(m, 0); ok {
+		return c, nil
+	}
 	out, err := deepCopyMap(m, nil)
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// Clone returns a copy of v whose maps and lists are fresh; every other value, including one
+// outside the object model (a decoded quantity, say), is shared as it is, and nil maps and lists
+// stay nil. It is DeepCopy for values known to be well formed or holding immutable foreign
+// leaves; it follows any depth.
+func Clone(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		if t == nil {
+			return t
+		}
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = Clone(e)
+		}
+		return out
+	case []any:
+		if t == nil {
+			return t
+		}
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = Clone(e)
+		}
+		return out
+	}
+	return v
+}
+
+// fastCopy is deepCopy without the path bookkeeping (copying is on every write's hot path);
+// ok is false where deepCopy fails, which then runs for the error and its path.
+func fastCopy(v any, depth int) (any, bool) {
+	switch t := v.(type) {
+	case nil, bool, int64, float64, string:
+		return t, true
+	case []any:
+		if t == nil {
+			return []any(nil), true
+		}
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		out := make([]any, len(t))
+		for i, e := range t {
+			c, ok := fastCopy(e, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out[i] = c
+		}
+		return out, true
+	case map[string]any:
+		if t == nil {
+			return map[string]any(nil), true
+		}
+		return fastCopyMap(t, depth)
+	}
+	return nil, false
+}
+
+func fastCopyMap(m map[string]any, depth int) (map[string]any, bool) {
+	if depth >= MaxDepth {
+		return nil, false
+	}
+	out := make(map[string]any, len(m))
+	for k, e := range m {
+		switch t := e.(type) {
+		case nil, bool, int64, float64, string:
+			out[k] = t
+			continue
+		}
+		c, ok := fastCopy(e, depth+1)
+		if !ok {
+			return nil, false
+		}
+		out[k] = c
+	}
+	return out, true
 }
 
 func deepCopy(v any, p Path) (any, error) {

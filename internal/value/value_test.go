@@ -322,3 +322,38 @@ func TestDepthBound(t *testing.T) {
 	_, err = DeepCopyMap(cyclic)
 	assert.Error(t, err)
 }
+
+func TestCloneKeepsForeignLeavesAndNils(t *testing.T) {
+	type quantity struct{ s string }
+	q := &quantity{"1"}
+	in := map[string]any{"q": q, "nilMap": map[string]any(nil), "nilList": []any(nil), "l": []any{map[string]any{"a": int64(1)}}}
+	out := Clone(in).(map[string]any)
+	assert.Same(t, q, out["q"], "a foreign leaf is shared")
+	assert.Nil(t, out["nilMap"].(map[string]any))
+	assert.Nil(t, out["nilList"].([]any))
+	out["l"].([]any)[0].(map[string]any)["a"] = "changed"
+	assert.Equal(t, int64(1), in["l"].([]any)[0].(map[string]any)["a"], "lists and maps are fresh")
+}
+
+func TestRoundTripJSON(t *testing.T) {
+	for _, tt := range []struct {
+		in, want any
+		err      string
+	}{
+		{in: float64(2), want: int64(2)},
+		{in: 2.5, want: 2.5},
+		{in: 1e21, want: 1e21},
+		{in: map[string]any(nil), want: nil},
+		{in: []any{float64(-0), []any(nil)}, want: []any{int64(0), nil}},
+		{in: math.NaN(), err: "unsupported value: json: unsupported value: NaN"},
+		{in: int32(1), err: "unsupported value of type int32"},
+	} {
+		got, err := RoundTripJSON(tt.in)
+		if tt.err != "" {
+			assert.EqualError(t, err, tt.err, "%#v", tt.in)
+			continue
+		}
+		require.NoError(t, err, "%#v", tt.in)
+		assert.Equal(t, tt.want, got, "%#v", tt.in)
+	}
+}

@@ -12,7 +12,7 @@ import (
 // (scalars, atomic maps and lists, empty ones) from its inputs as they are. The maps and lists
 // of the inputs are collected by identity; the result's containers found among them are
 // replaced by deep copies, the others (SMD's own) are kept and only their integers normalised
-// as copyMap does. The result then shares no container with the inputs, like a full copy
+// as toModelMap does. The result then shares no container with the inputs, like a full copy
 // (TestResultsShareNothingWithInputs), for a fraction of the allocations.
 func detachedObject(tv *typed.TypedValue, inputs ...map[string]any) (map[string]any, error) {
 	u := tv.AsValue().Unstructured()
@@ -25,7 +25,7 @@ func detachedObject(tv *typed.TypedValue, inputs ...map[string]any) (map[string]
 		seen.add(in)
 	}
 	if seen.hasMap(m) {
-		return copyMap(m), nil
+		return toModelMap(m), nil
 	}
 	seen.detachMap(m)
 	return m, nil
@@ -74,7 +74,7 @@ func (s inputContainers) detach(v any) any {
 			return t
 		}
 		if s.hasMap(t) {
-			return copyMap(t)
+			return toModelMap(t)
 		}
 		s.detachMap(t)
 		return t
@@ -86,14 +86,14 @@ func (s inputContainers) detach(v any) any {
 			return make([]any, 0)
 		}
 		if _, shared := s.lists[&t[0]]; shared {
-			return copyValue(t)
+			return toModel(t)
 		}
 		for i, c := range t {
 			t[i] = s.detach(c)
 		}
 		return t
 	}
-	return copyValue(v) // scalars: integers to int64, float32 to float64
+	return toModel(v) // scalars: integers to int64, float32 to float64
 }
 
 func (s inputContainers) detachMap(m map[string]any) {

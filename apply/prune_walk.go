@@ -66,7 +66,7 @@ func (u *smdUpdater) pruneByWalk(merged *typed.TypedValue, version fieldpath.API
 	if err != nil {
 		return false, fmt.Errorf("failed add back owned items: failed to create field set from merged object at version %v: %v", version, err)
 	}
-	w := r1Walker{sc: sc, r1: fieldpath.NewSet()}
+	w := removalWalker{sc: sc, r1: fieldpath.NewSet()}
 	w.walk(tr, mergedSet, last, true, owned)
 	if w.abort || w.r1.Members.Has(apiVersionElement) {
 		return false, nil
@@ -76,8 +76,9 @@ func (u *smdUpdater) pruneByWalk(merged *typed.TypedValue, version fieldpath.API
 
 var apiVersionElement = fieldpath.PathElement{FieldName: &apiVersionField}
 
-// r1Walker computes R1' (see pruneByWalk) into r1.
-type r1Walker struct {
+// removalWalker computes R1' (see pruneByWalk), a superset of what the Updater's
+// addBackOwnedItems removes from the merged object, into r1.
+type removalWalker struct {
 	sc    *schema.Schema
 	r1    *fieldpath.Set
 	path  fieldpath.Path
@@ -87,7 +88,7 @@ type r1Walker struct {
 // walk visits one node of M (m, not nil) of type tr. last is named(last)'s node (nil when it
 // has none or the node is removed); survive is false below a removed member; owned holds the
 // owners' nodes here (without nils). It returns whether S's node is non-empty.
-func (w *r1Walker) walk(tr schema.TypeRef, m, last *fieldpath.Set, survive bool, owned []*fieldpath.Set) bool {
+func (w *removalWalker) walk(tr schema.TypeRef, m, last *fieldpath.Set, survive bool, owned []*fieldpath.Set) bool {
 	atom, _ := w.sc.Resolve(tr)
 	keepS := survive && !(last != nil && disturbsList(last))
 	sNonEmpty := false
@@ -158,7 +159,7 @@ func (w *r1Walker) walk(tr schema.TypeRef, m, last *fieldpath.Set, survive bool,
 
 // check adds pe (a member of named(M) here, not of named(S)) to R1' unless an owner has it in
 // its named set; it stops the walk when R1' would hold a path through a list item.
-func (w *r1Walker) check(pe fieldpath.PathElement, atom schema.Atom, owned []*fieldpath.Set) {
+func (w *removalWalker) check(pe fieldpath.PathElement, atom schema.Atom, owned []*fieldpath.Set) {
 	for _, o := range owned {
 		if o.Members.Has(pe) {
 			return

@@ -125,7 +125,7 @@ func TestPruneWalkContainsR1(t *testing.T) {
 		keep := prunedSet.EnsureNamedFieldsAreMembers(sc, tr).Union(union.EnsureNamedFieldsAreMembers(sc, tr))
 		r1 := mergedSet.EnsureNamedFieldsAreMembers(sc, tr).Difference(keep)
 
-		w := r1Walker{sc: sc, r1: fieldpath.NewSet()}
+		w := removalWalker{sc: sc, r1: fieldpath.NewSet()}
 		w.walk(tr, mergedSet, namedLast, true, owned)
 		if w.abort {
 			continue
@@ -425,7 +425,7 @@ func TestPruneWalkContainsR1OtherShapes(t *testing.T) {
 		}
 		keep := prunedSet.EnsureNamedFieldsAreMembers(sc, tr).Union(union.EnsureNamedFieldsAreMembers(sc, tr))
 		r1 := mergedSet.EnsureNamedFieldsAreMembers(sc, tr).Difference(keep)
-		w := r1Walker{sc: sc, r1: fieldpath.NewSet()}
+		w := removalWalker{sc: sc, r1: fieldpath.NewSet()}
 		w.walk(tr, mergedSet, namedLast, true, owned)
 		if w.abort {
 			continue
