@@ -41,6 +41,7 @@ func verbs() []verb {
 		{"admit", "Run a write through admission: policies (VAP, MAP), webhooks, built-in checks", runAdmit},
 		{"convert", "Convert custom objects between CRD versions (None or Webhook strategy); check round trips", runConvert},
 		{"delete", "Simulate a DELETE and the garbage collector and namespace controller to their fixpoint", runDelete},
+		{"request", "Answer one HTTP request (METHOD URL, body) as kube-apiserver answers it, over objects from files", runRequest},
 		{"why-stuck", "Explain why an object or a namespace stays Terminating", runWhyStuck},
 		{"rollout", "Print a Deployment's rollout step by step as the controllers drive it; rollout undo: what a rollback writes", runRollout},
 	}

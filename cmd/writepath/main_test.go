@@ -99,6 +99,19 @@ func cliCases() []cliCase {
 		{"generation-bad-generation", []string{"generation", "-f", "-"}, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x, generation: many, resourceVersion: \"1\"}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x, resourceVersion: \"1\"}\n", exitUsage},
 		{"generation-stdin-twice", []string{"generation", "-f", "-", "-f", "-"}, "", exitUsage},
 		{"generation-extra-arg", []string{"generation", "-f", ex + "deployment.yaml", "extra"}, "", exitUsage},
+		// request
+		{"request-help", []string{"request", "--help"}, "", exitOK},
+		{"request-scale", []string{"request", "--state", ex + "deployment.yaml", "-d", `{"spec":{"replicas":5}}`, "--now", "2026-12-01T10:00:00Z", "PATCH", "/apis/apps/v1/namespaces/versions-examples/deployments/web/scale?fieldManager=hpa"}, "", exitOK},
+		{"request-decode-error", []string{"request", "--state", ex + "deployment.yaml", "-d", `{"spec":{"replicas":"five"}}`, "--now", "2026-12-01T10:00:00Z", "PATCH", "/apis/apps/v1/namespaces/versions-examples/deployments/web"}, "", exitNegative},
+		{"request-crd-create", []string{"request", "--state", ex + "crontab-crd.yaml", "-H", "Content-Type: application/yaml", "-d", `{apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: hourly}, spec: {cronSpec: "0 * * * *", replicas: 2}}`, "--now", "2026-12-01T10:00:00Z", "POST", "/apis/stable.example.com/v1/namespaces/versions-examples/crontabs"}, "", exitOK},
+		{"request-apply-dry-run-yaml", []string{"request", "--state", ex + "configmap.yaml", "-H", "Content-Type: application/apply-patch+yaml", "-d", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web-config"},"data":{"mode":"fast"}}`, "-o", "yaml", "--now", "2026-12-01T10:00:00Z", "PATCH", "/api/v1/namespaces/versions-examples/configmaps/web-config?fieldManager=me&dryRun=All"}, "", exitOK},
+		{"request-create-generate-name", []string{"request", "-H", "Content-Type: application/yaml", "--data-file", "-", "--now", "2026-12-01T10:00:00Z", "--user", "jane", "--group", "devs", "POST", "/api/v1/namespaces/demo/configmaps"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: cfg-}\ndata: {a: \"1\"}\n", exitOK},
+		{"request-missing-namespace", []string{"request", "--implicit-namespaces=false", "-d", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}}`, "--now", "2026-12-01T10:00:00Z", "POST", "/api/v1/namespaces/demo/configmaps"}, "", exitNegative},
+		{"request-get-not-found", []string{"request", "--state", ex + "configmap.yaml", "GET", "/api/v1/namespaces/versions-examples/configmaps/nope"}, "", exitNegative},
+		{"request-no-url", []string{"request", "GET"}, "", exitUsage},
+		{"request-bad-header", []string{"request", "-H", "Content-Type", "GET", "/api/v1/namespaces"}, "", exitUsage},
+		{"request-data-and-file", []string{"request", "-d", "{}", "--data-file", "x.json", "POST", "/api/v1/namespaces"}, "", exitUsage},
+		{"request-missing-state", []string{"request", "--state", ex + "nope.yaml", "GET", "/api/v1/namespaces"}, "", exitUsage},
 	}
 }
 
