@@ -132,9 +132,9 @@ func validatePodCreate(obj map[string]any, _ Options) field.ErrorList {
 	return distinct(errs)
 }
 
-// validatePodUpdate is the pod strategy's ValidateUpdate (ValidatePodUpdate). The status
-// subresource (ValidatePodStatusUpdate) is not modelled yet; /resize and /ephemeralcontainers are
-// still package apply's (StrategyValidation).
+// validatePodUpdate is the pod strategy's ValidateUpdate (ValidatePodUpdate) and the status
+// strategy's (ValidatePodStatusUpdate, podstatus.go); /resize and /ephemeralcontainers are still
+// package apply's (StrategyValidation).
 func validatePodUpdate(obj, old map[string]any, o Options) field.ErrorList {
 	opts := NewPodOptions(mapOf(obj["spec"]), mapOf(old["spec"]))
 	opts.ResourceIsPod = true
@@ -143,6 +143,8 @@ func validatePodUpdate(obj, old map[string]any, o Options) field.ErrorList {
 		errs := coreObjectMetaUpdate(obj, old)
 		errs = append(errs, validatePodMetadataAndSpec(obj, opts)...)
 		return distinct(append(errs, validatePodSpecUpdate(mapOf(obj["spec"]), mapOf(old["spec"]), opts)...))
+	case "status":
+		return distinct(validatePodStatusUpdate(obj, old))
 	}
 	return nil
 }
