@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/writepath/writepath/field"
@@ -309,7 +308,7 @@ func dnsConfig(p field.Path, spec map[string]any) field.ErrorList {
 
 // legacyIP is IsValidIPForLegacyField with StrictIPCIDRValidation on (its 1.37 default).
 func legacyIP(p field.Path, v string) field.ErrorList {
-	if !sloppyIP(v) {
+	if parseIPSloppy(v) == nil {
 		return field.ErrorList{field.Invalid(p, v, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")}
 	}
 	var errs field.ErrorList
@@ -321,40 +320,6 @@ func legacyIP(p field.Path, v string) field.ErrorList {
 		errs = append(errs, field.Invalid(p, v, "must not be an IPv4-mapped IPv6 address"))
 	}
 	return errs
-}
-
-// sloppyIP is netutils.ParseIPSloppy's acceptance: net.ParseIP's, with leading zeros allowed
-// in IPv4 octets (read as decimal).
-func sloppyIP(v string) bool {
-	if a, err := netip.ParseAddr(v); err == nil {
-		return a.Zone() == ""
-	}
-	if strings.Contains(v, ":") {
-		// An IPv6 address whose embedded IPv4 part has leading zeros.
-		i := strings.LastIndex(v, ":")
-		return strings.Contains(v[i:], ".") && sloppyIPv4(v[i+1:]) && func() bool {
-			_, err := netip.ParseAddr(v[:i+1] + "0.0.0.0")
-			return err == nil
-		}()
-	}
-	return sloppyIPv4(v)
-}
-
-func sloppyIPv4(v string) bool {
-	parts := strings.Split(v, ".")
-	if len(parts) != 4 {
-		return false
-	}
-	for _, part := range parts {
-		if part == "" || len(part) > 3 {
-			return false
-		}
-		n, err := strconv.Atoi(part)
-		if err != nil || n > 255 || part[0] == '+' || part[0] == '-' {
-			return false
-		}
-	}
-	return true
 }
 
 // readinessGates is validateReadinessGates.

@@ -3,7 +3,6 @@ package validation
 import (
 	"encoding/json"
 	"fmt"
-	"net/netip"
 	"strings"
 
 	"github.com/writepath/writepath/field"
@@ -233,12 +232,13 @@ func statusIPs(p field.Path, st, oldSt map[string]any, single, plural string, po
 	if len(ips) > 1 {
 		v4, v6 := false, false
 		for i, ip := range ips {
-			if !sloppyIP(ip) {
+			parsed := parseIPSloppy(ip)
+			if parsed == nil {
 				errs = append(errs, field.InternalError(p, fmt.Errorf("failed to check for dual stack with error:invalid IP[%d]: %v", i, ip)))
 				v4, v6 = false, false
 				break
 			}
-			if isIPv4(ip) {
+			if parsed.To4() != nil {
 				v4 = true
 			} else {
 				v6 = true
@@ -258,14 +258,6 @@ func statusIPs(p field.Path, st, oldSt map[string]any, single, plural string, po
 		}
 	}
 	return errs
-}
-
-// isIPv4 reports whether a sloppily parsed address is IPv4 (an IPv4-mapped IPv6 address is).
-func isIPv4(ip string) bool {
-	if a, err := netip.ParseAddr(ip); err == nil {
-		return a.Is4() || a.Is4In6()
-	}
-	return !strings.Contains(ip, ":") || strings.HasPrefix(strings.ToLower(ip), "::ffff:")
 }
 
 // extendedResourceClaimStatus is validatePodExtendedResourceClaimStatus.
