@@ -209,10 +209,10 @@ func podSpecWarnings(base *field.Path, spec, meta map[string]any) []string {
 		}
 	}
 	for i, ns := range stringList(mapOf(spec["dnsConfig"])["nameservers"]) {
-		w = append(w, ipWarnings(child(base, "spec", "dnsConfig", "nameservers").Index(i).String(), ns)...)
+		w = append(w, ipWarnings(child(base, "spec", "dnsConfig", "nameservers").Index(i), ns)...)
 	}
 	for i, a := range listOf(spec["hostAliases"]) {
-		w = append(w, ipWarnings(child(base, "spec", "hostAliases").Index(i).Child("ip").String(), str(mapOf(a), "ip"))...)
+		w = append(w, ipWarnings(child(base, "spec", "hostAliases").Index(i).Child("ip"), str(mapOf(a), "ip"))...)
 	}
 	return w
 }
