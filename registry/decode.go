@@ -94,6 +94,9 @@ func (h *handler) readBody(format codec.Format, into schema.GroupVersionKind) (d
 	if kind != into.Kind {
 		return decoded{}, status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q in scheme", kind, gv.Version, into.Kind, kind, av))
 	}
+	if _, ok := metaOf(c)["managedFields"]; ok {
+		h.clientManagedFields = true
+	}
 	return decoded{obj: c, duplicates: doc.Warnings}, nil
 }
 

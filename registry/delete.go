@@ -105,10 +105,7 @@ func (h *handler) deleteOne(live map[string]any, o gc.DeleteOptions) (Response, 
 	body := res.Response
 	if !h.dryRun {
 		if res.Written != nil {
-			c, err := value.DeepCopyMap(res.Written)
-			if err != nil {
-				return Response{}, nil, &internalError{err: err}
-			}
+			c := ownTop(res.Written)
 			ownMeta(c)["resourceVersion"] = h.w.NextResourceVersion()
 			writes = append(writes, Write{Resource: ep.Resource, Namespace: metaString(c, "namespace"), Name: metaString(c, "name"), Object: c})
 		}
@@ -120,10 +117,7 @@ func (h *handler) deleteOne(live map[string]any, o gc.DeleteOptions) (Response, 
 			}
 			writes = append(writes, Write{Delete: true, Resource: ep.Resource, Namespace: metaString(live, "namespace"), Name: metaString(live, "name"), Object: last})
 		case res.Changed:
-			c, err := value.DeepCopyMap(res.Object)
-			if err != nil {
-				return Response{}, nil, &internalError{err: err}
-			}
+			c := ownTop(res.Object)
 			rv := h.w.NextResourceVersion()
 			ownMeta(c)["resourceVersion"] = rv
 			writes = append(writes, Write{Resource: ep.Resource, Namespace: metaString(c, "namespace"), Name: metaString(c, "name"), Object: c})

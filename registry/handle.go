@@ -28,6 +28,9 @@ type handler struct {
 	dryRun   bool
 	warnings []string
 	phases   *phases
+	// clientManagedFields is set when the request itself carries managedFields (a body with them,
+	// a patch changing them): only then are they validated.
+	clientManagedFields bool
 }
 
 // internalError marks a failure of the world or of writepath itself: Handle returns it as err

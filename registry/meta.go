@@ -15,6 +15,24 @@ import (
 // fields (pkg/registry/generic/registry/store.go Create), rest.BeforeCreate and
 // rest.BeforeUpdate (pkg/registry/rest/create.go, update.go).
 
+// ownTop returns a copy of obj whose top level and metadata map are its own. After decoding, the
+// pipeline's steps change only metadata fields (and set top-level ones), so deeper values are
+// shared with their source and never modified; this saves a deep copy per step.
+func ownTop(obj map[string]any) map[string]any {
+	out := make(map[string]any, len(obj)+1)
+	for k, v := range obj {
+		out[k] = v
+	}
+	if md, ok := obj["metadata"].(map[string]any); ok {
+		c := make(map[string]any, len(md)+4)
+		for k, v := range md {
+			c[k] = v
+		}
+		out["metadata"] = c
+	}
+	return out
+}
+
 func metaOf(obj map[string]any) map[string]any {
 	md, _ := obj["metadata"].(map[string]any)
 	return md
@@ -164,12 +182,18 @@ func (h *handler) beforeUpdate(obj, old map[string]any) error {
 func (h *handler) validateObjectMeta(obj, old map[string]any) (field.ErrorList, error) {
 	opts := schema.ObjectMetaOptions{Namespaced: h.ep.namespaced, ResourceVersionSet: true}
 	fld := field.NewPath("metadata")
-	errs, err := schema.ValidateObjectMeta(metaOf(obj), opts, fld)
+	md, oldMD := metaOf(obj), metaOf(old)
+	if !h.clientManagedFields {
+		// managedFields written by the field manager are valid by construction; validating them
+		// means encoding them (the largest part of metadata) each time.
+		md, oldMD = withoutKey(md, "managedFields"), withoutKey(oldMD, "managedFields")
+	}
+	errs, err := schema.ValidateObjectMeta(md, opts, fld)
 	if err != nil {
 		return nil, status.BadRequest(err.Error())
 	}
 	if old != nil {
-		upd, err := schema.ValidateObjectMetaUpdate(metaOf(obj), metaOf(old), opts, fld)
+		upd, err := schema.ValidateObjectMetaUpdate(md, oldMD, opts, fld)
 		if err != nil {
 			return nil, status.BadRequest(err.Error())
 		}
@@ -185,4 +209,18 @@ func (h *handler) validateObjectMeta(obj, old map[string]any) (field.ErrorList, 
 		}
 	}
 	return errs, nil
+}
+
+// withoutKey returns m without k (m itself when it has no k).
+func withoutKey(m map[string]any, k string) map[string]any {
+	if _, ok := m[k]; !ok {
+		return m
+	}
+	out := make(map[string]any, len(m))
+	for key, v := range m {
+		if key != k {
+			out[key] = v
+		}
+	}
+	return out
 }

@@ -78,6 +78,9 @@ func (h *handler) patch() (Response, []Write, error) {
 	if err != nil {
 		return Response{}, nil, err
 	}
+	if !value.Equal(metaOf(obj)["managedFields"], metaOf(live)["managedFields"]) {
+		h.clientManagedFields = true
+	}
 	if err := checkPatchedName(obj, ep.Name, ep.Namespace); err != nil {
 		return Response{}, nil, err
 	}
@@ -123,14 +126,16 @@ func (h *handler) applyPatch(pt string, live map[string]any, o writeOptions) (ma
 	}
 	h.warnings = append(h.warnings, warnings...)
 	var decodeErr func(string) error
+	// The 422 quotes the patch (strategic) or the patched object (JSON, merge): rendered only
+	// when there is an error.
 	if pt == StrategicPatch {
-		patchMap, _ := codec.DecodeValue(h.req.Body)
 		decodeErr = func(msg string) error {
+			patchMap, _ := codec.DecodeValue(h.req.Body)
 			return status.Invalid(status.GroupKind{}, "", fieldErrorList("patch", goMapString(patchMap), msg))
 		}
 	} else {
-		js, _ := codec.EncodeJSON(res)
 		decodeErr = func(msg string) error {
+			js, _ := codec.EncodeJSON(res)
 			return status.Invalid(status.GroupKind{}, "", fieldErrorList("patch", string(js), msg))
 		}
 	}
@@ -146,7 +151,7 @@ func (h *handler) typedUnstructured(obj map[string]any, level schema.FieldValida
 	k := h.ep.builtin
 	var unknown []string
 	if level != schema.FieldValidationIgnore {
-		if t, err := k.SMDType(); err == nil && t.IsValid() {
+		if t, err := k.SMDType(); err == nil && t.IsValid() && h.patchMayAddUnknown(k) {
 			unknown = schema.UnknownFields(t, obj)
 		}
 	}
@@ -173,6 +178,24 @@ func unstructuredErrorText(err error) string {
 
 func fieldErrorList(name string, v any, detail string) field.ErrorList {
 	return field.ErrorList{field.Invalid(field.NewPath(name), v, detail)}
+}
+
+// patchMayAddUnknown reports whether the patched object can hold unknown fields: the stored
+// object holds none (it went through the typed round trip when it was written), so only the
+// patch can bring them, and a patch without unknown fields (its directives aside) brings none.
+// Checking the patch is much cheaper than walking the whole patched object; when the patch has
+// any, the patched object is walked for the paths as the apiserver reports them.
+func (h *handler) patchMayAddUnknown(k *schema.Kind) bool {
+	t, err := k.SMDType()
+	if err != nil {
+		return true
+	}
+	p, err := codec.DecodeValue(h.req.Body)
+	m, ok := p.(map[string]any)
+	if err != nil || !ok {
+		return true
+	}
+	return len(schema.UnknownFields(t, m)) > 0
 }
 
 // patchStatus returns a patch engine's error as its status.
@@ -219,17 +242,12 @@ func (h *handler) apply(live map[string]any, o writeOptions) (Response, []Write,
 	if err != nil {
 		return Response{}, nil, asStatus(err)
 	}
-	obj, err := value.DeepCopyMap(res.Object)
-	if err != nil {
-		return Response{}, nil, &internalError{err: err}
-	}
+	obj := ownTop(res.Object)
 	if ep.crd != nil {
 		if obj, err = h.typed(obj, nil, schema.FieldValidationIgnore, func(msg string) error { return status.BadRequest(msg) }); err != nil {
 			return Response{}, nil, err
 		}
-		if obj, err = value.DeepCopyMap(obj); err != nil {
-			return Response{}, nil, &internalError{err: err}
-		}
+		obj = ownTop(obj)
 	}
 	if err := checkPatchedName(obj, ep.Name, ep.Namespace); err != nil {
 		return Response{}, nil, err

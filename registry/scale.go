@@ -248,11 +248,7 @@ func (h *handler) writeScale(live, scale map[string]any, isApply bool, o writeOp
 	if err != nil {
 		return Response{}, nil, asStatus(err)
 	}
-	obj, err := value.DeepCopyMap(res.Object)
-	if err != nil {
-		return Response{}, nil, &internalError{err: err}
-	}
-	return h.finishUpdate(live, obj)
+	return h.finishUpdate(live, ownTop(res.Object))
 }
 
 var bindingGVK = schema.GroupVersionKind{Version: "v1", Kind: "Binding"}

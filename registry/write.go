@@ -39,9 +39,7 @@ func (h *handler) create() (Response, []Write, error) {
 	if err != nil {
 		return Response{}, nil, err
 	}
-	if obj, err = value.DeepCopyMap(obj); err != nil {
-		return Response{}, nil, &internalError{err: err}
-	}
+	obj = ownTop(obj)
 	wipeSystemFields(obj)
 	if err := ensureNamespace(obj, ep.expectedNamespaceForResource()); err != nil {
 		return Response{}, nil, err
@@ -62,9 +60,7 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 	if err != nil {
 		return Response{}, nil, err
 	}
-	if obj, err = value.DeepCopyMap(obj); err != nil {
-		return Response{}, nil, &internalError{err: err}
-	}
+	obj = ownTop(obj)
 	h.fillSystemFields(obj)
 	if err := h.beforeCreate(obj); err != nil {
 		return Response{}, nil, err
@@ -103,11 +99,7 @@ func (h *handler) store(obj map[string]any, code int) (Response, []Write, error)
 	var writes []Write
 	if !h.dryRun {
 		ownMeta(obj)["resourceVersion"] = h.w.NextResourceVersion()
-		c, err := value.DeepCopyMap(obj)
-		if err != nil {
-			return Response{}, nil, &internalError{err: err}
-		}
-		writes = append(writes, Write{Resource: h.ep.Resource, Namespace: metaString(obj, "namespace"), Name: metaString(obj, "name"), Object: c})
+		writes = append(writes, Write{Resource: h.ep.Resource, Namespace: metaString(obj, "namespace"), Name: metaString(obj, "name"), Object: obj})
 	}
 	resp, err := h.respond(code, h.responseObject(obj))
 	return resp, writes, err
@@ -145,7 +137,7 @@ func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[st
 	if err != nil {
 		return nil, asStatus(err)
 	}
-	return value.DeepCopyMap(res.Object)
+	return ownTop(res.Object), nil
 }
 
 // asStatus returns err as a status error (a field error of malformed metadata is the decoder's 400).
@@ -249,9 +241,7 @@ func (h *handler) update() (Response, []Write, error) {
 	if err != nil {
 		return Response{}, nil, err
 	}
-	if obj, err = value.DeepCopyMap(obj); err != nil {
-		return Response{}, nil, &internalError{err: err}
-	}
+	obj = ownTop(obj)
 	if err := ensureNamespace(obj, ep.expectedNamespaceForResource()); err != nil {
 		return Response{}, nil, err
 	}
@@ -318,9 +308,7 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 	if err != nil {
 		return Response{}, nil, err
 	}
-	if obj, err = value.DeepCopyMap(obj); err != nil {
-		return Response{}, nil, &internalError{err: err}
-	}
+	obj = ownTop(obj)
 	if ep.Subresource == "" || ep.Subresource == "status" {
 		d, err := versions.CheckPatch(ep.strategy, live, obj)
 		if err != nil {
