@@ -4,12 +4,15 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/writepath/writepath/apply"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
-	"github.com/writepath/writepath/versions"
+	"github.com/writepath/writepath/status"
 )
 
 // dryRunFlag is kubectl's --dry-run: bare, or none|client|server.
@@ -55,8 +58,10 @@ and the requested value, and what --force-conflicts would take from whom (exit 1
 
 CONFIG is the apply configuration; LIVE the stored object as the server returns it (with
 metadata.managedFields and uid); without --live the apply creates the object. The output is
-the merged object and its managedFields; what other layers of the write path add (uid,
-resourceVersion, generation, creationTimestamp, built-in defaults) is not part of it. Built-in
+what the server stores and answers: the apply PATCH goes through the whole request path (the
+merge and its managedFields, defaults, the name and namespace checks, validation, generation,
+and on create uid, creationTimestamp and resourceVersion; a LIVE without resourceVersion is
+taken as stored at "1"); through --subresource scale the answer is the Scale. Built-in
 kinds use their Kubernetes 1.37 schemas; custom resources use --crd (their schema, subresources
 and defaults), or without it are merged with no schema (maps key by key, lists replaced
 whole). The fields the endpoint resets (status on the main resource, spec and most metadata on
@@ -81,16 +86,13 @@ validated as the apiserver validates them (422).`,
 	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE` (types, list and map semantics, subresources, defaults)")
 	crStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource (status is then reset on the main resource, metadata and spec on /status)")
 	f.Var(&dry, "dry-run", "server (or bare): print what the dryRun=All request returns (resourceVersion, creationTimestamp, generation as the apiserver sets them); client is refused as kubectl refuses it")
-	uid := f.String("uid", "", "with --dry-run, the `UID` a create gets (default: a random UUID, as the apiserver generates one)")
+	uid := f.String("uid", "", "the `UID` a create gets (default: a random UUID, as the apiserver generates one)")
 	f.Var(&o, "o", "output format: `yaml|json`")
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
-	}
-	if *uid != "" && dry != "server" {
-		return e.fail(usagef("--uid needs --dry-run: only a dry-run create prints a uid"))
 	}
 	if dry == "client" {
 		// kubectl's own check (cmd/apply: --server-side with --dry-run=client).
@@ -125,6 +127,7 @@ validated as the apiserver validates them (422).`,
 	}
 	req := apply.Request{Live: live, Config: configs[0], Manager: *manager, Force: *force, Subresource: *sub, Now: t}
 	var crd *schema.CRD
+	var docsCRD map[string]any
 	if *crdFile != "" {
 		docs, err := e.readObjects([]string{*crdFile})
 		if err != nil {
@@ -133,6 +136,7 @@ validated as the apiserver validates them (422).`,
 		if len(docs) != 1 {
 			return e.fail(usagef("%s must hold one CustomResourceDefinition", *crdFile))
 		}
+		docsCRD = docs[0]
 		if crd, err = schema.FromCRD(docs[0]); err != nil {
 			return e.fail(err)
 		}
@@ -140,99 +144,117 @@ validated as the apiserver validates them (422).`,
 	if err := configureTypes(&req, crd, *crStatus); err != nil {
 		return e.fail(err)
 	}
-	var res apply.Result
-	if req.Subresource == "scale" {
-		// The configuration is an autoscaling/v1 Scale applied to the live object's /scale.
-		paths := apply.ScaleReplicasPaths(req.Kind)
-		if crd != nil {
-			paths = apply.CRDScaleReplicasPaths(crd)
-		}
-		res, err = apply.Scale(apply.ScaleRequest{Parent: req.Live, Scale: req.Config, Apply: true, Manager: req.Manager,
-			Force: req.Force, Now: req.Now, ReplicasPaths: paths})
-	} else {
-		res, err = apply.Apply(req)
-	}
-	var conflict *apply.ConflictError
-	if errors.As(err, &conflict) {
-		fmt.Fprintf(e.stderr, "error: %s\n%s\n\n", conflict.Error(), conflictAdvice)
-		apply.Explain(req, conflict).WriteTo(e.stderr)
-		return exitNegative
-	}
+	// The answer is the server's: one apply PATCH through the request path over a world holding
+	// the live object (and the CRD). A conflict is explained from the field manager's own error.
+	target, world, err := applyWorld(configs[0], live, crd, docsCRD, *crStatus, req.Subresource)
 	if err != nil {
 		return e.fail(err)
 	}
-	if dry == "server" {
-		newUID := func() string { return *uid }
-		if *uid == "" {
-			newUID = randomUID
-		}
-		if res.Object, err = dryRunAnswer(req, crd, *crStatus, res.Object, newUID); err != nil {
-			return e.fail(err)
-		}
+	newUID := randomUID
+	if *uid != "" {
+		newUID = func() string { return *uid }
 	}
-	if err := e.printValue(o, res.Object); err != nil {
+	w, err := newCLIWorld(world, newUID)
+	if err != nil {
+		return e.fail(err)
+	}
+	body, err := codec.EncodeJSON(configs[0])
+	if err != nil {
+		return e.fail(&inputError{err: err})
+	}
+	q := url.Values{"fieldManager": {*manager}}
+	if *force {
+		q.Set("force", "true")
+	}
+	if dry == "server" {
+		q.Set("dryRun", "All")
+	}
+	resp, err := e.send(w, "PATCH", target, q, registry.ApplyPatch, body, t)
+	if err != nil {
+		return e.fail(err)
+	}
+	if rerr := responseError(resp); rerr != nil {
+		var st *status.Error
+		if errors.As(rerr, &st) && st.Code == 409 && st.Reason == status.ReasonConflict && len(st.Details.Causes) > 0 {
+			var conflict *apply.ConflictError
+			if _, aerr := applyForReport(req, crd); errors.As(aerr, &conflict) {
+				fmt.Fprintf(e.stderr, "error: %s\n%s\n\n", conflict.Error(), conflictAdvice)
+				apply.Explain(req, conflict).WriteTo(e.stderr)
+				return exitNegative
+			}
+		}
+		return e.fail(rerr)
+	}
+	if err := e.printValue(o, resp.Object); err != nil {
 		return e.fail(err)
 	}
 	return exitOK
 }
 
-// dryRunAnswer completes the predicted object with what the storage layer of a dryRun=All
-// request sets (recorded: testdata/apply/recorded/dryrun): on create, creationTimestamp (the
-// request time, as in managedFields), a uid from newUID (rest.FillObjectMetaSystemFields: the
-// apiserver's is random; the caller injects it, as admission's system-fields step takes
-// Env.UID) and generation 1 for kinds whose strategy sets it, no resourceVersion; on update, the
-// stored resourceVersion, uid and creationTimestamp, and the generation the strategy computes.
-func dryRunAnswer(req apply.Request, crd *schema.CRD, crStatus bool, obj map[string]any, newUID func() string) (map[string]any, error) {
-	opts := versions.CustomResourceOptions{StatusSubresource: crStatus}
-	if crd != nil {
-		if v := crd.Version(req.Kind.Version); v != nil {
-			opts.StatusSubresource = v.Subresources.Status
-			if v.Subresources.Scale != nil {
-				opts.SpecReplicasPath = v.Subresources.Scale.SpecReplicasPath
-			}
+// applyForReport runs the field manager alone, for the conflict report.
+func applyForReport(req apply.Request, crd *schema.CRD) (apply.Result, error) {
+	if req.Subresource == "scale" {
+		paths := apply.ScaleReplicasPaths(req.Kind)
+		if crd != nil {
+			paths = apply.CRDScaleReplicasPaths(crd)
 		}
+		return apply.Scale(apply.ScaleRequest{Parent: req.Live, Scale: req.Config, Apply: true, Manager: req.Manager,
+			Force: req.Force, Now: req.Now, ReplicasPaths: paths})
 	}
-	s, err := versions.StrategyFor(obj, opts)
+	return apply.Apply(req)
+}
+
+// applyWorld is the target and the world of an apply: the live object (stored, in its
+// namespace) and, for a custom resource, its CRD (or a stand-in without a schema).
+func applyWorld(config, live map[string]any, crd *schema.CRD, crdDoc map[string]any, crStatus bool, sub string) (registry.Target, []map[string]any, error) {
+	endpoint := config
+	if live != nil {
+		endpoint = live
+	}
+	md, _ := endpoint["metadata"].(map[string]any)
+	ns, _ := md["namespace"].(string)
+	cmd, _ := config["metadata"].(map[string]any)
+	if ns == "" {
+		ns, _ = cmd["namespace"].(string)
+	}
+	builtin := isBuiltin(endpoint)
+	if ns == "" && ((builtin && namespacedKind(endpoint)) || (!builtin && crd != nil && crd.Namespaced())) {
+		ns = "default"
+	}
+	var objs []map[string]any
+	if !builtin {
+		if crdDoc == nil {
+			crdDoc = standInCRD(endpoint, ns != "", crStatus)
+		}
+		objs = append(objs, crdDoc)
+	}
+	t, err := endpointOf(endpoint, crdDoc, ns, false, sub)
 	if err != nil {
-		return nil, err
+		return t, nil, err
 	}
-	out := make(map[string]any, len(obj))
-	for k, v := range obj {
-		out[k] = v
+	// The URL names the object the configuration names (the live object's, for /scale).
+	t.Name, _ = cmd["name"].(string)
+	if sub == "scale" && live != nil {
+		lmd, _ := live["metadata"].(map[string]any)
+		t.Name, _ = lmd["name"].(string)
 	}
-	md := map[string]any{}
-	if m, ok := obj["metadata"].(map[string]any); ok {
-		for k, v := range m {
-			md[k] = v
-		}
+	if t.Name == "" {
+		return t, nil, usagef("the apply configuration needs metadata.name")
 	}
-	out["metadata"] = md
-	if req.Live == nil {
-		g, err := versions.GenerationOnCreate(s, obj)
+	if live != nil {
+		st, err := stored(live, t.Namespace)
 		if err != nil {
-			return nil, err
+			return t, nil, err
 		}
-		setGeneration(md, g.New)
-		md["creationTimestamp"] = req.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
-		md["uid"] = newUID()
-		delete(md, "resourceVersion")
-		return out, nil
+		objs = append(objs, st)
 	}
-	sub := req.Subresource
-	g, err := versions.NextGeneration(s, req.Live, obj, sub)
-	if err != nil {
-		return nil, err
-	}
-	setGeneration(md, g.New)
-	lmd, _ := req.Live["metadata"].(map[string]any)
-	for _, k := range []string{"resourceVersion", "uid", "creationTimestamp"} {
-		if v, ok := lmd[k]; ok {
-			md[k] = v
-		} else {
-			delete(md, k)
-		}
-	}
-	return out, nil
+	return t, objs, nil
+}
+
+// namespacedKind reports whether obj's built-in kind is namespace-scoped.
+func namespacedKind(obj map[string]any) bool {
+	_, k, err := kindOf(obj)
+	return err == nil && k != nil && k.Namespaced
 }
 
 // randomUID is a random RFC 4122 version 4 UUID, the form of the uids the apiserver generates
@@ -246,14 +268,6 @@ func randomUID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-func setGeneration(md map[string]any, g int64) {
-	if g == 0 {
-		delete(md, "generation")
-		return
-	}
-	md["generation"] = g
 }
 
 // configureTypes picks the types and reset fields of the configuration's kind: the built-in
