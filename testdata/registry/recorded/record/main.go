@@ -301,6 +301,10 @@ func (c *client) recordScenario(dir, name string) (int, error) {
 			return 0, err
 		}
 	}
+	if !sc.NoNamespace {
+		// The scenario's namespace is part of its world (cluster-scoped lists keep the prefix).
+		sc.Watch = append([]watch{{Path: "/api/v1/namespaces"}}, sc.Watch...)
+	}
 	rec := recording{Scenario: name, Description: sc.Description, Namespace: ns}
 	prev := map[string]json.RawMessage{}
 	uidOf := map[string]string{}
