@@ -138,7 +138,30 @@ func (h *handler) beforeCreate(obj map[string]any) error {
 	md := ownMeta(obj)
 	delete(md, "deletionTimestamp")
 	delete(md, "deletionGracePeriodSeconds")
+	if h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Namespace" && h.ep.Subresource == "" {
+		prepareNamespaceForCreate(obj)
+	}
 	return nil
+}
+
+// prepareNamespaceForCreate is the namespace strategy's PrepareForCreate
+// (pkg/registry/core/namespace/strategy.go): the phase is Active and spec.finalizers holds
+// "kubernetes", which the namespace controller removes once the namespace's content is gone.
+func prepareNamespaceForCreate(obj map[string]any) {
+	obj["status"] = map[string]any{"phase": "Active"}
+	spec, _ := obj["spec"].(map[string]any)
+	fins, _ := spec["finalizers"].([]any)
+	for _, f := range fins {
+		if f == "kubernetes" {
+			return
+		}
+	}
+	ns := make(map[string]any, len(spec)+1)
+	for k, v := range spec {
+		ns[k] = v
+	}
+	ns["finalizers"] = append(append([]any(nil), fins...), "kubernetes")
+	obj["spec"] = ns
 }
 
 // beforeUpdate is rest.BeforeUpdate up to the strategy: the scope's namespace, and what a client
