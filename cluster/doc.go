@@ -1,21 +1,49 @@
-// Package cluster is writepath's API server state: where objects live between requests, one
-// revision counter as their resourceVersion, and the event history that watches read.
+// Package cluster is writepath's in-memory Kubernetes API server: state (a Store with one
+// revision counter as resourceVersion and an event history for watches), the request path
+// (registry.Handle over that state, writes serialised), the garbage collector and the namespace
+// controller run after writes (gc), and the REST http.Handler clients talk to.
 //
-// The model is etcd's as kube-apiserver uses it. A Store holds objects by key (group, resource,
-// namespace, name) in several versions each; every write takes the next value of one counter
-// shared by all resources, and that revision is the object's metadata.resourceVersion. A write is
-// a compare-and-swap on the key's mod revision (0 for a create), which is how optimistic
-// concurrency reaches storage. Reads and watches may start at any revision the store still keeps;
-// past that they are too old (410 Gone at the HTTP layer). Lists come in etcd key order, which is
-// the order kube-apiserver lists in.
+// The storage model is etcd's as kube-apiserver uses it. A Store holds objects by key (group,
+// resource, namespace, name) in several versions each; every write takes the next value of one
+// counter shared by all resources, and that revision is the object's metadata.resourceVersion. A
+// write is a compare-and-swap on the key's mod revision (0 for a create). Reads and watches may
+// start at any revision the store still keeps; past that they are too old (410 Gone). Lists come
+// in etcd key order, which is the order kube-apiserver lists in.
 //
-// What exists so far is the storage layer (Store, NewMemoryStore, the storetest suite); the
-// request path on registry, the controllers and the REST handler are built on it.
+// A Cluster answers each request with registry.Handle over a World backed by its Store, under one
+// lock, so that the optimistic concurrency Handle checks holds when its writes are stored; the
+// revision Handle promises (World.NextResourceVersion) is the one the store gives. Then, for a
+// write that can give them work (a deletion, a Terminating object, ownerReferences), the garbage
+// collector and the namespace controller run to their fixpoint (gc.Run over a snapshot) and their
+// writes are stored in order, so a foreground deletion or a namespace deletion has finished when
+// the DELETE returns.
+//
+// The REST handler serves /version, /healthz, /livez, /readyz, legacy discovery (/api, /apis,
+// /api/v1, /apis/GROUP[/VERSION]) from the catalogue and the stored CRDs, every resource request
+// through registry, and watch as the apiserver's JSON event stream (ADDED, MODIFIED, DELETED,
+// ERROR with a 410 past the history, the initial events of a WatchList ending with a BOOKMARK
+// annotated k8s.io/initial-events-end). Requests are authenticated by bearer token (Options.Tokens,
+// or everyone is Admin). StartTLS serves a cluster on a loopback HTTPS port and writes its
+// kubeconfig.
+//
+// Not served yet (issue 17): protobuf bodies (client-go's typed clients send them), aggregated
+// discovery (clients fall back to the legacy documents), /openapi/v2 and /openapi/v3, Table and
+// PartialObjectMetadata output, label and field selectors on list and watch, list
+// resourceVersion semantics and limit/continue over HTTP (the Store supports both), periodic
+// bookmarks and timeoutSeconds, admission plugins beyond registry's, RBAC (every authenticated
+// user may do everything).
 //
 // # Usage
 //
+//	c, err := cluster.New(cluster.Options{Clock: cluster.NewFakeClock(t0)})
+//	resp, err := c.Do(ctx, registry.Request{Method: "POST", Path: "/api/v1/namespaces", Body: ns})
+//	srv := cluster.StartTLS(c) // https://127.0.0.1:PORT
+//	defer srv.Close()
+//	os.WriteFile("kubeconfig", srv.Kubeconfig(), 0o600) // kubectl --kubeconfig kubeconfig get ns
+//
+// The store on its own:
+//
 //	s := cluster.NewMemoryStore(cluster.MemoryOptions{})
-//	key := cluster.Key{Resource: "configmaps", Namespace: "demo", Name: "app"}
 //	rev, err := s.Write(ctx, cluster.Write{Key: key, Value: obj}) // create: ModRevision 0
 //	got, err := s.Get(ctx, key)                                    // got.Value's resourceVersion is rev
 //	_, err = s.Write(ctx, cluster.Write{Key: key, Value: changed, ModRevision: got.ModRevision})
@@ -30,6 +58,7 @@
 //     strictly increasing and every successful write has its own revision.
 //   - Writers never wait on watchers: a watcher that falls more than its buffer behind is closed
 //     with ErrWatcherTooSlow.
+//   - A Cluster is safe for concurrent use; requests that write are serialised.
 //   - Costs: a write is amortised O(log k) for a key with k kept versions; a list is linear in the
 //     keys of its resource (n log n after n creates since the last list); memory is the objects
 //     plus at most 2×History superseded versions and events.

@@ -1,0 +1,394 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/writepath/writepath/gc"
+	"github.com/writepath/writepath/registry"
+	"github.com/writepath/writepath/schema"
+)
+
+// Clock is the server's clock. The zero Options use the system clock; tests pass a FakeClock.
+type Clock interface {
+	Now() time.Time
+}
+
+// FakeClock is a Clock that moves only when told to. Safe for concurrent use.
+type FakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewFakeClock returns a clock standing at t.
+func NewFakeClock(t time.Time) *FakeClock { return &FakeClock{now: t} }
+
+// Now returns the clock's time.
+func (c *FakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Step moves the clock forward by d.
+func (c *FakeClock) Step(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now().UTC().Truncate(time.Second) }
+
+// Controllers says when the controllers (the garbage collector and the namespace controller) run.
+type Controllers int
+
+const (
+	// AfterWrites runs the controllers to their fixpoint after every write that can give them
+	// work: a deletion, a Terminating object, an object with ownerReferences. Each run reads a
+	// snapshot of every object, so such a write costs time linear in the objects stored.
+	AfterWrites Controllers = iota
+	// Manual runs them only when Settle is called.
+	Manual
+)
+
+// Options configures New. The zero value is an empty in-memory server on the system clock whose
+// controllers run after writes.
+type Options struct {
+	// Store holds the objects; nil is NewMemoryStore(MemoryOptions{}).
+	Store Store
+	// Clock is the server's clock; nil is the system clock (truncated to seconds, as the
+	// apiserver's timestamps are).
+	Clock Clock
+	// Seed seeds the uids and the generated names (deterministic for a given seed and request
+	// sequence); 0 is seed 1.
+	Seed uint64
+	// Controllers says when the controllers run.
+	Controllers Controllers
+	// Tokens maps bearer tokens to users for Handler; nil lets every request in as Admin.
+	Tokens map[string]registry.User
+}
+
+// Cluster is an API server's state and request path: objects in a Store, requests answered by
+// registry.Handle over them, writes serialised, the controllers run after writes. Safe for
+// concurrent use.
+type Cluster struct {
+	store Store
+	clock Clock
+	ctrl  Controllers
+	// tokens authenticates HTTP requests (nil: everyone is Admin).
+	tokens map[string]registry.User
+
+	mu        sync.Mutex // serialises requests that write, and the controllers
+	rng       *rand.Rand
+	resources map[resourceKey]struct{} // every resource that has been written, for snapshots
+}
+
+// New returns a cluster as opts say.
+func New(opts Options) (*Cluster, error) {
+	c := &Cluster{store: opts.Store, clock: opts.Clock, ctrl: opts.Controllers, tokens: opts.Tokens, resources: map[resourceKey]struct{}{}}
+	if c.store == nil {
+		c.store = NewMemoryStore(MemoryOptions{})
+	}
+	if c.clock == nil {
+		c.clock = systemClock{}
+	}
+	seed := opts.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	c.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	return c, nil
+}
+
+// Store returns the cluster's store.
+func (c *Cluster) Store() Store { return c.store }
+
+// Do answers one request as the apiserver would and stores its writes. Request.Now is set from
+// the cluster's clock when zero. err is non-nil only when storage failed; every answer a client
+// sees is in the Response.
+func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Response, error) {
+	if req.Now.IsZero() {
+		req.Now = c.clock.Now()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w := &world{ctx: ctx, c: c}
+	resp, writes, err := registry.Handle(ctx, w, req)
+	if err != nil {
+		return resp, err
+	}
+	if len(writes) == 0 {
+		return resp, nil
+	}
+	for _, wr := range writes {
+		if err := c.commit(ctx, wr); err != nil {
+			return resp, err
+		}
+	}
+	if c.ctrl == AfterWrites && needsControllers(writes) {
+		if err := c.settleLocked(ctx, req.Now); err != nil {
+			return resp, err
+		}
+	}
+	return resp, nil
+}
+
+// commit stores one write of registry.Handle. Writes are serialised by c.mu, so the revision the
+// store gives is the one Handle was promised by NextResourceVersion.
+func (c *Cluster) commit(ctx context.Context, wr registry.Write) error {
+	key := Key{Group: wr.Resource.Group, Resource: wr.Resource.Resource, Namespace: wr.Namespace, Name: wr.Name}
+	val := wr.Object
+	if wr.Delete {
+		val = nil
+	}
+	rev, err := c.store.Write(ctx, Write{Key: key, Value: val, ModRevision: AnyRevision})
+	if err != nil {
+		return fmt.Errorf("storing %s: %w", key, err)
+	}
+	if !wr.Delete {
+		if want := metaString(wr.Object, "resourceVersion"); want != "" && want != strconv.FormatInt(rev, 10) {
+			return fmt.Errorf("storing %s: stored at revision %d, answered %s", key, rev, want)
+		}
+	}
+	c.resources[resourceKey{key.Group, key.Resource}] = struct{}{}
+	return nil
+}
+
+func needsControllers(writes []registry.Write) bool {
+	for _, w := range writes {
+		if w.Delete {
+			return true
+		}
+		meta, _ := w.Object["metadata"].(map[string]any)
+		if meta["deletionTimestamp"] != nil || meta["ownerReferences"] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Settle runs the garbage collector and the namespace controller to their fixpoint now.
+func (c *Cluster) Settle(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.settleLocked(ctx, c.clock.Now())
+}
+
+// settleLocked runs gc.Run over a snapshot of every object and stores what the controllers wrote,
+// in their order. A removal the apiserver performs as a graceful update followed by the delete is
+// stored as both writes, so watchers see MODIFIED then DELETED as from kube-apiserver.
+func (c *Cluster) settleLocked(ctx context.Context, now time.Time) error {
+	var snapshot []gc.Object
+	keys := map[string]Key{} // uid -> key
+	for rk := range c.resources {
+		l, err := c.store.List(ctx, ListRequest{Prefix: Prefix{Group: rk.group, Resource: rk.resource}})
+		if err != nil {
+			return err
+		}
+		for _, o := range l.Items {
+			snapshot = append(snapshot, o.Value)
+			keys[metaString(o.Value, "uid")] = o.Key
+		}
+	}
+	if len(snapshot) == 0 {
+		return nil
+	}
+	sort.SliceStable(snapshot, func(i, j int) bool {
+		return keys[metaString(snapshot[i], "uid")].String() < keys[metaString(snapshot[j], "uid")].String()
+	})
+	res, err := gc.Run(snapshot, gc.Options{Now: now})
+	if err != nil {
+		var input *gc.InputError
+		if errors.As(err, &input) {
+			return nil // a state the controllers refuse to act on; the real ones would log and wait
+		}
+		return err
+	}
+	for _, round := range res.Rounds {
+		for _, a := range round {
+			key, ok := keys[a.Target.UID]
+			if !ok || a.Type == gc.ActionEvent {
+				continue
+			}
+			if prev := a.Written(); prev != nil {
+				if _, err := c.store.Write(ctx, Write{Key: key, Value: prev, ModRevision: AnyRevision}); err != nil {
+					return err
+				}
+			}
+			if _, err := c.store.Write(ctx, Write{Key: key, Value: a.Object, ModRevision: AnyRevision}); err != nil {
+				var nf *NotFoundError
+				if a.Object == nil && errors.As(err, &nf) {
+					continue
+				}
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func metaString(obj map[string]any, k string) string {
+	meta, _ := obj["metadata"].(map[string]any)
+	s, _ := meta[k].(string)
+	return s
+}
+
+// world is registry.World over the cluster's store, for one request (c.mu held).
+type world struct {
+	ctx      context.Context
+	c        *Cluster
+	reserved int64
+}
+
+func storeKey(r schema.GroupVersionResource, namespace, name string) Key {
+	return Key{Group: r.Group, Resource: r.Resource, Namespace: namespace, Name: name}
+}
+
+func (w *world) Get(ctx context.Context, r schema.GroupVersionResource, namespace, name string) (map[string]any, error) {
+	o, err := w.c.store.Get(ctx, storeKey(r, namespace, name))
+	var nf *NotFoundError
+	if errors.As(err, &nf) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return o.Value, nil
+}
+
+func (w *world) List(ctx context.Context, r schema.GroupVersionResource, namespace string) ([]map[string]any, error) {
+	l, err := w.c.store.List(ctx, ListRequest{Prefix: Prefix{Group: r.Group, Resource: r.Resource, Namespace: namespace}})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, len(l.Items))
+	for i, o := range l.Items {
+		out[i] = o.Value
+	}
+	return out, nil
+}
+
+func (w *world) CRD(ctx context.Context, group, resource string) (*schema.CRD, error) {
+	o, err := w.c.store.Get(ctx, Key{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions", Name: resource + "." + group})
+	var nf *NotFoundError
+	if errors.As(err, &nf) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	crd, err := schema.FromCRD(o.Value)
+	if err != nil {
+		return nil, nil // a stored CRD that no longer parses serves nothing
+	}
+	return crd, nil
+}
+
+// Admission returns the stored admissionregistration.k8s.io/v1 objects and, as params, the
+// objects of every kind a policy names as its paramKind.
+func (w *world) Admission(ctx context.Context) (registry.AdmissionConfig, error) {
+	var cfg registry.AdmissionConfig
+	paramKinds := map[schema.GroupVersionKind]bool{}
+	for _, res := range []string{"validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies",
+		"mutatingadmissionpolicybindings", "validatingwebhookconfigurations", "mutatingwebhookconfigurations"} {
+		l, err := w.c.store.List(ctx, ListRequest{Prefix: Prefix{Group: "admissionregistration.k8s.io", Resource: res}})
+		if err != nil {
+			return cfg, err
+		}
+		for _, o := range l.Items {
+			cfg.Objects = append(cfg.Objects, o.Value)
+			spec, _ := o.Value["spec"].(map[string]any)
+			if pk, ok := spec["paramKind"].(map[string]any); ok {
+				av, _ := pk["apiVersion"].(string)
+				kind, _ := pk["kind"].(string)
+				if gvk, err := schema.FromAPIVersionAndKind(av, kind); err == nil {
+					paramKinds[gvk] = true
+				}
+			}
+		}
+	}
+	gvks := make([]schema.GroupVersionKind, 0, len(paramKinds))
+	for gvk := range paramKinds {
+		gvks = append(gvks, gvk)
+	}
+	sort.Slice(gvks, func(i, j int) bool { return gvks[i].String() < gvks[j].String() })
+	for _, gvk := range gvks {
+		resource := ""
+		if k, err := schema.Builtin(gvk); err == nil {
+			resource = k.Resource
+		} else if crd := w.crdForKind(ctx, gvk); crd != nil {
+			resource = crd.Names.Plural
+		}
+		if resource == "" {
+			continue
+		}
+		l, err := w.c.store.List(ctx, ListRequest{Prefix: Prefix{Group: gvk.Group, Resource: resource}})
+		if err != nil {
+			return cfg, err
+		}
+		for _, o := range l.Items {
+			cfg.Params = append(cfg.Params, o.Value)
+		}
+	}
+	return cfg, nil
+}
+
+func (w *world) crdForKind(ctx context.Context, gvk schema.GroupVersionKind) *schema.CRD {
+	l, err := w.c.store.List(ctx, ListRequest{Prefix: Prefix{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}})
+	if err != nil {
+		return nil
+	}
+	for _, o := range l.Items {
+		if crd, err := schema.FromCRD(o.Value); err == nil && crd.Group == gvk.Group && crd.Names.Kind == gvk.Kind {
+			return crd
+		}
+	}
+	return nil
+}
+
+// NewUID returns a random (version 4) UUID from the cluster's seeded generator.
+func (w *world) NewUID() string {
+	var b [16]byte
+	for i := 0; i < 16; i += 8 {
+		v := w.c.rng.Uint64()
+		for j := 0; j < 8; j++ {
+			b[i+j] = byte(v >> (8 * j))
+		}
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// nameAlphabet is the apiserver's generateName alphabet (apimachinery's rand.String: no vowels,
+// no digits that read as letters).
+const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// GenerateName appends five random characters to base (cut to 58), as the apiserver's
+// SimpleNameGenerator does.
+func (w *world) GenerateName(base string) string {
+	if len(base) > 58 {
+		base = base[:58]
+	}
+	b := make([]byte, 5)
+	for i := range b {
+		b[i] = nameAlphabet[w.c.rng.IntN(len(nameAlphabet))]
+	}
+	return base + string(b)
+}
+
+// NextResourceVersion promises the revision the next commit gets: writes are serialised and
+// committed in order, one revision each.
+func (w *world) NextResourceVersion() string {
+	cur, _ := w.c.store.Revision(w.ctx)
+	w.reserved++
+	return strconv.FormatInt(cur+w.reserved, 10)
+}

@@ -1,0 +1,495 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/writepath/writepath/registry"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// maxBody is one byte past the apiserver's 3 MiB request limit: registry answers a body that
+// long with 413, and nothing longer is read.
+const maxBody = 3<<20 + 1
+
+// Handler returns the cluster's REST API as an http.Handler: /version, /healthz, /livez,
+// /readyz, legacy discovery (/api, /apis and each group version), and every resource request
+// (through registry.Handle) including watch. Requests carry a bearer token that Options.Tokens
+// maps to a user; with no Tokens every request is the admin user.
+func (c *Cluster) Handler() http.Handler {
+	return http.HandlerFunc(c.serveHTTP)
+}
+
+// Admin is the user of requests when Options.Tokens is nil: system:masters, as the token the
+// kubeconfig helpers write.
+var Admin = registry.User{Name: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}
+
+func (c *Cluster) user(r *http.Request) (registry.User, bool) {
+	if c.tokens == nil {
+		return Admin, true
+	}
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return registry.User{}, false
+	}
+	u, ok := c.tokens[strings.TrimSpace(tok)]
+	return u, ok
+}
+
+func (c *Cluster) serveHTTP(rw http.ResponseWriter, r *http.Request) {
+	user, ok := c.user(r)
+	if !ok {
+		writeStatus(rw, status.Unauthorized("Unauthorized"))
+		return
+	}
+	switch p := strings.TrimSuffix(r.URL.Path, "/"); {
+	case p == "/version":
+		writeJSON(rw, http.StatusOK, versionInfo)
+		return
+	case p == "/healthz" || p == "/livez" || p == "/readyz":
+		rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		rw.Header().Set("X-Content-Type-Options", "nosniff")
+		rw.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(rw, "ok")
+		return
+	case p == "/api" || p == "/apis" || isGroupPath(p):
+		if r.Method != http.MethodGet {
+			writeStatus(rw, status.MethodNotSupported(status.GroupResource{}, strings.ToLower(r.Method)))
+			return
+		}
+		c.discovery(rw, r, p)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		writeStatus(rw, status.BadRequest(err.Error()))
+		return
+	}
+	req := registry.Request{
+		Method:      r.Method,
+		Path:        r.URL.Path,
+		Query:       r.URL.Query(),
+		ContentType: r.Header.Get("Content-Type"),
+		Accept:      r.Header.Get("Accept"),
+		Body:        body,
+		User:        user,
+		UserAgent:   r.Header.Get("User-Agent"),
+	}
+	if r.Method == http.MethodGet && isWatch(req.Query) {
+		c.serveWatch(rw, r, req)
+		return
+	}
+	resp, err := c.Do(r.Context(), req)
+	if err != nil && resp.Code == 0 {
+		writeStatus(rw, status.InternalError(err))
+		return
+	}
+	for _, w := range resp.Warnings {
+		rw.Header().Add("Warning", w)
+	}
+	ct := resp.ContentType
+	if ct == "" {
+		ct = "application/json"
+	}
+	rw.Header().Set("Content-Type", ct)
+	rw.WriteHeader(resp.Code)
+	_, _ = rw.Write(resp.Body)
+}
+
+func isWatch(q map[string][]string) bool {
+	v := q["watch"]
+	return len(v) > 0 && (v[0] == "true" || v[0] == "1")
+}
+
+// isGroupPath reports whether p is /api/v1, /apis/GROUP or /apis/GROUP/VERSION.
+func isGroupPath(p string) bool {
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	switch {
+	case len(parts) == 2 && parts[0] == "api":
+		return true
+	case (len(parts) == 2 || len(parts) == 3) && parts[0] == "apis":
+		return true
+	}
+	return false
+}
+
+func writeJSON(rw http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeStatus(rw, status.InternalError(err))
+		return
+	}
+	rw.Header().Set("Content-Type", "application/json")
+	rw.WriteHeader(code)
+	_, _ = rw.Write(b)
+}
+
+func writeStatus(rw http.ResponseWriter, err *status.Error) {
+	b, merr := json.Marshal(err)
+	if merr != nil {
+		b = []byte(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","code":500}`)
+	}
+	rw.Header().Set("Content-Type", "application/json")
+	rw.WriteHeader(int(err.Code))
+	_, _ = rw.Write(b)
+}
+
+// versionInfo is /version: the Kubernetes release writepath answers as.
+var versionInfo = struct {
+	Major        string `json:"major"`
+	Minor        string `json:"minor"`
+	GitVersion   string `json:"gitVersion"`
+	GitTreeState string `json:"gitTreeState"`
+	GoVersion    string `json:"goVersion"`
+	Compiler     string `json:"compiler"`
+	Platform     string `json:"platform"`
+}{"1", "37", "v1.37.2", "clean", "go1.26", "gc", "linux/amd64"}
+
+// Discovery documents (legacy, k8s.io/apimachinery/pkg/apis/meta/v1 types, in their field order).
+type apiResource struct {
+	Name         string   `json:"name"`
+	SingularName string   `json:"singularName"`
+	Namespaced   bool     `json:"namespaced"`
+	Group        string   `json:"group,omitempty"`
+	Version      string   `json:"version,omitempty"`
+	Kind         string   `json:"kind"`
+	Verbs        []string `json:"verbs"`
+	ShortNames   []string `json:"shortNames,omitempty"`
+	Categories   []string `json:"categories,omitempty"`
+}
+
+type apiResourceList struct {
+	Kind         string        `json:"kind"`
+	APIVersion   string        `json:"apiVersion"`
+	GroupVersion string        `json:"groupVersion"`
+	Resources    []apiResource `json:"resources"`
+}
+
+type groupVersionForDiscovery struct {
+	GroupVersion string `json:"groupVersion"`
+	Version      string `json:"version"`
+}
+
+type apiGroup struct {
+	Kind             string                     `json:"kind,omitempty"`
+	APIVersion       string                     `json:"apiVersion,omitempty"`
+	Name             string                     `json:"name"`
+	Versions         []groupVersionForDiscovery `json:"versions"`
+	PreferredVersion groupVersionForDiscovery   `json:"preferredVersion"`
+}
+
+// served collects the resources served now: built-in kinds served by default and the served
+// versions of stored CRDs, by group version.
+func (c *Cluster) served(ctx context.Context) (map[schema.GroupVersion][]apiResource, map[string][]string, error) {
+	byGV := map[schema.GroupVersion][]apiResource{}
+	groupVersions := map[string][]string{}
+	addVersion := func(group, version string) {
+		for _, v := range groupVersions[group] {
+			if v == version {
+				return
+			}
+		}
+		groupVersions[group] = append(groupVersions[group], version)
+	}
+	kinds, err := schema.BuiltinKinds()
+	if err != nil {
+		return nil, nil, err
+	}
+	bodies := map[string]*schema.Kind{} // "group/version/resource/subresource" -> body kind
+	for _, k := range kinds {
+		for _, sub := range k.SubresourceOf {
+			bodies[k.GVK.Group+"/"+k.GVK.Version+"/"+sub] = k
+		}
+	}
+	for _, k := range kinds {
+		if !k.ServedByDefault || k.Resource == "" {
+			continue
+		}
+		gv := k.GVK.GroupVersion()
+		addVersion(gv.Group, gv.Version)
+		byGV[gv] = append(byGV[gv], apiResource{Name: k.Resource, SingularName: k.Singular, Namespaced: k.Namespaced,
+			Kind: k.GVK.Kind, Verbs: k.Verbs, ShortNames: k.ShortNames, Categories: k.Categories})
+		subs := append([]string(nil), k.Subresources.Other...)
+		if k.Subresources.Status {
+			subs = append(subs, "status")
+		}
+		if k.Subresources.Scale != nil {
+			subs = append(subs, "scale")
+		}
+		for _, sub := range subs {
+			r := apiResource{Name: k.Resource + "/" + sub, Namespaced: k.Namespaced, Kind: k.GVK.Kind, Verbs: subresourceVerbs(sub)}
+			if body := findBody(bodies, k.GVK.GroupVersion(), k.Resource, sub); body != nil && body.GVK != k.GVK {
+				r.Kind = body.GVK.Kind
+				if body.GVK.GroupVersion() != gv {
+					r.Group, r.Version = body.GVK.Group, body.GVK.Version
+				}
+			}
+			byGV[gv] = append(byGV[gv], r)
+		}
+	}
+	l, err := c.store.List(ctx, ListRequest{Prefix: Prefix{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, o := range l.Items {
+		crd, err := schema.FromCRD(o.Value)
+		if err != nil {
+			continue
+		}
+		for _, v := range crd.Versions {
+			if !v.Served {
+				continue
+			}
+			gv := schema.GroupVersion{Group: crd.Group, Version: v.Name}
+			addVersion(crd.Group, v.Name)
+			byGV[gv] = append(byGV[gv], apiResource{Name: crd.Names.Plural, SingularName: crd.Names.Singular, Namespaced: crd.Namespaced(),
+				Kind: crd.Names.Kind, Verbs: []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
+				ShortNames: crd.Names.ShortNames, Categories: crd.Names.Categories})
+		}
+	}
+	for gv := range byGV {
+		sort.Slice(byGV[gv], func(i, j int) bool { return byGV[gv][i].Name < byGV[gv][j].Name })
+	}
+	for g := range groupVersions {
+		sort.Slice(groupVersions[g], func(i, j int) bool { return schema.CompareVersions(groupVersions[g][i], groupVersions[g][j]) > 0 })
+	}
+	return byGV, groupVersions, nil
+}
+
+func findBody(bodies map[string]*schema.Kind, gv schema.GroupVersion, resource, sub string) *schema.Kind {
+	if b := bodies[gv.Group+"/"+gv.Version+"/"+resource+"/"+sub]; b != nil {
+		return b
+	}
+	for k, b := range bodies { // bodies of another group version (deployments/scale is autoscaling/v1 Scale)
+		if strings.HasSuffix(k, "/"+resource+"/"+sub) && b.ServedByDefault {
+			return b
+		}
+	}
+	return nil
+}
+
+// subresourceVerbs are the verbs the apiserver's discovery lists for a subresource.
+func subresourceVerbs(sub string) []string {
+	switch sub {
+	case "status", "scale", "ephemeralcontainers", "resize", "approval":
+		return []string{"get", "patch", "update"}
+	case "finalize":
+		return []string{"update"}
+	case "binding", "eviction", "token":
+		return []string{"create"}
+	case "log":
+		return []string{"get"}
+	case "exec", "attach", "portforward":
+		return []string{"create", "get"}
+	case "proxy":
+		return []string{"create", "delete", "get", "patch", "update"}
+	}
+	return []string{"get"}
+}
+
+func (c *Cluster) discovery(rw http.ResponseWriter, r *http.Request, p string) {
+	byGV, groupVersions, err := c.served(r.Context())
+	if err != nil {
+		writeStatus(rw, status.InternalError(err))
+		return
+	}
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	switch {
+	case p == "/api":
+		writeJSON(rw, http.StatusOK, map[string]any{"kind": "APIVersions", "versions": []string{"v1"},
+			"serverAddressByClientCIDRs": []any{map[string]any{"clientCIDR": "0.0.0.0/0", "serverAddress": r.Host}}})
+	case p == "/apis":
+		groups := make([]string, 0, len(groupVersions))
+		for g := range groupVersions {
+			if g != "" {
+				groups = append(groups, g)
+			}
+		}
+		sort.Strings(groups)
+		list := struct {
+			Kind       string     `json:"kind"`
+			APIVersion string     `json:"apiVersion"`
+			Groups     []apiGroup `json:"groups"`
+		}{Kind: "APIGroupList", APIVersion: "v1", Groups: []apiGroup{}}
+		for _, g := range groups {
+			list.Groups = append(list.Groups, groupOf(g, groupVersions[g]))
+		}
+		writeJSON(rw, http.StatusOK, list)
+	case len(parts) == 2 && parts[0] == "apis":
+		versions, ok := groupVersions[parts[1]]
+		if !ok {
+			writeStatus(rw, notFoundRoute())
+			return
+		}
+		g := groupOf(parts[1], versions)
+		g.Kind, g.APIVersion = "APIGroup", "v1"
+		writeJSON(rw, http.StatusOK, g)
+	default:
+		gv := schema.GroupVersion{Version: parts[1]}
+		if parts[0] == "apis" {
+			gv = schema.GroupVersion{Group: parts[1], Version: parts[2]}
+		}
+		resources, ok := byGV[gv]
+		if !ok {
+			writeStatus(rw, notFoundRoute())
+			return
+		}
+		writeJSON(rw, http.StatusOK, apiResourceList{Kind: "APIResourceList", APIVersion: "v1", GroupVersion: gv.String(), Resources: resources})
+	}
+}
+
+func groupOf(group string, versions []string) apiGroup {
+	g := apiGroup{Name: group}
+	for _, v := range versions {
+		g.Versions = append(g.Versions, groupVersionForDiscovery{GroupVersion: group + "/" + v, Version: v})
+	}
+	g.PreferredVersion = g.Versions[0]
+	return g
+}
+
+func notFoundRoute() *status.Error {
+	return &status.Error{Code: 404, Reason: status.ReasonNotFound, Message: "the server could not find the requested resource", Details: &status.Details{}}
+}
+
+// serveWatch streams watch events: the apiserver's JSON watch stream, one {"type","object"}
+// document per line. A resourceVersion of "" or "0" (or sendInitialEvents=true) starts with an
+// ADDED event per existing object; sendInitialEvents then ends the initial events with a BOOKMARK
+// annotated k8s.io/initial-events-end, as WatchList clients wait for.
+func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req registry.Request) {
+	target, query, err := registry.ParsePath(req.Path)
+	if err != nil {
+		var se *status.Error
+		if errors.As(err, &se) {
+			writeStatus(rw, se)
+			return
+		}
+		writeStatus(rw, status.BadRequest(err.Error()))
+		return
+	}
+	for k, v := range req.Query {
+		query[k] = v
+	}
+	// Check the resource is served and the user may list it, through a list request.
+	listReq := req
+	listReq.Query = map[string][]string{}
+	for k, v := range query {
+		if k != "watch" && k != "resourceVersion" && k != "sendInitialEvents" && k != "resourceVersionMatch" && k != "allowWatchBookmarks" && k != "timeoutSeconds" {
+			listReq.Query[k] = v
+		}
+	}
+	listReq.Path = target.Path()
+	c.mu.Lock()
+	resp, _, err := registry.Handle(r.Context(), &world{ctx: r.Context(), c: c}, listReq)
+	rev, _ := c.store.Revision(r.Context())
+	c.mu.Unlock()
+	if err != nil || resp.Code != http.StatusOK {
+		rw.Header().Set("Content-Type", "application/json")
+		rw.WriteHeader(resp.Code)
+		_, _ = rw.Write(resp.Body)
+		return
+	}
+	rvParam := query.Get("resourceVersion")
+	initial := rvParam == "" || rvParam == "0" || query.Get("sendInitialEvents") == "true"
+	from := rev
+	if !initial {
+		n, perr := strconv.ParseInt(rvParam, 10, 64)
+		if perr != nil {
+			writeStatus(rw, status.BadRequest("invalid resource version: "+rvParam))
+			return
+		}
+		from = n
+	}
+	prefix := Prefix{Group: target.Resource.Group, Resource: target.Resource.Resource, Namespace: target.Namespace}
+	w, err := c.store.Watch(r.Context(), prefix, from)
+	rw.Header().Set("Content-Type", "application/json")
+	rw.Header().Set("Transfer-Encoding", "chunked")
+	if err != nil {
+		var tooOld *TooOldError
+		if errors.As(err, &tooOld) {
+			rw.WriteHeader(http.StatusOK)
+			writeEvent(rw, "ERROR", statusObject(status.ResourceExpired(tooOld.Error())))
+			return
+		}
+		writeStatus(rw, status.InternalError(err))
+		return
+	}
+	defer w.Stop()
+	rw.WriteHeader(http.StatusOK)
+	flusher, _ := rw.(http.Flusher)
+	if initial {
+		for _, item := range resp.Object["items"].([]any) {
+			obj, _ := item.(map[string]any)
+			obj = withKind(obj, resp.Object)
+			writeEvent(rw, "ADDED", obj)
+		}
+		if query.Get("sendInitialEvents") == "true" {
+			apiVersion, _ := resp.Object["apiVersion"].(string)
+			kind := strings.TrimSuffix(resp.Object["kind"].(string), "List")
+			writeEvent(rw, "BOOKMARK", map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{
+				"resourceVersion": strconv.FormatInt(rev, 10), "creationTimestamp": nil,
+				"annotations": map[string]any{"k8s.io/initial-events-end": "true"}}})
+		}
+	}
+	if flusher != nil {
+		flusher.Flush()
+	}
+	sel := target
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case ev, open := <-w.Events():
+			if !open {
+				return
+			}
+			if sel.Name != "" && ev.Key.Name != sel.Name {
+				continue
+			}
+			writeEvent(rw, string(ev.Type), ev.Value)
+			if flusher != nil {
+				flusher.Flush()
+			}
+		}
+	}
+}
+
+// withKind gives a list item the apiVersion and kind of its list when it lacks them.
+func withKind(obj, list map[string]any) map[string]any {
+	if obj["kind"] != nil {
+		return obj
+	}
+	out := make(map[string]any, len(obj)+2)
+	for k, v := range obj {
+		out[k] = v
+	}
+	out["apiVersion"] = list["apiVersion"]
+	if k, ok := list["kind"].(string); ok {
+		out["kind"] = strings.TrimSuffix(k, "List")
+	}
+	return out
+}
+
+func statusObject(err *status.Error) map[string]any {
+	b, _ := json.Marshal(err)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	return m
+}
+
+func writeEvent(w io.Writer, typ string, obj map[string]any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	_ = enc.Encode(struct {
+		Type   string         `json:"type"`
+		Object map[string]any `json:"object"`
+	}{typ, obj})
+	_, _ = w.Write(buf.Bytes())
+}
