@@ -87,7 +87,7 @@ func errString(err error) string {
 
 func TestParseAgainstApimachinery(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 1))
-	n := sampleSize(20000)
+	n := sampleSize(5000)
 	disagreements, errs := 0, 0
 	for i := 0; i < n; i++ {
 		var s string
@@ -181,7 +181,7 @@ func wpKeyErrs(k, v string) []string {
 
 func TestLabelSelectorAgainstApimachinery(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 2))
-	n := sampleSize(20000)
+	n := sampleSize(5000)
 	disagreements, errs := 0, 0
 	for i := 0; i < n; i++ {
 		ls, obj := randomLabelSelector(r)

@@ -301,7 +301,7 @@ func ourDActions(actions []wpd.Action, now time.Time) []string {
 }
 
 func TestDeploymentSyncAgainstController(t *testing.T) {
-	histories := sampleSize(20, 2000)
+	histories := sampleSize(8, 2000)
 	kinds := map[string]int{}
 	const steps = 50
 	r := rand.New(rand.NewPCG(18, 4))

@@ -265,7 +265,7 @@ func canonical(m map[string]any) string {
 }
 
 func TestReplicaSetSyncAgainstController(t *testing.T) {
-	histories := sampleSize(60, 2100)
+	histories := sampleSize(20, 2100)
 	const steps = 50
 	r := rand.New(rand.NewPCG(18, 3))
 	ctx := context.Background()
