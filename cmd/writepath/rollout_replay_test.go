@@ -179,7 +179,10 @@ func summary(objs []map[string]any) []string {
 	return out
 }
 
-func annotationsOf(o map[string]any) map[string]any { a, _ := meta(o)["annotations"].(map[string]any); return a }
+func annotationsOf(o map[string]any) map[string]any {
+	a, _ := meta(o)["annotations"].(map[string]any)
+	return a
+}
 
 func rsImage(rs map[string]any) string {
 	spec, _ := rs["spec"].(map[string]any)
