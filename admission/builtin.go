@@ -77,10 +77,10 @@ func (c *Chain) systemFields(req *Request, obj map[string]any) (map[string]any, 
 	delete(md, "deletionTimestamp")
 	delete(md, "deletionGracePeriodSeconds")
 	env := c.cfg.Env
-	if env.Now == nil || env.UID == nil {
-		return nil, status.InternalError(fmt.Errorf("admission: Env.Now and Env.UID are needed to create objects"))
+	if env.UID == nil {
+		return nil, status.InternalError(fmt.Errorf("admission: Env.UID is needed to create objects"))
 	}
-	md["creationTimestamp"] = env.Now().UTC().Format("2006-01-02T15:04:05Z")
+	md["creationTimestamp"] = env.Now.UTC().Format("2006-01-02T15:04:05Z")
 	md["uid"] = env.UID()
 	if g, _ := md["generateName"].(string); g != "" {
 		if n, _ := md["name"].(string); n == "" {

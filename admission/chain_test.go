@@ -44,7 +44,7 @@ func (denyData) Validate(_ context.Context, a admission.Attributes) ([]string, e
 func fixedEnv() admission.Env {
 	n := 0
 	return admission.Env{
-		Now:    func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+		Now:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		UID:    func() string { return "uid-1" },
 		Random: func(int) int { n++; return n },
 	}

@@ -289,12 +289,7 @@ func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[stri
 	return d, nil
 }
 
-func (c *Chain) now() time.Time {
-	if c.cfg.Env.Now != nil {
-		return c.cfg.Env.Now()
-	}
-	return time.Time{}
-}
+func (c *Chain) now() time.Time { return c.cfg.Env.Now }
 
 // newUnknownFields are the fields of out the kind's Go type does not have,
 // other than those already in before: the apiserver's strict decoding sees

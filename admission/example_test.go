@@ -83,7 +83,7 @@ func ExampleChain_Admit() {
 		Mutators: []admission.Mutator{defaultReplicas{}},
 		Builtins: admission.Builtins{SystemFields: true, ObjectMeta: true},
 		Env: admission.Env{
-			Now:    func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) },
+			Now:    time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 			UID:    func() string { return "6a1c3f0e-0000-4000-8000-000000000001" },
 			Random: func(n int) int { return 0 },
 		},

@@ -56,11 +56,7 @@ func TestRealClusterObjectMeta(t *testing.T) {
 			env := admission.Env{
 				// The stored uid and creationTimestamp of a created object;
 				// anything for a refused one.
-				Now: func() time.Time {
-					s, _ := created["creationTimestamp"].(string)
-					ts, _ := time.Parse(time.RFC3339, s)
-					return ts
-				},
+				Now: storedCreationTimestamp(created),
 				UID: func() string { s, _ := created["uid"].(string); return s },
 			}
 			chain, err := admission.New(admission.Config{Builtins: admission.Defaults, Env: env,
@@ -89,4 +85,12 @@ func TestRealClusterObjectMeta(t *testing.T) {
 			}
 		})
 	}
+}
+
+// storedCreationTimestamp is the creationTimestamp the apiserver stored (the zero time when
+// the object was refused).
+func storedCreationTimestamp(created map[string]any) time.Time {
+	s, _ := created["creationTimestamp"].(string)
+	ts, _ := time.Parse(time.RFC3339, s)
+	return ts
 }

@@ -91,7 +91,7 @@ func TestRealClusterWebhooks(t *testing.T) {
 			delete(md, "creationTimestamp")
 			now, _ := time.Parse(time.RFC3339, ts)
 			cfg.Builtins.SystemFields = true
-			cfg.Env = admission.Env{Now: func() time.Time { return now }, UID: func() string { return uid },
+			cfg.Env = admission.Env{Now: now, UID: func() string { return uid },
 				ReviewUID: func() string { return wantReq["uid"].(string) }}
 			hook := &loopbackHook{}
 			cfg.Client = hook

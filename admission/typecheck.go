@@ -30,9 +30,9 @@ type TypeCheckOptions struct {
 	CRDs []*schema.CRD
 	// Now is the clock the apiserver names the checked types with
 	// (Kind<nanosecond>, which shows in messages such as "found no matching
-	// overload for '_==_' applied to '(Deployment123.spec, int)'"); nil
-	// gives a nanosecond of 0.
-	Now func() time.Time
+	// overload for '_==_' applied to '(Deployment123.spec, int)'"); the zero
+	// value gives a nanosecond of 0.
+	Now time.Time
 }
 
 // maxTypesToCheck bounds the kinds one resource rule contributes.
@@ -59,11 +59,7 @@ func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarnin
 	if err != nil {
 		return nil, err
 	}
-	now := opts.Now
-	if now == nil {
-		now = func() time.Time { return time.Time{} }
-	}
-	uniqueName := func(kind string) string { return kind + strconv.Itoa(now().Nanosecond()) }
+	uniqueName := func(kind string) string { return kind + strconv.Itoa(opts.Now.Nanosecond()) }
 
 	type checked struct {
 		gvk  schema.GroupVersionKind

@@ -128,10 +128,11 @@ type Builtins struct {
 // Defaults is kube-apiserver's set of built-in steps.
 var Defaults = Builtins{NamespaceLifecycle: true, SystemFields: true, ObjectMeta: true, Concurrency: true}
 
-// Env carries the effects the chain needs as inputs: the clock, uids and
-// randomness. Nil functions fail the request that needs them.
+// Env carries the effects the chain needs as inputs: the request's time, uids
+// and randomness. Nil functions fail the request that needs them.
 type Env struct {
-	Now func() time.Time
+	// Now is the time of the request (creationTimestamp of a created object).
+	Now time.Time
 	// UID returns a new object uid.
 	UID func() string
 	// Random returns n random bytes' worth of choices: an int in [0, n).

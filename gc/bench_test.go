@@ -65,7 +65,7 @@ func BenchmarkDelete(b *testing.B) {
 	fg := gc.Foreground
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := gc.Delete(pod, gc.DeleteOptions{PropagationPolicy: &fg}, t0); err != nil {
+		if _, err := gc.Delete(pod, gc.DeleteOptions{PropagationPolicy: &fg, Now: t0}); err != nil {
 			b.Fatal(err)
 		}
 	}

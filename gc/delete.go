@@ -43,6 +43,9 @@ type DeleteOptions struct {
 	// GarbageCollectionDisabled mirrors kube-apiserver --enable-garbage-collector=false: the
 	// orphan and foregroundDeletion finalizers are never added.
 	GarbageCollectionDisabled bool `json:"-"`
+	// Now is the time of the request: the deletionTimestamp a graceful or finalizer-held
+	// deletion sets.
+	Now time.Time `json:"-"`
 }
 
 // DeleteResult is the outcome of one DELETE.
@@ -92,12 +95,13 @@ func (o DeleteOptions) dryRun() bool { return len(o.DryRun) > 0 }
 // Delete answers a DELETE of obj as kube-apiserver 1.37 does: the registry's graceful deletion
 // (pods), the garbage collector's finalizers chosen from the options, the existing finalizers
 // and the resource's default policy, preconditions, dryRun, and the namespace registry's own
-// rules for namespaces. now is the server's clock. obj is not modified.
+// rules for namespaces. opts.Now is the time of the request. obj is not modified.
 //
 // The result's Object has deletionTimestamp, deletionGracePeriodSeconds, finalizers and
 // generation as the apiserver stores them; resourceVersion is storage's business and is left
 // as it was. Errors are *status.Error values with the apiserver's code and message.
-func Delete(obj Object, opts DeleteOptions, now time.Time) (DeleteResult, error) {
+func Delete(obj Object, opts DeleteOptions) (DeleteResult, error) {
+	now := opts.Now
 	if err := opts.validate(); err != nil {
 		return DeleteResult{}, err
 	}

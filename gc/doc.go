@@ -30,7 +30,7 @@
 //
 // # Usage
 //
-//	res, err := gc.Delete(owner, gc.DeleteOptions{PropagationPolicy: &fg}, now) // the apiserver
+//	res, err := gc.Delete(owner, gc.DeleteOptions{PropagationPolicy: &fg, Now: now}) // the apiserver
 //	snapshot := replace(objects, owner, res.Object)                             // owner is Terminating
 //	run, err := gc.Run(snapshot, gc.Options{Now: now})                          // the controllers
 //	for _, round := range run.Rounds { for _, a := range round { fmt.Println(a) } }

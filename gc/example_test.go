@@ -23,7 +23,7 @@ func configMap(name, uid string, owners ...any) gc.Object {
 
 func ExampleDelete() {
 	fg := gc.Foreground
-	res, err := gc.Delete(configMap("owner", "u1"), gc.DeleteOptions{PropagationPolicy: &fg}, now)
+	res, err := gc.Delete(configMap("owner", "u1"), gc.DeleteOptions{PropagationPolicy: &fg, Now: now})
 	if err != nil {
 		panic(err)
 	}
@@ -31,7 +31,7 @@ func ExampleDelete() {
 	fmt.Println(res.Code, res.Removed, md["deletionTimestamp"], md["finalizers"])
 
 	uid := "other"
-	_, err = gc.Delete(configMap("owner", "u1"), gc.DeleteOptions{Preconditions: &gc.Preconditions{UID: &uid}}, now)
+	_, err = gc.Delete(configMap("owner", "u1"), gc.DeleteOptions{Preconditions: &gc.Preconditions{UID: &uid}, Now: now})
 	fmt.Println(err)
 	// Output:
 	// 200 false 2026-11-29T12:00:00Z [foregroundDeletion]
@@ -57,7 +57,7 @@ func ExampleUpdate() {
 
 func ExampleRun() {
 	fg := gc.Foreground
-	del, _ := gc.Delete(configMap("a", "ua"), gc.DeleteOptions{PropagationPolicy: &fg}, now)
+	del, _ := gc.Delete(configMap("a", "ua"), gc.DeleteOptions{PropagationPolicy: &fg, Now: now})
 	snapshot := []gc.Object{
 		del.Object,
 		configMap("b", "ub", owned("ConfigMap", "a", "ua", true)),
@@ -98,7 +98,7 @@ func ExampleStep() {
 
 func ExampleDiagnose() {
 	fg := gc.Foreground
-	del, _ := gc.Delete(configMap("owner", "u1"), gc.DeleteOptions{PropagationPolicy: &fg}, now)
+	del, _ := gc.Delete(configMap("owner", "u1"), gc.DeleteOptions{PropagationPolicy: &fg, Now: now})
 	held := configMap("held", "u2", owned("ConfigMap", "owner", "u1", true))
 	held["metadata"].(map[string]any)["finalizers"] = []any{"example.com/hold"}
 	d, err := gc.Diagnose([]gc.Object{del.Object, held}, gc.Ref{Kind: "ConfigMap", Namespace: "demo", Name: "owner"}, gc.DiagnoseOptions{})

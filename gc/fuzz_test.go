@@ -177,7 +177,9 @@ func FuzzDelete(f *testing.F) {
 		if dry {
 			opts.DryRun = []string{"All"}
 		}
-		res, err := gc.Delete(obj, opts, t0)
+		o := opts
+		o.Now = t0
+		res, err := gc.Delete(obj, o)
 		ns := gc.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "n"}, "status": map[string]any{"phase": "Terminating"}}
 		_ = gc.CheckCreate(obj, obj, ns, nil)
 		after, _ := json.Marshal(obj)

@@ -131,7 +131,9 @@ func TestDelete(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			obj := decode(t, c.obj)
 			before, _ := json.Marshal(obj)
-			res, err := gc.Delete(obj, c.opts, t0)
+			o := c.opts
+			o.Now = t0
+			res, err := gc.Delete(obj, o)
 			after, _ := json.Marshal(obj)
 			assert.JSONEq(t, string(before), string(after), "input of %s modified", c.name)
 			out := map[string]any{"input": obj, "options": c.opts}

@@ -270,7 +270,9 @@ func replay(t *testing.T, st recordedStep) {
 			return
 		}
 		opts := deleteOptions(req.Body)
-		res, err := gc.Delete(target, opts, now)
+		o := opts
+		o.Now = now
+		res, err := gc.Delete(target, o)
 		if len(opts.DryRun) > 0 && err == nil {
 			// Nothing is stored: compare the answer only.
 			assert.Equal(t, st.Code, res.Code, "status code")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/schema"
@@ -54,7 +53,7 @@ func (h *handler) admissionPhases() (*phases, error) {
 			client = noWebhooks{}
 		}
 		base := admission.Config{Params: cfg.Params, Namespaces: nss, Client: client, Authorizer: cfg.Authorizer,
-			Env: admission.Env{Now: func() time.Time { return h.req.Now }, UID: h.w.NewUID, ReviewUID: h.w.NewUID}}
+			Env: admission.Env{Now: h.req.Now, UID: h.w.NewUID, ReviewUID: h.w.NewUID}}
 		if h.ep.crd != nil {
 			base.Versions.CRDs = []*schema.CRD{h.ep.crd}
 		}

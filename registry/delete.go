@@ -65,6 +65,7 @@ func (h *handler) deleteOptions() (gc.DeleteOptions, error) {
 		}
 	}
 	h.dryRun = len(o.DryRun) > 0
+	o.Now = h.req.Now
 	return o, nil
 }
 
@@ -94,7 +95,7 @@ func (h *handler) deleteOne(live map[string]any, o gc.DeleteOptions) (Response, 
 			return Response{}, nil, status.Forbidden(ep.groupResource(), ep.Name, fmt.Errorf("this namespace may not be deleted"))
 		}
 	}
-	res, err := gc.Delete(live, o, h.req.Now)
+	res, err := gc.Delete(live, o)
 	if err != nil {
 		return Response{}, nil, asStatus(err)
 	}

@@ -60,14 +60,14 @@ data.`,
 	if err != nil {
 		return e.fail(err)
 	}
-	opts := gc.DeleteOptions{PropagationPolicy: &policy}
+	opts := gc.DeleteOptions{PropagationPolicy: &policy, Now: now}
 	if *grace >= 0 {
 		opts.GracePeriodSeconds = grace
 	}
 	if *dryRun {
 		opts.DryRun = []string{"All"}
 	}
-	res, err := gc.Delete(objs[idx], opts, now)
+	res, err := gc.Delete(objs[idx], opts)
 	if err != nil {
 		return e.fail(err)
 	}

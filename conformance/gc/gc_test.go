@@ -160,7 +160,9 @@ func TestDeleteAgainstBeforeDelete(t *testing.T) {
 			i--
 			continue
 		}
-		got, gotErr := gc.Delete(s.obj, s.opts, now)
+		o := s.opts
+		o.Now = now
+		got, gotErr := gc.Delete(s.obj, o)
 		name := fmt.Sprintf("sample %d: %v %+v", i, s.obj["metadata"], s.ref)
 		if wantErr != nil {
 			var se *status.Error
