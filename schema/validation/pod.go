@@ -132,9 +132,9 @@ func validatePodCreate(obj map[string]any, _ Options) field.ErrorList {
 	return distinct(errs)
 }
 
-// validatePodUpdate is the pod strategy's ValidateUpdate (ValidatePodUpdate) and the status
-// strategy's (ValidatePodStatusUpdate, podstatus.go); /resize and /ephemeralcontainers are still
-// package apply's (StrategyValidation).
+// validatePodUpdate is the pod strategy's ValidateUpdate (ValidatePodUpdate), the status
+// strategy's (ValidatePodStatusUpdate, podstatus.go), and the resize and ephemeral containers
+// strategies' (ValidatePodResize, ValidatePodEphemeralContainersUpdate, resize.go).
 func validatePodUpdate(obj, old map[string]any, o Options) field.ErrorList {
 	opts := NewPodOptions(mapOf(obj["spec"]), mapOf(old["spec"]))
 	opts.ResourceIsPod = true
@@ -145,6 +145,24 @@ func validatePodUpdate(obj, old map[string]any, o Options) field.ErrorList {
 		return distinct(append(errs, validatePodSpecUpdate(mapOf(obj["spec"]), mapOf(old["spec"]), opts)...))
 	case "status":
 		return distinct(validatePodStatusUpdate(obj, old))
+	case "resize", "ephemeralcontainers":
+		// Static pods (and, for a resize, Windows pods) get that error alone.
+		ann := mapOf(mapOf(old["metadata"])["annotations"])
+		if _, static := ann[mirrorPodAnnotation]; static {
+			if o.Subresource == "resize" {
+				return field.ErrorList{field.Forbidden(field.NewPath(""), "static pods cannot be resized")}
+			}
+			return field.ErrorList{field.Forbidden(field.NewPath(""), "static pods do not support ephemeral containers")}
+		}
+		errs := coreObjectMetaUpdate(obj, old)
+		errs = append(errs, validatePodMetadataAndSpec(obj, opts)...)
+		if o.Subresource == "resize" {
+			if str(mapOf(mapOf(old["spec"])["os"]), "name") == "windows" {
+				return field.ErrorList{field.Forbidden(field.NewPath(""), "windows pods cannot be resized")}
+			}
+			return distinct(append(errs, podResizeChecks(obj, old, false)...))
+		}
+		return distinct(append(errs, podEphemeralChecks(obj, old, false)...))
 	}
 	return nil
 }

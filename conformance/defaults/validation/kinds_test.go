@@ -19,7 +19,8 @@ import (
 func kinds() []harnessKind {
 	return append([]harnessKind{
 		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "Pod"}, resource: "pods", seed: seedPod,
-			create: pod.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": pod.Strategy, "status": pod.StatusStrategy}},
+			create: pod.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": pod.Strategy, "status": pod.StatusStrategy,
+				"resize": pod.ResizeStrategy, "ephemeralcontainers": pod.EphemeralContainersStrategy}},
 		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "PodTemplate"}, resource: "podtemplates", seed: seedPodTemplate,
 			create: podtemplate.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": podtemplate.Strategy}},
 	}, otherKinds()...)

@@ -1,4 +1,4 @@
-package apply
+package validation
 
 import (
 	"encoding/json"
@@ -20,15 +20,15 @@ func ephemeralDiff(old, new map[string]any) string {
 	return unifiedDiff(splitLines(a), splitLines(b), 3)
 }
 
-// goField is one field of an internal Go type: its Go name, its JSON name in the v1 type and
+// diffField is one field of an internal Go type: its Go name, its JSON name in the v1 type and
 // its type: "string", "bool", "int", "intOrString", "quantity", "[]string", "[]int", "resources" (a
 // ResourceList), "*T" (a pointer to T), "[]T" (a slice of T), "T" (a struct T), or "^T" (T
 // embedded: its fields inline).
-type goField struct{ goName, jsonName, typ string }
+type diffField struct{ goName, jsonName, typ string }
 
-// goTypes are the internal core types an ephemeral container holds (k8s.io/kubernetes
+// diffTypes are the internal core types an ephemeral container holds (k8s.io/kubernetes
 // pkg/apis/core/types.go, v1.37.2), field by field in declaration order.
-var goTypes = map[string][]goField{
+var diffTypes = map[string][]diffField{
 	"EphemeralContainer": {
 		{"Name", "name", "string"}, {"Image", "image", "string"}, {"Command", "command", "[]string"},
 		{"Args", "args", "[]string"}, {"WorkingDir", "workingDir", "string"}, {"Ports", "ports", "[]ContainerPort"},
@@ -138,7 +138,7 @@ func writeGo(b *strings.Builder, v any, typ, indent string) {
 			b.WriteString("null")
 			return
 		}
-		keys := sortedMapKeys(m)
+		keys := sortedKeys(m)
 		writeObject(b, indent, len(keys), func(i int) (string, func(string)) {
 			return keys[i], func(in string) { writeGo(b, m[keys[i]], "quantity", in) }
 		})
@@ -169,7 +169,7 @@ func writeGo(b *strings.Builder, v any, typ, indent string) {
 		}
 		b.WriteString(indent + "]")
 	default:
-		fields, ok := goTypes[typ]
+		fields, ok := diffTypes[typ]
 		m, _ := v.(map[string]any)
 		if !ok {
 			writeApprox(b, v, indent)
@@ -184,11 +184,11 @@ func writeGo(b *strings.Builder, v any, typ, indent string) {
 }
 
 // flattenFields inlines embedded structs.
-func flattenFields(fields []goField) []goField {
-	var out []goField
+func flattenFields(fields []diffField) []diffField {
+	var out []diffField
 	for _, f := range fields {
 		if strings.HasPrefix(f.typ, "^") {
-			out = append(out, flattenFields(goTypes[f.typ[1:]])...)
+			out = append(out, flattenFields(diffTypes[f.typ[1:]])...)
 			continue
 		}
 		out = append(out, f)
@@ -237,7 +237,7 @@ func writeNumber(b *strings.Builder, v any) {
 func writeApprox(b *strings.Builder, v any, indent string) {
 	switch x := v.(type) {
 	case map[string]any:
-		keys := sortedMapKeys(x)
+		keys := sortedKeys(x)
 		writeObject(b, indent, len(keys), func(i int) (string, func(string)) {
 			k := keys[i]
 			r, size := utf8.DecodeRuneInString(k)
@@ -266,15 +266,6 @@ func writeApprox(b *strings.Builder, v any, indent string) {
 		raw, _ := json.Marshal(x)
 		b.Write(raw)
 	}
-}
-
-func sortedMapKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // splitLines is difflib.SplitLines: lines keep their "\n", and the last one gets one.
