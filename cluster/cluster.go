@@ -133,6 +133,11 @@ func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Respon
 			return resp, err
 		}
 	}
+	for _, wr := range writes {
+		if err := c.establishCRD(ctx, wr, req.Now); err != nil {
+			return resp, err
+		}
+	}
 	if c.ctrl == AfterWrites && needsControllers(writes) {
 		if err := c.settleLocked(ctx, req.Now); err != nil {
 			return resp, err
@@ -391,4 +396,67 @@ func (w *world) NextResourceVersion() string {
 	cur, _ := w.c.store.Revision(w.ctx)
 	w.reserved++
 	return strconv.FormatInt(cur+w.reserved, 10)
+}
+
+// establishCRD does what the apiextensions-apiserver's naming and establishing controllers do for
+// a stored CustomResourceDefinition: status.acceptedNames from spec.names, and the NamesAccepted
+// and Established conditions True, so that clients waiting for condition=Established go on.
+// Name conflicts between CRDs are not checked.
+func (c *Cluster) establishCRD(ctx context.Context, wr registry.Write, now time.Time) error {
+	if wr.Delete || wr.Resource.Group != "apiextensions.k8s.io" || wr.Resource.Resource != "customresourcedefinitions" {
+		return nil
+	}
+	key := Key{Group: wr.Resource.Group, Resource: wr.Resource.Resource, Name: wr.Name}
+	cur, err := c.store.Get(ctx, key)
+	if err != nil {
+		return nil
+	}
+	obj := cur.Value
+	spec, _ := obj["spec"].(map[string]any)
+	st, _ := obj["status"].(map[string]any)
+	newStatus := make(map[string]any, len(st)+2)
+	for k, v := range st {
+		newStatus[k] = v
+	}
+	changed := false
+	if names, ok := spec["names"].(map[string]any); ok && fmt.Sprint(st["acceptedNames"]) != fmt.Sprint(names) {
+		newStatus["acceptedNames"] = names
+		changed = true
+	}
+	conds, _ := st["conditions"].([]any)
+	has := map[string]bool{}
+	for _, x := range conds {
+		if m, ok := x.(map[string]any); ok && m["status"] == "True" {
+			has[fmt.Sprint(m["type"])] = true
+		}
+	}
+	ts := now.UTC().Format(time.RFC3339)
+	var out []any
+	for _, x := range conds {
+		if m, ok := x.(map[string]any); ok && (m["type"] == "NamesAccepted" || m["type"] == "Established") && m["status"] != "True" {
+			continue
+		}
+		out = append(out, x)
+	}
+	if !has["NamesAccepted"] {
+		out = append(out, map[string]any{"type": "NamesAccepted", "status": "True", "reason": "NoConflicts",
+			"message": "no conflicts found", "lastTransitionTime": ts})
+		changed = true
+	}
+	if !has["Established"] {
+		out = append(out, map[string]any{"type": "Established", "status": "True", "reason": "InitialNamesAccepted",
+			"message": "the initial names have been accepted", "lastTransitionTime": ts})
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	newStatus["conditions"] = out
+	upd := make(map[string]any, len(obj))
+	for k, v := range obj {
+		upd[k] = v
+	}
+	upd["status"] = newStatus
+	_, err = c.store.Write(ctx, Write{Key: key, Value: upd, ModRevision: cur.ModRevision})
+	return err
 }

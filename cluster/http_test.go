@@ -339,3 +339,35 @@ func TestServerConcurrentUpdates(t *testing.T) {
 	assert.Equal(t, fmt.Sprint(writers*updates), cm["data"].(map[string]any)["n"], "every successful update counted once (%d conflicts retried)", conflicts.Load())
 	assert.Equal(t, int64(writers*updates), ok.Load())
 }
+
+// Objects loaded at start (a CRD and its custom resource among them) are served; the CRD is
+// Established, its resource discoverable and its objects readable over HTTP.
+func TestServerLoadCRD(t *testing.T) {
+	c := start(t, cluster.Options{})
+	crdYAML, err := os.ReadFile("../testdata/examples/crontab-crd.yaml")
+	require.NoError(t, err)
+	crd, err := decodeYAML(crdYAML)
+	require.NoError(t, err)
+	cr := map[string]any{"apiVersion": "stable.example.com/v1", "kind": "CronTab",
+		"metadata": map[string]any{"name": "hourly", "namespace": "jobs"},
+		"spec":     map[string]any{"cronSpec": "0 * * * *", "image": "busybox"}}
+	require.NoError(t, c.srv.Load(context.Background(), []map[string]any{cr, crd}), "the CRD is created first, the namespace on demand")
+
+	code, got, _ := c.do("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+meta(crd)["name"].(string), "", "")
+	require.Equal(t, 200, code)
+	var established string
+	for _, x := range got["status"].(map[string]any)["conditions"].([]any) {
+		if x.(map[string]any)["type"] == "Established" {
+			established = x.(map[string]any)["status"].(string)
+		}
+	}
+	assert.Equal(t, "True", established)
+	code, rl, _ := c.do("GET", "/apis/stable.example.com/v1", "", "")
+	require.Equal(t, 200, code)
+	assert.Equal(t, "crontabs", rl["resources"].([]any)[0].(map[string]any)["name"])
+	code, obj, _ := c.do("GET", "/apis/stable.example.com/v1/namespaces/jobs/crontabs/hourly", "", "")
+	require.Equal(t, 200, code, "%v", obj)
+	assert.Equal(t, "0 * * * *", obj["spec"].(map[string]any)["cronSpec"])
+	code, _, _ = c.do("GET", "/api/v1/namespaces/jobs", "", "")
+	assert.Equal(t, 200, code, "the namespace was created for it")
+}

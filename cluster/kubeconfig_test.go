@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"net/http"
 	"regexp"
+
+	"github.com/writepath/writepath/internal/codec"
 )
 
 // kubeconfigClient builds an HTTPS client from a kubeconfig's certificate-authority-data, as a
@@ -20,3 +22,5 @@ func kubeconfigClient(kubeconfig []byte) *http.Client {
 	}
 	return &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true}}
 }
+
+func decodeYAML(b []byte) (map[string]any, error) { return codec.DecodeObject(b) }

@@ -43,6 +43,7 @@ func verbs() []verb {
 		{"delete", "Simulate a DELETE and the garbage collector and namespace controller to their fixpoint", runDelete},
 		{"request", "Answer one HTTP request (METHOD URL, body) as kube-apiserver answers it, over objects from files", runRequest},
 		{"why-stuck", "Explain why an object or a namespace stays Terminating", runWhyStuck},
+		{"serve", "Serve an in-memory Kubernetes API server (HTTPS, kubeconfig) with the garbage collector and namespace controller", runServe},
 		{"rollout", "Print a Deployment's rollout step by step as the controllers drive it; rollout undo: what a rollback writes", runRollout},
 	}
 }
