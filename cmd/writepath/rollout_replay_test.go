@@ -18,9 +18,9 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 )
 
-// recording is testdata/controllers/rollout-*.json: the states the real control plane settled
+// rolloutRecording is testdata/controllers/rollout-*.json: the states the real control plane settled
 // in after each change a user (or the stand-in kubelet) made.
-type recording struct {
+type rolloutRecording struct {
 	Source string `json:"source"`
 	Steps  []struct {
 		What    string           `json:"what"`
@@ -40,7 +40,7 @@ func TestRecordedRollouts(t *testing.T) {
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		require.NoError(t, err)
-		var rec recording
+		var rec rolloutRecording
 		require.NoError(t, json.Unmarshal(data, &rec))
 		for i := 1; i < len(rec.Steps); i++ {
 			before, after := decodeAll(t, rec.Steps[i-1].Objects), decodeAll(t, rec.Steps[i].Objects)
