@@ -395,13 +395,3 @@ func stripMeta(managed managedfields.Managed, id string) {
 	}
 	managed.Fields[id] = fieldpath.NewVersionedSet(s, vs.APIVersion(), vs.Applied())
 }
-
-// StatusCode returns the HTTP status an error of this package carries (0 for nil or foreign
-// errors).
-func StatusCode(err error) int {
-	var se *status.Error
-	if errors.As(err, &se) {
-		return se.StatusCode()
-	}
-	return 0
-}

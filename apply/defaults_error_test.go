@@ -43,7 +43,7 @@ func TestApplyUnconvertibleObject(t *testing.T) {
 			_, err := apply.Apply(apply.Request{Config: c.config, Manager: "lead", Now: time.Unix(1700000000, 0).UTC()})
 			require.Error(t, err)
 			assert.Equal(t, c.want, err.Error())
-			assert.Equal(t, 500, apply.StatusCode(err))
+			assert.Equal(t, 500, status.CodeOf(err))
 			assert.Equal(t, status.Reason(""), status.ReasonOf(err), "kubectl prints it without a reason")
 			// with defaulting off the merge itself succeeds
 			_, err = apply.Apply(apply.Request{Config: c.config, Manager: "lead", Now: time.Unix(1700000000, 0).UTC(), Default: apply.NoDefault})

@@ -1,6 +1,7 @@
 package apply_test
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/status"
 )
 
 // FuzzApply runs Apply and Update on arbitrary live objects and configurations: no panic,
@@ -55,7 +57,7 @@ func FuzzApply(f *testing.F) {
 			t.Fatal("Apply changed its input")
 		}
 		if err != nil {
-			if apply.StatusCode(err) == 0 {
+			if se := (*status.Error)(nil); !errors.As(err, &se) {
 				t.Fatalf("error without status: %v", err)
 			}
 		} else if utf8.ValidString(manager) {

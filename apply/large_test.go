@@ -10,6 +10,7 @@ import (
 
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/managedfields"
+	"github.com/writepath/writepath/status"
 )
 
 // TestThousandManagers: a live object with 1,000 Update managers (each owning one key) and one
@@ -61,5 +62,5 @@ func TestLargeList(t *testing.T) {
 	other["spec"].(map[string]any)["containers"].([]any)[n-1].(map[string]any)["image"] = "y"
 	_, err = apply.Apply(apply.Request{Live: res.Object, Config: other, Manager: "b", Now: time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)})
 	assert.EqualError(t, err, fmt.Sprintf(`Apply failed with 1 conflict: conflict with "a": .spec.containers[name="c%05d"].image`, n-1))
-	assert.Equal(t, 409, apply.StatusCode(err))
+	assert.Equal(t, 409, status.CodeOf(err))
 }

@@ -1,6 +1,7 @@
 package apply_test
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
 )
 
 // FuzzApplyNumbers applies built-in objects with any number text in integer fields (int32,
@@ -48,7 +50,7 @@ func FuzzApplyNumbers(f *testing.F) {
 			t.Fatal("Apply changed its input")
 		}
 		if err != nil {
-			if apply.StatusCode(err) == 0 {
+			if se := (*status.Error)(nil); !errors.As(err, &se) {
 				t.Fatalf("error without status: %v", err)
 			}
 			return

@@ -252,30 +252,10 @@ func preferred(a, b *schema.Kind) bool {
 	if a.ServedByDefault != b.ServedByDefault {
 		return a.ServedByDefault
 	}
-	if ra, rb := versionRank(a.GVK.Version), versionRank(b.GVK.Version); ra != rb {
-		return ra > rb
+	if c := schema.CompareVersions(a.GVK.Version, b.GVK.Version); c != 0 {
+		return c > 0
 	}
 	return a.GVK.String() < b.GVK.String()
-}
-
-// versionRank orders Kubernetes versions as kube-version ordering does: GA above beta above
-// alpha, higher numbers first within each.
-func versionRank(v string) int {
-	var major, minor int
-	var stage string
-	if _, err := fmt.Sscanf(v, "v%d%s", &major, &stage); err != nil {
-		stage = ""
-	}
-	level := 3
-	switch {
-	case strings.HasPrefix(stage, "beta"):
-		level = 2
-		fmt.Sscanf(stage, "beta%d", &minor)
-	case strings.HasPrefix(stage, "alpha"):
-		level = 1
-		fmt.Sscanf(stage, "alpha%d", &minor)
-	}
-	return level*1_000_000 + major*1_000 + minor
 }
 
 func isVersion(s string) bool {
