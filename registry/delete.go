@@ -56,7 +56,7 @@ func (h *handler) deleteOptions() (gc.DeleteOptions, error) {
 	ep := h.ep
 	if ep.crd != nil {
 		kind := gc.Kind{Group: ep.gvk.Group, Version: ep.gvk.Version, Kind: ep.gvk.Kind, Resource: ep.Resource.Resource,
-			Namespaced: ep.namespaced, ReturnDeletedObject: true}
+			Namespaced: ep.namespaced}
 		o.Kinds = func(apiVersion, k string) (gc.Kind, bool) {
 			if k == kind.Kind {
 				return kind, true

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -180,6 +181,8 @@ func (h *handler) respond(code int, obj map[string]any) (Response, error) {
 	if h.outputYAML() {
 		r.ContentType = "application/yaml"
 		r.Body, err = codec.EncodeYAML(obj)
+	} else if isStatus(obj) {
+		r.Body, err = statusJSON(obj)
 	} else {
 		r.Body, err = codec.EncodeJSON(obj)
 	}
@@ -240,4 +243,47 @@ func WarningText(header string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+func isStatus(obj map[string]any) bool {
+	return obj["kind"] == "Status" && obj["apiVersion"] == "v1"
+}
+
+// successStatus is metav1.Status in its Go field order, the order the apiserver writes a Status
+// answer in (a successful DELETE, a binding): clients see these bytes.
+type successStatus struct {
+	Kind       string         `json:"kind,omitempty"`
+	APIVersion string         `json:"apiVersion,omitempty"`
+	Metadata   map[string]any `json:"metadata"`
+	Status     string         `json:"status,omitempty"`
+	Message    string         `json:"message,omitempty"`
+	Reason     string         `json:"reason,omitempty"`
+	Details    *struct {
+		Name   string `json:"name,omitempty"`
+		Group  string `json:"group,omitempty"`
+		Kind   string `json:"kind,omitempty"`
+		UID    string `json:"uid,omitempty"`
+		Causes []struct {
+			Reason  string `json:"reason,omitempty"`
+			Message string `json:"message,omitempty"`
+			Field   string `json:"field,omitempty"`
+		} `json:"causes,omitempty"`
+		RetryAfterSeconds int32 `json:"retryAfterSeconds,omitempty"`
+	} `json:"details,omitempty"`
+	Code int32 `json:"code,omitempty"`
+}
+
+func statusJSON(obj map[string]any) ([]byte, error) {
+	b, err := codec.EncodeJSON(obj)
+	if err != nil {
+		return nil, err
+	}
+	var st successStatus
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, err
+	}
+	if st.Metadata == nil {
+		st.Metadata = map[string]any{}
+	}
+	return json.Marshal(st)
 }

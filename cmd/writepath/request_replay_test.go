@@ -29,7 +29,7 @@ import (
 
 const recordingsDir = "testdata/registry/recorded"
 
-type recording struct {
+type recordedScenario struct {
 	Scenario  string         `json:"scenario"`
 	Namespace string         `json:"namespace"`
 	Steps     []recordedStep `json:"steps"`
@@ -62,15 +62,15 @@ type recordedStep struct {
 	} `json:"response"`
 }
 
-func loadRecordings(t testing.TB) []recording {
+func loadRecordings(t testing.TB) []recordedScenario {
 	files, err := filepath.Glob(filepath.Join("..", "..", recordingsDir, "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
-	var out []recording
+	var out []recordedScenario
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		require.NoError(t, err)
-		var r recording
+		var r recordedScenario
 		require.NoError(t, json.Unmarshal(data, &r), f)
 		out = append(out, r)
 	}
