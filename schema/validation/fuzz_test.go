@@ -16,9 +16,20 @@ import (
 var fuzzKinds = []schema.GroupVersionKind{
 	{Version: "v1", Kind: "Pod"},
 	{Version: "v1", Kind: "PodTemplate"},
+	{Version: "v1", Kind: "ConfigMap"},
+	{Version: "v1", Kind: "Secret"},
+	{Version: "v1", Kind: "ServiceAccount"},
+	{Version: "v1", Kind: "Namespace"},
+	{Version: "v1", Kind: "Service"},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role"},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"},
+	{Group: "apps", Version: "v1", Kind: "Deployment"},
+	{Group: "apps", Version: "v1", Kind: "ReplicaSet"},
 }
 
-var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers"}
+var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers", "finalize"}
 
 // FuzzValidate feeds any JSON body through the typed round trip (as the registry does) and then
 // every entry point: no panic on any shape, and neither object is modified. The raw decoded
@@ -28,6 +39,8 @@ func FuzzValidate(f *testing.F) {
 	f.Add([]byte(`{"spec":{"containers":[{"ports":[{"containerPort":-1}],"env":[{"name":""}]}],"volumes":[{"name":"v","emptyDir":{}}]}}`),
 		[]byte(`{"spec":{"containers":[{"name":"c"}]}}`))
 	f.Add([]byte(`{"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":null}}}`), []byte(`{"template":7}`))
+	f.Add([]byte(`{"spec":{"selector":{"matchExpressions":[{"key":"a","operator":"In"}]},"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"x%"}},"ports":[{"port":1},{"port":1}],"clusterIPs":["None","1.2.3.4"]},"rules":[{}],"subjects":[{}],"roleRef":{},"data":{"..":"x"},"type":"kubernetes.io/tls"}`),
+		[]byte(`{"spec":{"clusterIPs":["10.0.0.1","fd00::1"],"ipFamilies":["IPv4","IPv6"],"type":"LoadBalancer"},"immutable":true,"status":{"collisionCount":3}}`))
 	f.Fuzz(func(t *testing.T, body, oldBody []byte) {
 		obj, err := codec.DecodeObject(body)
 		if err != nil {

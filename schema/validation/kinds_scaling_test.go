@@ -1,0 +1,70 @@
+package validation_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/validation"
+)
+
+// Validation work grows linearly with list and map sizes: the allocations of validating an
+// object with 2n items are at most 2.2 times those with n items (allocations count work
+// without timing anything), for each list a client can make huge.
+func TestKindsScaleLinearly(t *testing.T) {
+	cases := []struct {
+		gvk  schema.GroupVersionKind
+		make func(n int) map[string]any
+	}{
+		{schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, func(n int) map[string]any {
+			data := map[string]any{}
+			for i := 0; i < n; i++ {
+				data[fmt.Sprintf("key-%d", i)] = "v"
+			}
+			return map[string]any{"metadata": map[string]any{"name": "c", "namespace": "ns"}, "data": data}
+		}},
+		{schema.GroupVersionKind{Version: "v1", Kind: "Service"}, func(n int) map[string]any {
+			var ports []any
+			for i := 0; i < n; i++ {
+				// Every port a duplicate name and (protocol, port) of the first: the duplicate
+				// checks are the quadratic risk.
+				ports = append(ports, map[string]any{"name": "http", "port": int64(80), "protocol": "TCP", "targetPort": int64(8080)})
+			}
+			return map[string]any{"metadata": map[string]any{"name": "s", "namespace": "ns"},
+				"spec": map[string]any{"type": "ClusterIP", "sessionAffinity": "None", "internalTrafficPolicy": "Cluster", "ports": ports}}
+		}},
+		{schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}, func(n int) map[string]any {
+			var rules []any
+			for i := 0; i < n; i++ {
+				rules = append(rules, map[string]any{"apiGroups": []any{""}, "resources": []any{"pods"}})
+			}
+			return map[string]any{"metadata": map[string]any{"name": "r"}, "rules": rules}
+		}},
+		{schema.GroupVersionKind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"}, func(n int) map[string]any {
+			var subjects []any
+			for i := 0; i < n; i++ {
+				subjects = append(subjects, map[string]any{"kind": "ServiceAccount", "name": ""})
+			}
+			return map[string]any{"metadata": map[string]any{"name": "b", "namespace": "ns"},
+				"roleRef": map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "x"}, "subjects": subjects}
+		}},
+		{schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, func(n int) map[string]any {
+			var fins []any
+			for i := 0; i < n; i++ {
+				fins = append(fins, "plain")
+			}
+			return map[string]any{"metadata": map[string]any{"name": "n"}, "spec": map[string]any{"finalizers": fins}}
+		}},
+	}
+	for _, c := range cases {
+		small, large := c.make(2500), c.make(5000)
+		a := testing.AllocsPerRun(3, func() { validation.Validate(c.gvk, small, validation.Options{}) })
+		b := testing.AllocsPerRun(3, func() { validation.Validate(c.gvk, large, validation.Options{}) })
+		assert.LessOrEqual(t, b, 2.2*a+10, "%s: %v allocations for 2500 items, %v for 5000", c.gvk.Kind, a, b)
+		u := testing.AllocsPerRun(3, func() { validation.ValidateUpdate(c.gvk, large, large, validation.Options{}) })
+		us := testing.AllocsPerRun(3, func() { validation.ValidateUpdate(c.gvk, small, small, validation.Options{}) })
+		assert.LessOrEqual(t, u, 2.2*us+10, "%s update: %v allocations for 2500 items, %v for 5000", c.gvk.Kind, us, u)
+	}
+}
