@@ -33,6 +33,10 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateReplicaSet, validateUpdate: validateReplicaSetUpdate, warnings: deploymentWarnings}, true
 	case groupKind{"", "Service"}:
 		return strategy{validate: validateService, validateUpdate: validateServiceUpdate, warnings: serviceWarnings}, true
+	case groupKind{"coordination.k8s.io", "Lease"}:
+		return strategy{validate: validateLease, validateUpdate: validateLeaseUpdate}, true
+	case groupKind{"scheduling.k8s.io", "PriorityClass"}:
+		return strategy{validate: validatePriorityClass, validateUpdate: validatePriorityClassUpdate}, true
 	}
 	return strategy{}, false
 }

@@ -6,5 +6,6 @@ func otherKinds() []harnessKind {
 	out = append(out, coreKinds()...)
 	out = append(out, rbacKinds()...)
 	out = append(out, appsKinds()...)
+	out = append(out, miscKinds()...)
 	return out
 }

@@ -1,0 +1,48 @@
+package validation
+
+import (
+	"math/rand"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	v1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/registry/rest"
+	_ "k8s.io/kubernetes/pkg/apis/coordination/install"
+	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	"k8s.io/kubernetes/pkg/registry/coordination/lease"
+	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
+)
+
+func miscKinds() []harnessKind {
+	return []harnessKind{
+		{gvk: kschema.GroupVersionKind{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease"}, resource: "leases", seed: seedLease, complete: true,
+			create: lease.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": lease.Strategy}},
+		{gvk: kschema.GroupVersionKind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass"}, resource: "priorityclasses", seed: seedPriorityClass, complete: true,
+			create: priorityclass.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": priorityclass.Strategy}},
+	}
+}
+
+func seedLease(r *rand.Rand) runtime.Object {
+	l := &coordinationv1.Lease{TypeMeta: metav1.TypeMeta{APIVersion: "coordination.k8s.io/v1", Kind: "Lease"}, ObjectMeta: seedMeta(r),
+		Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr("node-1"), LeaseDurationSeconds: ptr(int32(40)), LeaseTransitions: ptr(int32(2))}}
+	if r.Intn(3) == 0 {
+		l.Spec.Strategy = ptr(coordinationv1.OldestEmulationVersion)
+		l.Spec.PreferredHolder = ptr("node-2")
+	}
+	return l
+}
+
+func seedPriorityClass(r *rand.Rand) runtime.Object {
+	pc := &schedulingv1.PriorityClass{TypeMeta: metav1.TypeMeta{APIVersion: "scheduling.k8s.io/v1", Kind: "PriorityClass"}, ObjectMeta: seedMeta(r),
+		Value: int32(r.Intn(1000)), Description: "d"}
+	switch r.Intn(4) {
+	case 0:
+		pc.ObjectMeta.Name, pc.Value = "system-cluster-critical", 2000000000
+	case 1:
+		pc.PreemptionPolicy = ptr(v1.PreemptNever)
+	}
+	return pc
+}

@@ -1,0 +1,118 @@
+package validation
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/validation"
+	"github.com/writepath/writepath/schema"
+)
+
+// Lease (coordination.k8s.io; apimachinery's ObjectMeta rules, without core's finalizer check)
+// and PriorityClass (scheduling.k8s.io).
+
+func validateLease(obj map[string]any, _ Options) field.ErrorList {
+	errs := objectMeta(obj, schema.ObjectMetaOptions{Namespaced: true})
+	return distinct(append(errs, leaseSpec(mapOf(obj["spec"]))...))
+}
+
+func validateLeaseUpdate(obj, old map[string]any, _ Options) field.ErrorList {
+	errs := objectMetaUpdate(obj, old, schema.ObjectMetaOptions{Namespaced: true, ResourceVersionSet: true})
+	return distinct(append(errs, leaseSpec(mapOf(obj["spec"]))...))
+}
+
+func leaseSpec(spec map[string]any) field.ErrorList {
+	var errs field.ErrorList
+	p := field.NewPath("spec")
+	if v, ok := integer(spec, "leaseDurationSeconds"); ok && v <= 0 {
+		errs = append(errs, field.Invalid(p.Child("leaseDurationSeconds"), v, "must be greater than 0"))
+	}
+	if v, ok := integer(spec, "leaseTransitions"); ok && v < 0 {
+		errs = append(errs, field.Invalid(p.Child("leaseTransitions"), v, "must be greater than or equal to 0"))
+	}
+	strategy, hasStrategy := spec["strategy"].(string)
+	if hasStrategy {
+		sp := p.Child("strategy", "strategy")
+		if !strings.Contains(strategy, "/") {
+			if strategy != "OldestEmulationVersion" {
+				errs = append(errs, field.NotSupported(sp, strategy, []string{"OldestEmulationVersion"}))
+			}
+		} else {
+			for _, m := range validation.IsQualifiedName(strategy) {
+				errs = append(errs, field.Invalid(sp, strategy, m))
+			}
+		}
+	}
+	if ph, ok := spec["preferredHolder"].(string); ok && ph != "" && strategy == "" {
+		errs = append(errs, field.Forbidden(p.Child("preferredHolder"), "may only be specified if `strategy` is defined"))
+	}
+	return errs
+}
+
+// systemPriorityClasses are the priority classes the apiserver creates, by name: value and
+// globalDefault.
+var systemPriorityClasses = []struct {
+	name          string
+	value         int64
+	globalDefault bool
+}{{"system-node-critical", 2000001000, false}, {"system-cluster-critical", 2000000000, false}}
+
+func validatePriorityClass(obj map[string]any, _ Options) field.ErrorList {
+	errs := coreObjectMeta(obj, false, validation.NameIsDNSSubdomain)
+	name := str(mapOf(obj["metadata"]), "name")
+	v, _ := integer(obj, "value")
+	if strings.HasPrefix(name, "system-") {
+		gd, _ := boolean(obj, "globalDefault")
+		if msg := knownSystemPriorityClass(name, v, gd); msg != "" {
+			errs = append(errs, field.Forbidden(field.NewPath("metadata", "name"), "priority class names with 'system-' prefix are reserved for system use only. error: "+msg))
+		}
+	} else if v > 1000000000 {
+		errs = append(errs, field.Forbidden(field.NewPath("value"), "maximum allowed value of a user defined priority is 1000000000"))
+	}
+	if pp, ok := obj["preemptionPolicy"].(string); ok {
+		switch pp {
+		case "PreemptLowerPriority", "Never":
+		case "":
+			errs = append(errs, field.Required(field.NewPath("preemptionPolicy"), ""))
+		default:
+			errs = append(errs, field.NotSupported(field.NewPath("preemptionPolicy"), pp, []string{"PreemptLowerPriority", "Never"}))
+		}
+	}
+	return distinct(errs)
+}
+
+func knownSystemPriorityClass(name string, v int64, gd bool) string {
+	for _, s := range systemPriorityClasses {
+		if s.name != name {
+			continue
+		}
+		if s.value != v {
+			return fmt.Sprintf("value of %v PriorityClass must be %v", name, s.value)
+		}
+		if s.globalDefault != gd {
+			return fmt.Sprintf("globalDefault of %v PriorityClass must be %v", name, s.globalDefault)
+		}
+		return ""
+	}
+	return fmt.Sprintf("%v is not a known system priority class", name)
+}
+
+func validatePriorityClassUpdate(obj, old map[string]any, _ Options) field.ErrorList {
+	errs := coreObjectMetaUpdate(obj, old)
+	v, _ := integer(obj, "value")
+	ov, _ := integer(old, "value")
+	if v != ov {
+		errs = append(errs, field.Forbidden(field.NewPath("value"), "may not be changed in an update."))
+	}
+	pp, hasPP := obj["preemptionPolicy"].(string)
+	opp, hasOld := old["preemptionPolicy"].(string)
+	if hasPP != hasOld || pp != opp {
+		var bad any
+		if hasPP {
+			bad = pp
+		}
+		errs = append(errs, field.Invalid(field.NewPath("preemptionPolicy"), bad, "field is immutable"))
+	}
+	return distinct(errs)
+}
