@@ -37,6 +37,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateLease, validateUpdate: validateLeaseUpdate}, true
 	case groupKind{"scheduling.k8s.io", "PriorityClass"}:
 		return strategy{validate: validatePriorityClass, validateUpdate: validatePriorityClassUpdate}, true
+	case groupKind{"policy", "PodDisruptionBudget"}:
+		return strategy{validate: validatePodDisruptionBudget, validateUpdate: validatePodDisruptionBudgetUpdate}, true
 	}
 	return strategy{}, false
 }

@@ -116,3 +116,63 @@ func validatePriorityClassUpdate(obj, old map[string]any, _ Options) field.Error
 	}
 	return distinct(errs)
 }
+
+// pdbSpecJSON is the internal PodDisruptionBudgetSpec as the apiserver prints it.
+type pdbSpecJSON struct {
+	MinAvailable               any
+	Selector                   *labelSelectorJSON
+	MaxUnavailable             any
+	UnhealthyPodEvictionPolicy *string
+}
+
+// validatePodDisruptionBudget is the strategy's Validate and ValidateUpdate (the same rules; an
+// update keeps a stored selector's invalid values). The strategy validates no metadata: the
+// apiserver's generic ObjectMeta check does. The /status rules are not modelled.
+func validatePodDisruptionBudget(obj map[string]any, _ Options) field.ErrorList {
+	return distinct(pdbSpec(mapOf(obj["spec"]), LabelSelectorOptions{}))
+}
+
+func validatePodDisruptionBudgetUpdate(obj, old map[string]any, opts Options) field.ErrorList {
+	if opts.Subresource != "" {
+		return nil
+	}
+	sel := mapOf(mapOf(old["spec"])["selector"])
+	return distinct(pdbSpec(mapOf(obj["spec"]), LabelSelectorOptions{AllowInvalidLabelValue: selectorHasInvalidLabelValue(sel)}))
+}
+
+func pdbSpec(spec map[string]any, opts LabelSelectorOptions) field.ErrorList {
+	var errs field.ErrorList
+	p := field.NewPath("spec")
+	minA, hasMin := spec["minAvailable"]
+	maxU, hasMax := spec["maxUnavailable"]
+	hasMin, hasMax = hasMin && minA != nil, hasMax && maxU != nil
+	sel, hasSel := spec["selector"].(map[string]any)
+	if hasMin && hasMax {
+		bad := pdbSpecJSON{MinAvailable: intOrString(minA), MaxUnavailable: intOrString(maxU), Selector: selectorValue(sel, hasSel)}
+		if u, ok := spec["unhealthyPodEvictionPolicy"].(string); ok {
+			bad.UnhealthyPodEvictionPolicy = &u
+		}
+		errs = append(errs, field.Invalid(p, bad, "minAvailable and maxUnavailable cannot be both set"))
+	}
+	for _, f := range []struct {
+		name    string
+		v       any
+		present bool
+	}{{"minAvailable", minA, hasMin}, {"maxUnavailable", maxU, hasMax}} {
+		if !f.present {
+			continue
+		}
+		v := intOrString(f.v)
+		errs = append(errs, positiveIntOrPercent(p.Child(f.name), v)...)
+		if n, ok := percentValue(v); ok && n > 100 {
+			errs = append(errs, field.Invalid(p.Child(f.name), v, "must not be greater than 100%"))
+		}
+	}
+	if hasSel {
+		errs = append(errs, ValidateLabelSelector(p.Child("selector"), sel, opts)...)
+	}
+	if u, ok := spec["unhealthyPodEvictionPolicy"].(string); ok && u != "IfHealthyBudget" && u != "AlwaysAllow" {
+		errs = append(errs, field.NotSupported(p.Child("unhealthyPodEvictionPolicy"), u, []string{"AlwaysAllow", "IfHealthyBudget"}))
+	}
+	return errs
+}

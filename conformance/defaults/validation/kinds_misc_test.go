@@ -5,14 +5,18 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apiserver/pkg/registry/rest"
 	_ "k8s.io/kubernetes/pkg/apis/coordination/install"
+	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	"k8s.io/kubernetes/pkg/registry/coordination/lease"
+	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
 )
 
@@ -22,7 +26,25 @@ func miscKinds() []harnessKind {
 			create: lease.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": lease.Strategy}},
 		{gvk: kschema.GroupVersionKind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass"}, resource: "priorityclasses", seed: seedPriorityClass, complete: true,
 			create: priorityclass.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": priorityclass.Strategy}},
+		{gvk: kschema.GroupVersionKind{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget"}, resource: "poddisruptionbudgets", seed: seedPDB, complete: true,
+			create: poddisruptionbudget.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": poddisruptionbudget.Strategy}},
 	}
+}
+
+func seedPDB(r *rand.Rand) runtime.Object {
+	pdb := &policyv1.PodDisruptionBudget{TypeMeta: metav1.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"}, ObjectMeta: seedMeta(r),
+		Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
+	switch r.Intn(3) {
+	case 0:
+		pdb.Spec.MinAvailable = ptr(intstr.FromString("50%"))
+	case 1:
+		pdb.Spec.MaxUnavailable = ptr(intstr.FromInt32(1))
+		pdb.Spec.UnhealthyPodEvictionPolicy = ptr(policyv1.AlwaysAllow)
+	}
+	if r.Intn(3) == 0 {
+		pdb.Spec.Selector.MatchExpressions = []metav1.LabelSelectorRequirement{{Key: "tier", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"x"}}}
+	}
+	return pdb
 }
 
 func seedLease(r *rand.Rand) runtime.Object {
