@@ -12,6 +12,18 @@
 // a kind not in it returns no errors and no warnings (not modelled yet). Feature gates are at
 // their 1.37 defaults.
 //
+// Also modelled, each with its differential row in conformance/defaults/validation: ConfigMap,
+// Secret (types, immutable, the TLS key-pair warning), ServiceAccount (the
+// enforce-mountable-secrets warning), Namespace (create, update, /status, /finalize), Service
+// (create, update and its warnings; not /status), Role, ClusterRole, RoleBinding,
+// ClusterRoleBinding (with 1.37's enforced declarative rules, which come after the hand-written
+// errors), Deployment and ReplicaSet (create, update, /status; the pod template through
+// ValidatePodTemplateSpec; the pod template warnings are not modelled), Lease, PriorityClass,
+// PodDisruptionBudget (not /status). A kind's errors are what its strategy's Validate or
+// ValidateUpdate and the declarative validation return; the generic ObjectMeta check
+// rest.ValidateCreate/ValidateUpdate add around them (path-segment names) is the registry's.
+// Errors that print alike are listed once, as the declarative validation's merge does.
+//
 // Pod (create, update, /status, /resize, /ephemeralcontainers) and PodTemplate are modelled,
 // and ValidatePodTemplateSpec validates the pod template of a workload. Of ValidatePodSpec the
 // modelled parts are listed in pod.go's doc comment; a rule not listed there is not modelled.

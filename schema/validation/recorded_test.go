@@ -64,10 +64,18 @@ func TestRecordedInvalid(t *testing.T) {
 			obj, err := schema.DefaultBuiltin(gvk, body, time.Unix(0, 0))
 			require.NoError(t, err, f)
 			md := obj["metadata"].(map[string]any)
-			if ns := namespaceOf(st.Path); ns != "" {
+			if ns := namespaceOf(st.Path); ns != "" && gvk.Kind != "Namespace" {
 				md["namespace"] = ns
 			}
 			var got []string
+			if spec, ok := obj["spec"].(map[string]any); ok && gvk.Kind == "Service" && st.Method == "POST" {
+				// The Service storage's create step before validation (normalizeClusterIPs): a
+				// clusterIP without clusterIPs becomes its first value. The registry's, not
+				// validation's.
+				if ip, _ := spec["clusterIP"].(string); ip != "" && spec["clusterIPs"] == nil {
+					spec["clusterIPs"] = []any{ip}
+				}
+			}
 			if st.Method == "POST" {
 				for _, e := range validation.Validate(gvk, obj, validation.Options{}) {
 					got = append(got, string(e.Type)+" "+e.Field+": "+e.ErrorBody())
@@ -98,6 +106,12 @@ func TestRecordedInvalid(t *testing.T) {
 				cm := c.(map[string]any)
 				fieldName, _ := cm["field"].(string)
 				want = append(want, cm["reason"].(string)+" "+fieldName+": "+cm["message"].(string))
+			}
+			// The apiserver walks a map's keys (data, labels) in Go's random order; writepath in
+			// sorted order: a list with map-keyed errors is compared sorted.
+			if mapKeyed(want) {
+				sort.Strings(want)
+				sort.Strings(got)
 			}
 			assert.Equal(t, want, got, "%s: %s %s\n%s", f, st.Method, st.Path, st.Body)
 		}
@@ -136,4 +150,19 @@ func namespaceOf(path string) string {
 		}
 	}
 	return ""
+}
+
+// mapKeyed reports whether two errors of the list are at keys of the same map.
+func mapKeyed(lines []string) bool {
+	seen := map[string]bool{}
+	for _, l := range lines {
+		f := strings.SplitN(l, " ", 3)[1]
+		if i := strings.LastIndexByte(f, '['); i > 0 && !strings.ContainsAny(f[i+1:i+2], "0123456789") {
+			if seen[f[:i]] {
+				return true
+			}
+			seen[f[:i]] = true
+		}
+	}
+	return false
 }

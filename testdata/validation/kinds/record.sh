@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Records, from the real kube-apiserver 1.37 of ../shared/tools/realcluster, writes of the kinds
-# schema/validation models (ConfigMap, Secret, ServiceAccount, Namespace, RBAC, Deployment,
-# ReplicaSet) that the apiserver refuses with 422 Invalid, each after the create of the stored
-# object an update needs. One JSON file per request: method, path, body, the answer's code and
-# body. Replayed by schema/validation's TestRecordedInvalid.
+# schema/validation models (ConfigMap, Secret, ServiceAccount, Namespace, Service, RBAC,
+# Deployment, ReplicaSet, Lease, PriorityClass, PodDisruptionBudget) that the apiserver refuses
+# with 422 Invalid, each update after the create of the object it updates. One JSON file per
+# request: method, path, body, the answer's code and body. Replayed by schema/validation's
+# TestRecordedInvalid.
 #
 # Usage: testdata/validation/kinds/record.sh   (from the repository root; cluster up)
 set -euo pipefail
@@ -73,6 +74,14 @@ step deployment surge-zero POST $A/deployments "{\"apiVersion\":\"apps/v1\",\"ki
 step deployment create POST $A/deployments "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"ok\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"x\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"x\"}},\"spec\":$POD}}}"
 step deployment selector-immutable PUT $A/deployments/ok "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"ok\",\"resourceVersion\":\"$(rv $A/deployments/ok)\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"z\"}},\"strategy\":{\"type\":\"Recreate\",\"rollingUpdate\":{\"maxSurge\":1}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"z\"}},\"spec\":$POD}}}"
 step replicaset bad POST $A/replicasets "{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"metadata\":{\"name\":\"rs\"},\"spec\":{\"selector\":{},\"minReadySeconds\":-3,\"template\":{\"metadata\":{\"labels\":{\"app\":\"x\"}},\"spec\":{\"restartPolicy\":\"Never\",\"activeDeadlineSeconds\":5,\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}}}"
+
+step service bad-ports POST $C/services '{"apiVersion":"v1","kind":"Service","metadata":{"name":"svc"},"spec":{"ports":[{"name":"http","port":80},{"name":"http","port":80,"targetPort":"Bad_Port"},{"port":70000}],"sessionAffinity":"ClientIP","sessionAffinityConfig":{"clientIP":{"timeoutSeconds":0}},"externalTrafficPolicy":"Local"}}'
+step service lb-fields POST $C/services '{"apiVersion":"v1","kind":"Service","metadata":{"name":"ext"},"spec":{"type":"ExternalName","externalName":"Bad_Name","clusterIP":"10.96.0.50","loadBalancerSourceRanges":["10.0.0.1/8"],"ports":[{"port":80}]}}'
+step service create POST $C/services '{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"ports":[{"port":80}],"selector":{"app":"web"}}}'
+step service clusterip-change PUT $C/services/web "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"web\",\"resourceVersion\":\"$(rv $C/services/web)\"},\"spec\":{\"clusterIP\":\"10.96.0.77\",\"clusterIPs\":[\"10.96.0.77\"],\"ports\":[{\"port\":80}],\"selector\":{\"app\":\"web\"}}}"
+step lease bad POST /apis/coordination.k8s.io/v1/namespaces/$NS/leases '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l"},"spec":{"leaseDurationSeconds":0,"leaseTransitions":-1}}'
+step priorityclass bad POST /apis/scheduling.k8s.io/v1/priorityclasses '{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"system-mine"},"value":5,"preemptionPolicy":"Sometimes"}'
+step poddisruptionbudget bad POST /apis/policy/v1/namespaces/$NS/poddisruptionbudgets '{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"p"},"spec":{"minAvailable":"150%","maxUnavailable":1,"selector":{"matchExpressions":[{"key":"a","operator":"Exists","values":["x"]}]},"unhealthyPodEvictionPolicy":"Never"}}'
 
 $KUBECTL delete namespace $NS vk-fin --ignore-not-found --wait=false >/dev/null
 $KUBECTL delete clusterrolebinding vk-crb --ignore-not-found >/dev/null
