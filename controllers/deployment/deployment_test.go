@@ -340,3 +340,28 @@ func TestLinear(t *testing.T) {
 		assert.LessOrEqual(t, len(res.Actions), n+4, "writes for %d ReplicaSets", n)
 	}
 }
+
+// TestOverlappingDeployments: two Deployments whose selectors match the same ReplicaSets.
+// The one controlling a ReplicaSet keeps it; the other neither adopts nor scales it and
+// makes its own (the controller's ControllerRef rule).
+func TestOverlappingDeployments(t *testing.T) {
+	d1 := dep(2, rolling(int64(1), int64(0)))
+	d2 := dep(2, rolling(int64(1), int64(0)))
+	d2["metadata"].(Object)["name"], d2["metadata"].(Object)["uid"] = "bar", "bar-uid"
+	owned := rsOf("foo-1", 2, now, "i:1")
+	owned["spec"].(Object)["template"] = asObject(d1["spec"].(Object)["template"])
+	res, err := Sync(Input{Deployment: d2, ReplicaSets: []Object{owned}}, Options{Now: now})
+	require.NoError(t, err)
+	var types []ActionType
+	for _, a := range res.Actions {
+		assert.NotEqual(t, "foo-1", a.Name, "the other Deployment's ReplicaSet is not touched")
+		types = append(types, a.Type)
+	}
+	assert.Contains(t, types, ActionCreateReplicaSet)
+	// An orphan matching both is adopted by whichever syncs first.
+	orphan := rsOf("stray", 1, now, "i:1")
+	delete(orphan["metadata"].(Object), "ownerReferences")
+	res, err = Sync(Input{Deployment: d1, ReplicaSets: []Object{orphan}}, Options{Now: now})
+	require.NoError(t, err)
+	assert.Equal(t, ActionAdoptReplicaSet, res.Actions[0].Type)
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"strconv"
 	"testing"
 	"unsafe"
 
@@ -15,8 +16,12 @@ import (
 	"k8s.io/client-go/tools/record"
 )
 
-// sampleSize is n by default and at least 100,000 with WRITEPATH_LONG=1.
+// sampleSize is n histories by default, long (>=100,000 syncs) with WRITEPATH_LONG=1, and
+// WRITEPATH_HISTORIES when set (a run of any size in between).
 func sampleSize(n, long int) int {
+	if h, err := strconv.Atoi(os.Getenv("WRITEPATH_HISTORIES")); err == nil && h > 0 {
+		return h
+	}
 	if os.Getenv("WRITEPATH_LONG") != "" {
 		return long
 	}
