@@ -20,7 +20,7 @@ func FuzzApplyMergePatch(f *testing.F) {
 		if err != nil {
 			return
 		}
-		res, err := ApplyMergePatch(doc, patchJSON, Options{FieldValidation: FieldValidationWarn})
+		res, err := ApplyMergePatch(doc, patchJSON, Options{FieldValidation: schema.FieldValidationWarn})
 		after, _ := codec.EncodeJSON(doc)
 		if string(before) != string(after) {
 			t.Fatal("object mutated")

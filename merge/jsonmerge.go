@@ -12,14 +12,8 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
-)
-
-// Field validation directives (metav1.FieldValidation*); empty means Warn.
-const (
-	FieldValidationIgnore = "Ignore"
-	FieldValidationWarn   = "Warn"
-	FieldValidationStrict = "Strict"
 )
 
 // DefaultMaxRequestBytes is the apiserver's request body limit (3 MiB).
@@ -30,14 +24,14 @@ const DefaultMaxRequestBytes = 3 * 1024 * 1024
 type Options struct {
 	// FieldValidation is the request's fieldValidation: Ignore, Warn (the
 	// default when empty) or Strict.
-	FieldValidation string
+	FieldValidation schema.FieldValidation
 	// MaxRequestBytes caps the patch body; 0 means 3 MiB, negative no limit.
 	MaxRequestBytes int64
 }
 
-func (o Options) validation() string {
+func (o Options) validation() schema.FieldValidation {
 	if o.FieldValidation == "" {
-		return FieldValidationWarn
+		return schema.FieldValidationWarn
 	}
 	return o.FieldValidation
 }
@@ -93,7 +87,7 @@ func ApplyMergePatch(obj map[string]any, patchJSON []byte, opts Options) (Result
 		return Result{}, err
 	}
 	var warnings []string
-	if v := opts.validation(); v == FieldValidationWarn || v == FieldValidationStrict {
+	if v := opts.validation(); v == schema.FieldValidationWarn || v == schema.FieldValidationStrict {
 		m := map[string]any{}
 		strict, err := kjson.UnmarshalStrict(patchJSON, &m)
 		if err != nil {
@@ -131,12 +125,12 @@ func ApplyMergePatch(obj map[string]any, patchJSON []byte, opts Options) (Result
 	default:
 		return Result{}, fail(status.BadRequest("Invalid JSON Patch"), errBadJSONPatch)
 	}
-	if len(warnings) > 0 && opts.validation() == FieldValidationStrict {
+	if len(warnings) > 0 && opts.validation() == schema.FieldValidationStrict {
 		b, _ := json.Marshal(out)
 		return Result{}, fail(status.Invalid(status.GroupKind{}, "", field.ErrorList{
 			field.Invalid(field.NewPath("patch"), string(b), "strict decoding error: "+strings.Join(warnings, ", "))}), nil)
 	}
-	if opts.validation() != FieldValidationWarn {
+	if opts.validation() != schema.FieldValidationWarn {
 		warnings = nil
 	}
 	return Result{Object: out, Warnings: warnings}, nil

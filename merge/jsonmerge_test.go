@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -85,7 +86,7 @@ func TestApplyMergePatchGolden(t *testing.T) {
 			p, _ := c["patch"].(string)
 			fv, _ := c["fieldValidation"].(string)
 			before := copyOf(t, obj)
-			res, err := ApplyMergePatch(obj, []byte(p), Options{FieldValidation: fv})
+			res, err := ApplyMergePatch(obj, []byte(p), Options{FieldValidation: schema.FieldValidation(fv)})
 			assert.Equal(t, before, obj, "input mutated")
 			var out any
 			if err == nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -57,11 +58,11 @@ func ApplyStrategic(obj map[string]any, patchJSON []byte, meta Meta, opts Option
 	if err != nil {
 		return Result{}, strategicStatus(err)
 	}
-	if len(strictErrs) > 0 && opts.validation() == FieldValidationStrict {
+	if len(strictErrs) > 0 && opts.validation() == schema.FieldValidationStrict {
 		return Result{}, fail(status.Invalid(status.GroupKind{}, "", field.ErrorList{
 			field.Invalid(field.NewPath("patch"), fmt.Sprintf("%+v", patchMap), "strict decoding error: "+strings.Join(strictErrs, ", "))}), nil)
 	}
-	if opts.validation() != FieldValidationWarn {
+	if opts.validation() != schema.FieldValidationWarn {
 		strictErrs = nil
 	}
 	return Result{Object: result, Warnings: strictErrs}, nil
@@ -77,7 +78,7 @@ func decodeStrategicPatch(patchJSON []byte, opts Options) (map[string]any, []str
 	}
 	patchMap := map[string]any{}
 	var strictErrs []string
-	if v := opts.validation(); v == FieldValidationWarn || v == FieldValidationStrict {
+	if v := opts.validation(); v == schema.FieldValidationWarn || v == schema.FieldValidationStrict {
 		strict, err := kjson.UnmarshalStrict(patchJSON, &patchMap)
 		if err != nil {
 			if e := invalidJSON(patchJSON); e != nil {

@@ -41,7 +41,7 @@ func TestApplyStrategicGolden(t *testing.T) {
 			p, _ := c["patch"].(string)
 			fv, _ := c["fieldValidation"].(string)
 			before := copyOf(t, obj)
-			res, err := ApplyStrategic(obj, []byte(p), metaFor(t, apiVersion, kind), Options{FieldValidation: fv})
+			res, err := ApplyStrategic(obj, []byte(p), metaFor(t, apiVersion, kind), Options{FieldValidation: schema.FieldValidation(fv)})
 			assert.Equal(t, before, obj, "input mutated")
 			var out any
 			if err == nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 )
 
 func FuzzApplyJSONPatch(f *testing.F) {
@@ -24,7 +25,7 @@ func FuzzApplyJSONPatch(f *testing.F) {
 			return
 		}
 		patchCopy := append([]byte(nil), patchJSON...)
-		res, err := ApplyJSONPatch(doc, patchJSON, Options{FieldValidation: FieldValidationStrict})
+		res, err := ApplyJSONPatch(doc, patchJSON, Options{FieldValidation: schema.FieldValidationStrict})
 		after, _ := codec.EncodeJSON(doc)
 		if string(before) != string(after) {
 			t.Fatalf("object mutated")

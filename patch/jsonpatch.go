@@ -11,6 +11,7 @@ import (
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/patch/internal/handlers"
 	"github.com/writepath/writepath/patch/internal/jsonpatch"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -21,14 +22,6 @@ const (
 	DefaultMaxOperations   = 10000
 	DefaultMaxCopyBytes    = 3 * 1024 * 1024
 	DefaultMaxRequestBytes = 3 * 1024 * 1024
-)
-
-// Field validation directives (metav1.FieldValidation*); the empty string means
-// Warn, as in the apiserver.
-const (
-	FieldValidationIgnore = "Ignore"
-	FieldValidationWarn   = "Warn"
-	FieldValidationStrict = "Strict"
 )
 
 // Sentinel causes, for errors.Is on a failed apply. Their texts are the
@@ -53,7 +46,7 @@ type Options struct {
 	MaxRequestBytes int64
 	// FieldValidation is the request's fieldValidation: Ignore, Warn (the
 	// default when empty) or Strict.
-	FieldValidation string
+	FieldValidation schema.FieldValidation
 }
 
 func (o Options) maxOps() int {
@@ -77,9 +70,9 @@ func (o Options) maxRequest() int64 {
 	return o.MaxRequestBytes
 }
 
-func (o Options) validation() string {
+func (o Options) validation() schema.FieldValidation {
 	if o.FieldValidation == "" {
-		return FieldValidationWarn
+		return schema.FieldValidationWarn
 	}
 	return o.FieldValidation
 }
@@ -148,10 +141,10 @@ func ApplyJSONPatch(obj map[string]any, patchJSON []byte, opts Options) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	if len(warnings) > 0 && opts.validation() == FieldValidationStrict {
+	if len(warnings) > 0 && opts.validation() == schema.FieldValidationStrict {
 		return Result{}, strictInvalid(root, warnings)
 	}
-	if opts.validation() != FieldValidationWarn {
+	if opts.validation() != schema.FieldValidationWarn {
 		warnings = nil
 	}
 	return Result{Object: out, Warnings: warnings}, nil
@@ -166,7 +159,7 @@ func decode(patchJSON []byte, opts Options) (jsonpatch.Patch, []string, error) {
 		return nil, nil, fail(status.BadRequest("invalid JSON patch"), nil)
 	}
 	var warnings []string
-	if v := opts.validation(); v == FieldValidationWarn || v == FieldValidationStrict {
+	if v := opts.validation(); v == schema.FieldValidationWarn || v == schema.FieldValidationStrict {
 		strict, err := handlers.StrictDecode(patchJSON)
 		if err != nil {
 			return nil, nil, fail(status.BadRequest(fmt.Sprintf("error decoding patch: %v", err)), err)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -91,7 +92,7 @@ func TestApplyJSONPatchGolden(t *testing.T) {
 			c.Patch, _ = doc["patch"].(string)
 			c.FieldValidation, _ = doc["fieldValidation"].(string)
 			before := deepCopy(t, c.Object)
-			res, err := ApplyJSONPatch(c.Object, []byte(c.Patch), Options{FieldValidation: c.FieldValidation})
+			res, err := ApplyJSONPatch(c.Object, []byte(c.Patch), Options{FieldValidation: schema.FieldValidation(c.FieldValidation)})
 			assert.Equal(t, before, c.Object, "input mutated")
 			compareGolden(t, strings.TrimSuffix(f, ".in.yaml")+".golden.yaml", outcomeOf(res, err))
 		})

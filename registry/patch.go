@@ -97,7 +97,7 @@ func (h *handler) patch() (Response, []Write, error) {
 // refuses, or an unknown field under Strict, is a 422 naming the patch.
 func (h *handler) applyPatch(pt string, live map[string]any, o writeOptions) (map[string]any, error) {
 	ep := h.ep
-	fv := string(o.level())
+	fv := o.level()
 	var res map[string]any
 	var warnings []string
 	switch pt {

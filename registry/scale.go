@@ -180,13 +180,13 @@ func (h *handler) patchScale(pt string, live map[string]any, o writeOptions) (Re
 	var scale map[string]any
 	switch pt {
 	case JSONPatch:
-		r, err := patch.ApplyJSONPatch(old, h.req.Body, patch.Options{FieldValidation: string(o.level())})
+		r, err := patch.ApplyJSONPatch(old, h.req.Body, patch.Options{FieldValidation: o.level()})
 		if err != nil {
 			return Response{}, nil, patchStatus(err)
 		}
 		scale = r.Object
 	case MergePatch:
-		r, err := merge.ApplyMergePatch(old, h.req.Body, merge.Options{FieldValidation: string(o.level())})
+		r, err := merge.ApplyMergePatch(old, h.req.Body, merge.Options{FieldValidation: o.level()})
 		if err != nil {
 			return Response{}, nil, patchStatus(err)
 		}
@@ -200,7 +200,7 @@ func (h *handler) patchScale(pt string, live map[string]any, o writeOptions) (Re
 		if err != nil {
 			return Response{}, nil, status.InternalError(err)
 		}
-		r, err := merge.ApplyStrategic(old, h.req.Body, meta, merge.Options{FieldValidation: string(o.level())})
+		r, err := merge.ApplyStrategic(old, h.req.Body, meta, merge.Options{FieldValidation: o.level()})
 		if err != nil {
 			return Response{}, nil, patchStatus(err)
 		}

@@ -113,7 +113,7 @@ func strategicPodImpls(tb testing.TB) *patchImpls {
 	// writepath: the live object and the patch bytes in, a fresh object out
 	// (both arguments left untouched).
 	impls.add("writepath", func() error {
-		_, err := merge.ApplyStrategic(pod, p, meta, merge.Options{FieldValidation: merge.FieldValidationIgnore})
+		_, err := merge.ApplyStrategic(pod, p, meta, merge.Options{FieldValidation: schema.FieldValidationIgnore})
 		return err
 	})
 	// What the apiserver's strategicPatchObject runs: the typed live object
@@ -267,7 +267,7 @@ func BenchmarkPatchJSONPatch(b *testing.B) {
 	b.Run("impl=writepath", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, err := patch.ApplyJSONPatch(obj, p, patch.Options{FieldValidation: patch.FieldValidationIgnore}); err != nil {
+			if _, err := patch.ApplyJSONPatch(obj, p, patch.Options{FieldValidation: schema.FieldValidationIgnore}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -328,7 +328,7 @@ func BenchmarkPatchMergePatch(b *testing.B) {
 	b.Run("impl=writepath", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, err := merge.ApplyMergePatch(obj, p, merge.Options{FieldValidation: merge.FieldValidationIgnore}); err != nil {
+			if _, err := merge.ApplyMergePatch(obj, p, merge.Options{FieldValidation: schema.FieldValidationIgnore}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -27,6 +27,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/patch"
+	wschema "github.com/writepath/writepath/schema"
 )
 
 func init() {
@@ -88,7 +89,7 @@ func reference(doc map[string]any, patchJSON []byte) (out outcome) {
 }
 
 func ours(doc map[string]any, patchJSON []byte) outcome {
-	res, err := patch.ApplyJSONPatch(doc, patchJSON, patch.Options{FieldValidation: patch.FieldValidationIgnore})
+	res, err := patch.ApplyJSONPatch(doc, patchJSON, patch.Options{FieldValidation: wschema.FieldValidationIgnore})
 	if err == nil {
 		return outcome{Object: res.Object}
 	}

@@ -26,6 +26,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/merge"
+	wschema "github.com/writepath/writepath/schema"
 )
 
 type outcome struct {
@@ -82,7 +83,7 @@ func reference(doc map[string]any, patchJSON []byte, validation string) outcome 
 }
 
 func ours(doc map[string]any, patchJSON []byte, validation string) outcome {
-	res, err := merge.ApplyMergePatch(doc, patchJSON, merge.Options{FieldValidation: validation})
+	res, err := merge.ApplyMergePatch(doc, patchJSON, merge.Options{FieldValidation: wschema.FieldValidation(validation)})
 	if err == nil {
 		return outcome{Object: res.Object, Warnings: res.Warnings}
 	}

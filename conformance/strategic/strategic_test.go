@@ -109,7 +109,7 @@ func refApply(t testing.TB, k kindCase, doc map[string]any, patchJSON []byte) (o
 }
 
 func ourApply(meta merge.Meta, doc map[string]any, patchJSON []byte) outcome {
-	res, err := merge.ApplyStrategic(doc, patchJSON, meta, merge.Options{FieldValidation: merge.FieldValidationIgnore})
+	res, err := merge.ApplyStrategic(doc, patchJSON, meta, merge.Options{FieldValidation: schema.FieldValidationIgnore})
 	if err != nil {
 		var me *merge.Error
 		if errors.As(err, &me) && me.Cause != nil {
