@@ -156,6 +156,9 @@ func (h *handler) deleteCollection() (Response, []Write, error) {
 		items = append(items, c)
 	}
 	sortObjects(items)
+	if items, err = h.selected(items); err != nil {
+		return Response{}, nil, err
+	}
 	var writes []Write
 	for _, it := range items {
 		_, w, err := h.deleteOne(it, o)
@@ -164,13 +167,7 @@ func (h *handler) deleteCollection() (Response, []Write, error) {
 		}
 		writes = append(writes, w...)
 	}
-	list := map[string]any{
-		"apiVersion": ep.gvk.GroupVersion().String(),
-		"kind":       ep.gvk.Kind + "List",
-		"metadata":   map[string]any{"resourceVersion": ""},
-		"items":      toAny(items),
-	}
-	resp, err := h.respond(200, list)
+	resp, err := h.respond(200, h.listOf(items))
 	return resp, writes, err
 }
 

@@ -3,6 +3,7 @@ package registry
 import (
 	"sort"
 
+	"github.com/writepath/writepath/internal/labels"
 	"github.com/writepath/writepath/status"
 )
 
@@ -51,13 +52,11 @@ func (h *handler) list() (Response, []Write, error) {
 		items = append(items, c)
 	}
 	sortObjects(items)
-	list := map[string]any{
-		"apiVersion": ep.gvk.GroupVersion().String(),
-		"kind":       ep.gvk.Kind + "List",
-		"metadata":   map[string]any{"resourceVersion": ""},
-		"items":      toAny(items),
+	items, err = h.selected(items)
+	if err != nil {
+		return Response{}, nil, err
 	}
-	resp, err := h.respond(200, list)
+	resp, err := h.respond(200, h.listOf(items))
 	return resp, nil, err
 }
 
@@ -71,10 +70,48 @@ func sortObjects(items []map[string]any) {
 	})
 }
 
-func toAny(items []map[string]any) []any {
-	out := make([]any, len(items))
-	for i, o := range items {
-		out[i] = o
+// selected keeps the items the request's labelSelector matches (an unparsable selector is the
+// apiserver's 400 with the parser's words).
+func (h *handler) selected(items []map[string]any) ([]map[string]any, error) {
+	raw := h.query.Get("labelSelector")
+	if raw == "" {
+		return items, nil
 	}
-	return out
+	sel, err := labels.Parse(raw)
+	if err != nil {
+		return nil, status.BadRequest(err.Error())
+	}
+	out := items[:0:0]
+	for _, it := range items {
+		if sel.MatchesObject(it) {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// listOf is the List answer: built-in lists carry their items without apiVersion and kind (the
+// typed list's items are internal objects, encoded without TypeMeta); a custom resource list
+// keeps them and carries metadata.continue "" as the unstructured list does.
+func (h *handler) listOf(items []map[string]any) map[string]any {
+	ep := h.ep
+	md := map[string]any{"resourceVersion": ""}
+	out := make([]any, 0, len(items))
+	for _, it := range items {
+		if ep.crd == nil {
+			it = shallow(it)
+			delete(it, "apiVersion")
+			delete(it, "kind")
+		}
+		out = append(out, it)
+	}
+	if ep.crd != nil {
+		md["continue"] = ""
+	}
+	return map[string]any{
+		"apiVersion": ep.gvk.GroupVersion().String(),
+		"kind":       ep.gvk.Kind + "List",
+		"metadata":   md,
+		"items":      out,
+	}
 }
