@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/writepath/writepath/merge"
 	"github.com/writepath/writepath/patch"
@@ -68,37 +67,8 @@ func (e *env) failPatch(err error) int {
 	}
 	var se *status.Error
 	if errors.As(err, &se) && se.Reason == status.ReasonInvalid {
-		fmt.Fprint(e.stderr, invalidMessage(se))
+		fmt.Fprint(e.stderr, kubectlInvalid(se))
 		return exitNegative
 	}
 	return e.fail(err)
-}
-
-// invalidMessage is kubectl's rendering of a 422 Invalid status.
-func invalidMessage(se *status.Error) string {
-	s := "The request is invalid"
-	d := se.Details
-	if d == nil {
-		if se.Message != "" {
-			s += ": " + se.Message
-		}
-		return s + "\n"
-	}
-	if d.Kind != "" || d.Name != "" {
-		s = fmt.Sprintf("The %s %q is invalid", d.Kind, d.Name)
-	} else if se.Message != "" && len(d.Causes) == 0 {
-		s += ": " + se.Message
-	}
-	switch len(d.Causes) {
-	case 0:
-		return s + "\n"
-	case 1:
-		return fmt.Sprintf("%s: %s: %s\n", s, d.Causes[0].Field, d.Causes[0].Message)
-	}
-	var b strings.Builder
-	b.WriteString(s + ": \n")
-	for _, c := range d.Causes {
-		fmt.Fprintf(&b, "* %s: %s\n", c.Field, c.Message)
-	}
-	return b.String()
 }
