@@ -24,14 +24,17 @@
 // rest.ValidateCreate/ValidateUpdate add around them (path-segment names) is the registry's.
 // Errors that print alike are listed once, as the declarative validation's merge does.
 //
-// Pod (create, update, /status, /resize, /ephemeralcontainers) and PodTemplate are modelled,
-// and ValidatePodTemplateSpec validates the pod template of a workload. Of ValidatePodSpec the
-// modelled parts are listed in pod.go's doc comment; a rule not listed there is not modelled.
+// Pod (create, update, /status, /resize, /ephemeralcontainers, and the create warnings) and
+// PodTemplate (create, update, warnings) are modelled; a workload validates its pod template with
+// ValidatePodTemplateSpec (options from NewPodOptions on the old and new specs) and warns with
+// PodTemplateWarnings. What of ValidatePodSpec is not modelled is listed on ValidatePodSpec.
+// PodSubresourceChecks is the /resize and /ephemeralcontainers checks without the whole pod's
+// validation, for callers that run nothing else.
 //
 // # Usage
 //
 //	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
-//	obj, err := schema.DefaultBuiltin(gvk, body) // the typed round trip and defaults
+//	obj, err := schema.DefaultBuiltin(gvk, body, now) // the typed round trip and defaults
 //	if err != nil { ... }
 //	if errs := validation.Validate(gvk, obj, validation.Options{}); len(errs) > 0 {
 //		return status.Invalid(status.GroupKind{Kind: gvk.Kind}, name, errs)

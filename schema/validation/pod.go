@@ -234,27 +234,18 @@ func ValidatePodTemplateSpec(path field.Path, tmpl map[string]any, opts PodOptio
 // is not modified. The pod's own metadata (podName, annotations) is not read: a template's
 // spec is validated without it.
 //
-// Modelled: terminationGracePeriodSeconds required; volumes (names, exactly one source, and the
-// checks of emptyDir, hostPath, gitRepo, secret, configMap with their items, persistentVolumeClaim,
-// nfs, csi and image; a volume with errors cannot be mounted); resourceClaims; containers, init
-// and ephemeral containers (name, image, terminationMessagePolicy, ports, env and valueFrom with
-// the downward API field labels, envFrom, volumeMounts and volumeDevices, imagePullPolicy,
-// resources with resource names, quantities, hugepages and claims, resizePolicy, securityContext
-// with seccomp, AppArmor and Windows options, lifecycle hooks with stop signals, the three
-// probes, container restartPolicy and restartPolicyRules, host port conflicts, the ephemeral
-// containers' allow list); restartPolicy; dnsPolicy; nodeSelector; serviceAccountName and
-// serviceAccount; nodeName; activeDeadlineSeconds; hostname; subdomain; tolerations;
-// priorityClassName; runtimeClassName; preemptionPolicy; overhead.
-//
-// Not modelled yet: the other volume sources' own checks (iscsi, glusterfs, rbd, cinder, cephfs,
-// fc, flexVolume, azure*, vsphere, photon, portworx, scaleIO, storageos, quobyte, flocker,
-// downwardAPI items, projected sources, ephemeral's claim template), pod-level resources,
-// validatePodHostNetworkDeps, the pod securityContext, shareProcessNamespace, imagePullSecrets,
-// affinity, dnsConfig, readinessGates, schedulingGates, topologySpreadConstraints, Windows
-// host-process rules, hostUsers, hostnameOverride, hostAliases, os and the Linux/Windows rules,
-// schedulingGroup, fileKeyRef volumes, the pod annotations (ValidatePodSpecificAnnotations),
-// and seccomp/AppArmor annotation and field agreement. A bad value the apiserver prints as a
-// whole internal Go struct (a security context, a resource claim) is printed as its v1 JSON.
+// Every rule of ValidatePodSpec is modelled, in its order, with the feature gates at their 1.37
+// defaults: volumes (each source's checks), resource claims, containers, init and ephemeral
+// containers, pod-level resources, host network ports, restartPolicy, dnsPolicy, nodeSelector,
+// the pod security context, shareProcessNamespace, imagePullSecrets, node and pod
+// (anti-)affinity, dnsConfig, readiness and scheduling gates, topology spread constraints,
+// Windows host-process rules, hostUsers, hostnameOverride, service account, node name,
+// activeDeadlineSeconds, hostname, subdomain, tolerations, host aliases, priority class, runtime
+// class, preemption policy, overhead, the OS rules, fileKeyRef volumes. Not modelled: an
+// ephemeral volume's claim template spec (PersistentVolumeClaim validation, left to that kind),
+// projected volume sources, schedulingGroup and evictionResponders (alpha), and the pod
+// annotations (ValidatePodSpecificAnnotations, seccomp and AppArmor annotation/field
+// agreement). A ResourceList's errors come in key order (the apiserver's is Go map order).
 func ValidatePodSpec(path field.Path, spec map[string]any, opts PodOptions) field.ErrorList {
 	return validatePodSpec(path, spec, nil, opts)
 }
