@@ -8,10 +8,9 @@ import (
 
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-)
 
-// LastAppliedAnnotation is kubectl's client-side apply record.
-const LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+	"github.com/writepath/writepath/merge"
+)
 
 // totalAnnotationSizeLimit is the apiserver's limit on the sum of annotation key and value sizes.
 const totalAnnotationSizeLimit = 256 * (1 << 10)
@@ -35,7 +34,7 @@ func stringAnnotations(obj map[string]any) map[string]string {
 }
 
 func hasLastApplied(obj map[string]any) bool {
-	return stringAnnotations(obj)[LastAppliedAnnotation] != ""
+	return stringAnnotations(obj)[merge.LastAppliedAnnotation] != ""
 }
 
 // withAnnotations returns a copy of obj (shallow except metadata) whose annotations are a; nil
@@ -66,13 +65,17 @@ func withAnnotations(obj map[string]any, a map[string]string) map[string]any {
 	return out
 }
 
-// setLastApplied is lastAppliedUpdater: the annotation is rewritten from the applied config
-// (without the annotation itself), JSON with a trailing newline; it is dropped when the
-// annotations would exceed the size limit.
+// setLastApplied is the apiserver's lastAppliedUpdater: the annotation is rewritten from the
+// applied config (without the annotation itself), JSON with a trailing newline; it is dropped
+// when the annotations would exceed the size limit. It is not merge.LastAppliedConfiguration,
+// kubectl's side of the same annotation: the server reads annotations as
+// Unstructured.GetAnnotations (nil when a value is not a string) and removes an empty map
+// (SetAnnotations(nil)), where kubectl's accessor keeps "annotations": {} and fails on a
+// non-string value.
 func setLastApplied(obj, config map[string]any) (map[string]any, error) {
 	ca := stringAnnotations(config)
 	if ca != nil {
-		delete(ca, LastAppliedAnnotation)
+		delete(ca, merge.LastAppliedAnnotation)
 	}
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(withAnnotations(config, ca)); err != nil {
@@ -82,13 +85,13 @@ func setLastApplied(obj, config map[string]any) (map[string]any, error) {
 	if a == nil {
 		a = map[string]string{}
 	}
-	a[LastAppliedAnnotation] = buf.String()
+	a[merge.LastAppliedAnnotation] = buf.String()
 	var size int64
 	for k, v := range a {
 		size += int64(len(k)) + int64(len(v))
 	}
 	if size > totalAnnotationSizeLimit {
-		delete(a, LastAppliedAnnotation)
+		delete(a, merge.LastAppliedAnnotation)
 	}
 	return withAnnotations(obj, a), nil
 }
@@ -97,7 +100,7 @@ func setLastApplied(obj, config map[string]any) (map[string]any, error) {
 // when upgrading from client-side apply: the fields of the last-applied configuration whose live
 // value still matches it.
 func (e *engine) allowedConflictsFromLastApplied(live map[string]any) (*fieldpath.Set, error) {
-	lastApplied := stringAnnotations(live)[LastAppliedAnnotation]
+	lastApplied := stringAnnotations(live)[merge.LastAppliedAnnotation]
 	if lastApplied == "" {
 		return nil, errors.New("no last applied annotation")
 	}
