@@ -23,7 +23,7 @@ func (h *handler) get() (Response, []Write, error) {
 	switch ep.Subresource {
 	case "", "status", "ephemeralcontainers", "resize":
 	case "scale":
-		s, err := h.scaleOf(live)
+		s, err := h.scaleAnswer(live)
 		if err != nil {
 			return Response{}, nil, status.InternalError(err)
 		}

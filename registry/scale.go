@@ -54,6 +54,32 @@ func jsonPath(p string) []string {
 }
 
 // scaleOf is the Scale of parent: apply.ScaleOf and the status selector.
+// scaleAnswer is the Scale a response carries: without managedFields (the scale REST storage
+// builds the answer from the parent's name, namespace, uid, resourceVersion and
+// creationTimestamp only; recorded: deployment/get-scale, crd-widget/get-scale).
+func (h *handler) scaleAnswer(parent map[string]any) (map[string]any, error) {
+	s, err := h.scaleOf(parent)
+	if err != nil {
+		return nil, err
+	}
+	s = shallow(s)
+	if md, ok := s["metadata"].(map[string]any); ok {
+		md = shallow(md)
+		delete(md, "managedFields")
+		s["metadata"] = md
+	}
+	// autoscaling/v1 ScaleSpec.Replicas is omitempty: 0 replicas is "spec": {}
+	// (recorded: deployment/patch-scale-merge).
+	if sp, ok := s["spec"].(map[string]any); ok {
+		if r, ok := sp["replicas"].(int64); ok && r == 0 {
+			sp = shallow(sp)
+			delete(sp, "replicas")
+			s["spec"] = sp
+		}
+	}
+	return s, nil
+}
+
 func (h *handler) scaleOf(parent map[string]any) (map[string]any, error) {
 	statusPath, selPath, format := h.scaleSpec()
 	s, err := apply.ScaleOf(parent, h.replicasPaths(), jsonPath(statusPath))

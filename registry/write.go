@@ -109,7 +109,7 @@ func (h *handler) store(obj map[string]any, code int) (Response, []Write, error)
 // /scale its Scale.
 func (h *handler) responseObject(obj map[string]any) map[string]any {
 	if h.ep.Subresource == "scale" {
-		if s, err := h.scaleOf(obj); err == nil {
+		if s, err := h.scaleAnswer(obj); err == nil {
 			return s
 		}
 	}
