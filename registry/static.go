@@ -33,7 +33,8 @@ type StaticOptions struct {
 	ImplicitNamespaces bool
 	// UID returns the uid of a created object; nil gives "00000000-0000-0000-0000-00000000000N".
 	UID func() string
-	// GenerateName returns a name for generateName base; nil appends "00001", "00002", ...
+	// GenerateName returns a name for generateName base; nil appends five characters of the
+	// apiserver's alphabet in sequence: "bbbbb", "bbbbc", ...
 	GenerateName func(base string) string
 	// Client calls admission webhooks; nil refuses every call.
 	Client admission.WebhookClient
@@ -178,11 +179,20 @@ func (s *Static) GenerateName(base string) string {
 	if s.opts.GenerateName != nil {
 		return s.opts.GenerateName(base)
 	}
+	// The apiserver appends five random characters of its alphabet
+	// (k8s.io/apiserver/pkg/storage/names); this sequence counts through them.
+	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	n := s.names
 	s.names++
 	if len(base) > 58 {
 		base = base[:58]
 	}
-	return fmt.Sprintf("%s%05d", base, s.names)
+	var suffix [5]byte
+	for i := 4; i >= 0; i-- {
+		suffix[i] = alphabet[n%len(alphabet)]
+		n /= len(alphabet)
+	}
+	return base + string(suffix[:])
 }
 
 // NextResourceVersion implements World: one past the largest resourceVersion stored so far.
