@@ -220,16 +220,7 @@ func (h *handler) validateObjectMeta(obj, old map[string]any) (field.ErrorList, 
 		if err != nil {
 			return nil, status.BadRequest(err.Error())
 		}
-		seen := map[string]bool{}
-		for _, e := range errs {
-			seen[e.Error()] = true
-		}
-		for _, e := range upd {
-			if !seen[e.Error()] {
-				seen[e.Error()] = true
-				errs = append(errs, e)
-			}
-		}
+		errs = appendNew(errs, upd)
 	}
 	return errs, nil
 }

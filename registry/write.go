@@ -193,11 +193,15 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 	}
 	if ep.Subresource != "scale" {
 		opts := validation.Options{Subresource: ep.Subresource}
+		var kind field.ErrorList
 		if old == nil {
-			errs = append(errs, validation.Validate(ep.gvk, obj, opts)...)
+			kind = validation.Validate(ep.gvk, obj, opts)
 		} else {
-			errs = append(errs, validation.ValidateUpdate(ep.gvk, obj, old, opts)...)
+			kind = validation.ValidateUpdate(ep.gvk, obj, old, opts)
 		}
+		// A kind's own validation may include ObjectMeta's (as the strategies' Validate
+		// functions do): an error both report is answered once.
+		errs = appendNew(errs, kind)
 	}
 	if len(errs) > 0 {
 		return status.Invalid(h.invalidKind(), metaString(obj, "name"), errs)
@@ -347,3 +351,18 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 }
 
 var errNoScale = fmt.Errorf("no scale subresource")
+
+// appendNew appends to errs the errors of more whose text errs does not hold.
+func appendNew(errs, more field.ErrorList) field.ErrorList {
+	seen := make(map[string]bool, len(errs))
+	for _, e := range errs {
+		seen[e.Error()] = true
+	}
+	for _, e := range more {
+		if !seen[e.Error()] {
+			seen[e.Error()] = true
+			errs = append(errs, e)
+		}
+	}
+	return errs
+}
