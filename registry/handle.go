@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -147,7 +148,19 @@ func (h *handler) negotiateOutput() error {
 			return nil
 		}
 	}
-	return status.NotAcceptable(acceptedOutput(h.ep))
+	// The negotiation failure is written by the apiserver's own fallback writer (responsewriters:
+	// "406: Not Acceptable" and the representations the endpoint serves, a GET's including the
+	// watch streams), not as a typed error.
+	accepted := acceptedOutput(h.ep)
+	if strings.EqualFold(h.req.Method, "GET") {
+		for _, a := range acceptedOutput(h.ep) {
+			if a != "application/yaml" {
+				accepted = append(accepted, a+";stream=watch")
+			}
+		}
+	}
+	return &status.Error{Code: 406, Reason: status.ReasonNotAcceptable, Details: &status.Details{},
+		Message: "406: Not Acceptable\n\nAvailable representations: " + strings.Join(accepted, ", ")}
 }
 
 func acceptedOutput(ep *endpoint) []string {
@@ -203,6 +216,13 @@ func (h *handler) errorResponse(err error) Response {
 		data = []byte(`{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","code":500}`)
 	}
 	obj, _ := codec.DecodeObject(data)
+	if st.StatusCode() == 406 {
+		// That fallback writer indents its Status (recorded: errors/not-acceptable).
+		var b bytes.Buffer
+		if json.Indent(&b, data, "", "  ") == nil {
+			data = b.Bytes()
+		}
+	}
 	r := Response{Code: st.StatusCode(), Body: data, Object: obj, ContentType: "application/json", Warnings: headerWarnings(h.warnings)}
 	if h.outputYAML() {
 		if y, err := codec.EncodeYAML(obj); err == nil {

@@ -73,18 +73,21 @@ func resolve(ctx context.Context, w World, t Target) (*endpoint, error) {
 			opts.SpecReplicasPath = v.Subresources.Scale.SpecReplicasPath
 		}
 		e.strategy = versions.CustomResource(crd.Group, crd.Names.Plural, crd.Names.Kind, opts)
+		// The custom resource handler answers a subresource the version does not serve as the
+		// object not found (recorded: crd-gizmo/status-not-found, scale-not-found).
+		notServed := status.NotFound(status.GroupResource{Group: crd.Group, Resource: crd.Names.Plural}, t.Name)
 		switch t.Subresource {
 		case "":
 		case "status":
 			if !v.Subresources.Status {
-				return nil, errNotFoundRoute()
+				return nil, notServed
 			}
 		case "scale":
 			if v.Subresources.Scale == nil {
-				return nil, errNotFoundRoute()
+				return nil, notServed
 			}
 		default:
-			return nil, errNotFoundRoute()
+			return nil, notServed
 		}
 	}
 	// The routes of a namespaced resource are under /namespaces/NS/ (and, for lists, also at the
