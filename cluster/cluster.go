@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/writepath/writepath/controllers/replicaset"
 	"github.com/writepath/writepath/gc"
 	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
@@ -74,6 +75,8 @@ type Options struct {
 	Controllers Controllers
 	// Tokens maps bearer tokens to users for Handler; nil lets every request in as Admin.
 	Tokens map[string]registry.User
+	// Kubelet says when the stand-in kubelet makes Pods Running and Ready (default at once).
+	Kubelet Kubelet
 }
 
 // Cluster is an API server's state and request path: objects in a Store, requests answered by
@@ -84,16 +87,23 @@ type Cluster struct {
 	clock Clock
 	ctrl  Controllers
 	// tokens authenticates HTTP requests (nil: everyone is Admin).
-	tokens map[string]registry.User
+	tokens      map[string]registry.User
+	kubeletMode Kubelet
 
 	mu        sync.Mutex // serialises requests that write, and the controllers
 	rng       *rand.Rand
 	resources map[resourceKey]struct{} // every resource that has been written, for snapshots
+	// expectations are the ReplicaSet controller's, by ReplicaSet uid.
+	expectations map[string]*replicaset.Expectations
+	// syncWritten holds, during one controller sync, the resourceVersion the API answered for
+	// each object the sync wrote (by path).
+	syncWritten map[string]string
 }
 
 // New returns a cluster as opts say.
 func New(opts Options) (*Cluster, error) {
-	c := &Cluster{store: opts.Store, clock: opts.Clock, ctrl: opts.Controllers, tokens: opts.Tokens, resources: map[resourceKey]struct{}{}}
+	c := &Cluster{store: opts.Store, clock: opts.Clock, ctrl: opts.Controllers, tokens: opts.Tokens,
+		kubeletMode: opts.Kubelet, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{}}
 	if c.store == nil {
 		c.store = NewMemoryStore(MemoryOptions{})
 	}
@@ -172,6 +182,10 @@ func needsControllers(writes []registry.Write) bool {
 		if w.Delete {
 			return true
 		}
+		switch w.Resource.Group + "/" + w.Resource.Resource {
+		case "apps/deployments", "apps/replicasets", "/pods":
+			return true
+		}
 		meta, _ := w.Object["metadata"].(map[string]any)
 		if meta["deletionTimestamp"] != nil || meta["ownerReferences"] != nil {
 			return true
@@ -191,12 +205,32 @@ func (c *Cluster) Settle(ctx context.Context) error {
 // in their order. A removal the apiserver performs as a graceful update followed by the delete is
 // stored as both writes, so watchers see MODIFIED then DELETED as from kube-apiserver.
 func (c *Cluster) settleLocked(ctx context.Context, now time.Time) error {
+	for i := 0; i < maxWorkloadRounds; i++ {
+		wrote, err := c.settleWorkloads(ctx, now)
+		if err != nil {
+			return err
+		}
+		acted, err := c.settleGC(ctx, now)
+		if err != nil {
+			return err
+		}
+		_ = wrote // the workloads settled; only what the garbage collector did can give them work again
+		if !acted {
+			return nil
+		}
+	}
+	return fmt.Errorf("the controllers did not settle")
+}
+
+// settleGC is one run of the garbage collector and the namespace controller to their fixpoint;
+// acted says whether they wrote anything.
+func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 	var snapshot []gc.Object
 	keys := map[string]Key{} // uid -> key
 	for rk := range c.resources {
 		l, err := c.store.List(ctx, ListRequest{Prefix: Prefix{Group: rk.group, Resource: rk.resource}})
 		if err != nil {
-			return err
+			return false, err
 		}
 		for _, o := range l.Items {
 			snapshot = append(snapshot, o.Value)
@@ -204,7 +238,7 @@ func (c *Cluster) settleLocked(ctx context.Context, now time.Time) error {
 		}
 	}
 	if len(snapshot) == 0 {
-		return nil
+		return false, nil
 	}
 	sort.SliceStable(snapshot, func(i, j int) bool {
 		return keys[metaString(snapshot[i], "uid")].String() < keys[metaString(snapshot[j], "uid")].String()
@@ -213,10 +247,11 @@ func (c *Cluster) settleLocked(ctx context.Context, now time.Time) error {
 	if err != nil {
 		var input *gc.InputError
 		if errors.As(err, &input) {
-			return nil // a state the controllers refuse to act on; the real ones would log and wait
+			return false, nil // a state the controllers refuse to act on; the real ones would log and wait
 		}
-		return err
+		return false, err
 	}
+	acted := false
 	for _, round := range res.Rounds {
 		for _, a := range round {
 			key, ok := keys[a.Target.UID]
@@ -225,7 +260,7 @@ func (c *Cluster) settleLocked(ctx context.Context, now time.Time) error {
 			}
 			if prev := a.Written(); prev != nil {
 				if _, err := c.store.Write(ctx, Write{Key: key, Value: prev, ModRevision: AnyRevision}); err != nil {
-					return err
+					return false, err
 				}
 			}
 			if _, err := c.store.Write(ctx, Write{Key: key, Value: a.Object, ModRevision: AnyRevision}); err != nil {
@@ -233,11 +268,12 @@ func (c *Cluster) settleLocked(ctx context.Context, now time.Time) error {
 				if a.Object == nil && errors.As(err, &nf) {
 					continue
 				}
-				return err
+				return false, err
 			}
+			acted = true
 		}
 	}
-	return nil
+	return acted, nil
 }
 
 func metaString(obj map[string]any, k string) string {

@@ -16,7 +16,14 @@
 // write that can give them work (a deletion, a Terminating object, ownerReferences), the garbage
 // collector and the namespace controller run to their fixpoint (gc.Run over a snapshot) and their
 // writes are stored in order, so a foreground deletion or a namespace deletion has finished when
-// the DELETE returns.
+// the DELETE returns. A write to a Deployment, ReplicaSet or Pod also runs the Deployment and
+// ReplicaSet controllers (controllers/deployment, controllers/replicaset) and a stand-in kubelet
+// (Options.Kubelet: Pods Running and Ready at once, left Pending, or Ready once the clock moved;
+// SetPodReady for one Pod) until nothing changes: each controller write is a request through
+// registry as kube-controller-manager's user, so it is validated, defaulted and owned
+// (managedFields "kube-controller-manager") as on a real server. Events the controllers record
+// are not stored. Settle runs every controller to its fixpoint on demand (after FakeClock.Step,
+// for minReadySeconds and progress deadlines).
 //
 // The REST handler serves /version, /healthz, /livez, /readyz, legacy discovery (/api, /apis,
 // /api/v1, /apis/GROUP[/VERSION]) from the catalogue and the stored CRDs, every resource request
