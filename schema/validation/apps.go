@@ -380,3 +380,136 @@ func deploymentWarnings(obj, old map[string]any, opts Options) []string {
 	}
 	return workloadNameWarning(obj)
 }
+
+// DaemonSet: pkg/registry/apps/daemonset over ValidateDaemonSet, ValidateDaemonSetUpdate and
+// ValidateDaemonSetStatusUpdate. Its warnings are the pod template's (not modelled).
+
+func validateDaemonSet(obj map[string]any, _ Options) field.ErrorList {
+	errs := coreObjectMeta(obj, true, validation.NameIsDNSSubdomain)
+	return distinct(append(errs, daemonSetSpec(obj, nil, LabelSelectorOptions{})...))
+}
+
+func validateDaemonSetUpdate(obj, old map[string]any, opts Options) field.ErrorList {
+	errs := coreObjectMetaUpdate(obj, old)
+	if opts.Subresource == "status" {
+		errs = append(errs, daemonSetStatus(mapOf(obj["status"]))...)
+		errs = append(errs, collisionCountDecremented(obj, old)...)
+		return distinct(errs)
+	}
+	spec, oldSpec := mapOf(obj["spec"]), mapOf(old["spec"])
+	p := field.NewPath("spec")
+	tg, otg := templateGeneration(obj), templateGeneration(old)
+	if tg < otg {
+		errs = append(errs, field.Invalid(p.Child("templateGeneration"), tg, "must not be decremented"))
+	}
+	changed := !semanticEqualQ(spec["template"], oldSpec["template"])
+	if tg == otg && changed {
+		errs = append(errs, field.Invalid(p.Child("templateGeneration"), tg, "must be incremented upon template update"))
+	} else if tg > otg && !changed {
+		errs = append(errs, field.Invalid(p.Child("templateGeneration"), tg, "must not be incremented without template update"))
+	}
+	errs = append(errs, selectorImmutable(obj, old)...)
+	sopts := LabelSelectorOptions{AllowInvalidLabelValue: selectorHasInvalidLabelValue(mapOf(oldSpec["selector"]))}
+	return distinct(append(errs, daemonSetSpec(obj, old, sopts)...))
+}
+
+func daemonSetSpec(obj, old map[string]any, sopts LabelSelectorOptions) field.ErrorList {
+	p := field.NewPath("spec")
+	spec := mapOf(obj["spec"])
+	sel, hasSel := spec["selector"].(map[string]any)
+	var errs field.ErrorList
+	if hasSel {
+		errs = append(errs, ValidateLabelSelector(p.Child("selector"), sel, sopts)...)
+	}
+	tmpl := mapOf(spec["template"])
+	tl := stringMap(mapOf(tmpl["metadata"])["labels"])
+	if hasSel {
+		if s, err := labels.FromLabelSelector(sel); err == nil && !s.Matches(tl) {
+			errs = append(errs, field.Invalid(p.Child("template", "metadata", "labels"), tl, "`selector` does not match template `labels`"))
+		}
+		if len(mapOf(sel["matchLabels"]))+len(listOf(sel["matchExpressions"])) == 0 {
+			errs = append(errs, field.Invalid(p.Child("selector"), selectorValue(sel, true), "empty selector is invalid for daemonset"))
+		}
+	} else {
+		// LabelSelectorAsSelector(nil) is Nothing, which matches no labels.
+		errs = append(errs, field.Invalid(p.Child("template", "metadata", "labels"), tl, "`selector` does not match template `labels`"))
+	}
+	var oldPodSpec map[string]any
+	if old != nil {
+		oldPodSpec = mapOf(mapOf(mapOf(old["spec"])["template"])["spec"])
+	}
+	podSpec := mapOf(tmpl["spec"])
+	tp := p.Child("template")
+	errs = append(errs, ValidatePodTemplateSpec(tp, tmpl, NewPodOptions(podSpec, oldPodSpec))...)
+	if rp := str(podSpec, "restartPolicy"); rp != "Always" {
+		errs = append(errs, field.NotSupported(tp.Child("spec", "restartPolicy"), rp, []string{"Always"}))
+	}
+	if has(podSpec, "activeDeadlineSeconds") {
+		errs = append(errs, field.Forbidden(tp.Child("spec", "activeDeadlineSeconds"), "activeDeadlineSeconds in DaemonSet is not Supported"))
+	}
+	minReady, _ := integer(spec, "minReadySeconds")
+	errs = append(errs, nonNegative(p.Child("minReadySeconds"), minReady)...)
+	errs = append(errs, nonNegative(p.Child("templateGeneration"), templateGeneration(obj))...)
+	errs = append(errs, daemonSetUpdateStrategy(p.Child("updateStrategy"), mapOf(spec["updateStrategy"]))...)
+	if v, ok := integer(spec, "revisionHistoryLimit"); ok {
+		errs = append(errs, nonNegative(p.Child("revisionHistoryLimit"), v)...)
+	}
+	return errs
+}
+
+// templateGeneration is the internal spec.templateGeneration, which apps/v1 carries in the
+// deprecated.daemonset.template.generation annotation.
+func templateGeneration(obj map[string]any) int64 {
+	v := str(mapOf(mapOf(obj["metadata"])["annotations"]), "deprecated.daemonset.template.generation")
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return n
+}
+
+func daemonSetUpdateStrategy(p field.Path, s map[string]any) field.ErrorList {
+	ru, hasRU := s["rollingUpdate"].(map[string]any)
+	switch t := str(s, "type"); t {
+	case "OnDelete":
+	case "RollingUpdate":
+		if !hasRU {
+			return field.ErrorList{field.Required(p.Child("rollingUpdate"), "")}
+		}
+		rp := p.Child("rollingUpdate")
+		mu, ms := intOrString(ru["maxUnavailable"]), intOrString(ru["maxSurge"])
+		errs := positiveIntOrPercent(rp.Child("maxUnavailable"), mu)
+		errs = append(errs, positiveIntOrPercent(rp.Child("maxSurge"), ms)...)
+		if v, ok := percentValue(mu); ok && v > 100 {
+			errs = append(errs, field.Invalid(rp.Child("maxUnavailable"), mu, "must not be greater than 100%"))
+		}
+		if v, ok := percentValue(ms); ok && v > 100 {
+			errs = append(errs, field.Invalid(rp.Child("maxSurge"), ms, "must not be greater than 100%"))
+		}
+		hasU, hasS := intOrPercentValue(mu) != 0, intOrPercentValue(ms) != 0
+		switch {
+		case hasU && hasS:
+			errs = append(errs, field.Invalid(rp.Child("maxSurge"), ms, "may not be set when maxUnavailable is non-zero"))
+		case !hasU && !hasS:
+			errs = append(errs, field.Required(rp.Child("maxUnavailable"), "cannot be 0 when maxSurge is 0"))
+		}
+		return errs
+	default:
+		bad := deploymentStrategyJSON{Type: t}
+		if hasRU {
+			bad.RollingUpdate = &rollingUpdateJSON{MaxUnavailable: intOrString(ru["maxUnavailable"]), MaxSurge: intOrString(ru["maxSurge"])}
+		}
+		return field.ErrorList{field.NotSupported(p, &bad, []string{"RollingUpdate", "OnDelete"})}
+	}
+	return nil
+}
+
+func daemonSetStatus(st map[string]any) field.ErrorList {
+	p := field.NewPath("status")
+	var errs field.ErrorList
+	for _, k := range []string{"currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady", "observedGeneration", "updatedNumberScheduled", "numberAvailable", "numberUnavailable"} {
+		v, _ := integer(st, k)
+		errs = append(errs, nonNegative(p.Child(k), v)...)
+	}
+	if v, ok := integer(st, "collisionCount"); ok {
+		errs = append(errs, nonNegative(p.Child("collisionCount"), v)...)
+	}
+	return errs
+}

@@ -29,6 +29,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateClusterRoleBinding, validateUpdate: validateClusterRoleBindingUpdate}, true
 	case groupKind{"apps", "Deployment"}:
 		return strategy{validate: validateDeployment, validateUpdate: validateDeploymentUpdate, warnings: deploymentWarnings}, true
+	case groupKind{"apps", "DaemonSet"}:
+		return strategy{validate: validateDaemonSet, validateUpdate: validateDaemonSetUpdate}, true
 	case groupKind{"apps", "ReplicaSet"}:
 		return strategy{validate: validateReplicaSet, validateUpdate: validateReplicaSetUpdate, warnings: deploymentWarnings}, true
 	case groupKind{"", "Service"}:

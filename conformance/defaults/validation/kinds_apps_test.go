@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apiserver/pkg/registry/rest"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
 	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
 )
@@ -24,7 +25,31 @@ func appsKinds() []harnessKind {
 			podSpec: "spec.template.spec.", create: deployment.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": deployment.Strategy, "status": deployment.StatusStrategy}},
 		{gvk: gvk("ReplicaSet"), resource: "replicasets", seed: seedReplicaSet,
 			podSpec: "spec.template.spec.", create: replicaset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": replicaset.Strategy, "status": replicaset.StatusStrategy}},
+		{gvk: gvk("DaemonSet"), resource: "daemonsets", seed: seedDaemonSet,
+			podSpec: "spec.template.spec.", create: daemonset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": daemonset.Strategy, "status": daemonset.StatusStrategy}},
 	}
+}
+
+func seedDaemonSet(r *rand.Rand) runtime.Object {
+	sel, tmpl := seedWorkload(r)
+	ds := &appsv1.DaemonSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "DaemonSet"}, ObjectMeta: seedMeta(r),
+		Spec: appsv1.DaemonSetSpec{Selector: sel, Template: tmpl}}
+	switch r.Intn(3) {
+	case 0:
+		ds.Spec.UpdateStrategy = appsv1.DaemonSetUpdateStrategy{Type: appsv1.OnDeleteDaemonSetStrategyType}
+	case 1:
+		mu, ms := intstr.FromInt32(0), intstr.FromString("10%")
+		ds.Spec.UpdateStrategy = appsv1.DaemonSetUpdateStrategy{Type: appsv1.RollingUpdateDaemonSetStrategyType,
+			RollingUpdate: &appsv1.RollingUpdateDaemonSet{MaxUnavailable: &mu, MaxSurge: &ms}}
+	}
+	if r.Intn(2) == 0 {
+		ds.Spec.MinReadySeconds = 5
+		ds.Spec.RevisionHistoryLimit = ptr(int32(3))
+	}
+	if r.Intn(2) == 0 {
+		ds.Status = appsv1.DaemonSetStatus{CurrentNumberScheduled: 2, DesiredNumberScheduled: 2, NumberReady: 1, ObservedGeneration: 1, CollisionCount: ptr(int32(1))}
+	}
+	return ds
 }
 
 func ptr[T any](v T) *T { return &v }
