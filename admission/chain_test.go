@@ -3,7 +3,6 @@ package admission_test
 import (
 	"context"
 	"errors"
-	"github.com/writepath/writepath/schema"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 

@@ -2,9 +2,9 @@ package admission
 
 import (
 	"fmt"
-	"github.com/writepath/writepath/schema"
 
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 

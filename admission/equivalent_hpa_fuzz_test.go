@@ -2,7 +2,6 @@ package admission
 
 import (
 	"encoding/json"
-	"github.com/writepath/writepath/schema"
 	"math/rand"
 	"strconv"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 )
 
 // FuzzHPAConversion: any object, converted in every direction (and into

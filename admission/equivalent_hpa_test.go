@@ -1,7 +1,6 @@
 package admission_test
 
 import (
-	"github.com/writepath/writepath/schema"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 )
 
 // TestHPAConversionGolden replays testdata/admission/hpa-conversion: each

@@ -1,10 +1,11 @@
 package admission
 
 import (
-	"github.com/writepath/writepath/schema"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/writepath/writepath/schema"
 )
 
 // TestBuiltinEquivalents checks the built-in EquivalentResourceRegistry

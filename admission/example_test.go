@@ -3,11 +3,11 @@ package admission_test
 import (
 	"context"
 	"fmt"
-	"github.com/writepath/writepath/schema"
 	"time"
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 )
 
 const examplePolicy = `

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/writepath/writepath/schema"
 	"reflect"
 	"sort"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/patch"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 

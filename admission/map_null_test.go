@@ -2,7 +2,6 @@ package admission_test
 
 import (
 	"context"
-	"github.com/writepath/writepath/schema"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 )
 
 // TestApplyConfigurationNull: a CEL null in an ApplyConfiguration's Object

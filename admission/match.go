@@ -2,10 +2,10 @@ package admission
 
 import (
 	"fmt"
-	"github.com/writepath/writepath/schema"
 	"strings"
 
 	"github.com/writepath/writepath/internal/labels"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 

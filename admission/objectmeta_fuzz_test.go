@@ -2,7 +2,6 @@ package admission_test
 
 import (
 	"context"
-	"github.com/writepath/writepath/schema"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +10,7 @@ import (
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 )
 
 // FuzzRegistrySteps: the registry's metadata steps (namespace, uid

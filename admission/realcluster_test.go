@@ -3,7 +3,6 @@ package admission_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/writepath/writepath/schema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 )
 
 // recorded is one scenario answered by the real kube-apiserver 1.37

@@ -6,11 +6,11 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"github.com/writepath/writepath/schema"
 	"io"
 	"sync"
 
 	"github.com/writepath/writepath/cel"
+	"github.com/writepath/writepath/schema"
 )
 
 // The OpenAPI of the built-in kinds the type checker resolves schemas from:

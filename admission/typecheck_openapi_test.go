@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"github.com/writepath/writepath/schema"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/writepath/writepath/schema"
 )
 
 // servedNode reads the parts of an OpenAPI v3 schema the catalogue keeps.

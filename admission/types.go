@@ -2,8 +2,9 @@ package admission
 
 import (
 	"context"
-	"github.com/writepath/writepath/schema"
 	"time"
+
+	"github.com/writepath/writepath/schema"
 )
 
 // Operation is the admission operation of a request.

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/writepath/writepath/schema"
 	"io"
 	"net/http"
 	"net/url"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/patch"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 

@@ -7,7 +7,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"github.com/writepath/writepath/schema"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	wschema "github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"k8s.io/apiserver/pkg/warning"
 
 	wadmission "github.com/writepath/writepath/admission"
+	wschema "github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 

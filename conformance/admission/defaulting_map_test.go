@@ -3,7 +3,6 @@ package admission
 import (
 	"context"
 	"encoding/json"
-	wschema "github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	clientscheme "k8s.io/client-go/kubernetes/scheme"
 
 	wadmission "github.com/writepath/writepath/admission"
+	wschema "github.com/writepath/writepath/schema"
 )
 
 // typedPolicyObjects are typedObjects whose conversion of an

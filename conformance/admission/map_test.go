@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	wschema "github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"testing"
 
@@ -28,6 +27,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
 	wadmission "github.com/writepath/writepath/admission"
+	wschema "github.com/writepath/writepath/schema"
 )
 
 // builtinTypes is the mutating plugin's type converter manager as kube-apiserver

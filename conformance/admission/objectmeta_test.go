@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	wadmission "github.com/writepath/writepath/admission"
 	wfield "github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 

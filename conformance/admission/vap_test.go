@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	wadmission "github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 

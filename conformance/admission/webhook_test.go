@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	wschema "github.com/writepath/writepath/schema"
 	"math/rand/v2"
 	"testing"
 
@@ -29,6 +28,7 @@ import (
 	clientscheme "k8s.io/client-go/kubernetes/scheme"
 
 	wadmission "github.com/writepath/writepath/admission"
+	wschema "github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 

@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"encoding/json"
-	wschema "github.com/writepath/writepath/schema"
 	"os"
 	goruntime "runtime"
 	"sort"
@@ -27,6 +26,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	wadmission "github.com/writepath/writepath/admission"
+	wschema "github.com/writepath/writepath/schema"
 )
 
 // admissionVAP is a ValidatingAdmissionPolicy with 5 validations on

@@ -1,7 +1,6 @@
 package hpaconversion
 
 import (
-	"github.com/writepath/writepath/schema"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 )
 
 const goldenDir = "../../../testdata/admission/hpa-conversion"

@@ -9,7 +9,6 @@ package hpaconversion
 
 import (
 	"encoding/json"
-	"github.com/writepath/writepath/schema"
 	"math/rand"
 	"os"
 	"reflect"
@@ -28,6 +27,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/schema"
 )
 
 var (
