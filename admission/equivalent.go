@@ -21,28 +21,15 @@ type Versions struct {
 	// version of a CRD, served or not, is equivalent to the others, as the
 	// apiextensions-apiserver registers them.
 	CRDs []*schema.CRD
-	// Converter converts objects between versions of a kind. Nil uses
-	// BuiltinConverter, which converts the kinds kube-apiserver serves in
+	// Converter converts objects between versions of a kind (for example
+	// conversion.Builtin, which converts the kinds kube-apiserver serves in
 	// several versions by default and custom resources whose CRD uses the None
-	// strategy; a CRD with a conversion webhook needs a Converter (for example
-	// one built on package conversion, as `writepath admit --crd` does).
-	Converter Converter
-}
-
-// Converter converts obj, an object of kind from, to the kind to (another
-// version of the kind, in its group or a group sharing its storage), as the
-// apiserver's object convertor does for admission. It must not modify obj and
-// returns a fresh value.
-type Converter interface {
-	Convert(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error)
-}
-
-// ConverterFunc is a Converter made of a function.
-type ConverterFunc func(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error)
-
-// Convert implements Converter.
-func (f ConverterFunc) Convert(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
-	return f(obj, from, to)
+	// strategy; a CRD with a conversion webhook needs its conversion.Converter
+	// in front of it). When it is a schema.OntoConverter, a webhook's or
+	// policy's result is converted back into the object held. Nil converts
+	// nothing: a match through another version fails as an unknown
+	// conversion.
+	Converter schema.Converter
 }
 
 func (v *Versions) crdVersion(gvk schema.GroupVersionKind) *schema.Version {
@@ -235,64 +222,16 @@ var builtinEquivalents = sync.OnceValue(func() *equivalents {
 	return e
 })
 
-// converter is the configured Converter, or the built-in one.
-func (c *Chain) converter() Converter {
+// converter is the configured Converter; without one, an object is
+// "converted" only to its own kind.
+func (c *Chain) converter() schema.Converter {
 	if c.cfg.Versions.Converter != nil {
 		return c.cfg.Versions.Converter
 	}
-	return BuiltinConverter(c.cfg.Versions.CRDs)
-}
-
-// BuiltinConverter returns the Converter used when Versions.Converter is nil:
-// an object already of the target kind is returned as is; custom resources of
-// crds are converted as the None strategy does (apiVersion rewritten); the
-// core v1 and events.k8s.io/v1 Events are converted as kube-apiserver
-// converts them (fields renamed), and HorizontalPodAutoscalers between
-// autoscaling/v1 and autoscaling/v2 through the internal version (what v1
-// cannot express kept in annotations; see the package documentation);
-// anything else fails as an unknown conversion.
-//
-// The Converter it returns is an OntoConverter: converting a
-// HorizontalPodAutoscaler from v1 into an existing v2 object keeps that
-// object's metrics, behavior, current metrics and conditions where the v1
-// object does not say them, as the admission dispatchers do.
-func BuiltinConverter(crds []*schema.CRD) Converter {
-	return builtinConverter{crds: crds}
-}
-
-type builtinConverter struct{ crds []*schema.CRD }
-
-// Convert implements Converter.
-func (b builtinConverter) Convert(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
-	return b.ConvertOnto(obj, nil, from, to)
-}
-
-// ConvertOnto implements OntoConverter.
-func (b builtinConverter) ConvertOnto(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
-	if from == to {
-		return value.DeepCopyMap(obj)
-	}
-	v := Versions{CRDs: b.crds}
-	if from.Group == to.Group && from.Kind == to.Kind && v.crdVersion(from) != nil && v.crdVersion(to) != nil {
-		out, err := value.DeepCopyMap(obj)
-		if err != nil {
-			return nil, err
+	return schema.ConverterFunc(func(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
+		if from == to {
+			return value.DeepCopyMap(obj)
 		}
-		out["apiVersion"] = apiVersionOf(to)
-		return out, nil
-	}
-	if out, ok, err := convertEvent(obj, from, to); ok {
-		return out, err
-	}
-	if out, ok, err := convertHPA(obj, base, from, to); ok {
-		return out, err
-	}
-	return nil, fmt.Errorf("converting (%s) %s to %s: unknown conversion", apiVersionOf(from), from.Kind, apiVersionOf(to))
-}
-
-func apiVersionOf(gvk schema.GroupVersionKind) string {
-	if gvk.Group == "" {
-		return gvk.Version
-	}
-	return gvk.Group + "/" + gvk.Version
+		return nil, fmt.Errorf("converting (%s) %s to %s: unknown conversion", from.APIVersion(), from.Kind, to.APIVersion())
+	})
 }

@@ -116,3 +116,30 @@ func (c *Chain) vapValues(r *Request, obj map[string]any, as matchedAs, cache ma
 	cache[as] = rv
 	return rv, nil
 }
+
+// convertOnto is convertTo for the conversion back of a webhook's or policy's
+// result obj (of kind from) into base, the request's object (of kind to)
+// before the webhook or policy ran.
+func (c *Chain) convertOnto(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
+	if obj == nil || from == to {
+		return obj, nil
+	}
+	if oc, ok := c.converter().(schema.OntoConverter); ok {
+		return oc.ConvertOnto(obj, base, from, to)
+	}
+	return c.converter().Convert(obj, from, to)
+}
+
+// unversionOnto converts a webhook's result obj, of the kind matched as,
+// back to the request's kind, into base, the request's object before the
+// webhook ran (as the dispatchers do); a failure is a 500.
+func (c *Chain) unversionOnto(req *Request, as matchedAs, obj, base map[string]any) (map[string]any, error) {
+	if as.kind == req.Kind || obj == nil {
+		return obj, nil
+	}
+	out, err := c.convertOnto(obj, base, as.kind, req.Kind)
+	if err != nil {
+		return nil, status.InternalError(err)
+	}
+	return out, nil
+}

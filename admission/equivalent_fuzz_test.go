@@ -15,39 +15,6 @@ import (
 	"github.com/writepath/writepath/schema"
 )
 
-// FuzzBuiltinConverter: converting any object between any versions never
-// panics nor modifies its input, and a successful conversion is a fresh
-// object at the target apiVersion.
-func FuzzBuiltinConverter(f *testing.F) {
-	crd, err := schema.FromCRDBytes([]byte(gadgetCRD))
-	require.NoError(f, err)
-	conv := admission.BuiltinConverter([]*schema.CRD{crd})
-	f.Add([]byte(`{"apiVersion":"example.com/v1","kind":"Gadget","spec":{"a":[1,2]}}`), "example.com", "v1", "v1beta1", "Gadget")
-	f.Add([]byte(`{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler"}`), "autoscaling", "v2", "v1", "HorizontalPodAutoscaler")
-	f.Add([]byte(`{}`), "", "v1", "v1", "Pod")
-	f.Fuzz(func(t *testing.T, data []byte, group, from, to, kind string) {
-		obj, err := codec.DecodeObject(data)
-		if err != nil {
-			return
-		}
-		before, err := codec.DecodeObject(data)
-		require.NoError(t, err)
-		out, err := conv.Convert(obj, schema.GroupVersionKind{Group: group, Version: from, Kind: kind},
-			schema.GroupVersionKind{Group: group, Version: to, Kind: kind})
-		assert.True(t, value.Equal(before, obj), "input modified")
-		if err != nil || from == to {
-			return
-		}
-		want := to
-		if group != "" {
-			want = group + "/" + to
-		}
-		assert.Equal(t, want, out["apiVersion"])
-		out["x-fresh"] = true
-		assert.True(t, value.Equal(before, obj), "output shares the input")
-	})
-}
-
 type allowHook struct{}
 
 func (allowHook) Call(_ context.Context, _ admission.WebhookTarget, body []byte) ([]byte, error) {

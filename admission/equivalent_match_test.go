@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -42,7 +43,7 @@ func TestEquivalentMatchConditionsSeeRequestResource(t *testing.T) {
 		{"request.resource.version == 'v1beta1'", false},
 	} {
 		chain, err := admission.New(admission.Config{Objects: []map[string]any{policy(tc.condition), binding},
-			Versions: admission.Versions{CRDs: []*schema.CRD{crd}}})
+			Versions: admission.Versions{CRDs: []*schema.CRD{crd}, Converter: conversion.Builtin{CRDs: []*schema.CRD{crd}}}})
 		require.NoError(t, err)
 		res, err := chain.Admit(context.Background(), req)
 		require.NoError(t, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
@@ -138,7 +139,7 @@ func TestRealClusterDefaulting(t *testing.T) {
 				rest = append(rest, d)
 			}
 			cfg := splitConfig(t, rest)
-			cfg.Versions.CRDs = crds
+			cfg.Versions.CRDs, cfg.Versions.Converter = crds, conversion.Builtin{CRDs: crds}
 			got := readReceived(t, dir)
 			uids := make([]string, 0, len(got))
 			for _, r := range got {

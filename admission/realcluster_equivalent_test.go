@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
@@ -100,7 +101,7 @@ func TestRealClusterEquivalent(t *testing.T) {
 		rest = append(rest, d)
 	}
 	cfg := splitConfig(t, rest)
-	cfg.Versions = admission.Versions{CRDs: crds}
+	cfg.Versions = admission.Versions{CRDs: crds, Converter: conversion.Builtin{CRDs: crds}}
 	// The object as admission received it (at v1): the recorded v1beta1 one
 	// converted back (the apiserver sets uid and creationTimestamp of custom
 	// resources after mutating admission).
@@ -300,8 +301,7 @@ func canonicalJSON(t *testing.T, v any) string {
 func TestRealClusterEquivalentHPAOnto(t *testing.T) {
 	v1 := schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
 	v2 := schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}
-	conv, ok := admission.BuiltinConverter(nil).(admission.OntoConverter)
-	require.True(t, ok)
+	var conv schema.OntoConverter = conversion.Builtin{}
 	for _, name := range []string{"hpa-onto", "hpa-onto-invalid", "hpa-onto-cpu"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(equivalentDir, name)

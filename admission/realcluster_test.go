@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
@@ -27,7 +28,8 @@ type recorded struct {
 // splitConfig sorts a scenario's objects into admission configuration,
 // namespaces and params, as the apiserver would find them.
 func splitConfig(t *testing.T, docs []map[string]any) admission.Config {
-	cfg := admission.Config{Builtins: admission.Builtins{NamespaceLifecycle: true}}
+	// The apiserver converts between the versions it serves.
+	cfg := admission.Config{Builtins: admission.Builtins{NamespaceLifecycle: true}, Versions: admission.Versions{Converter: conversion.Builtin{}}}
 	for _, d := range docs {
 		switch {
 		case strings.HasPrefix(d["apiVersion"].(string), "admissionregistration.k8s.io/"):

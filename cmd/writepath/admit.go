@@ -138,6 +138,7 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 		}
 	}
 	cfg.Builtins.NamespaceLifecycle = len(cfg.Namespaces) > 0
+	cfg.Versions.Converter = conversion.Builtin{}
 	if len(crdFiles) > 0 {
 		docs, err := e.readObjects(crdFiles)
 		if err != nil {
@@ -255,10 +256,10 @@ func withWebhookURL(objs []map[string]any, url string) []map[string]any {
 // admitVersions reads the --crd documents: their schemas, and a converter
 // that converts custom resources by their CRD's strategy (package
 // conversion: None, or the conversion webhook) and built-in kinds as
-// admission.BuiltinConverter does.
+// kube-apiserver does (conversion.Builtin).
 func admitVersions(docs []map[string]any) (admission.Versions, error) {
 	var v admission.Versions
-	convs := map[string]*conversion.Converter{}
+	var convs []*conversion.Converter
 	for _, d := range docs {
 		crd, err := conversion.FromCRD(d)
 		if err != nil {
@@ -277,27 +278,8 @@ func admitVersions(docs []map[string]any) (admission.Versions, error) {
 			return v, err
 		}
 		v.CRDs = append(v.CRDs, crd.Schema)
-		convs[crd.Schema.Group+"/"+crd.Schema.Names.Kind] = c
+		convs = append(convs, c)
 	}
-	v.Converter = admitConverter{convs: convs, builtin: admission.BuiltinConverter(v.CRDs).(admission.OntoConverter)}
+	v.Converter = conversion.Builtin{CRDs: v.CRDs, Custom: convs}
 	return v, nil
-}
-
-// admitConverter converts custom resources with their CRD's converter and
-// the rest with admission.BuiltinConverter, whose conversion back into the
-// object held (HorizontalPodAutoscaler v1 -> v2) it keeps.
-type admitConverter struct {
-	convs   map[string]*conversion.Converter
-	builtin admission.OntoConverter
-}
-
-func (a admitConverter) Convert(obj map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
-	return a.ConvertOnto(obj, nil, from, to)
-}
-
-func (a admitConverter) ConvertOnto(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
-	if c := a.convs[from.Group+"/"+from.Kind]; c != nil && from.Group == to.Group && from.Kind == to.Kind {
-		return c.Convert(obj, to.Version)
-	}
-	return a.builtin.ConvertOnto(obj, base, from, to)
 }

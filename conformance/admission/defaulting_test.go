@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	wadmission "github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	wschema "github.com/writepath/writepath/schema"
 )
 
@@ -285,7 +286,7 @@ func TestWebhookPatchDefaulting(t *testing.T) {
 	require.Eventually(t, func() bool { return plugin.WaitForReady() }, 10*time.Second, 10*time.Millisecond)
 
 	chain, err := wadmission.New(wadmission.Config{Objects: []map[string]any{cfgA, cfgB}, Namespaces: w.namespaces, Client: hook,
-		Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}}})
+		Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}, Converter: conversion.Builtin{CRDs: []*wschema.CRD{crd}}}})
 	require.NoError(t, err)
 
 	r := rand.New(rand.NewPCG(6, 60))

@@ -21,6 +21,7 @@ import (
 	"k8s.io/apiserver/pkg/authentication/user"
 
 	wadmission "github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	wschema "github.com/writepath/writepath/schema"
 )
 
@@ -187,7 +188,7 @@ func (q widgetRequest) attrs() admission.Attributes {
 }
 
 func (q widgetRequest) ours(t testing.TB, w *world, crd *wschema.CRD, objs []map[string]any) (wadmission.Result, error) {
-	chain, err := wadmission.New(wadmission.Config{Objects: objs, Namespaces: w.namespaces, Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}}})
+	chain, err := wadmission.New(wadmission.Config{Objects: objs, Namespaces: w.namespaces, Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}, Converter: conversion.Builtin{CRDs: []*wschema.CRD{crd}}}})
 	require.NoError(t, err)
 	return chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Operation(q.op),
 		Kind:        wschema.GroupVersionKind{Group: "example.com", Version: q.version, Kind: "Widget"},

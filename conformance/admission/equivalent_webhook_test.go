@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	wadmission "github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	wschema "github.com/writepath/writepath/schema"
 )
 
@@ -131,7 +132,7 @@ func TestEquivalentMutatingWebhooks(t *testing.T) {
 		refSent := hook.take()
 
 		chain, err := wadmission.New(wadmission.Config{Objects: []map[string]any{cfg}, Namespaces: w.namespaces, Client: hook,
-			Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}}})
+			Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}, Converter: conversion.Builtin{CRDs: []*wschema.CRD{crd}}}})
 		require.NoError(t, err)
 		got, gotErr := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Operation(q.op),
 			Kind:        wschema.GroupVersionKind{Group: "example.com", Version: q.version, Kind: "Widget"},

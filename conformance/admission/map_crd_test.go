@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	wadmission "github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	wschema "github.com/writepath/writepath/schema"
 )
 
@@ -188,7 +189,7 @@ func TestMutatingPoliciesCRDSMD(t *testing.T) {
 		refErr := mutating.NewDispatcher(nil, w.rawMatcher, types).Dispatch(context.Background(), attrs, admission.NewObjectInterfacesFromScheme(w.scheme), hooks)
 
 		chain, err := wadmission.New(wadmission.Config{Objects: []map[string]any{policy, binding}, Namespaces: w.namespaces,
-			Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}}})
+			Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}, Converter: conversion.Builtin{CRDs: []*wschema.CRD{crd}}}})
 		require.NoError(t, err)
 		res, err := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Create,
 			Kind:     wschema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Thing"},

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apiserver/pkg/authentication/user"
 
 	wadmission "github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	wschema "github.com/writepath/writepath/schema"
 )
 
@@ -136,7 +137,7 @@ func TestMutatingPoliciesNullInApply(t *testing.T) {
 				refErr = mutating.NewDispatcher(nil, w.rawMatcher, builtinTypes{}).Dispatch(context.Background(), attrs, schemeDefaulting{admission.NewObjectInterfacesFromScheme(w.scheme)}, hooks)
 			}
 			chain, err := wadmission.New(wadmission.Config{Objects: []map[string]any{policy, binding}, Namespaces: w.namespaces,
-				Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}}})
+				Versions: wadmission.Versions{CRDs: []*wschema.CRD{crd}, Converter: conversion.Builtin{CRDs: []*wschema.CRD{crd}}}})
 			require.NoError(t, err)
 			res, err := chain.Admit(context.Background(), wadmission.Request{Operation: wadmission.Create,
 				Kind:     wschema.GroupVersionKind{Group: k.gvk.Group, Version: "v1", Kind: kind},

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 )
 
@@ -40,7 +40,7 @@ func BenchmarkHPARoundTripReference(b *testing.B) {
 
 func BenchmarkHPARoundTripWritepath(b *testing.B) {
 	obj := benchObject(b)
-	conv := admission.BuiltinConverter(nil).(admission.OntoConverter)
+	conv := conversion.Builtin{}
 	b.ReportAllocs()
 	for b.Loop() {
 		v1, err := conv.Convert(obj, gvk2, gvk1)

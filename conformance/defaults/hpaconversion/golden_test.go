@@ -8,14 +8,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
 
-const goldenDir = "../../../testdata/admission/hpa-conversion"
+const goldenDir = "../../../testdata/conversion/hpa-conversion"
 
-// goldenCase is one entry of testdata/admission/hpa-conversion/cases.yaml.
+// goldenCase is one entry of testdata/conversion/hpa-conversion/cases.yaml.
 type goldenCase struct {
 	name     string
 	from, to schema.GroupVersionKind
@@ -46,9 +46,9 @@ func readGoldenCases(t *testing.T) []goldenCase {
 
 // TestHPAConversionGolden writes (UPDATE_GOLDEN=1) or checks expected.json:
 // the reference's result, error or panic for each case of cases.yaml, which
-// admission's TestHPAConversionGolden replays; writepath must agree.
+// conversion's TestHPAConversionGolden replays; writepath must agree.
 func TestHPAConversionGolden(t *testing.T) {
-	conv := admission.BuiltinConverter(nil).(admission.OntoConverter)
+	conv := conversion.Builtin{}
 	expected := map[string]any{}
 	for _, c := range readGoldenCases(t) {
 		var baseJSON []byte

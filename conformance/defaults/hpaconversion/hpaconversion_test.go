@@ -1,4 +1,4 @@
-// Package hpaconversion compares admission.BuiltinConverter's
+// Package hpaconversion compares conversion.Builtin's
 // HorizontalPodAutoscaler conversions with k8s.io/kubernetes v1.37.2's, as
 // kube-apiserver runs them for matchPolicy Equivalent: the object decoded into
 // its Go type (sigs.k8s.io/json, as the JSON serializer decodes), converted
@@ -16,7 +16,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/autoscaling/v1"
 	v2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -25,7 +24,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install"
 	kjson "sigs.k8s.io/json"
 
-	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
@@ -567,12 +566,11 @@ func count() int {
 }
 
 // TestHPAConversionDifferential: the same generated objects through
-// BuiltinConverter (ConvertOnto when converting into an object) and through
+// conversion.Builtin (ConvertOnto when converting into an object) and through
 // legacyscheme; the results (maps decoded with integers preserved) and the
 // errors must be equal, and where the reference panics ours must fail.
 func TestHPAConversionDifferential(t *testing.T) {
-	conv, ok := admission.BuiltinConverter(nil).(admission.OntoConverter)
-	require.True(t, ok, "BuiltinConverter is an OntoConverter")
+	var conv schema.OntoConverter = conversion.Builtin{}
 	g := gen{rand.New(rand.NewSource(20261130))}
 	n := count()
 	disagreements, errs, panics, onto := 0, 0, 0, 0

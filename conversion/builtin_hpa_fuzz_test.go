@@ -1,4 +1,4 @@
-package admission
+package conversion
 
 import (
 	"encoding/json"
@@ -28,7 +28,7 @@ func FuzzHPAConversion(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	conv := BuiltinConverter(nil).(OntoConverter)
+	conv := Builtin{}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		obj, err := codec.DecodeObject(data)
 		if err != nil {
@@ -63,7 +63,7 @@ func FuzzHPARoundTrip(f *testing.F) {
 	for i := int64(0); i < 8; i++ {
 		f.Add(i)
 	}
-	conv := BuiltinConverter(nil).(OntoConverter)
+	conv := Builtin{}
 	f.Fuzz(func(t *testing.T, seed int64) {
 		obj := roundTrippableHPA(rand.New(rand.NewSource(seed)))
 		want, err := typedV2(obj)

@@ -1,4 +1,4 @@
-package admission
+package conversion
 
 import (
 	"encoding/json"
@@ -10,7 +10,6 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
-	"github.com/writepath/writepath/status"
 )
 
 // HorizontalPodAutoscaler autoscaling/v1 <-> autoscaling/v2, as
@@ -116,7 +115,7 @@ func convertHPA(obj, base map[string]any, from, to schema.GroupVersionKind) (map
 		}
 		meta["annotations"] = m
 	}
-	out := map[string]any{"apiVersion": apiVersionOf(to), "kind": to.Kind, "metadata": meta}
+	out := map[string]any{"apiVersion": to.APIVersion(), "kind": to.Kind, "metadata": meta}
 	for k, v := range map[string]any{"spec": spec, "status": status} {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -145,9 +144,9 @@ func decodeHPA(obj map[string]any, v any) error {
 
 // hpaTypeNames restores the packages and names of k8s.io/api's types in
 // decoding errors.
-var hpaTypeNames = strings.NewReplacer("admission.hpa1", "v1.", "admission.hpa2", "v2.", "admission.hpaMeta", "v1.",
-	"admission.hpaCore", "v1.", "admission.hpaObjectMeta", "v1.ObjectMeta", "admission.hpaQuantity", "resource.Quantity",
-	"admission.hpaTime", "v1.Time", "hpaObjectMeta", "ObjectMeta", "hpa1", "", "hpa2", "", "hpaMeta", "")
+var hpaTypeNames = strings.NewReplacer("conversion.hpa1", "v1.", "conversion.hpa2", "v2.", "conversion.hpaMeta", "v1.",
+	"conversion.hpaCore", "v1.", "conversion.hpaObjectMeta", "v1.ObjectMeta", "conversion.hpaQuantity", "resource.Quantity",
+	"conversion.hpaTime", "v1.Time", "hpaObjectMeta", "ObjectMeta", "hpa1", "", "hpa2", "", "hpaMeta", "")
 
 // dropHPAAnnotations is DropRoundTripHorizontalPodAutoscalerAnnotations: a
 // copy of ann without the round-trip annotations (ann itself when it has
@@ -513,48 +512,4 @@ func hpaBehaviorFromInternal(b *hpaInternalBehavior) *hpa2HorizontalPodAutoscale
 		return out
 	}
 	return &hpa2HorizontalPodAutoscalerBehavior{ScaleUp: rules(b.ScaleUp), ScaleDown: rules(b.ScaleDown)}
-}
-
-// OntoConverter is a Converter whose conversion of a webhook's or policy's
-// result back to the request's kind depends on the object it is converted
-// into. kube-apiserver's dispatchers convert the mutated object into the
-// internal object they hold (the request's object before the webhook or
-// policy ran), not into a fresh one; most conversions set every field and do
-// not care, but HorizontalPodAutoscaler autoscaling/v1 -> v2 leaves the fields
-// v1 cannot express (and its annotations do not carry) as they were.
-// BuiltinConverter implements it; the chain uses ConvertOnto when the
-// configured Converter does.
-type OntoConverter interface {
-	Converter
-	// ConvertOnto converts obj, of kind from, to kind to, into base (an object
-	// of kind to; nil converts into a fresh object, as Convert). It modifies
-	// neither obj nor base and returns a fresh value.
-	ConvertOnto(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, error)
-}
-
-// convertOnto is convertTo for the conversion back of a webhook's or policy's
-// result obj (of kind from) into base, the request's object (of kind to)
-// before the webhook or policy ran.
-func (c *Chain) convertOnto(obj, base map[string]any, from, to schema.GroupVersionKind) (map[string]any, error) {
-	if obj == nil || from == to {
-		return obj, nil
-	}
-	if oc, ok := c.converter().(OntoConverter); ok {
-		return oc.ConvertOnto(obj, base, from, to)
-	}
-	return c.converter().Convert(obj, from, to)
-}
-
-// unversionOnto converts a webhook's result obj, of the kind matched as,
-// back to the request's kind, into base, the request's object before the
-// webhook ran (as the dispatchers do); a failure is a 500.
-func (c *Chain) unversionOnto(req *Request, as matchedAs, obj, base map[string]any) (map[string]any, error) {
-	if as.kind == req.Kind || obj == nil {
-		return obj, nil
-	}
-	out, err := c.convertOnto(obj, base, as.kind, req.Kind)
-	if err != nil {
-		return nil, status.InternalError(err)
-	}
-	return out, nil
 }

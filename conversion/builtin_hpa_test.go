@@ -1,4 +1,4 @@
-package admission_test
+package conversion_test
 
 import (
 	"os"
@@ -8,18 +8,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
 
-// TestHPAConversionGolden replays testdata/admission/hpa-conversion: each
-// case of cases.yaml converted by BuiltinConverter (into its base when it has
+// TestHPAConversionGolden replays testdata/conversion/hpa-conversion: each
+// case of cases.yaml converted by Builtin (into its base when it has
 // one) must give the object, the error, or (where kube-apiserver panics) an
 // error, as expected.json records k8s.io/kubernetes v1.37.2's answers
 // (written by conformance/defaults/hpaconversion's TestHPAConversionGolden).
 func TestHPAConversionGolden(t *testing.T) {
-	dir := "../testdata/admission/hpa-conversion"
+	dir := "../testdata/conversion/hpa-conversion"
 	b, err := os.ReadFile(filepath.Join(dir, "cases.yaml"))
 	require.NoError(t, err)
 	cases, err := codec.DecodeValue(b)
@@ -31,7 +31,7 @@ func TestHPAConversionGolden(t *testing.T) {
 	gvk := map[any]schema.GroupVersionKind{
 		"v1": {Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"},
 		"v2": {Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}}
-	conv := admission.BuiltinConverter(nil).(admission.OntoConverter)
+	conv := conversion.Builtin{}
 	require.Len(t, cases, len(expected))
 	for _, c := range cases.([]any) {
 		m := c.(map[string]any)

@@ -1,4 +1,4 @@
-package admission
+package conversion
 
 import "github.com/writepath/writepath/internal/value"
 
@@ -55,7 +55,7 @@ func convertEvent(obj map[string]any, from, to schema.GroupVersionKind) (map[str
 		}
 		out[k] = v
 	}
-	out["apiVersion"] = apiVersionOf(to)
+	out["apiVersion"] = to.APIVersion()
 	// The converted object is the typed one as the apiserver encodes it: its
 	// struct fields and non-omitempty fields are there even when zero.
 	zero := eventZeroFields

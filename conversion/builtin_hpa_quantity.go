@@ -1,4 +1,4 @@
-package admission
+package conversion
 
 import iq "github.com/writepath/writepath/internal/quantity"
 

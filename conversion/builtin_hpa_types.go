@@ -1,4 +1,4 @@
-package admission
+package conversion
 
 // The Go types of k8s.io/api v0.37.2's autoscaling/v1 and autoscaling/v2
 // HorizontalPodAutoscaler and of the internal types' JSON that the v1

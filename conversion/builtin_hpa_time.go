@@ -1,4 +1,4 @@
-package admission
+package conversion
 
 import (
 	"encoding/json"
