@@ -55,9 +55,6 @@ type Chain struct {
 	maps       []*mapPolicy
 	mutating   []*webhook
 	validating []*webhook
-	// arrived, when set (by tests of this package), is called with a
-	// validating webhook's name once its answer has been taken in.
-	arrived func(webhook string)
 }
 
 // New compiles cfg: expressions are compiled once here and reused by every

@@ -61,9 +61,6 @@ func (c *Chain) runValidatingWebhooks(ctx context.Context, req *Request, obj map
 				errs = append(errs, e)
 			}
 		}
-		if c.arrived != nil {
-			c.arrived(w.name)
-		}
 	}
 	wg.Add(len(relevant))
 	for idx, w := range relevant {

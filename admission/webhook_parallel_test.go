@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -20,10 +21,9 @@ import (
 	"github.com/writepath/writepath/status"
 )
 
-// These tests are in package admission for one seam: Chain.arrived tells when
-// a validating webhook's answer has been taken in, so a test can release the
-// webhooks' answers one at a time in a chosen order and the "first to arrive"
-// is deterministic.
+// The tests that release the webhooks' answers one at a time in a chosen
+// order (so the "first to arrive" is deterministic) run the chain in a
+// testing/synctest bubble.
 
 // gateClient answers each webhook only when the test releases it.
 type gateClient struct {
@@ -33,11 +33,20 @@ type gateClient struct {
 }
 
 func newGateClient(names []string, answer func(name, uid string) ([]byte, error)) *gateClient {
-	g := &gateClient{started: make(chan string, len(names)), release: map[string]chan struct{}{}, answer: answer}
+	g := &gateClient{release: map[string]chan struct{}{}, answer: answer}
 	for _, n := range names {
-		g.release[n] = make(chan struct{})
+		g.release[n] = nil
 	}
 	return g
+}
+
+// arm makes the gates anew: inside a synctest bubble, so that a webhook
+// waiting at one is durably blocked.
+func (g *gateClient) arm() {
+	g.started = make(chan string, len(g.release))
+	for n := range g.release {
+		g.release[n] = make(chan struct{})
+	}
 }
 
 func (g *gateClient) Call(ctx context.Context, t WebhookTarget, body []byte) ([]byte, error) {
@@ -94,38 +103,29 @@ func configMapCreate() Request {
 }
 
 // admitReleasing runs Admit and releases the webhooks' answers in order, each
-// after the previous one has been taken in.
+// after the previous one has been taken in: it runs in a synctest bubble, and
+// synctest.Wait returns once every goroutine of the chain is blocked again
+// (the released answer handled, the others still waiting for their release).
 func admitReleasing(t *testing.T, chain *Chain, g *gateClient, req Request, calls int, order []string) (Result, error) {
 	t.Helper()
-	arrived := make(chan string, len(order))
-	chain.arrived = func(name string) { arrived <- name }
-	type out struct {
-		res Result
-		err error
-	}
-	done := make(chan out, 1)
-	go func() {
-		res, err := chain.Admit(context.Background(), req)
-		done <- out{res, err}
-	}()
-	for i := 0; i < calls; i++ {
-		select {
-		case <-g.started:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("only %d of %d webhooks were called", i, calls)
+	var res Result
+	var err error
+	synctest.Test(t, func(t *testing.T) {
+		g.arm()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			res, err = chain.Admit(context.Background(), req)
+		}()
+		synctest.Wait()
+		require.Len(t, g.started, calls, "webhooks called")
+		for _, name := range order {
+			close(g.release[name])
+			synctest.Wait()
 		}
-	}
-	for _, name := range order {
-		close(g.release[name])
-		select {
-		case got := <-arrived:
-			require.Equal(t, name, got, "answer taken in")
-		case <-time.After(10 * time.Second):
-			t.Fatalf("the answer of %s was not taken in", name)
-		}
-	}
-	o := <-done
-	return o.res, o.err
+		<-done
+	})
+	return res, err
 }
 
 func TestValidatingWebhooksFirstErrorToArrive(t *testing.T) {

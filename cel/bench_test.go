@@ -27,7 +27,7 @@ func cronTab(b *testing.B) (*schema.Structural, map[string]any) {
 // BenchmarkValidate evaluates the CronTab rules on a valid object (compiled once).
 func BenchmarkValidate(b *testing.B) {
 	s, obj := cronTab(b)
-	v := cel.ValidatorFor(s)
+	v := cel.NewValidator(s, true, cel.Options{})
 	b.ReportAllocs()
 	for b.Loop() {
 		if r := v.Validate(context.Background(), field.Path{}, obj, obj, cel.RuntimeCELCostBudget); len(r.Errors) > 0 {
@@ -36,7 +36,7 @@ func BenchmarkValidate(b *testing.B) {
 	}
 }
 
-// BenchmarkCompile compiles the CronTab rules (what ValidatorFor does once per schema).
+// BenchmarkCompile compiles the CronTab rules (what Validators.For does once per schema).
 func BenchmarkCompile(b *testing.B) {
 	s, _ := cronTab(b)
 	b.ReportAllocs()

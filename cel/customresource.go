@@ -17,12 +17,20 @@ const blockingNotice = "some validation rules were not checked because the objec
 // create), prior the errors schema validation found. When prior holds an error of type
 // NotSupported, Required, TooLong, TooMany or TypeInvalid the rules are not run and the
 // apiserver's single notice is returned instead. The runtime budget is RuntimeCELCostBudget.
-// Rules are compiled once per schema (ValidatorFor). obj and old are not modified.
+// The rules are compiled on every call: a caller validating many objects holds a Validators
+// and calls its ValidateCustomResource. obj and old are not modified.
 func ValidateCustomResource(ctx context.Context, v *schema.Version, obj, old map[string]any, prior field.ErrorList) Result {
+	var vs Validators
+	return vs.ValidateCustomResource(ctx, v, obj, old, prior)
+}
+
+// ValidateCustomResource is the package's ValidateCustomResource with the rules compiled once
+// per schema and kept in vs.
+func (vs *Validators) ValidateCustomResource(ctx context.Context, v *schema.Version, obj, old map[string]any, prior field.ErrorList) Result {
 	if v == nil || v.Structural == nil {
 		return Result{RemainingBudget: RuntimeCELCostBudget}
 	}
-	val := ValidatorFor(v.Structural)
+	val := vs.For(v.Structural)
 	if val == nil {
 		return Result{RemainingBudget: RuntimeCELCostBudget}
 	}

@@ -23,7 +23,8 @@
 //	errs := cel.ValidateCRDUpdate(crd, storedCRD, cel.Options{})             // the same, replacing storedCRD
 //	v := crd.Version("v1")
 //	res, _ := v.Process(schema.Request{Object: obj, Old: old})
-//	celRes := cel.ValidateCustomResource(ctx, v, res.Object, old, res.Errors)
+//	var validators cel.Validators // held by the caller: each schema's rules compiled once
+//	celRes := validators.ValidateCustomResource(ctx, v, res.Object, old, res.Errors)
 //	errs := append(res.Errors, celRes.Errors...) // what the 422 lists; celRes.Warnings are ratcheted failures
 //
 // For expressions outside CRDs (admission policies), BaseEnv(V1_37) is the environment to extend
@@ -33,9 +34,9 @@
 //
 //   - Inputs (schemas, objects, old objects) are never modified and never retained beyond the
 //     call; results are fresh values.
-//   - Environments, compiled Validators and the ValidatorFor cache are safe for concurrent use;
-//     a schema is compiled once (ValidatorFor caches by *schema.Structural, for the life of the
-//     process: build a Validator with NewValidator where schemas come and go).
+//   - Environments, compiled Validators and a Validators set are safe for concurrent use. No
+//     state is kept by the package: a Validators value compiles each schema once and keeps it
+//     for as long as its owner keeps the Validators (drop it with the schemas).
 //   - Evaluation is bounded: every rule stops at PerCallLimit, a request at its budget
 //     (RuntimeCELCostBudget for a custom resource), with the apiserver's errors. Regular
 //     expressions are RE2 (linear time). Quantity arithmetic that the apiserver would run

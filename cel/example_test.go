@@ -179,13 +179,14 @@ func ExampleNewValidator() {
 	// [spec: Invalid value: ports are immutable]
 }
 
-func ExampleValidatorFor() {
+func ExampleValidators() {
 	crd, err := schema.FromCRDBytes([]byte(crontabCRD))
 	if err != nil {
 		panic(err)
 	}
 	s := crd.Version("v1").Structural
-	fmt.Println(cel.ValidatorFor(s) == cel.ValidatorFor(s)) // compiled once
+	var validators cel.Validators
+	fmt.Println(validators.For(s) == validators.For(s)) // compiled once
 	// Output: true
 }
 

@@ -2,7 +2,6 @@ package cel
 
 import (
 	"fmt"
-	"sync"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -197,20 +196,16 @@ func SchemaDeclType(s *schema.Structural, isResourceRoot bool) *DeclType {
 	return nil
 }
 
-var embeddedCache sync.Map // *schema.Structural -> *schema.Structural
-
 // withTypeAndObjectMeta adds apiVersion, kind and metadata.{name,generateName} to the schema of
 // a resource root or embedded resource, as apiextensions does for CEL (name capped at 253
-// bytes, generateName at 252).
+// bytes, generateName at 252). The result is made anew on each call, as the apiserver's
+// WithTypeAndObjectMeta does: no state is kept by schema pointer.
 func withTypeAndObjectMeta(s *schema.Structural) *schema.Structural {
 	isType := func(p *schema.Structural, t string) bool { return p != nil && p.Type == t }
 	if s.Properties != nil && isType(s.Properties["kind"], "string") && isType(s.Properties["apiVersion"], "string") &&
 		isType(s.Properties["metadata"], "object") && s.Properties["metadata"].Properties != nil &&
 		isType(s.Properties["metadata"].Properties["name"], "string") && isType(s.Properties["metadata"].Properties["generateName"], "string") {
 		return s
-	}
-	if r, ok := embeddedCache.Load(s); ok {
-		return r.(*schema.Structural)
 	}
 	r := *s
 	r.Properties = make(map[string]*schema.Structural, len(s.Properties)+3)
@@ -227,8 +222,7 @@ func withTypeAndObjectMeta(s *schema.Structural) *schema.Structural {
 		"name":         cappedString(mdProps["name"], 253),
 		"generateName": cappedString(mdProps["generateName"], 252),
 	}}
-	actual, _ := embeddedCache.LoadOrStore(s, &r)
-	return actual.(*schema.Structural)
+	return &r
 }
 
 func cappedString(existing *schema.Structural, maxLength int64) *schema.Structural {

@@ -799,23 +799,30 @@ func (v *Validator) validateArray(st *evalState, fldPath field.Path, obj, old []
 	return errs, rem
 }
 
-// validatorCache holds the compiled validators of resource-root schemas: a second validation
-// of the same schema compiles nothing.
-var validatorCache sync.Map // *schema.Structural -> *cachedValidator
+// Validators holds the compiled validators of custom resources' structural
+// schemas, so that a schema is compiled once for every object validated
+// against it. Its owner keeps it as long as the schemas it was given (a
+// server, the CRDs it serves; a registry world, its own) and drops it with
+// them: nothing outlives it. The zero value is ready to use; it is safe for
+// concurrent use.
+type Validators struct {
+	m sync.Map // *schema.Structural -> *cachedValidator
+}
 
 type cachedValidator struct {
 	once sync.Once
 	v    *Validator
 }
 
-// ValidatorFor returns the compiled validator of a custom resource's structural schema
-// (isResourceRoot, default Options), compiling it on first use and caching it by schema.
-// It returns nil when the schema has no rules.
-func ValidatorFor(s *schema.Structural) *Validator {
+// For returns the compiled validator of a custom resource's structural
+// schema (isResourceRoot, default Options), compiling it on first use and
+// keeping it for later calls with the same schema. It returns nil when the
+// schema has no rules.
+func (vs *Validators) For(s *schema.Structural) *Validator {
 	if s == nil {
 		return nil
 	}
-	e, _ := validatorCache.LoadOrStore(s, &cachedValidator{})
+	e, _ := vs.m.LoadOrStore(s, &cachedValidator{})
 	c := e.(*cachedValidator)
 	c.once.Do(func() { c.v = NewValidator(s, true, Options{}) })
 	return c.v

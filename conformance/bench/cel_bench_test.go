@@ -60,7 +60,7 @@ func loadCELSubject(b *testing.B, crd map[string]any, version string, obj map[st
 		b.Fatal(err)
 	}
 	return celSubject{
-		mine: wcel.ValidatorFor(v.Structural),
+		mine: wcel.NewValidator(v.Structural, true, wcel.Options{}),
 		ref:  kcel.NewValidator(refS, true, celconfig.PerCallLimit),
 		refS: refS,
 		obj:  res.Object,

@@ -90,6 +90,7 @@ func TestGatewayAPIRules(t *testing.T) {
 		rules += v.rules
 	}
 	byGVK := map[string][]map[string]any{}
+	var validators wcel.Validators
 	checked, rejected, updates, disagreements := 0, 0, 0, 0
 	for _, set := range [][]map[string]any{valid, invalid} {
 		for _, raw := range set {
@@ -100,7 +101,7 @@ func TestGatewayAPIRules(t *testing.T) {
 			obj := refPrepare(raw, v.ref)
 			checked++
 			want := refValidate(v.ref, v.refV, obj, nil)
-			got := myValidate(wcel.ValidatorFor(v.mine.Structural), obj, nil)
+			got := myValidate(validators.For(v.mine.Structural), obj, nil)
 			if len(want.errs) > 0 {
 				rejected++
 			}
@@ -119,7 +120,7 @@ func TestGatewayAPIRules(t *testing.T) {
 				}
 				updates++
 				want := refValidate(v.ref, v.refV, obj, old)
-				got := myValidate(wcel.ValidatorFor(v.mine.Structural), obj, old)
+				got := myValidate(validators.For(v.mine.Structural), obj, old)
 				if !assert.Equal(t, fmt.Sprint(want), fmt.Sprint(got), "update old=%s new=%s", mustJSON(old), mustJSON(obj)) {
 					disagreements++
 				}
