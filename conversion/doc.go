@@ -18,6 +18,13 @@
 // versions carry a warning on every request (CRD.Warnings): the version's deprecationWarning,
 // or "<group>/<version> <Kind> is deprecated; use <group>/<newer> <Kind>".
 //
+// Built-in kinds are converted as kube-apiserver's scheme converts them (Builtin, a
+// schema.Converter): HorizontalPodAutoscaler autoscaling/v1 <-> v2 through the internal version,
+// what v1 cannot express kept in the autoscaling.alpha.kubernetes.io annotations; core/v1 and
+// events.k8s.io/v1 Events by renaming fields; a CRD's versions by the None strategy, or by its
+// Converter when Builtin.Custom has one. Admission takes it through its configuration for
+// matchPolicy Equivalent.
+//
 // Beyond the apiserver: Registry runs hub-and-spoke converters in process through the same
 // webhook protocol, CheckRoundTrip reports each field lost by A → storage → A and
 // storage → B → storage, and PlanMigration predicts a read-then-write storage migration and
@@ -30,6 +37,7 @@
 //	stored, err := c.ToStorage(admitted)               // what etcd gets
 //	obj, err := c.Read(stored, "v1beta1")              // what a GET through v1beta1 returns
 //	warnings := crd.Warnings("v1beta1")                // deprecation warning headers
+//	v1, err := conversion.Builtin{}.Convert(hpaV2, autoscalingV2HPA, autoscalingV1HPA) // built-in kinds
 //	for _, rt := range c.CheckRoundTrip(objs) { ... }  // rt.Changes: lost/changed fields by path
 //
 // To test hub-and-spoke converters without a webhook:
