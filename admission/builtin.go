@@ -49,7 +49,7 @@ func (c *Chain) namespaceLifecycle(req *Request, obj map[string]any) error {
 	if req.Kind.Group == "authorization.k8s.io" && (req.Kind.Kind == "LocalSubjectAccessReview") {
 		return nil
 	}
-	ns, ok := c.namespaces[req.Namespace]
+	ns, ok := c.lookup.Namespace(req.Namespace)
 	if !ok {
 		return status.NotFound(status.GroupResource{Resource: "namespaces"}, req.Namespace)
 	}

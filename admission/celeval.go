@@ -215,6 +215,7 @@ func copyProvider(p *variablesProvider) *variablesProvider {
 // compile compiles expr; want lists the allowed output types (nil: any).
 func (c *compiler) compile(expr string, want []*celgo.Type) program {
 	p := program{expr: expr}
+	compilations.Add(1)
 	ast, iss := c.env.Compile(expr)
 	if iss != nil && iss.Err() != nil {
 		p.err = "compilation failed: " + iss.String()

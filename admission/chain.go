@@ -30,10 +30,15 @@ type Config struct {
 	Builtins   Builtins
 	// Objects are admission configuration objects; other kinds are refused.
 	Objects []map[string]any
-	// Params are the objects paramRefs select from.
-	Params []map[string]any
-	// Namespaces are the namespaces that exist (by metadata.name).
+	// Params are the objects paramRefs select from, and Namespaces the
+	// namespaces that exist (by metadata.name), when Lookup is nil: Admit
+	// reads them through StaticLookup(Namespaces, Params).
+	Params     []map[string]any
 	Namespaces []map[string]any
+	// Lookup gives the namespaces and params at request time instead (the
+	// caller's store; Mutate and Validate may be given another per request).
+	// It may not be set with Namespaces or Params.
+	Lookup Lookup
 	// Client calls webhooks; nil uses HTTPSClient.
 	Client WebhookClient
 	// Authorizer answers the `authorizer` variable of policies; nil leaves it
@@ -48,9 +53,10 @@ type Config struct {
 // Chain is a compiled admission configuration. It is safe for concurrent
 // use; Admit does not modify the Chain.
 type Chain struct {
-	cfg        Config
-	namespaces map[string]map[string]any
-	nsValues   map[string]any
+	cfg Config
+	// lookup is where namespaces and params are read: Config's, or the one
+	// a Mutate or Validate call gives (on a shallow copy of the Chain).
+	lookup     Lookup
 	vaps       []*vap
 	maps       []*mapPolicy
 	mutating   []*webhook
@@ -62,11 +68,11 @@ type Chain struct {
 // not compile is not: the apiserver stores it and fails requests it matches as
 // its failurePolicy says, and so does Admit.
 func New(cfg Config) (*Chain, error) {
-	c := &Chain{cfg: cfg, namespaces: map[string]map[string]any{}, nsValues: map[string]any{}}
-	for _, ns := range cfg.Namespaces {
-		name := getString(ns, "metadata", "name")
-		c.namespaces[name] = ns
-		c.nsValues[name] = namespaceValue(ns)
+	c := &Chain{cfg: cfg, lookup: cfg.Lookup}
+	if c.lookup == nil {
+		c.lookup = StaticLookup(cfg.Namespaces, cfg.Params)
+	} else if len(cfg.Namespaces) > 0 || len(cfg.Params) > 0 {
+		return nil, errors.New("admission: Config.Lookup is set with Config.Namespaces or Config.Params")
 	}
 	type pending struct {
 		b      *binding
@@ -159,60 +165,89 @@ func New(cfg Config) (*Chain, error) {
 // success and on rejection alike (ResponseWarnings of RawWarnings).
 func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 	res, err := c.admit(ctx, req)
-	res.RawWarnings = res.Warnings
-	res.Warnings = ResponseWarnings(res.RawWarnings)
-	return res, err
+	return res.finish(), err
+}
+
+// Mutate is the mutating phase alone, as the apiserver's handler runs it
+// after defaulting: NamespaceLifecycle (when Builtins has it), Go mutators,
+// MutatingAdmissionPolicies and mutating webhooks with their reinvocation.
+// The registry's steps (Builtins' SystemFields, Concurrency and ObjectMeta)
+// and Config.Validate are the caller's. Namespaces and params are read
+// through lk (nil: the Config's). Result.Object is the mutated object (a
+// fresh value). req is not modified.
+func (c *Chain) Mutate(ctx context.Context, req Request, lk Lookup) (Result, error) {
+	c = c.with(lk)
+	res := Result{}
+	if err := checkOperation(req.Operation); err != nil {
+		return res.finish(), err
+	}
+	obj, copied, err := c.mutatingPhase(ctx, &req, &res, false)
+	if err == nil && obj != nil && !copied {
+		obj, err = value.DeepCopyMap(obj)
+		if err != nil {
+			err = status.BadRequest(err.Error())
+		}
+	}
+	if err != nil {
+		return res.finish(), err
+	}
+	res.Object = obj
+	return res.finish(), nil
+}
+
+// Validate is the validating phase alone, as the apiserver's handler runs it
+// after the object's validation: Go validators, ValidatingAdmissionPolicies
+// and validating webhooks, on req.Object as mutated and validated.
+// Namespaces and params are read through lk (nil: the Config's).
+// Result.Object is nil: validating admission does not change the object.
+// req is not modified.
+func (c *Chain) Validate(ctx context.Context, req Request, lk Lookup) (Result, error) {
+	c = c.with(lk)
+	res := Result{}
+	if err := checkOperation(req.Operation); err != nil {
+		return res.finish(), err
+	}
+	err := c.validatingPhase(ctx, &req, req.Object, &res)
+	return res.finish(), err
+}
+
+// with is c reading namespaces and params through lk (c itself when lk is
+// nil). The copy is shallow: what New compiled is shared, not redone.
+func (c *Chain) with(lk Lookup) *Chain {
+	if lk == nil {
+		return c
+	}
+	cc := *c
+	cc.lookup = lk
+	return &cc
+}
+
+// finish turns the warnings the steps added into the response's.
+func (r Result) finish() Result {
+	r.RawWarnings = r.Warnings
+	r.Warnings = ResponseWarnings(r.RawWarnings)
+	return r
+}
+
+func checkOperation(op Operation) error {
+	switch op {
+	case Create, Update, Delete, Connect:
+		return nil
+	}
+	return status.BadRequest(fmt.Sprintf("unsupported admission operation %q", op))
 }
 
 func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 	res := Result{}
-	switch req.Operation {
-	case Create, Update, Delete, Connect:
-	default:
-		return res, status.BadRequest(fmt.Sprintf("unsupported admission operation %q", req.Operation))
-	}
-	// The object is copied before the first step that may change it; when
-	// nothing can (no mutating step configured), the request's object is only
-	// read and the admitted object is copied at the end.
-	obj := req.Object
-	copied := false
-	b := c.cfg.Builtins
-	writes := req.Operation == Create || req.Operation == Update
-	mutates := len(c.cfg.Mutators) > 0 || len(c.maps) > 0 || len(c.mutating) > 0 ||
-		(writes && b.SystemFields) || (req.Operation == Update && b.Concurrency)
-	if obj != nil {
-		if mutates {
-			var err error
-			if obj, err = value.DeepCopyMap(req.Object); err != nil {
-				return res, status.BadRequest(err.Error())
-			}
-			copied = true
-		}
-	}
-	if b.SystemFields && writes && obj != nil {
-		if err := handlerNamespace(&req, obj); err != nil {
-			return res, err
-		}
-	}
-	if b.Concurrency {
-		if err := checkUIDPrecondition(&req); err != nil {
-			return res, err
-		}
-	}
-	if b.NamespaceLifecycle {
-		if err := c.namespaceLifecycle(&req, obj); err != nil {
-			return res, err
-		}
-	}
-	var err error
-	for _, m := range c.cfg.Mutators {
-		if obj, err = c.runMutator(ctx, m, &req, obj, &res); err != nil {
-			return res, err
-		}
-	}
-	if obj, err = c.runReinvocable(ctx, &req, obj, &res); err != nil {
+	if err := checkOperation(req.Operation); err != nil {
 		return res, err
 	}
+	obj, copied, err := c.mutatingPhase(ctx, &req, &res, true)
+	if err != nil {
+		return res, err
+	}
+	b := c.cfg.Builtins
+	writes := req.Operation == Create || req.Operation == Update
 	if b.Concurrency && concurrencyChecked(&req) {
 		if err := checkResourceVersion(&req, obj); err != nil {
 			return res, err
@@ -244,19 +279,7 @@ func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 			return res, err
 		}
 	}
-	for _, v := range c.cfg.Validators {
-		a := Attributes{Request: req}
-		a.Object = obj
-		w, err := v.Validate(ctx, a)
-		res.Warnings = append(res.Warnings, w...)
-		if err != nil {
-			return res, pluginError(&req, obj, err)
-		}
-	}
-	if err := c.runVAPs(ctx, &req, obj, &res); err != nil {
-		return res, err
-	}
-	if err := c.runValidatingWebhooks(ctx, &req, obj, &res); err != nil {
+	if err := c.validatingPhase(ctx, &req, obj, &res); err != nil {
 		return res, err
 	}
 	if obj != nil && !copied {
@@ -266,6 +289,69 @@ func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 	}
 	res.Object = obj
 	return res, nil
+}
+
+// mutatingPhase runs the mutating phase on a copy of req.Object (copied is false
+// when nothing could change it and req.Object is returned as is); with
+// registry, the registry's steps that come before and within it too (the
+// handler's namespace, the uid precondition).
+func (c *Chain) mutatingPhase(ctx context.Context, req *Request, res *Result, registry bool) (obj map[string]any, copied bool, err error) {
+	// The object is copied before the first step that may change it; when
+	// nothing can (no mutating step configured), the request's object is only
+	// read and the admitted object is copied at the end.
+	obj = req.Object
+	b := c.cfg.Builtins
+	writes := req.Operation == Create || req.Operation == Update
+	mutates := len(c.cfg.Mutators) > 0 || len(c.maps) > 0 || len(c.mutating) > 0 ||
+		(registry && writes && b.SystemFields) || (registry && req.Operation == Update && b.Concurrency)
+	if obj != nil && mutates {
+		if obj, err = value.DeepCopyMap(req.Object); err != nil {
+			return nil, false, status.BadRequest(err.Error())
+		}
+		copied = true
+	}
+	if registry && b.SystemFields && writes && obj != nil {
+		if err := handlerNamespace(req, obj); err != nil {
+			return nil, copied, err
+		}
+	}
+	if registry && b.Concurrency {
+		if err := checkUIDPrecondition(req); err != nil {
+			return nil, copied, err
+		}
+	}
+	if b.NamespaceLifecycle {
+		if err := c.namespaceLifecycle(req, obj); err != nil {
+			return nil, copied, err
+		}
+	}
+	for _, m := range c.cfg.Mutators {
+		if obj, err = c.runMutator(ctx, m, req, obj, res); err != nil {
+			return nil, copied, err
+		}
+	}
+	if obj, err = c.runReinvocable(ctx, req, obj, res); err != nil {
+		return nil, copied, err
+	}
+	return obj, copied, nil
+}
+
+// validatingPhase runs the validating phase on obj: Go validators,
+// ValidatingAdmissionPolicies, validating webhooks.
+func (c *Chain) validatingPhase(ctx context.Context, req *Request, obj map[string]any, res *Result) error {
+	for _, v := range c.cfg.Validators {
+		a := Attributes{Request: *req}
+		a.Object = obj
+		w, err := v.Validate(ctx, a)
+		res.Warnings = append(res.Warnings, w...)
+		if err != nil {
+			return pluginError(req, obj, err)
+		}
+	}
+	if err := c.runVAPs(ctx, req, obj, res); err != nil {
+		return err
+	}
+	return c.runValidatingWebhooks(ctx, req, obj, res)
 }
 
 func (c *Chain) runMutator(ctx context.Context, m Mutator, req *Request, obj map[string]any, res *Result) (map[string]any, error) {

@@ -236,13 +236,13 @@ func (c *Chain) namespaceLabels(req *Request) (map[string]string, error) {
 		if req.Operation == Delete && req.OldObject != nil {
 			return labelsOf(req.OldObject), nil
 		}
-		ns, ok := c.namespaces[req.Name]
+		ns, ok := c.lookup.Namespace(req.Name)
 		if !ok {
 			return nil, status.NotFound(status.GroupResource{Resource: "namespaces"}, req.Name)
 		}
 		return labelsOf(ns), nil
 	}
-	ns, ok := c.namespaces[req.Namespace]
+	ns, ok := c.lookup.Namespace(req.Namespace)
 	if !ok {
 		return nil, status.NotFound(status.GroupResource{Resource: "namespaces"}, req.Namespace)
 	}

@@ -481,14 +481,14 @@ func (c *Chain) params(pk *paramKind, ref *paramRef, namespace string) ([]map[st
 		if ref.hasSelector {
 			return nil, false, errors.New("paramRef.name and paramRef.selector are mutually exclusive")
 		}
-		for _, p := range c.cfg.Params {
+		for _, p := range c.lookup.Params(pk.apiVersion, pk.kind) {
 			if isKind(p, pk) && getString(p, "metadata", "name") == ref.name && getString(p, "metadata", "namespace") == ns {
 				out = append(out, p)
 				break
 			}
 		}
 	case ref.hasSelector:
-		for _, p := range c.cfg.Params {
+		for _, p := range c.lookup.Params(pk.apiVersion, pk.kind) {
 			if isKind(p, pk) && (!namespaced || getString(p, "metadata", "namespace") == ns) && ref.selector.matches(labelsOf(p)) {
 				out = append(out, p)
 			}
@@ -530,12 +530,12 @@ func (c *Chain) paramNamespaced(pk *paramKind) bool {
 	if !strings.Contains(pk.apiVersion, ".") && strings.Count(pk.apiVersion, "/") <= 1 && !strings.Contains(pk.apiVersion, "/") {
 		return true // core group kinds are namespaced unless listed
 	}
-	for _, p := range c.cfg.Params {
+	for _, p := range c.lookup.Params(pk.apiVersion, pk.kind) {
 		if isKind(p, pk) && getString(p, "metadata", "namespace") != "" {
 			return true
 		}
 	}
-	for _, p := range c.cfg.Params {
+	for _, p := range c.lookup.Params(pk.apiVersion, pk.kind) {
 		if isKind(p, pk) {
 			return false
 		}
@@ -552,8 +552,14 @@ func (c *Chain) namespaceObject(req *Request) any {
 	if name == "" {
 		return types.NullValue
 	}
-	if v, ok := c.nsValues[name]; ok {
-		return v
+	if l, ok := c.lookup.(*staticLookup); ok {
+		if v, ok := l.nsValues[name]; ok {
+			return v
+		}
+		return types.NullValue
+	}
+	if ns, ok := c.lookup.Namespace(name); ok {
+		return namespaceValue(ns)
 	}
 	return types.NullValue
 }
