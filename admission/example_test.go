@@ -120,3 +120,41 @@ func ExampleGenerateName() {
 	fmt.Println(admission.GenerateName("web-", func(n int) int { i += 7; return i % n }))
 	// Output: web-ks4cl
 }
+
+// The two phases on their own, as a registry calls them: mutating admission,
+// the caller's validation of the mutated object, validating admission; the
+// namespaces come from the caller's store at request time.
+func ExampleChain_Mutate() {
+	mutating := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicy",
+		"metadata": map[string]any{"name": "label"}, "spec": map[string]any{
+			"matchConstraints": map[string]any{"resourceRules": []any{map[string]any{"apiGroups": []any{""},
+				"apiVersions": []any{"v1"}, "operations": []any{"CREATE"}, "resources": []any{"configmaps"}}}},
+			"reinvocationPolicy": "Never",
+			"mutations": []any{map[string]any{"patchType": "ApplyConfiguration", "applyConfiguration": map[string]any{
+				"expression": "Object{metadata: Object.metadata{labels: {'env': namespaceObject.metadata.labels['env']}}}"}}}}}
+	mutatingBinding := map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicyBinding",
+		"metadata": map[string]any{"name": "label"}, "spec": map[string]any{"policyName": "label"}}
+	chain, err := admission.New(admission.Config{Objects: []map[string]any{mutating, mutatingBinding}})
+	if err != nil {
+		panic(err)
+	}
+	store := admission.StaticLookup([]map[string]any{{"apiVersion": "v1", "kind": "Namespace",
+		"metadata": map[string]any{"name": "demo", "labels": map[string]any{"env": "test"}}}}, nil)
+	req := admission.Request{Operation: admission.Create,
+		Kind:     schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
+		Resource: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+		Name:     "web", Namespace: "demo",
+		Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "web", "namespace": "demo"}}}
+	mut, err := chain.Mutate(context.Background(), req, store)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(mut.Object["metadata"])
+	// ... validate mut.Object ...
+	req.Object = mut.Object
+	_, err = chain.Validate(context.Background(), req, store)
+	fmt.Println(err)
+	// Output:
+	// map[labels:map[env:test] name:web namespace:demo]
+	// <nil>
+}
