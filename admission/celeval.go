@@ -70,8 +70,8 @@ func admissionEnvFor(hasParams, hasAuthorizer bool) (*celgo.Env, error) {
 				celgo.CustomTypeProvider(newDeclProvider(base.CELTypeProvider(), ns, req)),
 				celgo.Variable(varObject, celgo.DynType),
 				celgo.Variable(varOldObject, celgo.DynType),
-				celgo.Variable(varNamespace, ns.celType),
-				celgo.Variable(varRequest, req.celType),
+				celgo.Variable(varNamespace, ns.CelType()),
+				celgo.Variable(varRequest, req.CelType()),
 			}
 			if p {
 				opts = append(opts, celgo.Variable(varParams, celgo.DynType))

@@ -63,7 +63,7 @@ func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarnin
 
 	type checked struct {
 		gvk  schema.GroupVersionKind
-		decl *declType
+		decl *cel.DeclType
 	}
 	var kinds []checked
 	for _, gvk := range res.typesToCheck(spec) {
@@ -71,9 +71,9 @@ func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarnin
 		if !ok {
 			continue
 		}
-		var d *declType
+		var d *cel.DeclType
 		if t := schemaDecl(s, true); t != nil {
-			d = t.named(uniqueName(gvk.Kind))
+			d = t.WithTypeName(uniqueName(gvk.Kind))
 		}
 		kinds = append(kinds, checked{gvk: gvk, decl: d})
 	}
@@ -84,11 +84,11 @@ func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarnin
 		}
 	}
 	hasParams := paramGVK != schema.GroupVersionKind{}
-	var paramDecl *declType
+	var paramDecl *cel.DeclType
 	if hasParams {
 		if s, ok := res.schema(paramGVK); ok {
 			if t := schemaDecl(s, true); t != nil {
-				paramDecl = t.named(uniqueName(paramGVK.Kind))
+				paramDecl = t.WithTypeName(uniqueName(paramGVK.Kind))
 			}
 		}
 	}
@@ -143,21 +143,21 @@ func schemaGVK(g schema.GroupVersionKind) schema.GroupVersionKind {
 // request declared, object and oldObject of the kind's type (dyn without
 // one), params of the paramKind's type (dyn without one) when the policy has
 // a paramKind, and authorizer (without authorizer.requestResource).
-func typeCheckEnv(object, params *declType, hasParams bool) (*celgo.Env, error) {
+func typeCheckEnv(object, params *cel.DeclType, hasParams bool) (*celgo.Env, error) {
 	base, err := cel.BaseEnv(cel.V1_37)
 	if err != nil {
 		return nil, err
 	}
 	req, ns := requestDecl(), namespaceDecl()
-	roots := []*declType{ns, req}
+	roots := []*cel.DeclType{ns, req}
 	objType := celgo.DynType
 	if object != nil {
 		roots = append(roots, object)
-		objType = object.celType
+		objType = object.CelType()
 	}
 	opts := []celgo.EnvOption{
-		celgo.Variable(varNamespace, ns.celType),
-		celgo.Variable(varRequest, req.celType),
+		celgo.Variable(varNamespace, ns.CelType()),
+		celgo.Variable(varRequest, req.CelType()),
 		celgo.Variable(varObject, objType),
 		celgo.Variable(varOldObject, objType),
 	}
@@ -165,7 +165,7 @@ func typeCheckEnv(object, params *declType, hasParams bool) (*celgo.Env, error) 
 		pt := celgo.DynType
 		if params != nil {
 			roots = append(roots, params)
-			pt = params.celType
+			pt = params.CelType()
 		}
 		opts = append(opts, celgo.Variable(varParams, pt))
 	}

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"io"
 	"sync"
 
@@ -132,128 +131,34 @@ func (c *openAPICatalogue) schemaFor(gvk schema.GroupVersionKind) (*openAPINode,
 	return s, s != nil
 }
 
-// withTypeAndObjectMeta is common.WithTypeAndObjectMeta: a resource root
-// always has kind, apiVersion and metadata.name and generateName.
-func withTypeAndObjectMeta(s *openAPINode) *openAPINode {
-	md := s.Props["metadata"]
-	if s.Props != nil && s.Props["kind"] != nil && s.Props["kind"].Type == "string" &&
-		s.Props["apiVersion"] != nil && s.Props["apiVersion"].Type == "string" &&
-		md != nil && md.Type == "object" && md.Props != nil &&
-		md.Props["name"] != nil && md.Props["name"].Type == "string" &&
-		md.Props["generateName"] != nil && md.Props["generateName"].Type == "string" {
-		return s
+// structural is the node as a structural schema, what cel.SchemaDeclType
+// reads: the OpenAPI adaptor of common.SchemaDeclType, which accepts
+// int-or-string marked with the format (built-in kinds) or the extension
+// (CRDs).
+func (n *openAPINode) structural() *schema.Structural {
+	if n == nil {
+		return nil
 	}
-	out := *s
-	out.Props = make(map[string]*openAPINode, len(s.Props)+3)
-	for k, v := range s.Props {
-		out.Props[k] = v
+	s := &schema.Structural{Type: n.Type, XIntOrString: n.IntOrString || n.Format == "int-or-string", XEmbeddedResource: n.Embedded}
+	if n.Format != "" {
+		s.ValueValidation = &schema.ValueValidation{Format: n.Format}
 	}
-	str := &openAPINode{Type: "string"}
-	out.Props["kind"], out.Props["apiVersion"] = str, str
-	out.Props["metadata"] = &openAPINode{Type: "object", Props: map[string]*openAPINode{"name": str, "generateName": str}}
-	return &out
+	if n.Props != nil {
+		s.Properties = make(map[string]*schema.Structural, len(n.Props))
+		for k, p := range n.Props {
+			s.Properties[k] = p.structural()
+		}
+	}
+	s.Items = n.Items.structural()
+	if n.Additional != nil {
+		s.AdditionalProperties = &schema.StructuralOrBool{Structural: n.Additional.structural()}
+	}
+	return s
 }
 
 // schemaDecl is common.SchemaDeclType over an OpenAPI schema: nil where the
 // schema has no CEL type (no type, not int-or-string), which drops the
 // property that holds it.
-func schemaDecl(s *openAPINode, isResourceRoot bool) *declType {
-	if s == nil {
-		return nil
-	}
-	// Built-in kinds mark int-or-string with the format, CRDs with the
-	// extension: the OpenAPI adaptor accepts both.
-	if s.IntOrString || s.Format == "int-or-string" {
-		return declDyn
-	}
-	if isResourceRoot {
-		s = withTypeAndObjectMeta(s)
-	}
-	switch s.Type {
-	case "array":
-		if s.Items == nil {
-			return nil
-		}
-		it := schemaDecl(s.Items, s.Items.Embedded)
-		if it == nil {
-			return nil
-		}
-		return declList(it)
-	case "object":
-		if s.Additional != nil {
-			pt := schemaDecl(s.Additional, s.Additional.Embedded)
-			if pt == nil {
-				return nil
-			}
-			return declMap(declString, pt)
-		}
-		fields := make(map[string]*declType, len(s.Props))
-		for name, p := range s.Props {
-			ft := schemaDecl(p, p.Embedded)
-			if ft == nil {
-				continue
-			}
-			if esc, ok := cel.Escape(name); ok {
-				fields[esc] = ft
-			}
-		}
-		return declObject("object", fields)
-	case "string":
-		switch s.Format {
-		case "byte":
-			return declBytes
-		case "duration":
-			return declDuration
-		case "date", "date-time":
-			return declTimestamp
-		}
-		return declString
-	case "boolean":
-		return declBool
-	case "number":
-		return declDouble
-	case "integer":
-		return declInt
-	}
-	return nil
-}
-
-// named is DeclType.MaybeAssignTypeName: object types still called "object"
-// are named after where they sit under name (name.field, name.@elem for map
-// values, name.@idx for list items).
-func (t *declType) named(name string) *declType {
-	switch {
-	case t.isObject():
-		updated := false
-		if t.name != "object" {
-			name = t.name
-		} else {
-			updated = true
-		}
-		fields := make(map[string]*declType, len(t.fields))
-		for fn, f := range t.fields {
-			u := f.named(fmt.Sprintf("%s.%s", name, fn))
-			if u != f {
-				updated = true
-			}
-			fields[fn] = u
-		}
-		if !updated {
-			return t
-		}
-		return declObject(name, fields)
-	case t.isMap():
-		u := t.elem.named(name + ".@elem")
-		if u == t.elem {
-			return t
-		}
-		return declMap(t.key, u)
-	case t.isList():
-		u := t.elem.named(name + ".@idx")
-		if u == t.elem {
-			return t
-		}
-		return declList(u)
-	}
-	return t
+func schemaDecl(n *openAPINode, isResourceRoot bool) *cel.DeclType {
+	return cel.SchemaDeclType(n.structural(), isResourceRoot)
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	celgo "github.com/google/cel-go/cel"
-	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/writepath/writepath/schema"
 )
@@ -274,66 +272,4 @@ func (t *DeclType) withTypeName(name string) *DeclType {
 		return newListType(u, t.MaxElements)
 	}
 	return t
-}
-
-// typeProvider resolves the object types of a DeclType tree for the checker, falling back to the
-// environment's provider (DeclTypeProvider with keyword field names recognised, as from 1.31).
-type typeProvider struct {
-	types.Provider
-	objects           map[string]*DeclType
-	recognizeKeywords bool
-}
-
-func newTypeProvider(base types.Provider, root *DeclType, recognizeKeywords bool) *typeProvider {
-	p := &typeProvider{Provider: base, objects: map[string]*DeclType{}, recognizeKeywords: recognizeKeywords}
-	p.collect(root)
-	return p
-}
-
-func (p *typeProvider) collect(t *DeclType) {
-	switch {
-	case t.isObject():
-		p.objects[t.name] = t
-		for _, f := range t.Fields {
-			p.collect(f.Type)
-		}
-	case t.isMap(), t.isList():
-		p.collect(t.ElemType)
-	}
-}
-
-func (p *typeProvider) FindStructType(name string) (*types.Type, bool) {
-	if t, ok := p.objects[name]; ok {
-		return types.NewTypeTypeWithParam(t.celType), true
-	}
-	return p.Provider.FindStructType(name)
-}
-
-func (p *typeProvider) FindStructFieldNames(name string) ([]string, bool) {
-	if _, ok := p.objects[name]; ok {
-		return []string{}, false
-	}
-	return p.Provider.FindStructFieldNames(name)
-}
-
-func (p *typeProvider) FindStructFieldType(typeName, fieldName string) (*types.FieldType, bool) {
-	st, ok := p.objects[typeName]
-	if !ok {
-		return p.Provider.FindStructFieldType(typeName, fieldName)
-	}
-	f, found := st.Fields[fieldName]
-	if p.recognizeKeywords && !found && celReservedSymbols[fieldName] {
-		f, found = st.Fields["__"+fieldName+"__"]
-	}
-	if found {
-		return &types.FieldType{Type: f.Type.celType}, true
-	}
-	return nil, false
-}
-
-func (p *typeProvider) NewValue(typeName string, fields map[string]ref.Val) ref.Val {
-	if _, ok := p.objects[typeName]; ok {
-		return types.NewErr("object type %s cannot be constructed", typeName)
-	}
-	return p.Provider.NewValue(typeName, fields)
 }

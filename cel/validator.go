@@ -81,7 +81,7 @@ func ruleEnvs(version Version, declType *DeclType) (oldSelfEnv, optionalOldSelfE
 		return nil, nil, err
 	}
 	scoped := declType.withTypeName(selfTypeName)
-	provider := newTypeProvider(base.CELTypeProvider(), scoped, version.Minor >= 31)
+	provider := NewDeclTypeProvider(base.CELTypeProvider(), version.Minor >= 31, scoped)
 	oldSelfEnv, err = base.Extend(
 		celgo.CustomTypeProvider(provider),
 		celgo.Variable(selfVar, scoped.celType),
