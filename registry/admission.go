@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
@@ -57,6 +58,8 @@ func (h *handler) admissionPhases() (*phases, error) {
 		if h.ep.crd != nil {
 			base.Versions.CRDs = []*schema.CRD{h.ep.crd}
 		}
+		// matchPolicy Equivalent converts as the apiserver does.
+		base.Versions.Converter = conversion.Builtin{CRDs: base.Versions.CRDs}
 		if len(mut) > 0 {
 			c := base
 			c.Objects = mut
