@@ -7,31 +7,15 @@ import (
 	"github.com/writepath/writepath/schema"
 )
 
-const builtinGadgetCRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gadgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList}
-  versions:
-  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-  - {name: v1beta1, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-`
-
 // Builtin converts custom resources as the None strategy does, and
 // built-in kinds as kube-apiserver does: a HorizontalPodAutoscaler's v2
 // metrics other than the CPU target travel through autoscaling/v1 in an
 // annotation, and come back first.
 func ExampleBuiltin() {
-	crd, err := schema.FromCRDBytes([]byte(builtinGadgetCRD))
-	if err != nil {
-		panic(err)
-	}
-	conv := conversion.Builtin{CRDs: []*schema.CRD{crd}}
-	out, err := conv.Convert(map[string]any{"apiVersion": "example.com/v1", "kind": "Gadget", "spec": map[string]any{"size": int64(1)}},
-		schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Gadget"},
-		schema.GroupVersionKind{Group: "example.com", Version: "v1beta1", Kind: "Gadget"})
+	conv := conversion.Builtin{CRDs: []*schema.CRD{widgets().Schema}}
+	out, err := conv.Convert(map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "spec": map[string]any{"size": int64(1)}},
+		schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"},
+		schema.GroupVersionKind{Group: "example.com", Version: "v1beta1", Kind: "Widget"})
 	fmt.Println(out, err)
 
 	v1 := schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
@@ -57,7 +41,7 @@ func ExampleBuiltin() {
 		fmt.Println(m)
 	}
 	// Output:
-	// map[apiVersion:example.com/v1beta1 kind:Gadget spec:map[size:1]] <nil>
+	// map[apiVersion:example.com/v1beta1 kind:Widget spec:map[size:1]] <nil>
 	// map[maxReplicas:5 scaleTargetRef:map[kind:Deployment name:web] targetCPUUtilizationPercentage:60]
 	// map[autoscaling.alpha.kubernetes.io/metrics:[{"type":"Resource","resource":{"name":"memory","targetAverageValue":"512Mi"}}]]
 	// map[resource:map[name:memory target:map[averageValue:512Mi type:AverageValue]] type:Resource]

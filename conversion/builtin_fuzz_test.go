@@ -16,10 +16,8 @@ import (
 // panics nor modifies its input, and a successful conversion is a fresh
 // object at the target apiVersion.
 func FuzzBuiltin(f *testing.F) {
-	crd, err := schema.FromCRDBytes([]byte(builtinGadgetCRD))
-	require.NoError(f, err)
-	conv := conversion.Builtin{CRDs: []*schema.CRD{crd}}
-	f.Add([]byte(`{"apiVersion":"example.com/v1","kind":"Gadget","spec":{"a":[1,2]}}`), "example.com", "v1", "v1beta1", "Gadget")
+	conv := conversion.Builtin{CRDs: []*schema.CRD{widgets().Schema}}
+	f.Add([]byte(`{"apiVersion":"example.com/v1","kind":"Widget","spec":{"a":[1,2]}}`), "example.com", "v1", "v1beta1", "Widget")
 	f.Add([]byte(`{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler"}`), "autoscaling", "v2", "v1", "HorizontalPodAutoscaler")
 	f.Add([]byte(`{}`), "", "v1", "v1", "Pod")
 	f.Fuzz(func(t *testing.T, data []byte, group, from, to, kind string) {
