@@ -17,7 +17,7 @@
 // enforce-mountable-secrets warning), Namespace (create, update, /status, /finalize), Service
 // (create, update and its warnings; not /status), Role, ClusterRole, RoleBinding,
 // ClusterRoleBinding (with 1.37's enforced declarative rules, which come after the hand-written
-// errors), Deployment and ReplicaSet (create, update, /status; the pod template through
+// errors), Deployment, ReplicaSet and DaemonSet (create, update, /status; the pod template through
 // ValidatePodTemplateSpec; the pod template warnings are not modelled), Lease, PriorityClass,
 // PodDisruptionBudget (not /status). A kind's errors are what its strategy's Validate or
 // ValidateUpdate and the declarative validation return; the generic ObjectMeta check
