@@ -103,6 +103,12 @@ func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name s
 		if err := h.namespaceLifecycle(obj); err != nil {
 			return nil, err
 		}
+		if h.ep.crd == nil && h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Pod" && h.ep.Subresource == "" {
+			var err error
+			if obj, err = h.podCreateDefaults(obj); err != nil {
+				return nil, err
+			}
+		}
 	}
 	p, err := h.admissionPhases()
 	if err != nil {
