@@ -583,11 +583,7 @@ func validateEnvFrom(p field.Path, vars []any) field.ErrorList {
 // volumeMounts is ValidateVolumeMounts.
 func volumeMounts(p field.Path, mounts, devices []any, c map[string]any, pc podContext) field.ErrorList {
 	var errs field.ErrorList
-	devNames, devPaths := map[string]bool{}, map[string]bool{}
-	for _, d := range devices {
-		devNames[str(mapOf(d), "name")] = true
-		devPaths[str(mapOf(d), "devicePath")] = true
-	}
+	devNames, devPaths := nameToPath(devices, "devicePath")
 	points := map[string]bool{}
 	for i, raw := range mounts {
 		m := mapOf(raw)
@@ -695,11 +691,7 @@ func recursiveReadOnly(p field.Path, m map[string]any) field.ErrorList {
 // volumeDevices is ValidateVolumeDevices.
 func volumeDevices(p field.Path, devices, mounts []any, pc podContext) field.ErrorList {
 	var errs field.ErrorList
-	mountNames, mountPaths := map[string]bool{}, map[string]bool{}
-	for _, m := range mounts {
-		mountNames[str(mapOf(m), "name")] = true
-		mountPaths[str(mapOf(m), "mountPath")] = true
-	}
+	mountNames, mountPaths := nameToPath(mounts, "mountPath")
 	paths, names := map[string]bool{}, map[string]bool{}
 	for i, raw := range devices {
 		d := mapOf(raw)
@@ -1115,4 +1107,18 @@ func appArmorProfile(p field.Path, v any) field.ErrorList {
 		errs = append(errs, field.NotSupported(p.Child("type"), t, []string{"Localhost", "RuntimeDefault", "Unconfined"}))
 	}
 	return errs
+}
+
+// nameToPath is GetVolumeMountMap / GetVolumeDeviceMap: a map from name to path in which a later
+// entry with the same name replaces an earlier one; it returns the names and the paths left.
+func nameToPath(l []any, pathKey string) (names, paths map[string]bool) {
+	byName := make(map[string]string, len(l))
+	for _, raw := range l {
+		byName[str(mapOf(raw), "name")] = str(mapOf(raw), pathKey)
+	}
+	names, paths = make(map[string]bool, len(byName)), make(map[string]bool, len(byName))
+	for n, p := range byName {
+		names[n], paths[p] = true, true
+	}
+	return names, paths
 }
