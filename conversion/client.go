@@ -5,14 +5,16 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"path"
 	"strconv"
 	"time"
+
+	"github.com/writepath/writepath/internal/bounded"
 )
 
 // DefaultTimeout is the timeout of the apiserver's webhook clients.
@@ -116,8 +118,14 @@ func (c *Client) Call(ctx context.Context, body []byte) (*Response, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	// The apiserver reads a conversion webhook's answer without a bound (one review converts a
+	// whole list); writepath stops at a state file's bound so that an endless answer cannot
+	// exhaust memory.
+	data, err := bounded.Read(resp.Body, c.url, bounded.StateBytes)
 	if err != nil {
+		if re := (*bounded.ReadError)(nil); errors.As(err, &re) {
+			err = re.Err
+		}
 		return nil, fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", err)
 	}
 	r := &Response{StatusCode: resp.StatusCode, ContentType: resp.Header.Get("Content-Type"), Body: data}

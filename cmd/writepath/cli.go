@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/status"
 )
@@ -119,8 +120,28 @@ func (l *fileList) Set(s string) error {
 }
 
 // readObjects decodes every document of every file, in order ("-" is stdin,
-// which may be given once).
+// which may be given once). Each file is bounded as a request body (3 MiB).
 func (e *env) readObjects(files []string) ([]map[string]any, error) {
+	return e.readBounded(files, bounded.RequestBodyBytes)
+}
+
+// readState is readObjects for files holding a cluster's state (many objects, no single
+// request), bounded by --max-state-bytes.
+func (e *env) readState(files []string, limit int64) ([]map[string]any, error) {
+	return e.readBounded(files, limit)
+}
+
+// readInput reads one file, or stdin for "-", bounded as a request body.
+func (e *env) readInput(path string) ([]byte, error) {
+	return bounded.ReadInput(path, e.stdin, bounded.RequestBodyBytes)
+}
+
+// readFile reads the file at path (no "-" for stdin), bounded as a request body.
+func (e *env) readFile(path string) ([]byte, error) {
+	return bounded.ReadFile(path, bounded.RequestBodyBytes)
+}
+
+func (e *env) readBounded(files []string, limit int64) ([]map[string]any, error) {
 	var out []map[string]any
 	stdinUsed := false
 	for _, f := range files {
@@ -130,7 +151,7 @@ func (e *env) readObjects(files []string) ([]map[string]any, error) {
 			}
 			stdinUsed = true
 		}
-		docs, err := codec.Options{}.ReadDocuments(f, e.stdin)
+		docs, err := codec.Options{MaxBytes: limit}.ReadDocuments(f, e.stdin)
 		if err != nil {
 			return nil, &inputError{err: err}
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/writepath/writepath/conversion"
@@ -73,7 +72,7 @@ Exit status 1 if any conversion loses data or fails.
 		}
 		co := conversion.ClientOptions{URL: *webhookURL, Timeout: *timeout}
 		if *caFile != "" {
-			ca, err := os.ReadFile(*caFile)
+			ca, err := e.readFile(*caFile)
 			if err != nil {
 				return e.fail(&inputError{err: err})
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/writepath/writepath/gc"
+	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -35,6 +36,7 @@ data.`,
 	controllers := f.String("controllers", "garbagecollector,namespace", "controllers that run (`LIST` of garbagecollector, namespace; empty for none)")
 	nowFlag := f.String("now", "", "the clock, RFC 3339 (`TIME`; default: now)")
 	f.Var(&out, "o", "output `FORMAT`: yaml or json (default: a report)")
+	maxState := f.Int64("max-state-bytes", bounded.StateBytes, "bound of each -f file in `BYTES` (they hold many objects; -1: no bound)")
 	positional, code, ok := parseInterspersed(f, args)
 	if !ok {
 		return code
@@ -56,7 +58,7 @@ data.`,
 	default:
 		return e.fail(usagef(`invalid --cascade value %q: must be "background", "foreground" or "orphan"`, *cascade))
 	}
-	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, positional[0], *ns)
+	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, *maxState, positional[0], *ns)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -347,12 +349,12 @@ func findObject(objs []gc.Object, t gc.Ref) (int, error) {
 // gcInputs reads what delete and why-stuck share: the clock and the running
 // controllers from their flags, the objects from the files, and the index of
 // the object named KIND/NAME (in namespace ns) among them.
-func (e *env) gcInputs(nowFlag, controllers string, files []string, arg, ns string) (time.Time, []string, []gc.Object, int, error) {
+func (e *env) gcInputs(nowFlag, controllers string, files []string, maxState int64, arg, ns string) (time.Time, []string, []gc.Object, int, error) {
 	now, ctrls, err := clockAndControllers(nowFlag, controllers)
 	if err != nil {
 		return now, nil, nil, 0, err
 	}
-	objs, err := e.readObjects(files)
+	objs, err := e.readState(files, maxState)
 	if err != nil {
 		return now, nil, nil, 0, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"time"
 	"unicode"
 
@@ -81,7 +80,7 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 	}
 	body := []byte(*p)
 	if *patchFile != "" {
-		data, err := os.ReadFile(*patchFile)
+		data, err := e.readFile(*patchFile)
 		if err != nil {
 			return e.fail(&inputError{err: err})
 		}

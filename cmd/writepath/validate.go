@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"net/url"
-	"os"
 
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/internal/codec"
@@ -89,7 +87,7 @@ OLD's resourceVersion when it has none itself.`,
 			return e.fail(status.Invalid(status.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}, crd.Name, errs))
 		}
 	}
-	data, err := e.readFile(*objFile)
+	data, err := e.readInput(*objFile)
 	if err != nil {
 		return e.fail(&inputError{err: err})
 	}
@@ -214,12 +212,4 @@ func shallowObject(obj map[string]any) map[string]any {
 		c[k] = v
 	}
 	return c
-}
-
-// readFile reads a file, or stdin for "-".
-func (e *env) readFile(path string) ([]byte, error) {
-	if path == "-" {
-		return io.ReadAll(e.stdin)
-	}
-	return os.ReadFile(path)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/writepath/writepath/gc"
+	"github.com/writepath/writepath/internal/bounded"
 )
 
 // runWhyStuck is `writepath why-stuck`: why an object (or a namespace) stays Terminating.
@@ -29,6 +30,7 @@ running, cycles of blocking owner references, pods waiting for a kubelet.
 	controllers := f.String("controllers", "garbagecollector,namespace", "controllers that run (`LIST` of garbagecollector, namespace)")
 	nowFlag := f.String("now", "", "the clock, RFC 3339 (`TIME`; default: now)")
 	f.Var(&out, "o", "output `FORMAT`: yaml or json (default: a report)")
+	maxState := f.Int64("max-state-bytes", bounded.StateBytes, "bound of each -f file in `BYTES` (they hold many objects; -1: no bound)")
 	positional, code, ok := parseInterspersed(f, args)
 	if !ok {
 		return code
@@ -39,7 +41,7 @@ running, cycles of blocking owner references, pods waiting for a kubelet.
 	if len(files) == 0 {
 		return e.fail(usagef("give the objects with -f FILE"))
 	}
-	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, positional[0], *ns)
+	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, *maxState, positional[0], *ns)
 	if err != nil {
 		return e.fail(err)
 	}

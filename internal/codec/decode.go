@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	kjson "sigs.k8s.io/json"
+
+	"github.com/writepath/writepath/internal/bounded"
 )
 
 // DefaultMaxBytes is the apiserver's request body limit (3 MiB, the default of
@@ -601,11 +603,12 @@ func (o Options) ReadDocuments(path string, stdin io.Reader) ([]map[string]any, 
 		defer f.Close()
 		r = f
 	}
-	if max := o.maxBytes(); max >= 0 {
-		r = io.LimitReader(r, max+1)
-	}
-	data, err := io.ReadAll(r)
+	data, err := bounded.Read(r, source, o.maxBytes())
 	if err != nil {
+		if tl := (*bounded.TooLargeError)(nil); errors.As(err, &tl) {
+			return nil, &Error{Kind: KindTooLarge, Source: source, Limit: tl.Limit, Detail: tl.Detail()}
+		}
+		err = errors.Unwrap(err) // the reader's own error; Source names the input
 		return nil, &Error{Kind: KindRead, Source: source, Detail: err.Error(), Err: err}
 	}
 	docs, err := o.DecodeDocuments(data)
