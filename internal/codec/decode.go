@@ -57,6 +57,8 @@ type Options struct {
 	AllowDuplicates bool
 	// Format selects JSON, YAML or sniffing (the zero value).
 	Format Format
+
+	stats *decodeStats // work counters, set by the scaling tests only
 }
 
 // Document is one decoded document.
@@ -403,12 +405,13 @@ func (o Options) jsonStream(data []byte, line int) ([]Document, *Error) {
 	var out []Document
 	pos := 0
 	decoded := 0 // JSON values decoded, null ones included (YAMLOrJSONDecoder's count)
+	lines := lineCounter{data: data, line: line, stats: o.stats}
 	for {
 		start := pos + len(leadingSpace(data[pos:]))
 		if start >= len(data) {
 			return out, nil
 		}
-		startLine := line + bytes.Count(data[:start], []byte("\n"))
+		startLine := lines.at(start)
 		end, scanErr := scanJSONValue(data, start)
 		if scanErr != nil {
 			jerr := jsonError(scanErr, data[start:], startLine)
@@ -419,7 +422,7 @@ func (o Options) jsonStream(data []byte, line int) ([]Document, *Error) {
 			if decoded <= 1 && o.Format != FormatJSON {
 				rest := data[pos:]
 				if i := firstLineBreakAfterSpace(rest); i >= 0 {
-					restLine := line + bytes.Count(data[:pos+i], []byte("\n"))
+					restLine := lines.at(pos + i)
 					more, yerr, failedChunk := o.yamlStream(rest[i:], restLine, len(out))
 					out = append(out, more...)
 					if yerr == nil {
@@ -449,6 +452,39 @@ func (o Options) jsonStream(data []byte, line int) ([]Document, *Error) {
 		}
 		out = append(out, Document{Value: v, Line: startLine, Warnings: warnings})
 	}
+}
+
+// lineCounter gives the 1-based line of increasing offsets of data, counting each byte once
+// (a stream's documents used to recount from the start of the input: quadratic in their number).
+type lineCounter struct {
+	data  []byte
+	off   int // offset counted up to
+	line  int // line at off
+	stats *decodeStats
+}
+
+// at returns the line of data[off]. Offsets that only grow cost one pass over data in all; a
+// step back costs the bytes stepped over.
+func (l *lineCounter) at(off int) int {
+	lo, hi := l.off, off
+	if off < l.off {
+		lo, hi = off, l.off
+	}
+	n := bytes.Count(l.data[lo:hi], []byte("\n"))
+	if off < l.off {
+		n = -n
+	}
+	l.line += n
+	if l.stats != nil {
+		l.stats.lineBytes += hi - lo
+	}
+	l.off = off
+	return l.line
+}
+
+// decodeStats counts the work of one decode, for the scaling tests.
+type decodeStats struct {
+	lineBytes int // bytes scanned to number lines
 }
 
 func leadingSpace(b []byte) []byte {
