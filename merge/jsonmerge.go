@@ -27,6 +27,8 @@ type Options struct {
 	FieldValidation schema.FieldValidation
 	// MaxRequestBytes caps the patch body; 0 means 3 MiB, negative no limit.
 	MaxRequestBytes int64
+
+	stats *mergeStats // work counters, set by the scaling tests only
 }
 
 func (o Options) validation() schema.FieldValidation {

@@ -92,6 +92,7 @@ var ErrServerPanics = errors.New("kube-apiserver panics on this patch and aborts
 type mergeOptions struct {
 	mergeParallelList    bool
 	ignoreUnmatchedNulls bool
+	stats                *mergeStats // work counters, for the scaling tests
 }
 
 func errBadArgType(expected string, actual any) error {
@@ -481,14 +482,14 @@ func mergePatchIntoOriginal(original, patch map[string]any, meta Meta, opts merg
 			if patchItems, serverOnly, err = partitionPrimitivesByPresentInList(merged, order); err != nil {
 				return err
 			}
-		} else if patchItems, serverOnly, err = partitionMapsByPresentInList(merged, order, fm.mergeKey); err != nil {
+		} else if patchItems, serverOnly, err = partitionMapsByPresentInList(merged, order, fm.mergeKey, opts.stats); err != nil {
 			return err
 		}
 		elemType, err := sliceElementType(originalFieldValue, patchFieldValue)
 		if err != nil {
 			return err
 		}
-		both, err := normalizeElementOrder(patchItems, serverOnly, order, originalFieldValue, fm.mergeKey, elemType)
+		both, err := normalizeElementOrder(patchItems, serverOnly, order, originalFieldValue, fm.mergeKey, elemType, opts.stats)
 		if err != nil {
 			return err
 		}
@@ -521,9 +522,10 @@ func partitionPrimitivesByPresentInList(original, partitionBy []any) ([]any, []a
 	return patch, serverOnly, nil
 }
 
-func partitionMapsByPresentInList(original, partitionBy []any, mergeKey string) ([]any, []any, error) {
+func partitionMapsByPresentInList(original, partitionBy []any, mergeKey string, stats *mergeStats) ([]any, []any, error) {
 	patch := make([]any, 0, len(original))
 	serverOnly := make([]any, 0, len(original))
+	in := newMapIndex(partitionBy, mergeKey, stats)
 	for _, v := range original {
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -533,7 +535,7 @@ func partitionMapsByPresentInList(original, partitionBy []any, mergeKey string) 
 		if !ok {
 			return nil, nil, errNoMergeKey(m, mergeKey)
 		}
-		_, _, found, err := findMapInSliceBasedOnKeyValue(partitionBy, mergeKey, mv)
+		_, _, found, err := in.find(mv)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -640,14 +642,14 @@ func mergeSlice(original, patch []any, meta Meta, mergeKey string, opts mergeOpt
 			return deleteFromSlice(original, patch)
 		}
 		both := append(original, patch...)
-		if merged, err = deduplicateScalars(both); err != nil {
+		if merged, err = deduplicateScalars(both, opts.stats); err != nil {
 			return nil, err
 		}
 	} else {
 		if mergeKey == "" {
 			return nil, fmt.Errorf("cannot merge lists without merge key for %s", meta.Name())
 		}
-		if original, patch, err = mergeSliceWithSpecialElements(original, patch, mergeKey); err != nil {
+		if original, patch, err = mergeSliceWithSpecialElements(original, patch, mergeKey, opts.stats); err != nil {
 			return nil, err
 		}
 		if merged, err = mergeSliceWithoutSpecialElements(original, patch, mergeKey, meta, opts); err != nil {
@@ -658,17 +660,18 @@ func mergeSlice(original, patch []any, meta Meta, mergeKey string, opts mergeOpt
 	if len(mergeKey) == 0 {
 		patchItems, serverOnly, err = partitionPrimitivesByPresentInList(merged, patch)
 	} else {
-		patchItems, serverOnly, err = partitionMapsByPresentInList(merged, patch, mergeKey)
+		patchItems, serverOnly, err = partitionMapsByPresentInList(merged, patch, mergeKey, opts.stats)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return normalizeElementOrder(patchItems, serverOnly, patch, original, mergeKey, t)
+	return normalizeElementOrder(patchItems, serverOnly, patch, original, mergeKey, t, opts.stats)
 }
 
-func mergeSliceWithSpecialElements(original, patch []any, mergeKey string) ([]any, []any, error) {
+func mergeSliceWithSpecialElements(original, patch []any, mergeKey string, stats *mergeStats) ([]any, []any, error) {
 	without := []any{}
 	replace := false
+	deletions := &pendingDeletions{original: original, mergeKey: mergeKey, stats: stats}
 	for _, v := range patch {
 		m := v.(map[string]any)
 		pt, ok := m[directiveMarker]
@@ -686,8 +689,7 @@ func mergeSliceWithSpecialElements(original, patch []any, mergeKey string) ([]an
 			if !ok {
 				return nil, nil, errNoMergeKey(m, mergeKey)
 			}
-			var err error
-			if original, err = deleteMatchingEntries(original, mergeKey, mv); err != nil {
+			if err := deletions.delete(mv); err != nil {
 				return nil, nil, err
 			}
 		case replaceDirective:
@@ -701,30 +703,22 @@ func mergeSliceWithSpecialElements(original, patch []any, mergeKey string) ([]an
 	if replace {
 		return without, nil, nil
 	}
+	original, err := deletions.flush()
+	if err != nil {
+		return nil, nil, err
+	}
 	return original, without, nil
 }
 
-func deleteMatchingEntries(original []any, mergeKey string, mergeValue any) ([]any, error) {
-	for {
-		_, i, found, err := findMapInSliceBasedOnKeyValue(original, mergeKey, mergeValue)
-		if err != nil {
-			return nil, err
-		}
-		if !found {
-			return original, nil
-		}
-		original = append(original[:i], original[i+1:]...)
-	}
-}
-
 func mergeSliceWithoutSpecialElements(original, patch []any, mergeKey string, meta Meta, opts mergeOptions) ([]any, error) {
+	in := newMapIndex(original, mergeKey, opts.stats)
 	for _, v := range patch {
 		m := v.(map[string]any)
 		mv, ok := m[mergeKey]
 		if !ok {
 			return nil, errNoMergeKey(m, mergeKey)
 		}
-		om, i, found, err := findMapInSliceBasedOnKeyValue(original, mergeKey, mv)
+		om, i, found, err := in.find(mv)
 		if err != nil {
 			return nil, err
 		}
@@ -733,12 +727,12 @@ func mergeSliceWithoutSpecialElements(original, patch []any, mergeKey string, me
 			if err != nil {
 				return nil, err
 			}
-			original[i] = merged
+			in.set(i, merged)
 		} else {
-			original = append(original, v)
+			in.add(v)
 		}
 	}
-	return original, nil
+	return in.list, nil
 }
 
 func deleteFromSlice(current, toDelete []any) ([]any, error) {
@@ -820,25 +814,26 @@ func sliceElementType(lists ...[]any) (elemKind, error) {
 	return kindScalar, nil
 }
 
-func normalizeElementOrder(patch, serverOnly, patchOrder, serverOrder []any, mergeKey string, kind elemKind) ([]any, error) {
-	patch, err := normalizeSliceOrder(patch, patchOrder, mergeKey, kind)
+func normalizeElementOrder(patch, serverOnly, patchOrder, serverOrder []any, mergeKey string, kind elemKind, stats *mergeStats) ([]any, error) {
+	patch, err := normalizeSliceOrder(patch, patchOrder, mergeKey, kind, stats)
 	if err != nil {
 		return nil, err
 	}
-	serverOnly, err = normalizeSliceOrder(serverOnly, serverOrder, mergeKey, kind)
+	serverOnly, err = normalizeSliceOrder(serverOnly, serverOrder, mergeKey, kind, stats)
 	if err != nil {
 		return nil, err
 	}
-	return mergeSortedSlice(serverOnly, patch, serverOrder, mergeKey, kind)
+	return mergeSortedSlice(serverOnly, patch, serverOrder, mergeKey, kind, stats)
 }
 
-func mergeSortedSlice(left, right, serverOrder []any, mergeKey string, kind elemKind) ([]any, error) {
+func mergeSortedSlice(left, right, serverOrder []any, mergeKey string, kind elemKind, stats *mergeStats) ([]any, error) {
+	order := newOrderIndex(serverOrder, mergeKey, kind, stats)
 	less := func(l, r any) (bool, bool, error) {
-		li, err := index(serverOrder, l, mergeKey, kind)
+		li, err := order.index(l)
 		if err != nil {
 			return false, false, err
 		}
-		ri, err := index(serverOrder, r, mergeKey, kind)
+		ri, err := order.index(r)
 		if err != nil {
 			return false, false, err
 		}
@@ -930,7 +925,7 @@ func validateMergeKeyInLists(mergeKey string, lists ...[]any) error {
 	return nil
 }
 
-func normalizeSliceOrder(toSort, order []any, mergeKey string, kind elemKind) ([]any, error) {
+func normalizeSliceOrder(toSort, order []any, mergeKey string, kind elemKind, stats *mergeStats) ([]any, error) {
 	var toDelete []any
 	if kind == kindMap {
 		if err := validateMergeKeyInLists(mergeKey, toSort, order); err != nil {
@@ -945,7 +940,7 @@ func normalizeSliceOrder(toSort, order []any, mergeKey string, kind elemKind) ([
 		// sort.Stable runs the algorithm the reference's sort.SliceStable
 		// runs (the same generated code), so the same comparisons give the
 		// same order, without SliceStable's reflection.
-		o := &orderSorter{s: toSort, order: order, mergeKey: mergeKey, kind: kind}
+		o := &orderSorter{s: toSort, order: newOrderIndex(order, mergeKey, kind, stats)}
 		sort.Stable(o)
 		if o.err != nil {
 			return nil, o.err
@@ -958,11 +953,9 @@ func normalizeSliceOrder(toSort, order []any, mergeKey string, kind elemKind) ([
 // found in order sort by their position there; any other pair compares as
 // "less". The first error stops the comparisons.
 type orderSorter struct {
-	s        []any
-	order    []any
-	mergeKey string
-	kind     elemKind
-	err      error
+	s     []any
+	order *orderIndex
+	err   error
 }
 
 func (o *orderSorter) Len() int      { return len(o.s) }
@@ -971,13 +964,13 @@ func (o *orderSorter) Less(i, j int) bool {
 	if o.err != nil {
 		return false
 	}
-	ii, err := index(o.order, o.s[i], o.mergeKey, o.kind)
+	ii, err := o.order.index(o.s[i])
 	if err != nil {
 		o.err = err
 		return false
 	}
 	if ii >= 0 {
-		ij, err := index(o.order, o.s[j], o.mergeKey, o.kind)
+		ij, err := o.order.index(o.s[j])
 		if err != nil {
 			o.err = err
 			return false
@@ -987,27 +980,6 @@ func (o *orderSorter) Less(i, j int) bool {
 		}
 	}
 	return true
-}
-
-// deduplicateScalars removes repeated values in place, with the reference's
-// swap-with-last algorithm (so the order changes as the reference's does).
-func deduplicateScalars(s []any) ([]any, error) {
-	length := len(s) - 1
-	for i := 0; i < length; i++ {
-		for j := i + 1; j <= length; j++ {
-			eq, err := ifaceEq(s[i], s[j])
-			if err != nil {
-				return nil, err
-			}
-			if eq {
-				s[j] = s[length]
-				s = s[0:length]
-				length--
-				j--
-			}
-		}
-	}
-	return s, nil
 }
 
 // scalarSorter is the reference's SortableSliceOfScalars: it orders by the
@@ -1065,7 +1037,7 @@ func sortMapsBasedOnField(list []any, field string) []any {
 }
 
 func deduplicateAndSortScalars(s []any) ([]any, error) {
-	s, err := deduplicateScalars(s)
+	s, err := deduplicateScalars(s, nil)
 	if err != nil {
 		return nil, err
 	}

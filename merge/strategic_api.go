@@ -54,7 +54,7 @@ func ApplyStrategic(obj map[string]any, patchJSON []byte, meta Meta, opts Option
 	if original == nil {
 		original = map[string]any{}
 	}
-	result, err := mergeMap(original, patchMap, meta, mergeOptions{mergeParallelList: true, ignoreUnmatchedNulls: true})
+	result, err := mergeMap(original, patchMap, meta, mergeOptions{mergeParallelList: true, ignoreUnmatchedNulls: true, stats: opts.stats})
 	if err != nil {
 		return Result{}, strategicStatus(err)
 	}

@@ -175,7 +175,7 @@ func diffLists(original, modified []any, meta Meta, mergeKey string, opts diffOp
 		if patchList, deleteList, err = diffListsOfMaps(original, modified, meta, mergeKey, opts); err != nil {
 			return nil, nil, nil, err
 		}
-		if patchList, err = normalizeSliceOrder(patchList, modified, mergeKey, kind); err != nil {
+		if patchList, err = normalizeSliceOrder(patchList, modified, mergeKey, kind, nil); err != nil {
 			return nil, nil, nil, err
 		}
 		orderSame, err := isOrderSame(original, modified, mergeKey)
@@ -199,7 +199,7 @@ func diffLists(original, modified []any, meta Meta, mergeKey string, opts diffOp
 		return nil, nil, nil, err
 	}
 	original = sortedOriginal
-	patchList, err = normalizeSliceOrder(patchList, modified, mergeKey, kind)
+	patchList, err = normalizeSliceOrder(patchList, modified, mergeKey, kind, nil)
 	if opts.setElementOrder && ((!opts.ignoreDeletions && len(deleteList) > 0) ||
 		(!opts.ignoreChangesAndAdditions && !reflect.DeepEqual(original, modified))) {
 		setOrderList = modified
@@ -268,7 +268,7 @@ func diffListsOfScalars(original, modified []any, opts diffOptions) ([]any, []an
 			oi++
 		}
 	}
-	dl, err := deduplicateScalars(deletionList)
+	dl, err := deduplicateScalars(deletionList, nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
