@@ -18,7 +18,9 @@ import (
 // DecodeObject reads and decodes an object's managedFields the way the apiserver's field manager
 // does for a stored object: malformed entries (wrong JSON types) read as no managedFields at all
 // (Lenient), then Decode's checks and errors apply.
-func DecodeObject(obj map[string]any) (Managed, error) {
+func DecodeObject(obj map[string]any) (Managed, error) { return decodeObject(obj, nil) }
+
+func decodeObject(obj map[string]any, stats *decodeStats) (Managed, error) {
 	md, _ := obj["metadata"].(map[string]any)
 	items, ok := md["managedFields"].([]any)
 	if !ok {
@@ -55,6 +57,7 @@ func DecodeObject(obj map[string]any) (Managed, error) {
 		entries = append(entries, pending{e: e, raw: raw, has: hasFields && fv != nil, item: im})
 	}
 	memo := newKeyMemo()
+	memo.stats = stats
 	m.decoded = &decodedFrom{entries: make(map[string]map[string]any, len(entries)), fields: memo.names}
 	for i, p := range entries {
 		e := p.e
@@ -111,6 +114,8 @@ type keyMemo struct {
 	elems map[string]memoElement
 	names map[string]string // field name → its key ("f:" + name), for EncodeList
 	strs  []string          // backing store of the field names the path elements point to
+	stack []fieldsEntry     // the keys of the objects being decoded, outermost first
+	stats *decodeStats      // work counters, set by the scaling tests only
 }
 
 func newKeyMemo() *keyMemo {
@@ -164,9 +169,13 @@ func (memo *keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool
 	if len(m) > 1 {
 		set.Members = fieldpath.MakePathElementSet(len(m)) // room for every key: no regrowth
 	}
-	recognised := 0
 	canon := true
 	dot := false
+	// The set's members and children are sorted slices: inserted in Go's map order, each insert
+	// moves half of them (quadratic in the keys of one object). The keys are decoded first,
+	// sorted, then inserted at the end. They sit on memo.stack, above the parent's.
+	base := len(memo.stack)
+	defer func() { memo.stack = memo.stack[:base] }()
 	for k, v := range m {
 		if k == "." {
 			dot = true
@@ -184,7 +193,6 @@ func (memo *keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool
 			return 0, false, errSlowPath
 		}
 		canon = canon && keyCanon
-		recognised++
 		var cm map[string]any
 		switch t := v.(type) {
 		case map[string]any:
@@ -194,10 +202,25 @@ func (memo *keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool
 		default:
 			return 0, false, errSlowPath
 		}
+		memo.stack = append(memo.stack, fieldsEntry{pe: pe, child: cm})
+	}
+	top := len(memo.stack)
+	recognised := top - base
+	if recognised > 1 {
+		compare := func(a, b fieldsEntry) int { return a.pe.Compare(b.pe) }
+		if st := memo.stats; st != nil {
+			compare = func(a, b fieldsEntry) int { st.compares++; return a.pe.Compare(b.pe) }
+		}
+		slices.SortStableFunc(memo.stack[base:top], compare)
+	}
+	for i := base; i < top; i++ {
+		pe, cm := memo.stack[i].pe, memo.stack[i].child // memo.stack may move while recursing
 		n := 0
 		if memo.anyRecognised(cm) {
 			// Such a child set is never empty: it is built in place.
 			var childCanon bool
+			var err error
+			memo.count(set.Children.Size(), i > base && memo.stack[i-1].pe.Compare(pe) >= 0)
 			if n, childCanon, err = memo.setFromMap(set.Children.Descend(pe), cm); err != nil {
 				return 0, false, err
 			}
@@ -206,6 +229,7 @@ func (memo *keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool
 			canon = false // only "." or unknown prefixes below: SMD would write {}
 		}
 		if _, d := cm["."]; d || n == 0 {
+			memo.count(set.Members.Size(), i > base && memo.stack[i-1].pe.Compare(pe) >= 0)
 			set.Members.Insert(pe)
 		}
 	}
@@ -213,6 +237,31 @@ func (memo *keyMemo) setFromMap(set *fieldpath.Set, m map[string]any) (int, bool
 		canon = false
 	}
 	return recognised, canon, nil
+}
+
+// fieldsEntry is one recognised key of a FieldsV1 object: its path element and its value.
+type fieldsEntry struct {
+	pe    fieldpath.PathElement
+	child map[string]any
+}
+
+// decodeStats counts the work of one decode, for the scaling tests.
+type decodeStats struct {
+	compares int // path element comparisons of the sorts
+	inserts  int // inserts into sorted member and child lists (a binary search each)
+	moved    int // list elements an insert may have had to move (all of them, when not appending)
+}
+
+// count records an insert into a sorted list of size elements; outOfOrder says the element
+// does not come after the one inserted before it.
+func (memo *keyMemo) count(size int, outOfOrder bool) {
+	if memo.stats == nil {
+		return
+	}
+	memo.stats.inserts++
+	if outOfOrder {
+		memo.stats.moved += size
+	}
 }
 
 // anyRecognised reports whether m has a key setFromMap turns into a path element (or fails on):
