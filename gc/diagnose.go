@@ -81,6 +81,10 @@ type Diagnosis struct {
 // is still there: the finalizers left and who removes them, the dependents holding a
 // foreground deletion, the content holding a namespace, deadlocks. objs is not modified.
 func Diagnose(objs []Object, target Ref, opts DiagnoseOptions) (Diagnosis, error) {
+	return diagnose(objs, target, opts, nil)
+}
+
+func diagnose(objs []Object, target Ref, opts DiagnoseOptions, stats *explainStats) (Diagnosis, error) {
 	s, err := newState(objs, opts.Options)
 	if err != nil {
 		return Diagnosis{}, err
@@ -106,7 +110,7 @@ func Diagnose(objs []Object, target Ref, opts DiagnoseOptions) (Diagnosis, error
 		return d, nil
 	}
 	d.Deleting = it.m.deleting()
-	ex := &explainer{s: s, present: present, visiting: map[*item]bool{}}
+	ex := &explainer{s: s, present: present, visiting: map[*item]bool{}, stats: stats}
 	if !d.Deleting {
 		d.Reasons = append(d.Reasons, fmt.Sprintf("%s is not being deleted (no deletionTimestamp)", it.ref()))
 		if why, ok := s.stuck[it]; ok {
@@ -181,27 +185,37 @@ type explainer struct {
 	s        *state
 	present  map[string]bool
 	visiting map[*item]bool
+	stats    *explainStats // work counters, set by the scaling tests only
 }
 
 // explain says why an item is still there; cycle is true when the explanation leads back to
 // the object being diagnosed through blocking references.
 func (e *explainer) explain(it *item, root *item) (string, bool) {
+	w, cycle := e.why(it, root)
+	var b strings.Builder
+	w.render(&b, e.stats)
+	return b.String(), cycle
+}
+
+// why is the explanation of an item as a tree, rendered once: the explanation below each level
+// used to be built as a string at every level (quadratic in the length of a chain).
+func (e *explainer) why(it *item, root *item) (*why, bool) {
 	if it == root {
-		return "it is the object being diagnosed: a cycle of blocking owner references", true
+		return &why{text: "it is the object being diagnosed: a cycle of blocking owner references"}, true
 	}
 	if e.visiting[it] {
-		return "already explained above", false
+		return &why{text: "already explained above"}, false
 	}
 	e.visiting[it] = true
 	defer delete(e.visiting, it)
-	if why, ok := e.s.stuck[it]; ok {
-		return "the garbage collector cannot process it: " + why, false
+	if reason, ok := e.s.stuck[it]; ok {
+		return &why{text: "the garbage collector cannot process it: " + reason}, false
 	}
 	if !it.m.deleting() {
 		if !e.present[ControllerGC] {
-			return "not being deleted: the garbage collector is not running", true
+			return &why{text: "not being deleted: the garbage collector is not running"}, true
 		}
-		return "not being deleted", false
+		return &why{text: "not being deleted"}, false
 	}
 	var parts []string
 	cycle := false
@@ -223,22 +237,93 @@ func (e *explainer) explain(it *item, root *item) (string, bool) {
 	if len(fs) > 0 {
 		parts = append(parts, "being deleted, waiting for "+strings.Join(fs, ", "))
 	}
+	w := &why{}
 	if it.deletingDependents() {
-		var sub []string
 		for _, b := range e.s.blockingDependents(it) {
-			why, c := e.explain(b, root)
+			sub, c := e.why(b, root)
 			cycle = cycle || c
-			sub = append(sub, fmt.Sprintf("%s: %s", b.ref(), why))
+			w.waits = append(w.waits, waitingFor{ref: b.ref().String() + ": ", why: sub})
 		}
-		sort.Strings(sub)
-		if len(sub) > 0 {
-			parts = append(parts, "its foreground deletion waits for ["+strings.Join(sub, "; ")+"]")
-		}
+		// Sorted as the strings "ref: why" sort.
+		sort.SliceStable(w.waits, func(i, j int) bool { return w.waits[i].less(&w.waits[j], e.stats) })
 	}
-	if len(parts) == 0 {
+	if len(parts) == 0 && len(w.waits) == 0 {
 		parts = append(parts, "being deleted")
 	}
-	return strings.Join(parts, "; "), cycle
+	w.text = strings.Join(parts, "; ")
+	return w, cycle
+}
+
+// why is an explanation: text, then (when waits is not empty) "; " if text is not empty and
+// "its foreground deletion waits for [ref: why; ...]".
+type why struct {
+	text     string
+	waits    []waitingFor
+	rendered *string // the whole explanation, when a comparison needed it
+}
+
+// waitingFor is one dependent a foreground deletion waits for: "ref: " and its explanation.
+type waitingFor struct {
+	ref string
+	why *why
+}
+
+func (w *why) render(b *strings.Builder, stats *explainStats) {
+	if w.rendered != nil {
+		b.WriteString(*w.rendered)
+		return
+	}
+	b.WriteString(w.text)
+	if stats != nil {
+		stats.bytes += len(w.text)
+	}
+	if len(w.waits) == 0 {
+		return
+	}
+	if w.text != "" {
+		b.WriteString("; ")
+	}
+	b.WriteString("its foreground deletion waits for [")
+	for i, sub := range w.waits {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(sub.ref)
+		if stats != nil {
+			stats.bytes += len(sub.ref)
+		}
+		sub.why.render(b, stats)
+	}
+	b.WriteString("]")
+}
+
+func (w *why) full(stats *explainStats) string {
+	if w.rendered == nil {
+		var b strings.Builder
+		w.render(&b, stats)
+		s := b.String()
+		w.rendered = &s
+	}
+	return *w.rendered
+}
+
+// less orders two dependents as their strings "ref: why" order. The refs decide unless one
+// "ref: " is a prefix of the other (equal refs, or names holding ": "): then the whole strings
+// are compared.
+func (a *waitingFor) less(b *waitingFor, stats *explainStats) bool {
+	if stats != nil {
+		stats.compares++
+	}
+	if !strings.HasPrefix(a.ref, b.ref) && !strings.HasPrefix(b.ref, a.ref) {
+		return a.ref < b.ref
+	}
+	return a.ref+a.why.full(stats) < b.ref+b.why.full(stats)
+}
+
+// explainStats counts the work of an explanation, for the scaling tests.
+type explainStats struct {
+	bytes    int // bytes of explanation text written
+	compares int // comparisons of dependents
 }
 
 // find resolves a target ref in the state.
