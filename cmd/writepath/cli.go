@@ -185,13 +185,11 @@ func (o *output) Set(s string) error {
 
 // printValue writes v as -o asks: JSON (kubectl's four-space indent) or YAML.
 func (e *env) printValue(o output, v any) error {
-	var data []byte
-	var err error
 	if o == "json" {
-		data, err = codec.EncodeJSONIndent(v)
-	} else {
-		data, err = codec.EncodeYAML(v)
+		// Written as it is encoded: indented JSON grows with the square of the depth.
+		return codec.WriteJSONIndent(e.stdout, v)
 	}
+	data, err := codec.EncodeYAML(v)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -36,6 +37,38 @@ func EncodeJSONIndent(v any) ([]byte, error) {
 	return append(e.buf, '\n'), nil
 }
 
+// WriteJSONIndent writes EncodeJSONIndent's bytes to w as they are produced, so that memory
+// stays proportional to v's depth: indented output grows with the square of the depth (each
+// line carries its level's indent), which a buffer holding it all would too. v is checked
+// first: on a KindUnsupported error nothing is written.
+func WriteJSONIndent(w io.Writer, v any) error {
+	check := encoder{buf: make([]byte, 0, 1024), w: io.Discard}
+	if err := check.value(v, 0); err != nil {
+		return err
+	}
+	e := encoder{buf: make([]byte, 0, flushAt+1024), indent: "    ", w: w}
+	if err := e.value(v, 0); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, '\n')
+	e.flush()
+	return e.werr
+}
+
+// flushAt is how much output an encoder with a writer buffers.
+const flushAt = 32 << 10
+
+// flush hands the buffered output to the writer (the first write error stops the writes).
+func (e *encoder) flush() {
+	if e.w == nil {
+		return
+	}
+	if e.werr == nil {
+		_, e.werr = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
+}
+
 // EncodeYAML encodes v as `kubectl get -o yaml` prints an object: the JSON encoding converted
 // by sigs.k8s.io/yaml's JSONToYAML (keys sorted, two-space indent, compact sequences).
 func EncodeYAML(v any) ([]byte, error) {
@@ -60,6 +93,10 @@ const maxEncodeDepth = 10 * DefaultMaxDepth
 type encoder struct {
 	buf    []byte
 	indent string
+	// w, when set, receives the output whenever flushAt bytes are buffered; werr is its first
+	// error.
+	w    io.Writer
+	werr error
 	// seen holds the maps and lists on the current path once nesting passes cycleCheckDepth.
 	seen map[any]struct{}
 	// path is the position being encoded (a key, or an index when key is nil), rendered only
@@ -95,6 +132,9 @@ func (e *encoder) fail(kind Kind, detail string) error {
 }
 
 func (e *encoder) newline(depth int) {
+	if e.w != nil && len(e.buf) >= flushAt {
+		e.flush()
+	}
 	if e.indent == "" {
 		return
 	}

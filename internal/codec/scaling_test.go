@@ -2,6 +2,8 @@ package codec
 
 import (
 	"fmt"
+	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -59,4 +61,57 @@ func TestScalingYAMLStream(t *testing.T) {
 	small, large := allocs(500), allocs(4000)
 	t.Logf("allocations: n=500 %.0f, n=4000 %.0f", small, large)
 	assert.LessOrEqual(t, large, 8.5*small)
+}
+
+func nested(depth int) any {
+	var v any = map[string]any{}
+	for i := range depth {
+		v = map[string]any{fmt.Sprintf("f:k%d", i%10): v, ".": map[string]any{}}
+	}
+	return v
+}
+
+// countingWriter counts what it is given and keeps nothing.
+type countingWriter struct{ n int }
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// Indented JSON of a deeply nested value (fieldsV1 printed with -o json) is as long as the
+// square of its depth; WriteJSONIndent hands it on as it goes, so memory grows with the depth
+// only (EncodeJSONIndent, which returns it all, allocates the square: 8,454,680 bytes at
+// depth 500, 493,066,104 at depth 4000).
+func TestScalingWriteJSONIndentMemory(t *testing.T) {
+	bytesAllocated := func(depth int) (uint64, int) {
+		v := nested(depth)
+		w := &countingWriter{}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		require.NoError(t, WriteJSONIndent(w, v))
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc, w.n
+	}
+	small, outSmall := bytesAllocated(500)
+	large, outLarge := bytesAllocated(4000)
+	t.Logf("allocated: depth 500 %d bytes (%d written), depth 4000 %d bytes (%d written)", small, outSmall, large, outLarge)
+	assert.Greater(t, outLarge, 60*outSmall, "the output itself is quadratic")
+	// Linear with slack for the stacks' doubling (quadratic would be 64 times).
+	assert.LessOrEqual(t, large, 12*small, "memory grows faster than the depth")
+}
+
+func TestWriteJSONIndentIsEncodeJSONIndent(t *testing.T) {
+	for _, v := range []any{nil, int64(1), "x", []any{}, map[string]any{}, nested(3), nested(3000),
+		map[string]any{"a": []any{int64(1), 2.5, map[string]any{"b": nil}}, "<": "&"}} {
+		want, err := EncodeJSONIndent(v)
+		require.NoError(t, err)
+		var b strings.Builder
+		require.NoError(t, WriteJSONIndent(&b, v))
+		assert.Equal(t, string(want), b.String())
+	}
+	var b strings.Builder
+	err := WriteJSONIndent(&b, map[string]any{"a": []any{int64(1), map[string]any{"nan": math.NaN()}}})
+	var ce *Error
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, KindUnsupported, ce.Kind)
+	assert.Empty(t, b.String(), "nothing written on error")
 }
