@@ -85,8 +85,11 @@ type ExternalDocs struct {
 // PropertyNames returns the names of p.Properties in sorted order.
 func (p *Props) PropertyNames() []string { return p.propertyOrder }
 
-// maxSchemaDepth bounds the nesting of a schema so that hostile CRDs cannot exhaust the stack.
-const maxSchemaDepth = 1000
+// maxSchemaDepth bounds the nesting of a schema so that values built in code cannot exhaust the
+// stack. kube-apiserver has no bound of its own: what bounds a CRD there is its decoder, which
+// stops at 10000 nested JSON values (codec.DefaultMaxDepth), and the 3 MiB body. A schema level
+// is at least one JSON level, so no CRD that decodes is refused or cut off here.
+const maxSchemaDepth = 10000
 
 // decodeError is a CRD that does not decode into the API types: the apiserver rejects it with
 // 400 BadRequest before any validation runs.

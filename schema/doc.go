@@ -141,7 +141,8 @@
 // Functions never modify their inputs and return fresh values. CRD, Version, Structural, Props
 // and Validator are read-only after construction and safe for concurrent use. Nothing reads the
 // clock or the network. Patterns use Go's regexp (RE2, linear time), as the apiserver does.
-// Schemas nested deeper than 1000 levels are cut off rather than recursed into.
+// Schemas are followed to any depth a decoded CRD can have (the decoder stops at 10000 nested
+// values, as the apiserver's does); schemas built in code nested deeper are refused.
 //
 // Not implemented here: CEL (x-kubernetes-validations rules, their static checks and cost
 // limits are another package's), the conversion (webhook) checks of CRD validation, CRD
