@@ -33,13 +33,19 @@ conformance-long:
 	cd conformance && WRITEPATH_LONG=1 $(GO) test -count=1 -timeout 3h ./...
 	cd conformance/defaults && WRITEPATH_LONG=1 $(GO) test -count=1 -timeout 1h ./...
 
-# Every fuzz target of both modules for FUZZTIME each; new failing inputs land in testdata/fuzz.
+# Every fuzz target of every module of the tree (each go.mod: the library, conformance,
+# conformance/defaults, generators, any added later) for FUZZTIME each; new failing inputs land in
+# the package's testdata/fuzz. A failing target does not stop the others: the run fails at the
+# end, naming them. FUZZLIST=1 lists the targets without running them.
 fuzz:
-	@set -e; for mod in . conformance; do \
-	  (cd $$mod && for pkg in $$($(GO) list ./...); do \
-	    for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	      echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
-	    done; done); done
+	@failed=""; for mod in $$(find . -name go.mod -not -path './.git/*' -exec dirname {} \; | sort); do \
+	  for pkg in $$(cd $$mod && $(GO) list ./...); do \
+	    for f in $$(cd $$mod && $(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	      echo "== $$pkg $$f"; \
+	      if [ -n "$(FUZZLIST)" ]; then continue; fi; \
+	      (cd $$mod && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg) || failed="$$failed $$pkg.$$f"; \
+	    done; done; done; \
+	if [ -n "$$failed" ]; then echo "failing fuzz targets:$$failed"; exit 1; fi
 
 $(BIN)/benchstat:
 	GOBIN=$(BIN) $(GO) install golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
