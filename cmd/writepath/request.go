@@ -6,14 +6,15 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
-	"os"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
@@ -72,6 +73,7 @@ func runRequest(e *env, args []string) int {
 	implicitNS := true
 	f := e.flags("request [--state FILE]... [-H 'Content-Type: ...'] [--data-file F | -d BODY] [-o json|yaml] [--user U --group G] METHOD URL", requestLong, requestExamples)
 	f.Var(&states, "state", "FILE with stored objects, CRDs, policies and namespaces (repeatable; multi-document YAML or JSON; - for stdin)")
+	maxState := f.Int64("max-state-bytes", bounded.StateBytes, "bound of each --state file in `BYTES` (they hold many objects; -1: no bound)")
 	f.Var(&headers, "H", "request header 'Name: value' (repeatable): Content-Type, Accept, User-Agent")
 	f.StringVar(&data, "d", "", "the request body")
 	f.StringVar(&dataFile, "data-file", "", "FILE with the request body (- for stdin), sent byte for byte")
@@ -97,20 +99,18 @@ func runRequest(e *env, args []string) int {
 		}
 		clock = t
 	}
-	objs, err := e.readObjects(states)
+	objs, err := e.readState(states, *maxState)
 	if err != nil {
 		return e.fail(err)
 	}
 	var body []byte
 	switch {
-	case dataFile == "-":
-		var b bytes.Buffer
-		if _, err := b.ReadFrom(e.stdin); err != nil {
-			return e.fail(&inputError{err: err})
-		}
-		body = b.Bytes()
 	case dataFile != "":
-		if body, err = os.ReadFile(dataFile); err != nil {
+		// At most one byte past the apiserver's limit: the registry answers its 413.
+		if body, err = bounded.ReadBody(dataFile, e.stdin, bounded.RequestBodyBytes); err != nil {
+			if re := (*bounded.ReadError)(nil); errors.As(err, &re) {
+				err = re.Err
+			}
 			return e.fail(&inputError{err: err})
 		}
 	case data != "":

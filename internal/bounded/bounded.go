@@ -85,6 +85,28 @@ func ReadInput(path string, stdin io.Reader, limit int64) ([]byte, error) {
 	return Read(stdin, Stdin, limit)
 }
 
+// ReadBody reads path ("-" for stdin) as a request body for a caller that answers an oversized
+// body itself, as the apiserver does (413 from the request pipeline): it reads at most limit+1
+// bytes, so a longer body comes back one byte longer than limit, without an error.
+func ReadBody(path string, stdin io.Reader, limit int64) ([]byte, error) {
+	input, r := Stdin, stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		input, r = path, f
+	} else if stdin == nil {
+		return nil, &ReadError{Input: Stdin, Err: errors.New("no standard input")}
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, &ReadError{Input: input, Err: err}
+	}
+	return data, nil
+}
+
 // ReadError is a reader that failed before its end.
 type ReadError struct {
 	Input string

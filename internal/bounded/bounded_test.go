@@ -137,3 +137,17 @@ func FuzzRead(f *testing.F) {
 		assert.Equal(t, in, append([]byte{}, got...))
 	})
 }
+
+func TestReadBody(t *testing.T) {
+	got, err := ReadBody("-", strings.NewReader("abcdefghijk"), 10)
+	require.NoError(t, err)
+	assert.Equal(t, "abcdefghijk", string(got), "one byte past the bound, for the caller's 413")
+	src := &endless{}
+	got, err = ReadBody("-", src, 10)
+	require.NoError(t, err)
+	assert.Len(t, got, 11)
+	_, err = ReadBody(filepath.Join(t.TempDir(), "missing"), nil, 10)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	_, err = ReadBody("-", nil, 10)
+	assert.EqualError(t, err, "STDIN: no standard input")
+}
