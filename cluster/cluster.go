@@ -306,15 +306,7 @@ func (w *world) Get(ctx context.Context, r schema.GroupVersionResource, namespac
 }
 
 func (w *world) List(ctx context.Context, r schema.GroupVersionResource, namespace string) ([]map[string]any, error) {
-	l, err := w.c.store.List(ctx, ListRequest{Prefix: Prefix{Group: r.Group, Resource: r.Resource, Namespace: namespace}})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]map[string]any, len(l.Items))
-	for i, o := range l.Items {
-		out[i] = o.Value
-	}
-	return out, nil
+	return w.c.values(ctx, Prefix{Group: r.Group, Resource: r.Resource, Namespace: namespace})
 }
 
 func (w *world) CRD(ctx context.Context, group, resource string) (*schema.CRD, error) {

@@ -132,8 +132,9 @@ func (c *Cluster) has(group, resource string) bool {
 	return ok
 }
 
-func (c *Cluster) listAll(ctx context.Context, group, resource string) ([]map[string]any, error) {
-	l, err := c.store.List(ctx, ListRequest{Prefix: Prefix{Group: group, Resource: resource}})
+// values lists the objects under a prefix, at the current revision, in key order.
+func (c *Cluster) values(ctx context.Context, p Prefix) ([]map[string]any, error) {
+	l, err := c.store.List(ctx, ListRequest{Prefix: p})
 	if err != nil {
 		return nil, err
 	}
@@ -144,20 +145,16 @@ func (c *Cluster) listAll(ctx context.Context, group, resource string) ([]map[st
 	return out, nil
 }
 
+func (c *Cluster) listAll(ctx context.Context, group, resource string) ([]map[string]any, error) {
+	return c.values(ctx, Prefix{Group: group, Resource: resource})
+}
+
 func (c *Cluster) namespaceWorkloads(ctx context.Context, ns string) (rss, pods []map[string]any, err error) {
-	l, err := c.store.List(ctx, ListRequest{Prefix: Prefix{Group: "apps", Resource: "replicasets", Namespace: ns}})
-	if err != nil {
+	if rss, err = c.values(ctx, Prefix{Group: "apps", Resource: "replicasets", Namespace: ns}); err != nil {
 		return nil, nil, err
 	}
-	for _, o := range l.Items {
-		rss = append(rss, o.Value)
-	}
-	l, err = c.store.List(ctx, ListRequest{Prefix: Prefix{Resource: "pods", Namespace: ns}})
-	if err != nil {
+	if pods, err = c.values(ctx, Prefix{Resource: "pods", Namespace: ns}); err != nil {
 		return nil, nil, err
-	}
-	for _, o := range l.Items {
-		pods = append(pods, o.Value)
 	}
 	return rss, pods, nil
 }
