@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const admitCLI = "testdata/admission/cli/"
+const recordedDir = "testdata/admission/realcluster/"
+
+// admitCases are the admit runs, compared with testdata/admission/cli/<name>.golden
+// (UPDATE_GOLDEN=1 rewrites them).
+func admitCases() []cliCase {
+	sc := func(name string) []string {
+		return []string{"admit", "-f", recordedDir + name + "/object.yaml", "--policy", recordedDir + name + "/config.yaml"}
+	}
+	return []cliCase{
+		{"admit-help", []string{"admit", "--help"}, "", exitOK},
+		{"admit-no-file", []string{"admit"}, "", exitUsage},
+		{"admit-bad-operation", []string{"admit", "-f", recordedDir + "denied/object.yaml", "--operation", "PATCH"}, "", exitUsage},
+		{"admit-denied", sc("denied"), "", exitNegative},
+		{"admit-warned", sc("warned"), "", exitOK},
+		{"admit-audited", sc("audited"), "", exitOK},
+		{"admit-param-missing", sc("param-missing-deny"), "", exitNegative},
+		{"admit-param-used-json", append(sc("param-used"), "-o", "json"), "", exitNegative},
+		{"admit-mutated-apply", sc("mutated-apply"), "", exitOK},
+		{"admit-mutated-jsonpatch", sc("mutated-jsonpatch"), "", exitOK},
+		{"admit-missing-namespace", []string{"admit", "-f", recordedDir + "missing-namespace/object.yaml", "--namespace", recordedDir + "denied/config.yaml"}, "", exitNegative},
+		{"admit-update-stdin", []string{"admit", "-f", "-", "--old", recordedDir + "denied/object.yaml", "--policy", recordedDir + "denied/config.yaml"},
+			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: wp-adm-denied}\ndata: {a: '1'}\n", exitOK},
+		{"admit-equivalent-crd", []string{"admit", "-f", "testdata/admission/realcluster-equivalent/object.yaml", "--crd", admitCLI + "equivalent-crd.yaml",
+			"--policy", admitCLI + "equivalent-policy.yaml"}, "", exitOK},
+		{"admit-equivalent-hpa", []string{"admit", "-f", "testdata/admission/realcluster-equivalent/hpa/object.yaml",
+			"--policy", admitCLI + "equivalent-hpa-policy.yaml"}, "", exitOK},
+		{"admit-invalid-metadata", []string{"admit", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name, namespace: default}\n", exitNegative},
+	}
+}
+
+func TestAdmitCLI(t *testing.T) {
+	t.Chdir(repoRoot)
+	for _, c := range admitCases() {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+			assert.Equal(t, c.exit, code, "exit code of %v; stderr: %s", c.args, stderr.String())
+			got := fmt.Sprintf("$ writepath %s\nexit: %d\n--- stdout\n%s--- stderr\n%s", quoteArgs(c.args), code, stdout.String(), stderr.String())
+			if c.stdin != "" {
+				got = "--- stdin\n" + c.stdin + "\n" + got
+			}
+			golden := filepath.Join(admitCLI, c.name+".golden")
+			if os.Getenv("UPDATE_GOLDEN") != "" {
+				require.NoError(t, os.MkdirAll(admitCLI, 0o755))
+				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), got, "golden %s", golden)
+		})
+	}
+}
+
+// TestAdmitWebhookURL runs admit with --webhook-url against an HTTPS test
+// webhook whose certificate the configuration's caBundle trusts.
+func TestAdmitWebhookURL(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var review map[string]any
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&review))
+		req := review["request"].(map[string]any)
+		_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+			"response": map[string]any{"uid": req["uid"], "allowed": false, "status": map[string]any{"code": 403, "message": "not today"}}})
+	}))
+	defer srv.Close()
+	ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}))
+	dir := t.TempDir()
+	cfg := fmt.Sprintf(`apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: gate}
+webhooks:
+- name: gate.example.com
+  clientConfig: {service: {namespace: default, name: gate}, caBundle: %s}
+  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+  sideEffects: None
+  admissionReviewVersions: [v1]
+`, ca)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "gate.yaml"), []byte(cfg), 0o644))
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"admit", "-f", "-", "--policy", filepath.Join(dir, "gate.yaml"), "--webhook-url", srv.URL + "/validate"},
+		strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: default}\n"), &stdout, &stderr)
+	assert.Equal(t, exitNegative, code, stderr.String())
+	assert.Equal(t, "Error from server: admission webhook \"gate.example.com\" denied the request: not today\n", stderr.String())
+}

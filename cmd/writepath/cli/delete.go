@@ -1,0 +1,392 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/writepath/writepath/gc"
+	"github.com/writepath/writepath/internal/bounded"
+	"github.com/writepath/writepath/schema"
+)
+
+// runDelete is `writepath delete`: a DELETE through the apiserver's rules, then the garbage
+// collector and the namespace controller to their fixpoint.
+func runDelete(e *env, args []string) int {
+	var files fileList
+	var out output
+	f := e.flags("delete -f FILE KIND/NAME [-n NAMESPACE] [--cascade=background|foreground|orphan] [-o yaml|json]",
+		`Simulate deleting an object among others, as kube-apiserver 1.37 and kube-controller-manager's
+garbage collector and namespace controller would: the DELETE (finalizers, grace period,
+deletionTimestamp), then every step of the controllers until nothing changes: what was deleted,
+orphaned or unblocked, what waits and why, and the objects left at the end.
+
+Objects are read from the -f files (multi-document YAML or JSON, Lists accepted); every object
+needs metadata.uid, as the garbage collector follows ownerReferences by uid. Custom resources are
+placed through the CustomResourceDefinitions found among them. KIND is a kind or a resource name
+(ConfigMap, configmaps, deployment). Without -o, a report is printed; -o yaml|json prints it as
+data.`,
+		`  # Delete a Deployment in the foreground and watch its ReplicaSets and Pods go
+  writepath delete -f testdata/gc/cli/deployment.yaml deployment/web -n demo --cascade=foreground`)
+	f.Var(&files, "f", "`FILE` with the objects (- for stdin; repeatable)")
+	ns := f.String("n", "", "`NAMESPACE` of the object (needed when the name is ambiguous)")
+	cascade := f.String("cascade", "background", "propagation policy: `background`, foreground or orphan")
+	grace := f.Int64("grace-period", -1, "gracePeriodSeconds of the DELETE (`SECONDS`; -1: not set)")
+	dryRun := f.Bool("dry-run", false, "send dryRun=All: show the answer, change nothing")
+	controllers := f.String("controllers", "garbagecollector,namespace", "controllers that run (`LIST` of garbagecollector, namespace; empty for none)")
+	nowFlag := f.String("now", "", "the clock, RFC 3339 (`TIME`; default: now)")
+	f.Var(&out, "o", "output `FORMAT`: yaml or json (default: a report)")
+	maxState := f.Int64("max-state-bytes", bounded.StateBytes, "bound of each -f file in `BYTES` (they hold many objects; -1: no bound)")
+	positional, code, ok := parseInterspersed(f, args)
+	if !ok {
+		return code
+	}
+	if len(positional) != 1 {
+		return e.fail(usagef("give the object to delete as KIND/NAME"))
+	}
+	if len(files) == 0 {
+		return e.fail(usagef("give the objects with -f FILE"))
+	}
+	var policy gc.Propagation
+	switch strings.ToLower(*cascade) {
+	case "background", "true":
+		policy = gc.Background
+	case "foreground":
+		policy = gc.Foreground
+	case "orphan", "false":
+		policy = gc.Orphan
+	default:
+		return e.fail(usagef(`invalid --cascade value %q: must be "background", "foreground" or "orphan"`, *cascade))
+	}
+	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, *maxState, positional[0], *ns)
+	if err != nil {
+		return e.fail(err)
+	}
+	opts := gc.DeleteOptions{PropagationPolicy: &policy, Now: now}
+	if *grace >= 0 {
+		opts.GracePeriodSeconds = grace
+	}
+	if *dryRun {
+		opts.DryRun = []string{"All"}
+	}
+	res, err := gc.Delete(objs[idx], opts)
+	if err != nil {
+		return e.fail(err)
+	}
+	next := make([]gc.Object, 0, len(objs))
+	for i, o := range objs {
+		switch {
+		case i != idx:
+			next = append(next, o)
+		case res.Object != nil && !*dryRun:
+			next = append(next, res.Object)
+		case *dryRun:
+			next = append(next, o)
+		}
+	}
+	var run gc.Result
+	if !*dryRun {
+		run, err = gc.Run(next, gc.Options{Now: now, Controllers: ctrls})
+		if err != nil {
+			return e.fail(&inputError{err: err})
+		}
+	} else {
+		run = gc.Result{Objects: next, Converged: true}
+	}
+	ref := refOf(objs[idx])
+	if out != "" {
+		report := map[string]any{
+			"request":  map[string]any{"target": refMap(ref), "propagationPolicy": string(policy), "dryRun": *dryRun},
+			"response": map[string]any{"code": int64(res.Code), "removed": res.Removed, "body": res.Response},
+			"rounds":   roundsData(run.Rounds),
+			"removed":  refList(run.Removed, res.Removed && !*dryRun, ref),
+			"objects":  objectList(run.Objects),
+		}
+		if err := e.printValue(out, report); err != nil {
+			return e.fail(err)
+		}
+		return exitOK
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "DELETE %s propagationPolicy=%s", ref, policy)
+	if *dryRun {
+		fmt.Fprint(w, " dryRun=All")
+	}
+	fmt.Fprintf(w, "\n  %d: %s\n", res.Code, deleteOutcome(res))
+	for i, round := range run.Rounds {
+		fmt.Fprintf(w, "step %d:\n", i+1)
+		for _, a := range round {
+			fmt.Fprintf(w, "  %s\n", a)
+		}
+	}
+	if !run.Converged {
+		fmt.Fprintln(w, "the controllers did not settle (round limit reached)")
+	}
+	fmt.Fprintln(w, "final state:")
+	printStates(e, run.Objects)
+	return exitOK
+}
+
+func deleteOutcome(res gc.DeleteResult) string {
+	switch {
+	case res.Removed:
+		return "removed"
+	case !res.Changed:
+		return "unchanged (already being deleted)"
+	}
+	md, _ := res.Object["metadata"].(map[string]any)
+	fs, _ := md["finalizers"].([]any)
+	s := fmt.Sprintf("terminating (deletionTimestamp %v", md["deletionTimestamp"])
+	if g, ok := md["deletionGracePeriodSeconds"]; ok && fmt.Sprint(g) != "0" {
+		s += fmt.Sprintf(", grace period %vs", g)
+	}
+	if len(fs) > 0 {
+		s += fmt.Sprintf(", finalizers %v", fs)
+	}
+	return s + ")"
+}
+
+// printStates lists the objects left: KIND NAMESPACE/NAME STATE OWNERS.
+func printStates(e *env, objs []gc.Object) {
+	for _, o := range objs {
+		ref := refOf(o)
+		md, _ := o["metadata"].(map[string]any)
+		state := "Active"
+		if md["deletionTimestamp"] != nil {
+			state = "Terminating"
+			var fs []string
+			for _, f := range anyStrings(md["finalizers"]) {
+				fs = append(fs, f)
+			}
+			if spec, ok := o["spec"].(map[string]any); ok && o["kind"] == "Namespace" {
+				for _, f := range anyStrings(spec["finalizers"]) {
+					fs = append(fs, "spec:"+f)
+				}
+			}
+			if len(fs) > 0 {
+				state += " (finalizers: " + strings.Join(fs, ", ") + ")"
+			}
+		}
+		var owners []string
+		refs, _ := md["ownerReferences"].([]any)
+		for _, r := range refs {
+			m, _ := r.(map[string]any)
+			owner := fmt.Sprintf("%v/%v", m["kind"], m["name"])
+			if m["blockOwnerDeletion"] == true {
+				owner += " (blocking)"
+			}
+			owners = append(owners, owner)
+		}
+		line := fmt.Sprintf("  %s %s", ref, state)
+		if len(owners) > 0 {
+			line += " owners: " + strings.Join(owners, ", ")
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
+	if len(objs) == 0 {
+		fmt.Fprintln(e.stdout, "  (nothing left)")
+	}
+}
+
+func objectList(objs []gc.Object) []any {
+	out := make([]any, len(objs))
+	for i, o := range objs {
+		out[i] = o
+	}
+	return out
+}
+
+func anyStrings(v any) []string {
+	l, _ := v.([]any)
+	var out []string
+	for _, x := range l {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func roundsData(rounds [][]gc.Action) []any {
+	out := make([]any, 0, len(rounds))
+	for _, r := range rounds {
+		l := make([]any, 0, len(r))
+		for _, a := range r {
+			m := map[string]any{"type": string(a.Type), "controller": a.Controller, "target": refMap(a.Target), "why": a.Why}
+			if a.Outcome != "" {
+				m["outcome"] = a.Outcome
+			}
+			if a.PropagationPolicy != "" {
+				m["propagationPolicy"] = string(a.PropagationPolicy)
+			}
+			if a.Finalizer != "" {
+				m["finalizer"] = a.Finalizer
+			}
+			if len(a.OwnerUIDs) > 0 {
+				uids := make([]any, len(a.OwnerUIDs))
+				for i, u := range a.OwnerUIDs {
+					uids[i] = u
+				}
+				m["ownerUIDs"] = uids
+			}
+			if a.Event != nil {
+				m["event"] = map[string]any{"type": a.Event.Type, "reason": a.Event.Reason, "message": a.Event.Message}
+			}
+			l = append(l, m)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func refList(refs []gc.Ref, first bool, target gc.Ref) []any {
+	out := []any{}
+	if first {
+		out = append(out, refMap(target))
+	}
+	for _, r := range refs {
+		out = append(out, refMap(r))
+	}
+	return out
+}
+
+func refMap(r gc.Ref) map[string]any {
+	m := map[string]any{"apiVersion": r.APIVersion, "kind": r.Kind, "name": r.Name}
+	if r.Namespace != "" {
+		m["namespace"] = r.Namespace
+	}
+	if r.UID != "" {
+		m["uid"] = r.UID
+	}
+	return m
+}
+
+func refOf(o gc.Object) gc.Ref {
+	md, _ := o["metadata"].(map[string]any)
+	r := gc.Ref{}
+	r.APIVersion, _ = o["apiVersion"].(string)
+	r.Kind, _ = o["kind"].(string)
+	r.Namespace, _ = md["namespace"].(string)
+	r.Name, _ = md["name"].(string)
+	r.UID, _ = md["uid"].(string)
+	return r
+}
+
+// parseInterspersed parses flags given before and after positional arguments, as kubectl
+// accepts them.
+func parseInterspersed(f *flags, args []string) (positional []string, code int, ok bool) {
+	for {
+		if code, ok := f.parse(args); !ok {
+			return nil, code, false
+		}
+		if f.NArg() == 0 {
+			return positional, 0, true
+		}
+		rest := f.Args()
+		if rest[0] == "--" {
+			return append(positional, rest[1:]...), 0, true
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// parseTarget reads KIND/NAME.
+func parseTarget(arg, ns string) (gc.Ref, error) {
+	kind, name, ok := strings.Cut(arg, "/")
+	if !ok || kind == "" || name == "" || strings.Contains(name, "/") {
+		return gc.Ref{}, usagef("the object must be given as KIND/NAME, not %q", arg)
+	}
+	return gc.Ref{Kind: kind, Namespace: ns, Name: name}, nil
+}
+
+// matchesKind reports whether a kind or resource name given on the command line names kind.
+func matchesKind(arg, apiVersion, kind string) bool {
+	a := strings.ToLower(arg)
+	if group, _, found := strings.Cut(a, "."); found {
+		a = group
+	}
+	k := strings.ToLower(kind)
+	if a == k {
+		return true
+	}
+	if info, ok := gc.Builtin(apiVersion, kind); ok && a == info.Resource {
+		return true
+	}
+	plural, _ := schema.GuessResource(kind)
+	return a == plural
+}
+
+// findObject finds KIND/NAME (in the namespace, when given) among the objects.
+func findObject(objs []gc.Object, t gc.Ref) (int, error) {
+	var found []int
+	for i, o := range objs {
+		r := refOf(o)
+		if r.Name != t.Name || !matchesKind(t.Kind, r.APIVersion, r.Kind) {
+			continue
+		}
+		if t.Namespace != "" && r.Namespace != "" && r.Namespace != t.Namespace {
+			continue
+		}
+		found = append(found, i)
+	}
+	switch len(found) {
+	case 0:
+		if t.Namespace != "" {
+			return 0, fmt.Errorf("%s %q not found in namespace %q among the objects", t.Kind, t.Name, t.Namespace)
+		}
+		return 0, fmt.Errorf("%s %q not found among the objects", t.Kind, t.Name)
+	case 1:
+		return found[0], nil
+	}
+	var names []string
+	for _, i := range found {
+		names = append(names, refOf(objs[i]).String())
+	}
+	return 0, usagef("%s/%s is ambiguous (%s): give the namespace with -n", t.Kind, t.Name, strings.Join(names, ", "))
+}
+
+// gcInputs reads what delete and why-stuck share: the clock and the running
+// controllers from their flags, the objects from the files, and the index of
+// the object named KIND/NAME (in namespace ns) among them.
+func (e *env) gcInputs(nowFlag, controllers string, files []string, maxState int64, arg, ns string) (time.Time, []string, []gc.Object, int, error) {
+	now, ctrls, err := clockAndControllers(nowFlag, controllers)
+	if err != nil {
+		return now, nil, nil, 0, err
+	}
+	objs, err := e.readState(files, maxState)
+	if err != nil {
+		return now, nil, nil, 0, err
+	}
+	target, err := parseTarget(arg, ns)
+	if err != nil {
+		return now, nil, nil, 0, err
+	}
+	idx, err := findObject(objs, target)
+	return now, ctrls, objs, idx, err
+}
+
+func clockAndControllers(nowFlag, controllers string) (time.Time, []string, error) {
+	now := time.Now().UTC().Truncate(time.Second)
+	if nowFlag != "" {
+		t, err := time.Parse(time.RFC3339, nowFlag)
+		if err != nil {
+			return now, nil, usagef("invalid --now %q: %v", nowFlag, err)
+		}
+		now = t
+	}
+	ctrls := []string{}
+	for _, c := range strings.Split(controllers, ",") {
+		c = strings.TrimSpace(c)
+		switch strings.ToLower(c) {
+		case "":
+		case "gc", "garbagecollector", "garbage-collector":
+			ctrls = append(ctrls, gc.ControllerGC)
+		case "ns", "namespace", "namespaces":
+			ctrls = append(ctrls, gc.ControllerNamespace)
+		default:
+			return now, nil, usagef("unknown controller %q in --controllers: known are garbagecollector and namespace", c)
+		}
+	}
+	return now, ctrls, nil
+}

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"github.com/writepath/writepath/managedfields"
+)
+
+// runOwners is `writepath owners`: the object's managedFields as a table.
+func runOwners(e *env, args []string) int {
+	var files fileList
+	f := e.flags("owners -f LIVE [--field PATH] [--rename OLD=NEW [--config CONFIG] [--subresource SUB] [--crd CRD] [--now TIME]]",
+		`Show who owns which fields of an object: one row per metadata.managedFields entry with
+MANAGER OPERATION APIVERSION TIME SUBRESOURCE FIELDS (the leaf fields it owns, in
+structured-merge-diff notation: .spec.replicas, .spec.template.spec.containers[name="app"].image).
+
+With --field only the managers owning that field, or something below it, are shown. The
+managedFields are checked as the apiserver decodes them; an entry it would reject is an error.
+
+With --rename OLD=NEW: the plan of renaming the server-side apply field manager OLD (its Apply
+entry, of --subresource) to NEW. NEW applies CONFIG (--config), or by default what OLD applied
+(the live values of the fields OLD owns). It prints the fields OLD owns (what moving its
+managedFields entry to NEW, before NEW's first apply, transfers), the conflicts NEW's apply
+would still get after the move (fields of other managers), the conflicts NEW's first apply
+would get without the move (with owners, values and what forcing takes), and the
+fields NEW would then only share with OLD after forcing: OLD keeps owning them, so removing
+them from NEW's configuration later would not delete them. Exit 0 whatever the plan.`,
+		`  # Who owns spec.replicas of a Deployment
+  writepath owners -f testdata/apply/cli/web-live.yaml --field .spec.replicas
+
+  # What renaming the applier alice to bob changes, when bob applies web-config.yaml
+  writepath owners -f testdata/apply/cli/web-live.yaml --rename alice=bob --config testdata/apply/cli/web-config.yaml`)
+	f.Var(&files, "f", "`FILE` with the object (- for stdin)")
+	path := f.String("field", "", "only the owners of this `PATH` (e.g. .spec.replicas)")
+	rename := f.String("rename", "", "plan renaming the Apply field manager `OLD=NEW`")
+	var rf renameFlags
+	f.StringVar(&rf.config, "config", "", "with --rename: the configuration `FILE` NEW applies (default: OLD's applied fields and their live values)")
+	f.StringVar(&rf.subresource, "subresource", "", "with --rename: the `SUBRESOURCE` of OLD's Apply entry")
+	f.StringVar(&rf.crd, "crd", "", "with --rename, custom resources: the CustomResourceDefinition `FILE`")
+	f.StringVar(&rf.now, "now", "", "with --rename: the `TIME` (RFC 3339) of NEW's apply (default: the current time)")
+	if code, ok := f.parse(args); !ok {
+		return code
+	}
+	if f.NArg() > 0 {
+		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
+	}
+	if len(files) != 1 {
+		return e.fail(usagef("give the object with exactly one -f FILE"))
+	}
+	objs, err := e.readObjects(files)
+	if err != nil {
+		return e.fail(err)
+	}
+	if len(objs) != 1 {
+		return e.fail(usagef("expected one object, %s has %d", files[0], len(objs)))
+	}
+	entries, _, err := managedfields.FromObject(objs[0])
+	if err != nil {
+		return e.fail(&inputError{err: err})
+	}
+	if _, err := managedfields.Decode(entries); err != nil {
+		return e.fail(&inputError{err: err})
+	}
+	if *rename != "" {
+		if *path != "" {
+			return e.fail(usagef("--field and --rename cannot be used together"))
+		}
+		return e.runRename(objs[0], *rename, rf)
+	}
+	if rf != (renameFlags{}) {
+		return e.fail(usagef("--config, --subresource, --crd and --now go with --rename"))
+	}
+	if err := managedfields.WriteTable(e.stdout, objs[0], *path); err != nil {
+		return e.fail(err)
+	}
+	return exitOK
+}

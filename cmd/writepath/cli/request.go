@@ -1,0 +1,472 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/writepath/writepath/internal/bounded"
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/registry"
+	"github.com/writepath/writepath/schema"
+)
+
+const requestLong = `Answer one HTTP request as kube-apiserver 1.37 answers it, without a cluster: the request goes
+through the apiserver's whole write path (decode, patch or apply, identity checks, defaulting,
+admission, validation, preconditions, generation, managedFields) over a world built from the
+--state files, and the command prints what the server would send: the status line, each Warning
+header, and the body (the object, or a metav1.Status) as JSON, or YAML with -o yaml. Nothing is
+stored: run the command again with the answer in a --state file to see the next request.
+
+The state files hold the stored objects (as the server returns them: kubectl get -o yaml), the
+CustomResourceDefinitions the server serves, the admission policies, bindings and webhook
+configurations (webhooks are not called: a webhook call fails as its failurePolicy says), and
+Namespaces. A namespace the state has no Namespace object for exists, Active, unless
+--implicit-namespaces=false. Each request carries user admin in group system:masters unless
+--user/--group say otherwise; the default field manager is the User-Agent's ("writepath").
+
+METHOD is GET, POST, PUT, PATCH or DELETE; URL is the apiserver's path with its query
+(fieldManager, force, dryRun, fieldValidation, propagationPolicy, gracePeriodSeconds, ...).
+The Content-Type defaults to application/json, or application/merge-patch+json for PATCH.
+Exit status: 0 for a 2xx answer, 1 for an error answer, 2 for bad usage or unreadable files.`
+
+const requestExamples = `  # Scale a Deployment through /scale, as an HPA would
+  writepath request --state testdata/examples/deployment.yaml -d '{"spec":{"replicas":5}}' PATCH '/apis/apps/v1/namespaces/versions-examples/deployments/web/scale?fieldManager=hpa'
+
+  # A patch the apiserver refuses: 422, in the apiserver's words
+  writepath request --state testdata/examples/deployment.yaml -d '{"spec":{"replicas":"five"}}' PATCH /apis/apps/v1/namespaces/versions-examples/deployments/web
+
+  # Create a custom resource: pruning, defaults and the Warning header of an unknown field
+  writepath request --state testdata/examples/crontab-crd.yaml -H 'Content-Type: application/yaml' -d '{apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: hourly}, spec: {cronSpec: "0 * * * *", replicas: 2}}' POST /apis/stable.example.com/v1/namespaces/versions-examples/crontabs
+
+  # Server-side apply, dry run, as YAML
+  writepath request --state testdata/examples/configmap.yaml -H 'Content-Type: application/apply-patch+yaml' -d '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"web-config"},"data":{"mode":"fast"}}' -o yaml PATCH '/api/v1/namespaces/versions-examples/configmaps/web-config?fieldManager=me&dryRun=All'`
+
+// headerList is a repeatable -H 'Name: value' flag.
+type headerList []string
+
+func (l *headerList) String() string { return strings.Join(*l, ",") }
+func (l *headerList) Set(s string) error {
+	name, _, ok := strings.Cut(s, ":")
+	if !ok || strings.TrimSpace(name) == "" {
+		return fmt.Errorf("a header is 'Name: value', not %q", s)
+	}
+	*l = append(*l, s)
+	return nil
+}
+
+func runRequest(e *env, args []string) int {
+	var states fileList
+	var headers headerList
+	var groups fileList
+	var data, dataFile, user, now string
+	var out output
+	implicitNS := true
+	f := e.flags("request [--state FILE]... [-H 'Content-Type: ...'] [--data-file F | -d BODY] [-o json|yaml] [--user U --group G] METHOD URL", requestLong, requestExamples)
+	f.Var(&states, "state", "FILE with stored objects, CRDs, policies and namespaces (repeatable; multi-document YAML or JSON; - for stdin)")
+	maxState := f.Int64("max-state-bytes", bounded.StateBytes, "bound of each --state file in `BYTES` (they hold many objects; -1: no bound)")
+	f.Var(&headers, "H", "request header 'Name: value' (repeatable): Content-Type, Accept, User-Agent")
+	f.StringVar(&data, "d", "", "the request body")
+	f.StringVar(&dataFile, "data-file", "", "FILE with the request body (- for stdin), sent byte for byte")
+	f.Var(&out, "o", "body format: json|yaml (default json)")
+	f.StringVar(&user, "user", "admin", "the requesting user's name")
+	f.Var(&groups, "group", "a group of the user (repeatable; default system:masters and system:authenticated)")
+	f.StringVar(&now, "now", "", "the server's clock, RFC 3339 (default: the current time)")
+	f.BoolVar(&implicitNS, "implicit-namespaces", true, "a namespace without a Namespace object in the state exists")
+	if code, ok := f.parse(args); !ok {
+		return code
+	}
+	if f.NArg() != 2 {
+		return e.fail(usagef("request takes METHOD and URL, got %d arguments", f.NArg()))
+	}
+	if data != "" && dataFile != "" {
+		return e.fail(usagef("-d and --data-file are exclusive"))
+	}
+	clock := time.Now().UTC().Truncate(time.Second)
+	if now != "" {
+		t, err := time.Parse(time.RFC3339, now)
+		if err != nil {
+			return e.fail(usagef("--now: %v", err))
+		}
+		clock = t
+	}
+	objs, err := e.readState(states, *maxState)
+	if err != nil {
+		return e.fail(err)
+	}
+	var body []byte
+	switch {
+	case dataFile != "":
+		// At most one byte past the apiserver's limit: the registry answers its 413.
+		if body, err = bounded.ReadBody(dataFile, e.stdin, bounded.RequestBodyBytes); err != nil {
+			if re := (*bounded.ReadError)(nil); errors.As(err, &re) {
+				err = re.Err
+			}
+			return e.fail(&inputError{err: err})
+		}
+	case data != "":
+		body = []byte(data)
+	}
+	w, err := newStateWorld(objs, implicitNS)
+	if err != nil {
+		return e.fail(&inputError{err: err})
+	}
+	h := http.Header{}
+	for _, l := range headers {
+		name, value, _ := strings.Cut(l, ":")
+		h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	if h.Get("Content-Type") == "" && len(body) > 0 {
+		if strings.EqualFold(f.Arg(0), "PATCH") {
+			h.Set("Content-Type", "application/merge-patch+json")
+		} else {
+			h.Set("Content-Type", "application/json")
+		}
+	}
+	if h.Get("User-Agent") == "" {
+		h.Set("User-Agent", "writepath/"+writepathVersion)
+	}
+	if len(groups) == 0 {
+		groups = fileList{"system:masters", "system:authenticated"}
+	}
+	req := newRegistryRequest(f.Arg(0), f.Arg(1), h, body, registry.User{Name: user, Groups: groups}, clock)
+	resp, _, err := answer(w, req)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "error: %v\n", err)
+	}
+	if perr := printResponse(e, resp, out); perr != nil {
+		return e.fail(perr)
+	}
+	if resp.Code/100 == 2 {
+		return exitOK
+	}
+	return exitNegative
+}
+
+// newRegistryRequest is the request as the apiserver receives it: the method, the URL (path and
+// query), the headers that matter and the body.
+func newRegistryRequest(method, url string, h http.Header, body []byte, user registry.User, now time.Time) registry.Request {
+	return registry.Request{
+		Method:      strings.ToUpper(method),
+		Path:        url,
+		ContentType: h.Get("Content-Type"),
+		Accept:      h.Get("Accept"),
+		Body:        body,
+		User:        user,
+		UserAgent:   h.Get("User-Agent"),
+		Now:         now,
+	}
+}
+
+// answer runs req through the registry over w. Nothing is stored: the writes are only what the
+// server would store.
+func answer(w *stateWorld, req registry.Request) (registry.Response, []registry.Write, error) {
+	return registry.Handle(context.Background(), w, req)
+}
+
+// printResponse prints the status line, the Warning headers and the body.
+func printResponse(e *env, resp registry.Response, out output) error {
+	fmt.Fprintf(e.stdout, "HTTP/1.1 %d %s\n", resp.Code, http.StatusText(resp.Code))
+	for _, w := range resp.Warnings {
+		fmt.Fprintf(e.stdout, "Warning: %s\n", w)
+	}
+	fmt.Fprintln(e.stdout)
+	body := bytes.TrimSpace(resp.Body)
+	if len(body) == 0 {
+		return nil
+	}
+	if !json.Valid(body) {
+		_, err := fmt.Fprintf(e.stdout, "%s\n", body)
+		return err
+	}
+	if out == "yaml" {
+		v, err := codec.DecodeValue(body)
+		if err != nil {
+			return err
+		}
+		y, err := codec.EncodeYAML(v)
+		if err != nil {
+			return err
+		}
+		_, err = e.stdout.Write(y)
+		return err
+	}
+	// Indented, in the server's key order (managedFields keep theirs).
+	var b bytes.Buffer
+	if err := json.Indent(&b, body, "", "    "); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	_, err := e.stdout.Write(b.Bytes())
+	return err
+}
+
+// stateKey is where a world object is stored: its group, resource, namespace and name. The
+// version is not part of it: an object is stored once, in one version.
+type stateKey struct {
+	group, resource, namespace, name string
+}
+
+// stateWorld is a registry.World over objects read from files: storage is a map, uids, names and
+// resourceVersions come from a counter (so that the same state and request give the same
+// answer).
+type stateWorld struct {
+	objects    map[stateKey]map[string]any
+	crds       map[[2]string]*schema.CRD
+	implicitNS bool
+	rv         *big.Int
+	serial     uint64
+	// uids, names and rvs, when set, are what the next NewUID, GenerateName and
+	// NextResourceVersion return (the replay of a recording feeds the server's own draws).
+	uids, names, rvs []string
+}
+
+func newStateWorld(objs []map[string]any, implicitNS bool) (*stateWorld, error) {
+	w := &stateWorld{objects: map[stateKey]map[string]any{}, crds: map[[2]string]*schema.CRD{}, implicitNS: implicitNS, rv: big.NewInt(0)}
+	var flat []map[string]any
+	for _, o := range objs {
+		if items, ok := o["items"].([]any); ok && strings.HasSuffix(stringField(o, "kind"), "List") {
+			for _, it := range items {
+				if m, ok := it.(map[string]any); ok {
+					flat = append(flat, m)
+				}
+			}
+			continue
+		}
+		flat = append(flat, o)
+	}
+	// CRDs first: they say which resource a custom object is.
+	sort.SliceStable(flat, func(i, j int) bool { return isCRD(flat[i]) && !isCRD(flat[j]) })
+	for _, o := range flat {
+		if err := w.put(o); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+func isCRD(o map[string]any) bool {
+	return stringField(o, "kind") == "CustomResourceDefinition" && strings.HasPrefix(stringField(o, "apiVersion"), "apiextensions.k8s.io/")
+}
+
+func stringField(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+func metaStr(o map[string]any, k string) string {
+	md, _ := o["metadata"].(map[string]any)
+	return stringField(md, k)
+}
+
+// keyOf returns where o is stored.
+func (w *stateWorld) keyOf(o map[string]any) (stateKey, error) {
+	gvk, err := schema.FromAPIVersionAndKind(stringField(o, "apiVersion"), stringField(o, "kind"))
+	if err != nil {
+		return stateKey{}, err
+	}
+	name := metaStr(o, "name")
+	if name == "" {
+		return stateKey{}, fmt.Errorf("a %s in the state has no metadata.name", gvk.Kind)
+	}
+	if k, err := schema.Builtin(gvk); err == nil && k.Resource != "" {
+		ns := ""
+		if k.Namespaced {
+			ns = metaStr(o, "namespace")
+		}
+		return stateKey{gvk.Group, k.Resource, ns, name}, nil
+	}
+	for gr, crd := range w.crds {
+		if gr[0] == gvk.Group && crd.Names.Kind == gvk.Kind {
+			ns := ""
+			if crd.Namespaced() {
+				ns = metaStr(o, "namespace")
+			}
+			return stateKey{gvk.Group, gr[1], ns, name}, nil
+		}
+	}
+	return stateKey{}, fmt.Errorf("%s %q in the state: no built-in kind and no CustomResourceDefinition in the state serves it", gvk, name)
+}
+
+// put stores o (a fresh copy).
+func (w *stateWorld) put(o map[string]any) error {
+	k, err := w.keyOf(o)
+	if err != nil {
+		return err
+	}
+	o = deepCopy(o)
+	if isCRD(o) {
+		crd, err := schema.FromCRD(o)
+		if err != nil {
+			return fmt.Errorf("CustomResourceDefinition %q: %w", metaStr(o, "name"), err)
+		}
+		w.crds[[2]string{crd.Group, crd.Names.Plural}] = crd
+	}
+	w.objects[k] = o
+	if rv, ok := new(big.Int).SetString(metaStr(o, "resourceVersion"), 10); ok && rv.Cmp(w.rv) > 0 {
+		w.rv = rv
+	}
+	return nil
+}
+
+// remove deletes the object at o's key.
+func (w *stateWorld) remove(o map[string]any) error {
+	k, err := w.keyOf(o)
+	if err != nil {
+		return err
+	}
+	if isCRD(w.objects[k]) {
+		for gr, crd := range w.crds {
+			if crd.Name == k.name {
+				delete(w.crds, gr)
+			}
+		}
+	}
+	delete(w.objects, k)
+	return nil
+}
+
+func deepCopy(o map[string]any) map[string]any {
+	b, err := codec.EncodeJSON(o)
+	if err != nil {
+		return nil
+	}
+	c, err := codec.DecodeObject(b)
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+// Get implements registry.World.
+func (w *stateWorld) Get(_ context.Context, r schema.GroupVersionResource, namespace, name string) (map[string]any, error) {
+	if o, ok := w.objects[stateKey{r.Group, r.Resource, namespace, name}]; ok {
+		return deepCopy(o), nil
+	}
+	if w.implicitNS && r.Group == "" && r.Resource == "namespaces" && namespace == "" && w.namespaceUsed(name) {
+		return map[string]any{
+			"apiVersion": "v1", "kind": "Namespace",
+			"metadata": map[string]any{"name": name, "labels": map[string]any{"kubernetes.io/metadata.name": name}},
+			"spec":     map[string]any{"finalizers": []any{"kubernetes"}},
+			"status":   map[string]any{"phase": "Active"},
+		}, nil
+	}
+	return nil, nil
+}
+
+// namespaceUsed: any namespace exists when namespaces are implicit.
+func (w *stateWorld) namespaceUsed(string) bool { return true }
+
+// List implements registry.World.
+func (w *stateWorld) List(_ context.Context, r schema.GroupVersionResource, namespace string) ([]map[string]any, error) {
+	var out []map[string]any
+	for k, o := range w.objects {
+		if k.group == r.Group && k.resource == r.Resource && (namespace == "" || k.namespace == namespace) {
+			out = append(out, deepCopy(o))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := metaStr(out[i], "namespace")+"/"+metaStr(out[i], "name"), metaStr(out[j], "namespace")+"/"+metaStr(out[j], "name")
+		return a < b
+	})
+	return out, nil
+}
+
+// CRD implements registry.World.
+func (w *stateWorld) CRD(_ context.Context, group, resource string) (*schema.CRD, error) {
+	return w.crds[[2]string{group, resource}], nil
+}
+
+var admissionKinds = map[string]bool{
+	"ValidatingAdmissionPolicy": true, "ValidatingAdmissionPolicyBinding": true,
+	"MutatingAdmissionPolicy": true, "MutatingAdmissionPolicyBinding": true,
+	"ValidatingWebhookConfiguration": true, "MutatingWebhookConfiguration": true,
+}
+
+// Admission implements registry.World: the admissionregistration objects of the state; every
+// other object may be a param.
+func (w *stateWorld) Admission(context.Context) (registry.AdmissionConfig, error) {
+	var cfg registry.AdmissionConfig
+	keys := make([]stateKey, 0, len(w.objects))
+	for k := range w.objects {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		return a.group+"/"+a.resource+"/"+a.namespace+"/"+a.name < b.group+"/"+b.resource+"/"+b.namespace+"/"+b.name
+	})
+	for _, k := range keys {
+		o := w.objects[k]
+		if k.group == "admissionregistration.k8s.io" && admissionKinds[stringField(o, "kind")] {
+			cfg.Objects = append(cfg.Objects, deepCopy(o))
+			continue
+		}
+		cfg.Params = append(cfg.Params, deepCopy(o))
+	}
+	return cfg, nil
+}
+
+// draw returns a deterministic 16-byte value for the n-th draw of what.
+func (w *stateWorld) draw(what string) [32]byte {
+	w.serial++
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], w.serial)
+	return sha256.Sum256(append([]byte(what), b[:]...))
+}
+
+// NewUID implements registry.World.
+func (w *stateWorld) NewUID() string {
+	if len(w.uids) > 0 {
+		u := w.uids[0]
+		w.uids = w.uids[1:]
+		return u
+	}
+	s := w.draw("uid")
+	s[6] = s[6]&0x0f | 0x40
+	s[8] = s[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", s[0:4], s[4:6], s[6:8], s[8:10], s[10:16])
+}
+
+// generateNameAlphabet is the apiserver's (k8s.io/apimachinery/pkg/util/rand): no vowels, no
+// digits that look like letters.
+const generateNameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
+
+// GenerateName implements registry.World: base and five characters, as the apiserver's
+// SimpleNameGenerator (the base cut to 58 characters).
+func (w *stateWorld) GenerateName(base string) string {
+	if len(w.names) > 0 {
+		n := w.names[0]
+		w.names = w.names[1:]
+		return n
+	}
+	if len(base) > 58 {
+		base = base[:58]
+	}
+	s := w.draw("name")
+	var b strings.Builder
+	b.WriteString(base)
+	for i := 0; i < 5; i++ {
+		b.WriteByte(generateNameAlphabet[int(s[i])%len(generateNameAlphabet)])
+	}
+	return b.String()
+}
+
+// NextResourceVersion implements registry.World: one more than the highest in the state.
+func (w *stateWorld) NextResourceVersion() string {
+	if len(w.rvs) > 0 {
+		r := w.rvs[0]
+		w.rvs = w.rvs[1:]
+		return r
+	}
+	w.rv = new(big.Int).Add(w.rv, big.NewInt(1))
+	return w.rv.String()
+}

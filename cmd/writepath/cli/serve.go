@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/writepath/writepath/cluster"
+)
+
+const serveLong = `Serve an in-memory Kubernetes API server: kube-apiserver 1.37's request path (registry) over an
+in-memory store, with the garbage collector and the namespace controller running after writes.
+It listens on 127.0.0.1 over HTTPS with a generated self-signed certificate, writes a kubeconfig
+(server, CA data, bearer token) for kubectl and client-go, creates the -f objects at start (CRDs
+first, namespaces as needed), and runs until interrupted.
+
+Not served yet: protobuf bodies (client-go's typed clients send them; kubectl sends JSON),
+OpenAPI documents, aggregated discovery (clients fall back to the legacy documents), Table
+output, list and watch selectors. Every authenticated request is the admin user.`
+
+const serveExamples = `  # Serve the README's examples, then talk to it with kubectl
+  writepath serve -f testdata/examples/crontab-crd.yaml -f testdata/examples/crontab.yaml --kubeconfig /tmp/writepath.kubeconfig &
+  kubectl --kubeconfig /tmp/writepath.kubeconfig get --raw /api/v1/namespaces
+
+  # A fixed port, requests logged on stderr
+  writepath serve --port 6443 -v`
+
+func runServe(e *env, args []string) int {
+	var files fileList
+	var port int
+	var kubeconfig string
+	var verbose bool
+	f := e.flags("serve [-f FILE]... [--port N] [--kubeconfig FILE] [-v]", serveLong, serveExamples)
+	f.Var(&files, "f", "FILE of objects to create at start (repeatable; multi-document YAML or JSON; - for stdin)")
+	f.IntVar(&port, "port", 0, "the port on 127.0.0.1 (0: a free port)")
+	f.StringVar(&kubeconfig, "kubeconfig", "writepath.kubeconfig", "FILE to write the kubeconfig to")
+	f.BoolVar(&verbose, "v", false, "log each request on stderr")
+	if hook := e.opts.ServeStore; hook != nil && hook.AddFlags != nil {
+		if err := addHookFlags(f, hook.AddFlags); err != nil {
+			return e.fail(err)
+		}
+	}
+	if code, ok := f.parse(args); !ok {
+		return code
+	}
+	if f.NArg() != 0 {
+		return e.fail(usagef("serve takes no arguments, got %d", f.NArg()))
+	}
+	if port < 0 || port > 65535 {
+		return e.fail(usagef("--port must be between 0 and 65535, got %d", port))
+	}
+	objs, err := e.readObjects(files)
+	if err != nil {
+		return e.fail(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg := serveConfig{objects: objs, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), kubeconfig: kubeconfig, verbose: verbose}
+	if hook := e.opts.ServeStore; hook != nil && hook.Open != nil {
+		store, closeStore, err := hook.Open(ctx)
+		if err != nil {
+			return e.fail(err)
+		}
+		if closeStore != nil {
+			defer func() {
+				if err := closeStore(); err != nil {
+					fmt.Fprintf(e.stderr, "error: closing the store: %v\n", err)
+				}
+			}()
+		}
+		cfg.store = store
+	}
+	return e.serve(ctx, cfg)
+}
+
+// addHookFlags registers the flags of Options.ServeStore on serve's flag set.
+func addHookFlags(f *flags, add func(*pflag.FlagSet)) error {
+	hookFlags := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	add(hookFlags)
+	var err error
+	hookFlags.VisitAll(func(fl *pflag.Flag) {
+		if err == nil && f.Lookup(fl.Name) != nil {
+			err = usagef("the serve store hook's flag --%s is one of serve's own", fl.Name)
+			return
+		}
+		// pflag's values satisfy flag.Value (and its bool values flag's boolFlag).
+		f.Var(fl.Value, fl.Name, fl.Usage)
+	})
+	return err
+}
+
+type serveConfig struct {
+	objects    []map[string]any
+	addr       string
+	kubeconfig string
+	verbose    bool
+	// store is the store to serve from; nil is the in-memory one.
+	store cluster.Store
+	// ready, when set, is told the server's URL once it answers.
+	ready func(url string)
+}
+
+// serve runs the server until ctx is done.
+func (e *env) serve(ctx context.Context, cfg serveConfig) int {
+	c, err := cluster.New(cluster.Options{Store: cfg.store})
+	if err != nil {
+		return e.fail(err)
+	}
+	if err := c.Load(ctx, cfg.objects); err != nil {
+		return e.fail(&inputError{err: err})
+	}
+	var wrap func(http.Handler) http.Handler
+	if cfg.verbose {
+		wrap = func(h http.Handler) http.Handler { return logRequests(h, e) }
+	}
+	srv, err := cluster.Listen(c, cfg.addr, wrap)
+	if err != nil {
+		return e.fail(&inputError{err: err})
+	}
+	defer srv.Close()
+	if err := os.WriteFile(cfg.kubeconfig, srv.Kubeconfig(), 0o600); err != nil {
+		return e.fail(&inputError{err: err})
+	}
+	fmt.Fprintf(e.stdout, "serving on %s\nkubeconfig: %s\n", srv.URL, cfg.kubeconfig)
+	if cfg.ready != nil {
+		cfg.ready(srv.URL)
+	}
+	<-ctx.Done()
+	return exitOK
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (r *statusRecorder) WriteHeader(code int) { r.code = code; r.ResponseWriter.WriteHeader(code) }
+func (r *statusRecorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func logRequests(h http.Handler, e *env) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, code: 200}
+		h.ServeHTTP(rec, r)
+		fmt.Fprintf(e.stderr, "%s %s %d %s\n", r.Method, r.URL.RequestURI(), rec.code, time.Since(start).Round(time.Microsecond))
+	})
+}

@@ -1,7 +1,0 @@
-//go:build race
-
-package main
-
-// raceEnabled: the race detector slows every allocation down several times; the hostile
-// catalogue then runs its large inputs through fewer verbs.
-const raceEnabled = true
