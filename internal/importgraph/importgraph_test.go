@@ -75,6 +75,8 @@ var thirdParty = map[string][]string{
 	"github.com/evanphx/json-patch":     {"patch"},
 	"github.com/google/cel-go":          {"cel", "admission"},
 	"sigs.k8s.io/structured-merge-diff": {"schema", "managedfields", "apply", "admission"},
+	// protowire, for the Kubernetes protobuf codec only (internal/codec/protobuf).
+	"google.golang.org/protobuf": {"internal"},
 }
 
 type pkg struct {
