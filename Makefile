@@ -5,7 +5,7 @@ BENCHTIME ?= 1s
 BENCHCOUNT ?= 10
 BIN       := $(CURDIR)/bin
 
-.PHONY: test fmt-check vet unit conformance conformance-long fuzz bench benchstat generate run
+.PHONY: test fmt-check vet unit conformance conformance-long fuzz bench benchstat generate run etcd-server
 
 test: fmt-check vet unit conformance
 
@@ -18,10 +18,17 @@ vet:
 	cd conformance && $(GO) vet ./...
 	cd conformance/defaults && $(GO) vet ./...
 	cd internal/gen && $(GO) vet ./...
+	cd storage/etcd && $(GO) vet ./...
 
-unit:
+unit: etcd-server
 	$(GO) test -race -count=1 ./...
 	cd internal/gen && $(GO) test -count=1 ./...
+	cd storage/etcd && $(GO) test -count=1 ./...
+
+# The etcd store's tests start /usr/bin/etcd (Debian's etcd-server), as
+# ../shared/tools/realcluster/build.sh installs it.
+etcd-server:
+	@command -v etcd >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq etcd-server >/dev/null; }
 
 # Differential suites against the k8s.io reference libraries, on a fixed seeded sample.
 conformance:
