@@ -58,6 +58,16 @@ func (t GoType) Custom() bool {
 	return d.t != nil && d.t.unm != ""
 }
 
+// CustomName is the "pkgpath.Name" of the type (below t's pointers) that decodes JSON with its
+// own UnmarshalJSON ("k8s.io/apimachinery/pkg/api/resource.Quantity"), "" for other types.
+func (t GoType) CustomName() string {
+	d := t.Deref()
+	if d.t == nil {
+		return ""
+	}
+	return d.t.unm
+}
+
 // Deref is t with its pointers removed (t itself when it is not a pointer).
 func (t GoType) Deref() GoType {
 	for t.t != nil && t.t.kind == "ptr" {

@@ -372,17 +372,55 @@ func workloadNameWarning(obj map[string]any) []string {
 	return nil
 }
 
-// deploymentWarnings is WarningsOnCreate (the name; the pod template's warnings are not
-// modelled yet) and WarningsOnUpdate (the pod template's, not modelled).
+// deploymentWarnings is the Deployment and ReplicaSet strategies' WarningsOnCreate (the name,
+// then the pod template's) and WarningsOnUpdate (the pod template's when the generation moved,
+// that is when the spec changed); their /status strategies warn about nothing.
 func deploymentWarnings(obj, old map[string]any, opts Options) []string {
-	if old != nil || opts.Subresource != "" {
+	if opts.Subresource != "" {
 		return nil
 	}
-	return workloadNameWarning(obj)
+	if old == nil {
+		return append(workloadNameWarning(obj), templateWarnings(obj, nil)...)
+	}
+	if generationMoved(obj, old) {
+		return templateWarnings(obj, old)
+	}
+	return nil
+}
+
+// templateWarnings is GetWarningsForPodTemplate on spec.template (old nil on create).
+func templateWarnings(obj, old map[string]any) []string {
+	var oldTmpl map[string]any
+	if old != nil {
+		oldTmpl = mapOf(mapOf(old["spec"])["template"])
+	}
+	return PodTemplateWarnings(field.NewPath("spec", "template"), mapOf(mapOf(obj["spec"])["template"]), oldTmpl)
+}
+
+// generationMoved reports whether metadata.generation differs between obj and old (the
+// strategy's PrepareForUpdate bumped it).
+func generationMoved(obj, old map[string]any) bool {
+	g, _ := integer(mapOf(obj["metadata"]), "generation")
+	og, _ := integer(mapOf(old["metadata"]), "generation")
+	return g != og
+}
+
+// daemonSetWarnings: the pod template's on create, and on update when templateGeneration moved.
+func daemonSetWarnings(obj, old map[string]any, opts Options) []string {
+	if opts.Subresource != "" {
+		return nil
+	}
+	if old == nil {
+		return templateWarnings(obj, nil)
+	}
+	if templateGeneration(obj) != templateGeneration(old) {
+		return templateWarnings(obj, old)
+	}
+	return nil
 }
 
 // DaemonSet: pkg/registry/apps/daemonset over ValidateDaemonSet, ValidateDaemonSetUpdate and
-// ValidateDaemonSetStatusUpdate. Its warnings are the pod template's (not modelled).
+// ValidateDaemonSetStatusUpdate; its warnings are the pod template's.
 
 func validateDaemonSet(obj map[string]any, _ Options) field.ErrorList {
 	errs := coreObjectMeta(obj, true, validation.NameIsDNSSubdomain)
@@ -402,7 +440,7 @@ func validateDaemonSetUpdate(obj, old map[string]any, opts Options) field.ErrorL
 	if tg < otg {
 		errs = append(errs, field.Invalid(p.Child("templateGeneration"), tg, "must not be decremented"))
 	}
-	changed := !semanticEqualQ(spec["template"], oldSpec["template"])
+	changed := !goSemanticEqual(goTypeAt("apps", "DaemonSet", "spec", "template"), spec["template"], oldSpec["template"])
 	if tg == otg && changed {
 		errs = append(errs, field.Invalid(p.Child("templateGeneration"), tg, "must be incremented upon template update"))
 	} else if tg > otg && !changed {

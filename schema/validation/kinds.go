@@ -30,7 +30,7 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"apps", "Deployment"}:
 		return strategy{validate: validateDeployment, validateUpdate: validateDeploymentUpdate, warnings: deploymentWarnings}, true
 	case groupKind{"apps", "DaemonSet"}:
-		return strategy{validate: validateDaemonSet, validateUpdate: validateDaemonSetUpdate}, true
+		return strategy{validate: validateDaemonSet, validateUpdate: validateDaemonSetUpdate, warnings: daemonSetWarnings}, true
 	case groupKind{"apps", "ReplicaSet"}:
 		return strategy{validate: validateReplicaSet, validateUpdate: validateReplicaSetUpdate, warnings: deploymentWarnings}, true
 	case groupKind{"", "Service"}:
@@ -41,6 +41,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validatePriorityClass, validateUpdate: validatePriorityClassUpdate}, true
 	case groupKind{"policy", "PodDisruptionBudget"}:
 		return strategy{validate: validatePodDisruptionBudget, validateUpdate: validatePodDisruptionBudgetUpdate}, true
+	case groupKind{"apps", "StatefulSet"}:
+		return strategy{validate: validateStatefulSet, validateUpdate: validateStatefulSetUpdate, warnings: statefulSetWarnings}, true
 	}
 	return strategy{}, false
 }

@@ -22,11 +22,11 @@ func appsKinds() []harnessKind {
 	}
 	return []harnessKind{
 		{gvk: gvk("Deployment"), resource: "deployments", seed: seedDeployment,
-			podSpec: "spec.template.spec.", create: deployment.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": deployment.Strategy, "status": deployment.StatusStrategy}},
+			podSpec: "spec.template.spec.", complete: true, create: deployment.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": deployment.Strategy, "status": deployment.StatusStrategy}},
 		{gvk: gvk("ReplicaSet"), resource: "replicasets", seed: seedReplicaSet,
-			podSpec: "spec.template.spec.", create: replicaset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": replicaset.Strategy, "status": replicaset.StatusStrategy}},
+			podSpec: "spec.template.spec.", complete: true, create: replicaset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": replicaset.Strategy, "status": replicaset.StatusStrategy}},
 		{gvk: gvk("DaemonSet"), resource: "daemonsets", seed: seedDaemonSet,
-			podSpec: "spec.template.spec.", create: daemonset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": daemonset.Strategy, "status": daemonset.StatusStrategy}},
+			podSpec: "spec.template.spec.", complete: true, create: daemonset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": daemonset.Strategy, "status": daemonset.StatusStrategy}},
 	}
 }
 

@@ -7,5 +7,6 @@ func otherKinds() []harnessKind {
 	out = append(out, rbacKinds()...)
 	out = append(out, appsKinds()...)
 	out = append(out, miscKinds()...)
+	out = append(out, workloadKinds()...)
 	return out
 }

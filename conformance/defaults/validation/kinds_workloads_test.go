@@ -1,0 +1,71 @@
+package validation
+
+import (
+	"math/rand"
+
+	appsv1 "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
+)
+
+// workloadKinds are StatefulSet, ControllerRevision and the batch and autoscaling kinds.
+func workloadKinds() []harnessKind {
+	return []harnessKind{
+		{gvk: kschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, resource: "statefulsets", seed: seedStatefulSet,
+			podSpec: "spec.template.spec.", complete: true, create: statefulset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": statefulset.Strategy, "status": statefulset.StatusStrategy}},
+	}
+}
+
+// seedClaimTemplate is a valid volume claim template.
+func seedClaimTemplate(r *rand.Rand, name string) v1.PersistentVolumeClaim {
+	c := v1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: v1.PersistentVolumeClaimSpec{AccessModes: []v1.PersistentVolumeAccessMode{v1.ReadWriteOnce},
+			Resources: v1.VolumeResourceRequirements{Requests: v1.ResourceList{v1.ResourceStorage: resource.MustParse("1Gi")}}}}
+	if r.Intn(2) == 0 {
+		c.Spec.StorageClassName = ptr("standard")
+		c.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"disk": "ssd"}}
+	}
+	if r.Intn(3) == 0 {
+		c.Spec.DataSource = &v1.TypedLocalObjectReference{APIGroup: ptr("snapshot.storage.k8s.io"), Kind: "VolumeSnapshot", Name: "snap"}
+		c.Spec.DataSourceRef = &v1.TypedObjectReference{APIGroup: ptr("snapshot.storage.k8s.io"), Kind: "VolumeSnapshot", Name: "snap"}
+	}
+	return c
+}
+
+func seedStatefulSet(r *rand.Rand) runtime.Object {
+	sel, tmpl := seedWorkload(r)
+	ss := &appsv1.StatefulSet{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "StatefulSet"}, ObjectMeta: seedMeta(r),
+		Spec: appsv1.StatefulSetSpec{Replicas: ptr(int32(r.Intn(4))), Selector: sel, Template: tmpl, ServiceName: pick(r, []string{"", "web"})}}
+	switch r.Intn(3) {
+	case 0:
+		ss.Spec.UpdateStrategy = appsv1.StatefulSetUpdateStrategy{Type: appsv1.OnDeleteStatefulSetStrategyType}
+	case 1:
+		mu := intstr.FromString("50%")
+		ss.Spec.UpdateStrategy = appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType,
+			RollingUpdate: &appsv1.RollingUpdateStatefulSetStrategy{Partition: ptr(int32(1)), MaxUnavailable: &mu}}
+	}
+	if r.Intn(2) == 0 {
+		ss.Spec.VolumeClaimTemplates = []v1.PersistentVolumeClaim{seedClaimTemplate(r, "data")}
+		if r.Intn(3) == 0 {
+			ss.Spec.VolumeClaimTemplates = append(ss.Spec.VolumeClaimTemplates, seedClaimTemplate(r, "logs"))
+		}
+	}
+	if r.Intn(2) == 0 {
+		ss.Spec.PodManagementPolicy = appsv1.ParallelPodManagement
+		ss.Spec.MinReadySeconds = 5
+		ss.Spec.RevisionHistoryLimit = ptr(int32(3))
+		ss.Spec.Ordinals = &appsv1.StatefulSetOrdinals{Start: 2}
+		ss.Spec.PersistentVolumeClaimRetentionPolicy = &appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy{
+			WhenDeleted: appsv1.DeletePersistentVolumeClaimRetentionPolicyType, WhenScaled: appsv1.RetainPersistentVolumeClaimRetentionPolicyType}
+	}
+	if r.Intn(2) == 0 {
+		ss.Status = appsv1.StatefulSetStatus{ObservedGeneration: 1, Replicas: 3, ReadyReplicas: 2, CurrentReplicas: 2, UpdatedReplicas: 1, AvailableReplicas: 1, CollisionCount: ptr(int32(1))}
+	}
+	return ss
+}
