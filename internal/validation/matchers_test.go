@@ -18,13 +18,15 @@ var oracles = []struct {
 	{"DNS1035Label", regexp.MustCompile("^" + DNS1035LabelFmt + "$"), matchDNS1035Label},
 	{"LabelKey", regexp.MustCompile("^" + LabelKeyFmt + "$"), matchLabelKey},
 	{"LabelValue", regexp.MustCompile("^" + LabelValueFmt + "$"), matchLabelValue},
+	{"WildcardDNS1123Subdomain", regexp.MustCompile("^\\*\\." + DNS1123SubdomainFmt + "$"), matchWildcardDNS1123Subdomain},
+	{"HTTPPath", regexp.MustCompile("^" + HTTPPathFmt + "$"), MatchHTTPPath},
 }
 
 func TestMatchersAgreeWithRegexps(t *testing.T) {
 	inputs := []string{"", "a", "A", "0", "-", ".", "_", "a-b", "a.b", "a_b", "a..b", ".a", "a.", "-a", "a-", "ab-", "a\n", "\na",
-		"example.com", "Example.com", "my-name", "123-abc", "a.b-c.d", "a.-b", "a-.b", "é", "aé", "MyName", "my.name", "x/y", "a b"}
+		"example.com", "Example.com", "my-name", "123-abc", "a.b-c.d", "a.-b", "a-.b", "é", "aé", "MyName", "my.name", "x/y", "a b", "*.a", "*.a.b", "*.", "*a", "a/b%2f~:"}
 	// Every string of length up to 3 over an alphabet that covers each character class.
-	alphabet := []byte{'a', 'Z', '0', '-', '.', '_', '/', 0xff}
+	alphabet := []byte{'a', 'Z', '0', '-', '.', '_', '/', '*', '%', 0xff}
 	var gen func(prefix []byte, n int)
 	gen = func(prefix []byte, n int) {
 		inputs = append(inputs, string(prefix))

@@ -252,3 +252,39 @@ func NameIsPathSegment(name string, prefix bool) []string {
 	}
 	return IsValidPathSegmentName(name)
 }
+
+// IsWildcardDNS1123Subdomain is apimachinery's IsWildcardDNS1123Subdomain: "*." followed by an
+// RFC 1123 subdomain.
+func IsWildcardDNS1123Subdomain(v string) []string {
+	var errs []string
+	if len(v) > 253 {
+		errs = append(errs, MaxLenError(253))
+	}
+	if !matchWildcardDNS1123Subdomain(v) {
+		errs = append(errs, RegexError("a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character", "\\*\\."+DNS1123SubdomainFmt, "*.example.com"))
+	}
+	return errs
+}
+
+// matchWildcardDNS1123Subdomain reports whether v matches ^\*\.DNS1123SubdomainFmt$.
+func matchWildcardDNS1123Subdomain(v string) bool {
+	return strings.HasPrefix(v, "*.") && matchDNS1123Subdomain(v[2:])
+}
+
+// HTTPPathFmt is the format of the path part of a domain-prefixed path (RFC 3986 path characters).
+const HTTPPathFmt = `[A-Za-z0-9/\-._~%!$&'()*+,;=:]+`
+
+// MatchHTTPPath reports whether v matches ^HTTPPathFmt$.
+func MatchHTTPPath(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if isAlnum(c) || strings.IndexByte("/-._~%!$&'()*+,;=:", c) >= 0 {
+			continue
+		}
+		return false
+	}
+	return true
+}

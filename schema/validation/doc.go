@@ -19,7 +19,8 @@
 // ClusterRoleBinding (with 1.37's enforced declarative rules, which come after the hand-written
 // errors), Deployment, ReplicaSet and DaemonSet (create, update, /status; the pod template through
 // ValidatePodTemplateSpec; the pod template warnings are not modelled), Lease, PriorityClass,
-// PodDisruptionBudget (not /status). A kind's errors are what its strategy's Validate or
+// PodDisruptionBudget (not /status), Ingress (create, update, /status and the warnings),
+// IngressClass, NetworkPolicy (with its CIDR warnings). A kind's errors are what its strategy's Validate or
 // ValidateUpdate and the declarative validation return; the generic ObjectMeta check
 // rest.ValidateCreate/ValidateUpdate add around them (path-segment names) is the registry's.
 // Errors that print alike are listed once, as the declarative validation's merge does.

@@ -27,6 +27,9 @@ var fuzzKinds = []schema.GroupVersionKind{
 	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"},
 	{Group: "apps", Version: "v1", Kind: "Deployment"},
 	{Group: "apps", Version: "v1", Kind: "ReplicaSet"},
+	{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"},
+	{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass"},
+	{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"},
 }
 
 var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers", "finalize"}

@@ -43,6 +43,12 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validatePodDisruptionBudget, validateUpdate: validatePodDisruptionBudgetUpdate}, true
 	case groupKind{"apps", "StatefulSet"}:
 		return strategy{validate: validateStatefulSet, validateUpdate: validateStatefulSetUpdate, warnings: statefulSetWarnings}, true
+	case groupKind{"networking.k8s.io", "Ingress"}:
+		return strategy{validate: validateIngress, validateUpdate: validateIngressUpdate, warnings: ingressWarnings}, true
+	case groupKind{"networking.k8s.io", "IngressClass"}:
+		return strategy{validate: validateIngressClass, validateUpdate: validateIngressClassUpdate}, true
+	case groupKind{"networking.k8s.io", "NetworkPolicy"}:
+		return strategy{validate: validateNetworkPolicy, validateUpdate: validateNetworkPolicyUpdate, warnings: networkPolicyWarnings}, true
 	}
 	return strategy{}, false
 }

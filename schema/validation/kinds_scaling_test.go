@@ -57,6 +57,23 @@ func TestKindsScaleLinearly(t *testing.T) {
 			}
 			return map[string]any{"metadata": map[string]any{"name": "n"}, "spec": map[string]any{"finalizers": fins}}
 		}},
+		{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"}, func(n int) map[string]any {
+			var peers []any
+			for i := 0; i < n; i++ {
+				peers = append(peers, map[string]any{"ipBlock": map[string]any{"cidr": fmt.Sprintf("10.%d.%d.0/24", i/256, i%256), "except": []any{"10.0.0.1/32"}}})
+			}
+			return map[string]any{"metadata": map[string]any{"name": "np", "namespace": "ns"},
+				"spec": map[string]any{"podSelector": map[string]any{}, "ingress": []any{map[string]any{"from": peers}}}}
+		}},
+		{schema.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"}, func(n int) map[string]any {
+			var paths []any
+			for i := 0; i < n; i++ {
+				paths = append(paths, map[string]any{"path": "/a//b", "pathType": "Prefix",
+					"backend": map[string]any{"service": map[string]any{"name": "web", "port": map[string]any{"number": int64(80)}}}})
+			}
+			return map[string]any{"metadata": map[string]any{"name": "i", "namespace": "ns"},
+				"spec": map[string]any{"rules": []any{map[string]any{"host": "example.com", "http": map[string]any{"paths": paths}}}}}
+		}},
 	}
 	for _, c := range cases {
 		small, large := c.make(2500), c.make(5000)

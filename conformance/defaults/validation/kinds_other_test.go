@@ -8,5 +8,6 @@ func otherKinds() []harnessKind {
 	out = append(out, appsKinds()...)
 	out = append(out, miscKinds()...)
 	out = append(out, workloadKinds()...)
+	out = append(out, networkingKinds()...)
 	return out
 }
