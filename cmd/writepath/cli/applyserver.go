@@ -20,6 +20,7 @@ type dryRunFlag string
 
 func (d *dryRunFlag) String() string   { return string(*d) }
 func (d *dryRunFlag) IsBoolFlag() bool { return true }
+func (d *dryRunFlag) Type() string { return "string" }
 func (d *dryRunFlag) Set(s string) error {
 	switch s {
 	case "true":

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/spf13/pflag"
 	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/status"
@@ -28,6 +31,8 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	verb           string
+	// recursive is -R: -f directories are read with every level below.
+	recursive bool
 	// opts are the hooks Main was given.
 	opts Options
 }
@@ -48,10 +53,15 @@ type inputError struct{ err error }
 func (e *inputError) Error() string { return e.err.Error() }
 func (e *inputError) Unwrap() error { return e.err }
 
-// flags is a verb's flag set: --help prints the usage to stdout (exit 0); a bad
-// flag prints a kubectl-style error (exit 2).
+// flags is a verb's flag set (pflag, as kubectl's): --help prints the usage to stdout (exit 0);
+// a bad flag prints a kubectl-style error (exit 2). Flags may follow positional arguments, a
+// one-letter flag takes its value attached (-ndemo, -oyaml) and every verb spells a concept the
+// same way: a verb declares -f, -o, -n, -p, -d, -H or -v by its letter and gets kubectl's long
+// name beside it (--filename, --output, --namespace, --patch, --data, --header, --verbose; see
+// longName). Spellings Go's flag package accepted before the move to pflag keep working: a long
+// flag with one dash (-crd FILE) and a one-letter flag with two (--f FILE).
 type flags struct {
-	*flag.FlagSet
+	*pflag.FlagSet
 	e        *env
 	synopsis string
 	long     string
@@ -61,17 +71,88 @@ type flags struct {
 // flags returns a flag set for the verb. synopsis is the usage line after
 // "writepath", long the description, examples a block of example commands.
 func (e *env) flags(synopsis, long, examples string) *flags {
-	fs := flag.NewFlagSet(e.verb, flag.ContinueOnError)
+	fs := pflag.NewFlagSet(e.verb, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	fs.SortFlags = false
 	return &flags{FlagSet: fs, e: e, synopsis: synopsis, long: long, examples: examples}
+}
+
+// longName is kubectl's long name of a one-letter flag, "" for a letter kubectl does not use
+// (the flag keeps its one-letter name).
+func longName(letter string) string {
+	switch letter {
+	case "f":
+		return "filename"
+	case "o":
+		return "output"
+	case "n":
+		return "namespace"
+	case "p":
+		return "patch"
+	case "d":
+		return "data"
+	case "H":
+		return "header"
+	case "v":
+		return "verbose"
+	case "R":
+		return "recursive"
+	}
+	return ""
+}
+
+// names turns a verb's flag name into pflag's long name and shorthand.
+func (f *flags) names(name string) (long, short string) {
+	if l := longName(name); l != "" {
+		if f.FlagSet.Lookup(l) == nil {
+			return l, name
+		}
+	}
+	return name, ""
+}
+
+// Var defines a flag with a custom value; a -f file list also gets -R/--recursive.
+func (f *flags) Var(v pflag.Value, name, usage string) {
+	long, short := f.names(name)
+	fl := f.FlagSet.VarPF(v, long, short, usage)
+	if b, ok := v.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+		fl.NoOptDefVal = "true"
+	}
+	if _, ok := v.(*fileList); ok && long == "filename" {
+		f.FlagSet.BoolVarP(&f.e.recursive, "recursive", "R", false, "process the directories given with -f recursively (kubectl's -R)")
+	}
+}
+
+// String defines a string flag.
+func (f *flags) String(name, value, usage string) *string {
+	long, short := f.names(name)
+	return f.FlagSet.StringP(long, short, value, usage)
+}
+
+// StringVar defines a string flag stored in p.
+func (f *flags) StringVar(p *string, name, value, usage string) {
+	long, short := f.names(name)
+	f.FlagSet.StringVarP(p, long, short, value, usage)
+}
+
+// Bool defines a boolean flag.
+func (f *flags) Bool(name string, value bool, usage string) *bool {
+	long, short := f.names(name)
+	return f.FlagSet.BoolP(long, short, value, usage)
+}
+
+// BoolVar defines a boolean flag stored in p.
+func (f *flags) BoolVar(p *bool, name string, value bool, usage string) {
+	long, short := f.names(name)
+	f.FlagSet.BoolVarP(p, long, short, value, usage)
 }
 
 // parse parses args. It returns ok=false with the exit code to return when the
 // verb must stop (help shown, or bad usage).
 func (f *flags) parse(args []string) (code int, ok bool) {
-	err := f.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
+	err := f.Parse(f.compatArgs(args))
+	if errors.Is(err, pflag.ErrHelp) {
 		f.printHelp(f.e.stdout)
 		return exitOK, false
 	}
@@ -81,38 +162,62 @@ func (f *flags) parse(args []string) (code int, ok bool) {
 	return 0, true
 }
 
+// compatArgs rewrites the spellings Go's flag package accepted into pflag's: -name (one dash,
+// a long flag's name) becomes --name, --x (two dashes, a one-letter flag) becomes --long-name.
+// -ndemo stays shorthand n with value demo, since "ndemo" names no flag. Flag values and
+// everything after "--" are left alone.
+func (f *flags) compatArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	takesValue := func(fl *pflag.Flag) bool { return fl != nil && fl.NoOptDefVal == "" }
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) < 2 || a[0] != '-' {
+			out = append(out, a)
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		var fl *pflag.Flag
+		switch {
+		case strings.HasPrefix(a, "--"):
+			fl = f.FlagSet.Lookup(name)
+			if fl == nil && len(name) == 1 {
+				if fl = f.FlagSet.ShorthandLookup(name); fl != nil {
+					a = "--" + fl.Name + strings.TrimPrefix(a, "--"+name)
+				}
+			}
+		case len(name) > 1 && f.FlagSet.Lookup(name) != nil:
+			fl = f.FlagSet.Lookup(name)
+			a = "-" + a
+		case len(a) == 2:
+			fl = f.FlagSet.ShorthandLookup(a[1:])
+		}
+		out = append(out, a)
+		if !hasValue && takesValue(fl) && i+1 < len(args) {
+			i++
+			out = append(out, args[i])
+		}
+	}
+	return out
+}
+
 func (f *flags) printHelp(w io.Writer) {
 	fmt.Fprintf(w, "%s\n\nUsage:\n  writepath %s\n", strings.TrimSpace(f.long), f.synopsis)
 	if f.examples != "" {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", strings.TrimRight(f.examples, "\n"))
 	}
-	var b strings.Builder
-	f.VisitAll(func(fl *flag.Flag) {
-		name, help := flag.UnquoteUsage(fl)
-		dash := "--"
-		if len(fl.Name) == 1 {
-			dash = "-"
-		}
-		arg := dash + fl.Name
-		if name != "" {
-			arg += " " + name
-		}
-		fmt.Fprintf(&b, "  %s\n      %s", arg, help)
-		if fl.DefValue != "" && fl.DefValue != "false" && fl.DefValue != "[]" {
-			fmt.Fprintf(&b, " (default %q)", fl.DefValue)
-		}
-		b.WriteString("\n")
-	})
-	if b.Len() > 0 {
-		fmt.Fprintf(w, "\nFlags:\n%s", b.String())
-	}
-	fmt.Fprintln(w, "  -h, --help\n      help for "+f.e.verb)
+	f.FlagSet.BoolP("help", "h", false, "help for "+f.e.verb)
+	fmt.Fprintf(w, "\nFlags:\n%s", f.FlagSet.FlagUsages())
 }
 
-// fileList is a repeatable -f flag.
+// fileList is a repeatable string flag; as -f, its values are files, directories (their .json,
+// .yaml and .yml files; every level below with -R) and - for stdin.
 type fileList []string
 
 func (l *fileList) String() string { return strings.Join(*l, ",") }
+func (l *fileList) Type() string   { return "strings" }
 func (l *fileList) Set(s string) error {
 	if s == "" {
 		return errors.New("empty file name")
@@ -146,7 +251,11 @@ func (e *env) readFile(path string) ([]byte, error) {
 func (e *env) readBounded(files []string, limit int64) ([]map[string]any, error) {
 	var out []map[string]any
 	stdinUsed := false
-	for _, f := range files {
+	paths, err := e.expandPaths(files)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range paths {
 		if f == "-" {
 			if stdinUsed {
 				return nil, usagef("-f - (standard input) can be given only once")
@@ -154,10 +263,59 @@ func (e *env) readBounded(files []string, limit int64) ([]map[string]any, error)
 			stdinUsed = true
 		}
 		docs, err := codec.Options{MaxBytes: limit}.ReadDocuments(f, e.stdin)
+		if err == nil {
+			docs, err = codec.FlattenLists(docs)
+		}
 		if err != nil {
 			return nil, &inputError{err: err}
 		}
 		out = append(out, docs...)
+	}
+	return out, nil
+}
+
+// expandPaths replaces each -f directory by its files as kubectl's -f reads them: the .json,
+// .yaml and .yml files in lexical order, the directory's own only unless -R. A URL is refused:
+// the command reads only local files.
+func (e *env) expandPaths(files []string) ([]string, error) {
+	var out []string
+	for _, f := range files {
+		if strings.HasPrefix(f, "http://") || strings.HasPrefix(f, "https://") {
+			return nil, usagef("%s: -f takes files, directories or - (stdin); writepath reads no URLs (download the file first)", f)
+		}
+		if f == "-" {
+			out = append(out, f)
+			continue
+		}
+		info, err := os.Stat(f)
+		if err != nil || !info.IsDir() {
+			out = append(out, f) // reading it reports what is wrong
+			continue
+		}
+		found := 0
+		err = filepath.WalkDir(f, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if path != f && !e.recursive {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			switch filepath.Ext(path) {
+			case ".json", ".yaml", ".yml":
+				out = append(out, path)
+				found++
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, &inputError{err: err}
+		}
+		if found == 0 {
+			return nil, &inputError{err: fmt.Errorf("error reading [%s]: recognized file extensions are [.json .yaml .yml]", f)}
+		}
 	}
 	return out, nil
 }
@@ -176,6 +334,7 @@ func requireStored(obj map[string]any) error {
 type output string
 
 func (o *output) String() string { return string(*o) }
+func (o *output) Type() string { return "string" }
 func (o *output) Set(s string) error {
 	switch s {
 	case "", "yaml", "json":

@@ -16,6 +16,7 @@ func runRV(e *env, args []string) int {
                 optimistic concurrency (preconditions, resourceVersion)?`,
 		`  writepath rv compare 99 100
   writepath rv check -f stored.yaml -f new.yaml`)
+	f.SetInterspersed(false) // the subcommand parses the rest
 	if code, ok := f.parse(args); !ok {
 		return code
 	}

@@ -19,6 +19,7 @@ func runSchema(e *env, args []string) int {
 
 Subcommands:
   explain   list type, keys, map type and patch strategies of a field path`, "")
+	f.SetInterspersed(false) // the subcommand parses the rest
 	if code, ok := f.parse(args); !ok {
 		return code
 	}

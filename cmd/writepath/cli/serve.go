@@ -86,12 +86,11 @@ func addHookFlags(f *flags, add func(*pflag.FlagSet)) error {
 	add(hookFlags)
 	var err error
 	hookFlags.VisitAll(func(fl *pflag.Flag) {
-		if err == nil && f.Lookup(fl.Name) != nil {
+		if err == nil && (f.FlagSet.Lookup(fl.Name) != nil || fl.Shorthand != "" && f.FlagSet.ShorthandLookup(fl.Shorthand) != nil) {
 			err = usagef("the serve store hook's flag --%s is one of serve's own", fl.Name)
 			return
 		}
-		// pflag's values satisfy flag.Value (and its bool values flag's boolFlag).
-		f.Var(fl.Value, fl.Name, fl.Usage)
+		f.FlagSet.AddFlag(fl)
 	})
 	return err
 }
