@@ -14,7 +14,7 @@ import (
 type multiFlag []string
 
 func (m *multiFlag) String() string { return strings.Join(*m, ",") }
-func (m *multiFlag) Type() string { return "strings" }
+func (m *multiFlag) Type() string   { return "strings" }
 func (m *multiFlag) Set(s string) error {
 	*m = append(*m, s)
 	return nil

@@ -24,15 +24,19 @@ The output starts with comment lines giving the patch kubectl would send (or "cr
 validation and admission are not applied.`,
 		`  # Re-apply a manifest after an HPA scaled the Deployment: replicas go back to the manifest's
   writepath apply --client-side -f testdata/merge/clientapply/deployment.yaml --live testdata/merge/cli/web-live-scaled.yaml`)
-	f.Bool("client-side", true, "client-side apply (this mode; the default)")
+	f.Bool("client-side", true, "client-side apply (this mode; the default; --client-side=false is --server-side)")
 	f.Bool("server-side", false, "server-side apply (see writepath apply --server-side --help)")
+	force := f.Bool("force-conflicts", false, "with --server-side only")
 	f.Var(&files, "f", "`FILE` with the configuration (one object; - for stdin)")
 	liveFile := f.String("live", "", "`FILE` with the live object (omit to create)")
-	ns := f.String("namespace", "", "`NAMESPACE` set on a namespaced object that has none (kubectl's -n)")
+	ns := f.String("n", "", "`NAMESPACE` set on a namespaced object that has none (kubectl's -n)")
 	overwrite := f.Bool("overwrite", true, "apply changes even where the live object changed the field since the last apply")
 	f.Var(&o, "o", "output format: `yaml|json`")
 	if code, ok := f.parse(args); !ok {
 		return code
+	}
+	if *force {
+		return e.fail(usagef("--force-conflicts only works with --server-side"))
 	}
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))

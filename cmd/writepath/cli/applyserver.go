@@ -20,7 +20,7 @@ type dryRunFlag string
 
 func (d *dryRunFlag) String() string   { return string(*d) }
 func (d *dryRunFlag) IsBoolFlag() bool { return true }
-func (d *dryRunFlag) Type() string { return "string" }
+func (d *dryRunFlag) Type() string     { return "string" }
 func (d *dryRunFlag) Set(s string) error {
 	switch s {
 	case "true":
@@ -78,6 +78,7 @@ validated as the apiserver validates them (422).`,
 		`  # Who would own what after applying a Deployment over the live one
   writepath apply --server-side -f testdata/apply/cli/web-config.yaml --live testdata/apply/cli/web-live.yaml --field-manager hpa-bot --now 2026-01-02T00:00:00Z`)
 	f.Bool("server-side", true, "server-side apply (this verb's mode)")
+	f.Bool("client-side", false, "--client-side=false is --server-side")
 	f.Var(&files, "f", "`FILE` with the apply configuration (one object; - for stdin)")
 	liveFile := f.String("live", "", "`FILE` with the stored object (omit to create)")
 	manager := f.String("field-manager", "kubectl", "`NAME` of the field manager")

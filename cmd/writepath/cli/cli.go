@@ -33,6 +33,10 @@ type env struct {
 	verb           string
 	// recursive is -R: -f directories are read with every level below.
 	recursive bool
+	// declaring stops a verb at its flag parsing, which records the declared flags in
+	// declared (for shell completion).
+	declaring bool
+	declared  *pflag.FlagSet
 	// opts are the hooks Main was given.
 	opts Options
 }
@@ -151,6 +155,12 @@ func (f *flags) BoolVar(p *bool, name string, value bool, usage string) {
 // parse parses args. It returns ok=false with the exit code to return when the
 // verb must stop (help shown, or bad usage).
 func (f *flags) parse(args []string) (code int, ok bool) {
+	if f.e.declaring {
+		if f.e.declared == nil {
+			f.e.declared = f.FlagSet
+		}
+		return exitOK, false
+	}
 	err := f.Parse(f.compatArgs(args))
 	if errors.Is(err, pflag.ErrHelp) {
 		f.printHelp(f.e.stdout)
@@ -334,27 +344,55 @@ func requireStored(obj map[string]any) error {
 type output string
 
 func (o *output) String() string { return string(*o) }
-func (o *output) Type() string { return "string" }
+func (o *output) Type() string   { return "string" }
 func (o *output) Set(s string) error {
 	switch s {
-	case "", "yaml", "json":
+	case "", "yaml", "json", "name":
 		*o = output(s)
 		return nil
 	}
-	return fmt.Errorf("unable to match a printer suitable for the output format %q, allowed formats are: json,yaml", s)
+	return fmt.Errorf("unable to match a printer suitable for the output format %q, allowed formats are: json,name,yaml", s)
 }
 
-// printValue writes v as -o asks: JSON (kubectl's four-space indent) or YAML.
+// printValue writes v as -o asks: JSON (kubectl's four-space indent), YAML, or, for an object
+// or a List of them, kubectl's -o name lines (kind.group/name, the kind lower-cased).
 func (e *env) printValue(o output, v any) error {
-	if o == "json" {
+	switch o {
+	case "json":
 		// Written as it is encoded: indented JSON grows with the square of the depth.
 		return codec.WriteJSONIndent(e.stdout, v)
+	case "name":
+		return e.printNames(v)
 	}
 	data, err := codec.EncodeYAML(v)
 	if err != nil {
 		return err
 	}
 	_, err = e.stdout.Write(data)
+	return err
+}
+
+// printNames is -o name: one line per object, as kubectl's NamePrinter writes them.
+func (e *env) printNames(v any) error {
+	obj, ok := v.(map[string]any)
+	if !ok || stringField(obj, "kind") == "" {
+		return usagef("-o name prints objects, and this verb's answer is not one: use -o yaml or -o json")
+	}
+	if items, isList := obj["items"].([]any); isList {
+		for _, it := range items {
+			if err := e.printNames(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	kind := strings.ToLower(stringField(obj, "kind"))
+	if group, _, found := strings.Cut(stringField(obj, "apiVersion"), "/"); found && group != "" {
+		kind += "." + group
+	}
+	md, _ := obj["metadata"].(map[string]any)
+	name, _ := md["name"].(string)
+	_, err := fmt.Fprintf(e.stdout, "%s/%s\n", kind, name)
 	return err
 }
 

@@ -3,6 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // verb is one subcommand: `writepath <name> ...`.
@@ -75,14 +79,68 @@ func (e *env) run(args []string) int {
 		usage(stdout)
 		return exitOK
 	}
+	if args[0] == "completion" || strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+		return e.execute(args)
+	}
 	for _, v := range verbs() {
 		if v.name == args[0] {
-			e.verb = v.name
-			return v.run(e, args[1:])
+			return e.execute(args)
 		}
 	}
 	fmt.Fprintf(stderr, "error: unknown command %q for \"writepath\"\nRun 'writepath --help' for usage.\n", args[0])
 	return exitUsage
+}
+
+// execute runs args through the cobra command tree: one command per verb, and cobra's
+// completion command (writepath completion bash|zsh|fish|powershell) with its hidden
+// __complete, which the scripts call. A verb parses its own flags (with pflag, see flags), so
+// that its errors, help and exit codes are the verb's; while completing, each verb's command
+// carries the flags the verb declares, so that the shell completes flag names too.
+func (e *env) execute(args []string) int {
+	completing := strings.HasPrefix(args[0], cobra.ShellCompRequestCmd)
+	root := &cobra.Command{
+		Use:           "writepath",
+		Short:         "writepath predicts what kube-apiserver " + kubernetesMinor + " does with a write, without a cluster",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	code := exitOK
+	for _, v := range verbs() {
+		cmd := &cobra.Command{
+			Use:                v.name,
+			Short:              v.short,
+			DisableFlagParsing: !completing,
+			RunE: func(_ *cobra.Command, args []string) error {
+				e.verb = v.name
+				code = v.run(e, args)
+				return nil
+			},
+		}
+		if completing {
+			cmd.Flags().AddFlagSet(e.declaredFlags(v))
+		}
+		root.AddCommand(cmd)
+	}
+	if err := root.Execute(); err != nil {
+		fmt.Fprintf(e.stderr, "error: %v\nSee 'writepath --help' for usage.\n", err)
+		return exitUsage
+	}
+	return code
+}
+
+// declaredFlags returns the flags verb v declares: v runs with no arguments in a mode where
+// parsing stops it before it reads or writes anything (flags.parse).
+func (e *env) declaredFlags(v verb) *pflag.FlagSet {
+	d := &env{stdout: io.Discard, stderr: io.Discard, verb: v.name, opts: e.opts, declaring: true}
+	v.run(d, nil)
+	if d.declared == nil {
+		return pflag.NewFlagSet(v.name, pflag.ContinueOnError)
+	}
+	return d.declared
 }
 
 func usage(w io.Writer) {

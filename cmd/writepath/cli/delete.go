@@ -41,8 +41,9 @@ data.`,
 	if !ok {
 		return code
 	}
-	if len(positional) != 1 {
-		return e.fail(usagef("give the object to delete as KIND/NAME"))
+	target, err := targetArg(positional)
+	if err != nil {
+		return e.fail(err)
 	}
 	if len(files) == 0 {
 		return e.fail(usagef("give the objects with -f FILE"))
@@ -58,7 +59,7 @@ data.`,
 	default:
 		return e.fail(usagef(`invalid --cascade value %q: must be "background", "foreground" or "orphan"`, *cascade))
 	}
-	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, *maxState, positional[0], *ns)
+	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, *maxState, target, *ns)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -291,6 +292,17 @@ func parseInterspersed(f *flags, args []string) (positional []string, code int, 
 	}
 }
 
+// targetArg reads the object argument as kubectl takes it: TYPE/NAME, or TYPE NAME.
+func targetArg(positional []string) (string, error) {
+	switch {
+	case len(positional) == 1:
+		return positional[0], nil
+	case len(positional) == 2 && !strings.Contains(positional[0], "/") && !strings.Contains(positional[1], "/"):
+		return positional[0] + "/" + positional[1], nil
+	}
+	return "", usagef("give one object, as TYPE/NAME or TYPE NAME (deploy/web, deployments.apps web)")
+}
+
 // parseTarget reads KIND/NAME.
 func parseTarget(arg, ns string) (gc.Ref, error) {
 	kind, name, ok := strings.Cut(arg, "/")
@@ -300,29 +312,92 @@ func parseTarget(arg, ns string) (gc.Ref, error) {
 	return gc.Ref{Kind: kind, Namespace: ns, Name: name}, nil
 }
 
-// matchesKind reports whether a kind or resource name given on the command line names kind.
-func matchesKind(arg, apiVersion, kind string) bool {
-	a := strings.ToLower(arg)
-	if group, _, found := strings.Cut(a, "."); found {
-		a = group
+// resourceNames are the names a command line may give a kind by, as kubectl resolves them
+// (lower case): the kind, the resource (plural), the singular and the short names, from the
+// resource table for built-in kinds and from the CustomResourceDefinitions among the objects
+// for custom resources; group is the kind's API group.
+type resourceNames struct {
+	group string
+	names []string
+}
+
+// namesOf returns the names of apiVersion/kind; crds are the CRDs' spec.names by group and kind.
+func namesOf(apiVersion, kind string, crds map[[2]string][]string) resourceNames {
+	gv, _ := schema.ParseAPIVersion(apiVersion)
+	rn := resourceNames{group: gv.Group, names: []string{strings.ToLower(kind)}}
+	if k, err := schema.Builtin(gv.WithKind(kind)); err == nil {
+		rn.names = append(rn.names, k.Resource, k.Singular)
+		rn.names = append(rn.names, k.ShortNames...)
+	} else if info, ok := gc.Builtin(apiVersion, kind); ok {
+		rn.names = append(rn.names, info.Resource)
 	}
-	k := strings.ToLower(kind)
-	if a == k {
-		return true
-	}
-	if info, ok := gc.Builtin(apiVersion, kind); ok && a == info.Resource {
-		return true
+	if n, ok := crds[[2]string{gv.Group, kind}]; ok {
+		rn.names = append(rn.names, n...)
 	}
 	plural, _ := schema.GuessResource(kind)
-	return a == plural
+	return resourceNames{group: rn.group, names: append(rn.names, plural)}
+}
+
+// crdNames collects the spec.names (plural, singular, short names) of the CRDs among objs.
+func crdNames(objs []gc.Object) map[[2]string][]string {
+	out := map[[2]string][]string{}
+	for _, o := range objs {
+		if stringField(o, "kind") != "CustomResourceDefinition" {
+			continue
+		}
+		spec, _ := o["spec"].(map[string]any)
+		names, _ := spec["names"].(map[string]any)
+		group, _ := spec["group"].(string)
+		kind, _ := names["kind"].(string)
+		var list []string
+		for _, k := range []string{"plural", "singular"} {
+			if s, _ := names[k].(string); s != "" {
+				list = append(list, strings.ToLower(s))
+			}
+		}
+		short, _ := names["shortNames"].([]any)
+		for _, sn := range short {
+			if s, _ := sn.(string); s != "" {
+				list = append(list, strings.ToLower(s))
+			}
+		}
+		key := [2]string{group, kind}
+		out[key] = append(out[key], list...)
+	}
+	return out
+}
+
+// matchesKind reports whether a type given on the command line (deploy, deployments,
+// deployments.apps, Deployment, deployment.v1.apps) names apiVersion/kind.
+func matchesKind(arg, apiVersion, kind string, crds map[[2]string][]string) bool {
+	a := strings.ToLower(arg)
+	group := ""
+	if name, rest, found := strings.Cut(a, "."); found {
+		a, group = name, rest
+		// resource.version.group: the version is not part of the match
+		if v, g, ok := strings.Cut(rest, "."); ok && isVersion(v) {
+			group = g
+		}
+	}
+	rn := namesOf(apiVersion, kind, crds)
+	if group != "" && group != rn.group && !(rn.group == "" && group == "core") {
+		return false
+	}
+	for _, n := range rn.names {
+		if n != "" && a == n {
+			return true
+		}
+	}
+	return false
 }
 
 // findObject finds KIND/NAME (in the namespace, when given) among the objects.
 func findObject(objs []gc.Object, t gc.Ref) (int, error) {
 	var found []int
+	crds := crdNames(objs)
 	for i, o := range objs {
 		r := refOf(o)
-		if r.Name != t.Name || !matchesKind(t.Kind, r.APIVersion, r.Kind) {
+		if r.Name != t.Name || !matchesKind(t.Kind, r.APIVersion, r.Kind, crds) {
 			continue
 		}
 		if t.Namespace != "" && r.Namespace != "" && r.Namespace != t.Namespace {

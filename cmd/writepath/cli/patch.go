@@ -20,7 +20,7 @@ func runPatch(e *env, args []string) int {
 	var files fileList
 	var o output
 	var typ patchType = "strategic"
-	f := e.flags("patch --type json|merge|strategic (-p PATCH | --patch-file FILE) -f LIVE [--subresource status|scale|...] [--crd CRD] [--field-manager NAME] [-n NAMESPACE] [--field-validation Strict|Warn|Ignore] [--now TIME] [-o yaml|json]",
+	f := e.flags("patch [TYPE/NAME] --type json|merge|strategic (-p PATCH | --patch-file FILE) -f LIVE [--subresource status|scale|...] [--crd CRD] [--field-manager NAME] [-n NAMESPACE] [--field-validation Strict|Warn|Ignore] [--now TIME] [-o yaml|json]",
 		`Send a patch of a live object through kube-apiserver 1.37's request path, as kubectl patch
 sends it, and print what the server answers: the stored object (managedFields hidden, as
 kubectl prints it), or the error as kubectl shows it (exit 1).
@@ -60,8 +60,13 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
+	var objectArg string // TYPE/NAME, choosing the live object among the -f objects
 	if f.NArg() > 0 {
-		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
+		t, err := targetArg(f.Args())
+		if err != nil {
+			return e.fail(err)
+		}
+		objectArg = t
 	}
 	if (*p == "") == (*patchFile == "") {
 		return e.fail(usagef("give the patch with exactly one of -p or --patch-file"))
@@ -94,8 +99,19 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 	if err != nil {
 		return e.fail(err)
 	}
+	if objectArg != "" {
+		ref, err := parseTarget(objectArg, *ns)
+		if err != nil {
+			return e.fail(err)
+		}
+		idx, err := findObject(objs, ref)
+		if err != nil {
+			return e.fail(err)
+		}
+		objs = objs[idx : idx+1]
+	}
 	if len(objs) != 1 {
-		return e.fail(usagef("-f must hold exactly one object, found %d", len(objs)))
+		return e.fail(usagef("-f must hold exactly one object, found %d (or name it: patch TYPE/NAME -f FILE)", len(objs)))
 	}
 	live := objs[0]
 	gvk, kind, err := kindOf(live)

@@ -16,7 +16,7 @@ import (
 type patchType string
 
 func (p *patchType) String() string { return string(*p) }
-func (p *patchType) Type() string { return "string" }
+func (p *patchType) Type() string   { return "string" }
 func (p *patchType) Set(s string) error {
 	switch s {
 	case "json", "merge", "strategic":

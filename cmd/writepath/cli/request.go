@@ -55,7 +55,7 @@ const requestExamples = `  # Scale a Deployment through /scale, as an HPA would
 type headerList []string
 
 func (l *headerList) String() string { return strings.Join(*l, ",") }
-func (l *headerList) Type() string { return "strings" }
+func (l *headerList) Type() string   { return "strings" }
 func (l *headerList) Set(s string) error {
 	name, _, ok := strings.Cut(s, ":")
 	if !ok || strings.TrimSpace(name) == "" {

@@ -51,7 +51,7 @@ func runRVCompare(e *env, args []string) int {
 	f := e.flags("rv compare A B [--comparator decimal|equality|decimal-or-equality] [-o yaml|json]",
 		`Compare two resourceVersions. kube-apiserver's versions are decimal (KEP-5504): digits only,
 no leading zero, any length; the shorter is older, equal lengths compare lexically. Prints
-"A < B", "A = B" or "A > B"; a version that is not well formed is an error (exit 1).
+"A < B", "A = B" or "A > B"; a version that is not well formed is bad input (exit 2).
 Servers with opaque versions only support equality (--comparator equality).`,
 		`  writepath rv compare 99 100
   writepath rv compare --comparator equality etag-1 etag-2`)
@@ -74,7 +74,7 @@ Servers with opaque versions only support equality (--comparator equality).`,
 		ordered, err = false, nil
 	}
 	if err != nil {
-		return e.fail(err)
+		return e.fail(&inputError{err: err}) // a malformed version is bad input, not a negative answer
 	}
 	if o != "" {
 		res := map[string]any{"a": a, "b": b, "comparator": *name, "ordered": ordered}

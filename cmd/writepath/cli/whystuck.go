@@ -35,13 +35,14 @@ running, cycles of blocking owner references, pods waiting for a kubelet.
 	if !ok {
 		return code
 	}
-	if len(positional) != 1 {
-		return e.fail(usagef("give the object as KIND/NAME"))
+	target, err := targetArg(positional)
+	if err != nil {
+		return e.fail(err)
 	}
 	if len(files) == 0 {
 		return e.fail(usagef("give the objects with -f FILE"))
 	}
-	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, *maxState, positional[0], *ns)
+	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, *maxState, target, *ns)
 	if err != nil {
 		return e.fail(err)
 	}
