@@ -98,12 +98,20 @@ type Cluster struct {
 	// syncWritten holds, during one controller sync, the resourceVersion the API answered for
 	// each object the sync wrote (by path).
 	syncWritten map[string]string
+	// index is the workload controllers' informer cache and queues (informer.go).
+	index *workloadIndex
+	// settledAt is the clock of the last settle of the workload controllers.
+	settledAt time.Time
+	// syncEverything makes every round sync every Deployment and ReplicaSet over all of its
+	// namespace's objects, as before the index and the queues: the reference of their tests.
+	syncEverything bool
 }
 
 // New returns a cluster as opts say.
 func New(opts Options) (*Cluster, error) {
 	c := &Cluster{store: opts.Store, clock: opts.Clock, ctrl: opts.Controllers, tokens: opts.Tokens,
-		kubeletMode: opts.Kubelet, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{}}
+		kubeletMode: opts.Kubelet, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
+		index: newWorkloadIndex()}
 	if c.store == nil {
 		c.store = NewMemoryStore(MemoryOptions{})
 	}
@@ -149,11 +157,20 @@ func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Respon
 		}
 	}
 	if c.ctrl == AfterWrites && needsControllers(writes) {
-		if err := c.settleLocked(ctx, req.Now); err != nil {
+		if err := c.settleLocked(ctx, req.Now, false); err != nil {
 			return resp, err
 		}
 	}
 	return resp, nil
+}
+
+// write is the one way the cluster writes its store: the controllers' index sees every write.
+func (c *Cluster) write(ctx context.Context, w Write) (int64, error) {
+	rev, err := c.store.Write(ctx, w)
+	if err == nil {
+		c.observe(w.Key, w.Value, rev)
+	}
+	return rev, err
 }
 
 // commit stores one write of registry.Handle. Writes are serialised by c.mu, so the revision the
@@ -164,7 +181,7 @@ func (c *Cluster) commit(ctx context.Context, wr registry.Write) error {
 	if wr.Delete {
 		val = nil
 	}
-	rev, err := c.store.Write(ctx, Write{Key: key, Value: val, ModRevision: AnyRevision})
+	rev, err := c.write(ctx, Write{Key: key, Value: val, ModRevision: AnyRevision})
 	if err != nil {
 		return fmt.Errorf("storing %s: %w", key, err)
 	}
@@ -198,15 +215,17 @@ func needsControllers(writes []registry.Write) bool {
 func (c *Cluster) Settle(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.settleLocked(ctx, c.clock.Now())
+	return c.settleLocked(ctx, c.clock.Now(), true)
 }
 
 // settleLocked runs gc.Run over a snapshot of every object and stores what the controllers wrote,
 // in their order. A removal the apiserver performs as a graceful update followed by the delete is
 // stored as both writes, so watchers see MODIFIED then DELETED as from kube-apiserver.
-func (c *Cluster) settleLocked(ctx context.Context, now time.Time) error {
+//
+// resync syncs every Deployment and ReplicaSet first, not only those a write concerned.
+func (c *Cluster) settleLocked(ctx context.Context, now time.Time, resync bool) error {
 	for i := 0; i < maxWorkloadRounds; i++ {
-		wrote, err := c.settleWorkloads(ctx, now)
+		wrote, err := c.settleWorkloads(ctx, now, resync && i == 0)
 		if err != nil {
 			return err
 		}
@@ -228,11 +247,11 @@ func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 	var snapshot []gc.Object
 	keys := map[string]Key{} // uid -> key
 	for rk := range c.resources {
-		l, err := c.store.List(ctx, ListRequest{Prefix: Prefix{Group: rk.group, Resource: rk.resource}})
+		objs, err := c.sharedValues(ctx, Prefix{Group: rk.group, Resource: rk.resource})
 		if err != nil {
 			return false, err
 		}
-		for _, o := range l.Items {
+		for _, o := range objs {
 			snapshot = append(snapshot, o.Value)
 			keys[metaString(o.Value, "uid")] = o.Key
 		}
@@ -259,11 +278,11 @@ func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 				continue
 			}
 			if prev := a.Written(); prev != nil {
-				if _, err := c.store.Write(ctx, Write{Key: key, Value: prev, ModRevision: AnyRevision}); err != nil {
+				if _, err := c.write(ctx, Write{Key: key, Value: prev, ModRevision: AnyRevision}); err != nil {
 					return false, err
 				}
 			}
-			if _, err := c.store.Write(ctx, Write{Key: key, Value: a.Object, ModRevision: AnyRevision}); err != nil {
+			if _, err := c.write(ctx, Write{Key: key, Value: a.Object, ModRevision: AnyRevision}); err != nil {
 				var nf *NotFoundError
 				if a.Object == nil && errors.As(err, &nf) {
 					continue
@@ -485,6 +504,6 @@ func (c *Cluster) establishCRD(ctx context.Context, wr registry.Write, now time.
 		upd[k] = v
 	}
 	upd["status"] = newStatus
-	_, err = c.store.Write(ctx, Write{Key: key, Value: upd, ModRevision: cur.ModRevision})
+	_, err = c.write(ctx, Write{Key: key, Value: upd, ModRevision: cur.ModRevision})
 	return err
 }

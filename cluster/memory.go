@@ -148,6 +148,51 @@ func (s *memoryStore) List(_ context.Context, req ListRequest) (ListResult, erro
 	return res, nil
 }
 
+// sharedReader is a Store's read path without copies, for the cluster's own readers that never
+// modify what they read (the controllers' informer, the garbage collector's snapshot): the
+// stored maps themselves, which the store never modifies either.
+type sharedReader interface {
+	// listShared returns the current objects under a prefix, in key order.
+	listShared(p Prefix) []Object
+	// getShared returns the current objects stored under keys (nil for a missing one).
+	getShared(keys []Key) []map[string]any
+}
+
+func (s *memoryStore) listShared(p Prefix) []Object {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ix := s.indexes[resourceKey{p.Group, p.Resource}]
+	if ix == nil {
+		return nil
+	}
+	sorted := ix.sorted()
+	start, stop := 0, len(sorted)
+	if ns := p.Namespace; ns != "" {
+		start = sort.SearchStrings(sorted, ns+"/")
+		stop = start + sort.Search(len(sorted)-start, func(i int) bool { return !strings.HasPrefix(sorted[start+i], ns+"/") })
+	}
+	out := make([]Object, 0, stop-start)
+	for _, sk := range sorted[start:stop] {
+		k := ix.key(sk)
+		if vs := s.keys[k]; len(vs) > 0 && vs[len(vs)-1].value != nil {
+			out = append(out, Object{Key: k, Value: vs[len(vs)-1].value, ModRevision: vs[len(vs)-1].rev})
+		}
+	}
+	return out
+}
+
+func (s *memoryStore) getShared(keys []Key) []map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]map[string]any, len(keys))
+	for i, k := range keys {
+		if vs := s.keys[k]; len(vs) > 0 {
+			out[i] = vs[len(vs)-1].value
+		}
+	}
+	return out
+}
+
 func (s *memoryStore) Write(_ context.Context, w Write) (int64, error) {
 	var stored map[string]any
 	if w.Value != nil {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -38,63 +39,106 @@ const maxWorkloadRounds = 1000
 
 // settleWorkloads runs the Deployment controller, the ReplicaSet controller and the stand-in
 // kubelet until a round writes nothing, each write going through the request path (registry) as
-// the controllers' requests do. Called with c.mu held.
-func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time) (bool, error) {
+// the controllers' requests do. A round syncs the queued Deployments, then the queued
+// ReplicaSets, each in key order, then starts the Pods the kubelet would start; every key is
+// queued when the index is built, when the clock has moved since the last settle, and when
+// resync is set (Settle). Called with c.mu held.
+//
+// The result is that of syncing every Deployment and ReplicaSet in every round: a sync is a
+// function of the objects it reads, the clock and the ReplicaSet's expectations, so one whose
+// input no write has touched since it last ran writes what it wrote then: nothing, unless the
+// API refused it (those are queued again for the next round, or the next settle).
+func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time, resync bool) (bool, error) {
 	if !c.has("apps", "deployments") && !c.has("apps", "replicasets") {
 		return false, nil
 	}
-	any := false
-	for round := 0; round < maxWorkloadRounds; round++ {
-		wrote := false
-		deployments, err := c.listAll(ctx, "apps", "deployments")
-		if err != nil {
+	rev, err := c.store.Revision(ctx)
+	if err != nil {
+		return false, err
+	}
+	ix := c.index
+	if ix.rev != rev {
+		if err := c.buildIndex(ctx, rev); err != nil {
 			return false, err
 		}
-		for _, d := range deployments {
-			ns := metaString(d, "namespace")
-			rss, pods, err := c.namespaceWorkloads(ctx, ns)
+	} else if resync || !now.Equal(c.settledAt) {
+		ix.queueAll()
+	}
+	c.settledAt = now
+	any := false
+	for round := 0; round < maxWorkloadRounds; round++ {
+		if c.syncEverything {
+			ix.queueAll()
+		}
+		wrote := false
+		var refused []Key
+		err := ix.drain(deploymentsPrefix, func(k Key) error {
+			d, err := c.sharedGet(ctx, k)
+			if err != nil || d == nil {
+				return err
+			}
+			rss, pods, err := c.deploymentInputs(ctx, k, d)
 			if err != nil {
-				return false, err
+				return err
 			}
 			res, err := deployment.Sync(deployment.Input{Deployment: d, ReplicaSets: rss, Pods: pods}, deployment.Options{Now: now})
 			if err != nil {
-				continue // a Deployment the controller cannot read: it logs and moves on
+				refused = append(refused, k) // a Deployment the controller cannot read: it logs and requeues
+				return nil
 			}
 			c.syncWritten = map[string]string{}
 			for _, a := range res.Actions {
 				ok, err := c.applyDeploymentAction(ctx, now, a)
 				if err != nil {
-					return false, err
+					return err
 				}
 				if !ok {
-					break // refused: the controller requeues and syncs again from fresh state
+					refused = append(refused, k) // the controller requeues and syncs again from fresh state
+					break
 				}
 				wrote = true
 			}
-		}
-		replicaSets, err := c.listAll(ctx, "apps", "replicasets")
+			return nil
+		})
 		if err != nil {
 			return false, err
 		}
-		for _, rs := range replicaSets {
-			ns := metaString(rs, "namespace")
-			rss, pods, err := c.namespaceWorkloads(ctx, ns)
-			if err != nil {
-				return false, err
+		err = ix.drain(replicaSetsPrefix, func(k Key) error {
+			rs, err := c.sharedGet(ctx, k)
+			if err != nil || rs == nil {
+				return err
 			}
 			uid := metaString(rs, "uid")
-			res, err := replicaset.Sync(replicaset.Input{ReplicaSet: rs, Pods: pods, ReplicaSets: rss, Expectations: c.expectations[uid]},
-				replicaset.Options{Now: now})
+			in, err := c.replicaSetInput(ctx, k, rs, c.syncEverything)
 			if err != nil {
-				continue
+				return err
+			}
+			in.Expectations = c.expectations[uid]
+			res, err := replicaset.Sync(in, replicaset.Options{Now: now})
+			if err != nil {
+				refused = append(refused, k)
+				return nil
+			}
+			if deletes(res) && controllerUID(rs) != "" && !c.syncEverything {
+				// Which Pods go first depends on the Pods every sibling ReplicaSet selects,
+				// whoever controls them: the sync runs again over the namespace's Pods.
+				if in, err = c.replicaSetInput(ctx, k, rs, true); err != nil {
+					return err
+				}
+				in.Expectations = c.expectations[uid]
+				if res, err = replicaset.Sync(in, replicaset.Options{Now: now}); err != nil {
+					refused = append(refused, k)
+					return nil
+				}
 			}
 			c.syncWritten = map[string]string{}
 			for _, a := range res.Actions {
 				ok, err := c.applyReplicaSetAction(ctx, now, a)
 				if err != nil {
-					return false, err
+					return err
 				}
 				if !ok {
+					refused = append(refused, k)
 					break
 				}
 				wrote = true
@@ -111,6 +155,10 @@ func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time) (bool, err
 				}
 			}
 			c.expectations[uid] = exp
+			return nil
+		})
+		if err != nil {
+			return false, err
 		}
 		kicked, err := c.kubelet(ctx, now)
 		if err != nil {
@@ -118,6 +166,9 @@ func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time) (bool, err
 		}
 		if kicked {
 			wrote = true
+		}
+		for _, k := range refused {
+			ix.enqueue(k) // the next round when this one wrote, else the next settle
 		}
 		if !wrote {
 			return any, nil
@@ -127,12 +178,22 @@ func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time) (bool, err
 	return any, fmt.Errorf("the Deployment and ReplicaSet controllers did not settle in %d rounds", maxWorkloadRounds)
 }
 
+func deletes(res replicaset.Result) bool {
+	for _, a := range res.Actions {
+		if a.Type == replicaset.ActionDelete {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *Cluster) has(group, resource string) bool {
 	_, ok := c.resources[resourceKey{group, resource}]
 	return ok
 }
 
-// values lists the objects under a prefix, at the current revision, in key order.
+// values lists the objects under a prefix, at the current revision, in key order: copies, for
+// callers that may keep or change them.
 func (c *Cluster) values(ctx context.Context, p Prefix) ([]map[string]any, error) {
 	l, err := c.store.List(ctx, ListRequest{Prefix: p})
 	if err != nil {
@@ -145,18 +206,163 @@ func (c *Cluster) values(ctx context.Context, p Prefix) ([]map[string]any, error
 	return out, nil
 }
 
-func (c *Cluster) listAll(ctx context.Context, group, resource string) ([]map[string]any, error) {
-	return c.values(ctx, Prefix{Group: group, Resource: resource})
+// sharedValues lists the objects under a prefix in key order without copying them where the
+// store allows it: the caller reads them and never modifies them.
+func (c *Cluster) sharedValues(ctx context.Context, p Prefix) ([]Object, error) {
+	if s, ok := c.store.(sharedReader); ok {
+		return s.listShared(p), nil
+	}
+	l, err := c.store.List(ctx, ListRequest{Prefix: p})
+	return l.Items, err
 }
 
-func (c *Cluster) namespaceWorkloads(ctx context.Context, ns string) (rss, pods []map[string]any, err error) {
-	if rss, err = c.values(ctx, Prefix{Group: "apps", Resource: "replicasets", Namespace: ns}); err != nil {
+// sharedNamespace is sharedValues' objects.
+func (c *Cluster) sharedNamespace(ctx context.Context, p Prefix) ([]map[string]any, error) {
+	objs, err := c.sharedValues(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, len(objs))
+	for i, o := range objs {
+		out[i] = o.Value
+	}
+	return out, nil
+}
+
+// sharedGet reads one object as sharedValues does (nil when missing).
+func (c *Cluster) sharedGet(ctx context.Context, k Key) (map[string]any, error) {
+	objs, err := c.sharedGetAll(ctx, []Key{k})
+	if err != nil {
+		return nil, err
+	}
+	return objs[0], nil
+}
+
+// sharedGetAll reads objects as sharedValues does, leaving out missing ones.
+func (c *Cluster) sharedGetAll(ctx context.Context, keys []Key) ([]map[string]any, error) {
+	var objs []map[string]any
+	if s, ok := c.store.(sharedReader); ok {
+		objs = s.getShared(keys)
+	} else {
+		objs = make([]map[string]any, len(keys))
+		for i, k := range keys {
+			o, err := c.store.Get(ctx, k)
+			var nf *NotFoundError
+			if errors.As(err, &nf) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			objs[i] = o.Value
+		}
+	}
+	if len(keys) == 1 {
+		return objs, nil
+	}
+	out := objs[:0]
+	for _, o := range objs {
+		if o != nil {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// deploymentInputs reads what a Deployment's sync can act on: the ReplicaSets of its namespace
+// that it controls or that have no controller (it may adopt them), and, unless it rolls out by
+// RollingUpdate (which reads no Pod), the Pods those ReplicaSets control; each in key order.
+// The others of the namespace the sync would skip.
+func (c *Cluster) deploymentInputs(ctx context.Context, k Key, d map[string]any) (rss, pods []map[string]any, err error) {
+	ix := c.index
+	if c.syncEverything {
+		if rss, err = c.sharedNamespace(ctx, Prefix{Group: "apps", Resource: "replicasets", Namespace: k.Namespace}); err != nil {
+			return nil, nil, err
+		}
+		pods, err = c.sharedNamespace(ctx, Prefix{Resource: "pods", Namespace: k.Namespace})
+		return rss, pods, err
+	}
+	rsKeys := map[Key]struct{}{}
+	for rk := range ix.controlled[metaString(d, "uid")] {
+		if nsPrefix(rk) == nsPrefix(Key{Group: "apps", Resource: "replicasets", Namespace: k.Namespace}) {
+			rsKeys[rk] = struct{}{}
+		}
+	}
+	for rk := range ix.orphans[Prefix{Group: "apps", Resource: "replicasets", Namespace: k.Namespace}] {
+		rsKeys[rk] = struct{}{}
+	}
+	if rss, err = c.sharedGetAll(ctx, sortedKeys(rsKeys)); err != nil {
 		return nil, nil, err
 	}
-	if pods, err = c.values(ctx, Prefix{Resource: "pods", Namespace: ns}); err != nil {
-		return nil, nil, err
+	spec, _ := d["spec"].(map[string]any)
+	strategy, _ := spec["strategy"].(map[string]any)
+	if strategy["type"] == "RollingUpdate" {
+		return rss, nil, nil
 	}
-	return rss, pods, nil
+	podKeys := map[Key]struct{}{}
+	for _, rs := range rss {
+		for pk := range ix.controlled[metaString(rs, "uid")] {
+			if nsPrefix(pk) == nsPrefix(Key{Resource: "pods", Namespace: k.Namespace}) {
+				podKeys[pk] = struct{}{}
+			}
+		}
+	}
+	pods, err = c.sharedGetAll(ctx, sortedKeys(podKeys))
+	return rss, pods, err
+}
+
+// replicaSetInput reads what a ReplicaSet's sync can act on: the Pods of its namespace it
+// controls or that have no controller (all of the namespace's when all is set), and the
+// ReplicaSets with the same controller (its siblings, which rank Pods for deletion); each in key
+// order.
+func (c *Cluster) replicaSetInput(ctx context.Context, k Key, rs map[string]any, all bool) (replicaset.Input, error) {
+	ix := c.index
+	in := replicaset.Input{ReplicaSet: rs}
+	podsNS := Prefix{Resource: "pods", Namespace: k.Namespace}
+	if c.syncEverything {
+		var err error
+		if in.Pods, err = c.sharedNamespace(ctx, podsNS); err != nil {
+			return in, err
+		}
+		in.ReplicaSets, err = c.sharedNamespace(ctx, nsPrefix(k))
+		return in, err
+	}
+	if all {
+		var err error
+		if in.Pods, err = c.sharedNamespace(ctx, podsNS); err != nil {
+			return in, err
+		}
+	} else {
+		podKeys := map[Key]struct{}{}
+		for pk := range ix.controlled[metaString(rs, "uid")] {
+			if nsPrefix(pk) == podsNS {
+				podKeys[pk] = struct{}{}
+			}
+		}
+		for pk := range ix.orphans[podsNS] {
+			podKeys[pk] = struct{}{}
+		}
+		pods, err := c.sharedGetAll(ctx, sortedKeys(podKeys))
+		if err != nil {
+			return in, err
+		}
+		in.Pods = pods
+	}
+	if ctrl := controllerUID(rs); ctrl != "" {
+		rsNS := nsPrefix(k)
+		sibKeys := map[Key]struct{}{}
+		for sk := range ix.controlled[ctrl] {
+			if nsPrefix(sk) == rsNS {
+				sibKeys[sk] = struct{}{}
+			}
+		}
+		sibs, err := c.sharedGetAll(ctx, sortedKeys(sibKeys))
+		if err != nil {
+			return in, err
+		}
+		in.ReplicaSets = sibs
+	}
+	return in, nil
 }
 
 // controllerRequest sends one controller write through the request path and stores it, without
@@ -252,16 +458,36 @@ func (c *Cluster) applyReplicaSetAction(ctx context.Context, now time.Time, a re
 }
 
 // kubelet is the stand-in kubelet: it writes Running and Ready to the status of the Pods its
-// mode says are running now. A Pod being deleted is removed at once (grace period elapsed).
+// mode says are running now, in name order. A Pod being deleted is removed at once (grace period
+// elapsed).
 func (c *Cluster) kubelet(ctx context.Context, now time.Time) (bool, error) {
 	if c.kubeletMode == PodsPending || !c.has("", "pods") {
 		return false, nil
 	}
-	pods, err := c.listAll(ctx, "", "pods")
+	keys := make([]Key, 0, len(c.index.unready))
+	for k := range c.index.unready {
+		keys = append(keys, k)
+	}
+	if c.syncEverything {
+		all, err := c.sharedValues(ctx, podsPrefix)
+		if err != nil {
+			return false, err
+		}
+		keys = keys[:0]
+		for _, o := range all {
+			keys = append(keys, o.Key)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Name != keys[j].Name {
+			return keys[i].Name < keys[j].Name
+		}
+		return sortKey(keys[i]) < sortKey(keys[j])
+	})
+	pods, err := c.sharedGetAll(ctx, keys)
 	if err != nil {
 		return false, err
 	}
-	sort.SliceStable(pods, func(i, j int) bool { return metaString(pods[i], "name") < metaString(pods[j], "name") })
 	wrote := false
 	for _, p := range pods {
 		if podReady(p) || metaString(p, "deletionTimestamp") != "" {
@@ -342,5 +568,5 @@ func (c *Cluster) SetPodReady(ctx context.Context, namespace, name string) error
 	if !ok {
 		return fmt.Errorf("the Pod's status update was refused")
 	}
-	return c.settleLocked(ctx, now)
+	return c.settleLocked(ctx, now, false)
 }
