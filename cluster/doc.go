@@ -31,9 +31,11 @@
 // ERROR with a 410 past the history, the initial events of a WatchList ending with a BOOKMARK
 // annotated k8s.io/initial-events-end). Requests are authenticated by bearer token (Options.Tokens,
 // or everyone is Admin). StartTLS serves a cluster on a loopback HTTPS port and writes its
-// kubeconfig.
+// kubeconfig. Built-in resources also speak the Kubernetes protobuf encoding client-go's typed
+// clients use (protobuf.go): request bodies by Content-Type, responses (objects, lists, Status)
+// and watch frames by Accept; custom resources answer 415 and 406 as the apiserver does.
 //
-// Not served yet (issue 17): protobuf bodies (client-go's typed clients send them), aggregated
+// Not served yet (issue 17): protobuf Table and PartialObjectMetadata output, aggregated
 // discovery (clients fall back to the legacy documents), /openapi/v2 and /openapi/v3, Table and
 // PartialObjectMetadata output, label and field selectors on list and watch, list
 // resourceVersion semantics and limit/continue over HTTP (the Store supports both), periodic

@@ -25,7 +25,9 @@ const maxBody = 3<<20 + 1
 // (through registry.Handle) including watch. Requests carry a bearer token that Options.Tokens
 // maps to a user; with no Tokens every request is the admin user.
 func (c *Cluster) Handler() http.Handler {
-	return http.HandlerFunc(c.serveHTTP)
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		withProtobuf(rw, r, c.serveHTTP) // protobuf.go: built-ins in protobuf when asked
+	})
 }
 
 // Admin is the user of requests when Options.Tokens is nil: system:masters, as the token the

@@ -1,0 +1,274 @@
+package cluster
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"mime"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/codec/protobuf"
+	"github.com/writepath/writepath/registry"
+	"github.com/writepath/writepath/schema"
+)
+
+// Content negotiation for the Kubernetes protobuf encoding (application/vnd.kubernetes.protobuf),
+// which client-go's typed clients and controller-runtime send and ask for on built-in resources.
+// It wraps the JSON handler: a protobuf request body of a built-in resource is transcoded to JSON
+// before the handler sees it, and when Accept prefers protobuf for a built-in resource the
+// handler answers JSON which is transcoded back (every object, list and Status), watch events
+// into length-prefixed frames (;stream=watch). Custom resources have no protobuf: their bodies
+// reach the handler as sent (415, as the apiserver answers) and Accept falls through to the next
+// media type or 406.
+
+const (
+	protobufType       = "application/vnd.kubernetes.protobuf"
+	protobufWatchType  = protobufType + ";stream=watch"
+	jsonType           = "application/json"
+	maxAcceptClauses   = 64
+	maxWatchEventBytes = 16 << 20
+)
+
+// withProtobuf serves r through next, transcoding protobuf as described above.
+func withProtobuf(rw http.ResponseWriter, r *http.Request, next http.HandlerFunc) {
+	builtin := builtinTarget(r.URL.Path)
+	if builtin && isProtobuf(r.Header.Get("Content-Type")) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+		if err != nil {
+			next(rw, r)
+			return
+		}
+		if len(body) > 0 && len(body) < maxBody {
+			obj, derr := protobuf.Decode(body)
+			if derr == nil {
+				if j, err := codec.EncodeJSON(obj); err == nil {
+					body = j
+				}
+			}
+			// A body that does not decode goes on as it is: the handler's decoding error
+			// (400) stands for the protobuf serializer's.
+		}
+		r = r.Clone(r.Context())
+		r.Header.Set("Content-Type", jsonType)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+	}
+	if !builtin || !prefersProtobuf(r.Header.Get("Accept")) {
+		next(rw, r)
+		return
+	}
+	r = r.Clone(r.Context())
+	r.Header.Set("Accept", jsonType)
+	if r.Method == http.MethodGet && isWatch(r.URL.Query()) {
+		w := &protobufWatchWriter{rw: rw}
+		next(w, r)
+		w.finish()
+		return
+	}
+	w := &bufferedResponse{header: http.Header{}}
+	next(w, r)
+	w.transcode(rw)
+}
+
+// builtinTarget reports whether path is a request for a built-in resource.
+func builtinTarget(path string) bool {
+	if !strings.HasPrefix(path, "/api/") && !strings.HasPrefix(path, "/apis/") {
+		return false
+	}
+	t, _, err := registry.ParsePath(path)
+	if err != nil || t.Resource.Resource == "" {
+		return false
+	}
+	_, err = schema.BuiltinForResource(t.Resource)
+	return err == nil
+}
+
+func isProtobuf(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == protobufType
+}
+
+// prefersProtobuf reports whether the first media type of accept the server serves (by
+// quality, then order, as the apiserver's negotiation picks) is protobuf.
+func prefersProtobuf(accept string) bool {
+	type clause struct {
+		mt     string
+		params map[string]string
+		q      float64
+	}
+	var clauses []clause
+	for i, part := range strings.Split(accept, ",") {
+		if i >= maxAcceptClauses {
+			break
+		}
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		q := 1.0
+		if s, ok := params["q"]; ok {
+			if v, err := strconv.ParseFloat(s, 64); err == nil {
+				q = v
+			}
+			delete(params, "q")
+		}
+		if q > 0 {
+			clauses = append(clauses, clause{mt, params, q})
+		}
+	}
+	sort.SliceStable(clauses, func(i, j int) bool { return clauses[i].q > clauses[j].q })
+	for _, c := range clauses {
+		switch c.mt {
+		case protobufType:
+			if len(c.params) == 0 || (len(c.params) == 1 && c.params["stream"] == "watch") {
+				return true
+			}
+			// as=Table, as=PartialObjectMetadata in protobuf: not served in protobuf here.
+		case "*/*", "application/*", jsonType, "application/yaml":
+			return false
+		}
+	}
+	return false
+}
+
+// bufferedResponse keeps a handler's whole response.
+type bufferedResponse struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+func (b *bufferedResponse) WriteHeader(code int) {
+	if b.code == 0 {
+		b.code = code
+	}
+}
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	if b.code == 0 {
+		b.code = http.StatusOK
+	}
+	return b.body.Write(p)
+}
+
+// transcode writes the response to rw, its JSON body as protobuf when it is an object with a
+// protobuf encoding (anything else, such as a discovery or Table document, goes as JSON).
+func (b *bufferedResponse) transcode(rw http.ResponseWriter) {
+	body := b.body.Bytes()
+	if mt, _, _ := mime.ParseMediaType(b.header.Get("Content-Type")); mt == jsonType {
+		if obj, err := codec.DecodeObject(body); err == nil {
+			if pb, err := protobuf.Encode(obj); err == nil {
+				body = pb
+				b.header.Set("Content-Type", protobufType)
+			}
+		}
+	}
+	for k, v := range b.header {
+		rw.Header()[k] = v
+	}
+	rw.Header().Del("Content-Length")
+	code := b.code
+	if code == 0 {
+		code = http.StatusOK
+	}
+	rw.WriteHeader(code)
+	_, _ = rw.Write(body)
+}
+
+// protobufWatchWriter turns the JSON watch stream (one {"type","object"} document per line) into
+// protobuf watch frames as the lines complete. A response that is not a 200 watch stream (an
+// error Status) is transcoded whole.
+type protobufWatchWriter struct {
+	rw      http.ResponseWriter
+	code    int
+	started bool // the 200 stream header went out
+	buf     []byte
+	failed  bool
+	errResp *bufferedResponse
+}
+
+func (w *protobufWatchWriter) Header() http.Header {
+	if w.errResp != nil {
+		return w.errResp.header
+	}
+	return w.rw.Header()
+}
+
+func (w *protobufWatchWriter) WriteHeader(code int) {
+	if w.code != 0 {
+		return
+	}
+	w.code = code
+	if code != http.StatusOK {
+		w.errResp = &bufferedResponse{header: w.rw.Header().Clone(), code: code}
+		return
+	}
+	w.rw.Header().Set("Content-Type", protobufWatchType)
+	w.rw.Header().Del("Content-Length")
+	w.rw.WriteHeader(code)
+	w.started = true
+}
+
+func (w *protobufWatchWriter) Write(p []byte) (int, error) {
+	if w.code == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.errResp != nil {
+		return w.errResp.Write(p)
+	}
+	if w.failed {
+		return 0, io.ErrClosedPipe
+	}
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := w.buf[:i]
+		if err := w.frame(line); err != nil {
+			w.failed = true
+			return 0, err
+		}
+		w.buf = append(w.buf[:0], w.buf[i+1:]...)
+	}
+	if len(w.buf) > maxWatchEventBytes {
+		w.failed = true
+		return 0, bufio.ErrTooLong
+	}
+	return len(p), nil
+}
+
+func (w *protobufWatchWriter) frame(line []byte) error {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil
+	}
+	ev, err := codec.DecodeObject(line)
+	if err != nil {
+		return err
+	}
+	typ, _ := ev["type"].(string)
+	obj, _ := ev["object"].(map[string]any)
+	frame, err := protobuf.EncodeWatchEvent(typ, obj)
+	if err != nil {
+		return err
+	}
+	_, err = w.rw.Write(frame)
+	return err
+}
+
+func (w *protobufWatchWriter) Flush() {
+	if f, ok := w.rw.(http.Flusher); ok && w.started {
+		f.Flush()
+	}
+}
+
+func (w *protobufWatchWriter) finish() {
+	if w.errResp != nil {
+		w.errResp.transcode(w.rw)
+	}
+}
