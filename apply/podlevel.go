@@ -172,6 +172,15 @@ func overcommitAllowed(name string) bool {
 	return native && !strings.HasPrefix(name, "hugepages-")
 }
 
+// DefaultPodLevelResources is podutil.DefaultPodLevelResources for a Pod spec (the Pod
+// strategy's PrepareForCreate calls it): nothing when the spec sets no pod-level resources,
+// otherwise defaultPodLevelResources. spec is changed in place.
+func DefaultPodLevelResources(spec map[string]any) {
+	if _, ok := present(spec, "resources"); ok {
+		defaultPodLevelResources(spec)
+	}
+}
+
 // defaultPodLevelResources is podutil.DefaultPodLevelResources (PodLevelResources and
 // PodLevelResourcesFixDefaulting on): pod-level hugepage limits from the containers' limits,
 // missing pod-level requests from the containers' requests (overcommittable resources) and

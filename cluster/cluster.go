@@ -156,6 +156,9 @@ func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Respon
 			return resp, err
 		}
 	}
+	if err := c.serviceAccountsAfter(ctx, writes, req.Now); err != nil {
+		return resp, err
+	}
 	if c.ctrl == AfterWrites && needsControllers(writes) {
 		if err := c.settleLocked(ctx, req.Now, false); err != nil {
 			return resp, err

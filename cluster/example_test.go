@@ -23,6 +23,8 @@ func ExampleCluster() {
 	uid := owner.Object["metadata"].(map[string]any)["uid"]
 	dep := post("/api/v1/namespaces/demo/configmaps", fmt.Sprintf(
 		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dependent","ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"owner","uid":%q}]}}`, uid))
+	// resourceVersion 4: the namespace, its "default" ServiceAccount (the service account
+	// controller), the owner, the dependent.
 	fmt.Println(dep.Code, dep.Object["metadata"].(map[string]any)["resourceVersion"])
 
 	del, _ := c.Do(ctx, registry.Request{Method: "DELETE", Path: "/api/v1/namespaces/demo/configmaps/owner", User: cluster.Admin})
@@ -30,7 +32,7 @@ func ExampleCluster() {
 	get, _ := c.Do(ctx, registry.Request{Method: "GET", Path: "/api/v1/namespaces/demo/configmaps/dependent", User: cluster.Admin})
 	fmt.Println(get.Code, get.Object["message"])
 	// Output:
-	// 201 3
+	// 201 4
 	// 200
 	// 404 configmaps "dependent" not found
 }

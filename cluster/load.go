@@ -49,6 +49,17 @@ func (c *Cluster) Load(ctx context.Context, objs []map[string]any) error {
 		if err != nil {
 			return err
 		}
+		if resp.Code == 409 && o["kind"] == "ServiceAccount" && o["apiVersion"] == "v1" && metaString(o, "name") == "default" {
+			// The service account controller made it when the namespace was loaded: the
+			// state file's replaces it.
+			resp, err = c.Do(ctx, registry.Request{Method: "PUT", Path: path + "/default", Body: body, ContentType: "application/json", User: Admin, UserAgent: "writepath-load"})
+			if err != nil {
+				return err
+			}
+			if resp.Code == 200 {
+				resp.Code = 201
+			}
+		}
 		if resp.Code != 201 {
 			msg, _ := resp.Object["message"].(string)
 			return fmt.Errorf("%s %q: %s", o["kind"], metaString(o, "name"), msg)

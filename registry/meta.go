@@ -2,10 +2,14 @@ package registry
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
+	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/validation"
 	"github.com/writepath/writepath/status"
 )
 
@@ -138,10 +142,62 @@ func (h *handler) beforeCreate(obj map[string]any) error {
 	md := ownMeta(obj)
 	delete(md, "deletionTimestamp")
 	delete(md, "deletionGracePeriodSeconds")
-	if h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Namespace" && h.ep.Subresource == "" {
-		prepareNamespaceForCreate(obj)
+	if h.ep.gvk.Group == "" && h.ep.Subresource == "" {
+		switch h.ep.gvk.Kind {
+		case "Namespace":
+			prepareNamespaceForCreate(obj)
+		case "Pod":
+			preparePodForCreate(obj)
+		}
 	}
 	return nil
+}
+
+// preparePodForCreate is the pod strategy's PrepareForCreate after generation
+// (pkg/registry/core/pod/strategy.go): the status is replaced by phase Pending, a Pod with
+// scheduling gates gets the PodScheduled=False SchedulingGated condition, pod-level resources
+// are defaulted from the containers' (podutil.DefaultPodLevelResources) and the QoS class is
+// computed. The affinity and topology-spread label keys (MatchLabelKeysInPodAffinity,
+// MatchLabelKeysInPodTopologySpreadSelectorMerge) and the AppArmor annotation sync are not
+// modelled.
+func preparePodForCreate(obj map[string]any) {
+	st := map[string]any{"phase": "Pending"}
+	obj["status"] = st
+	spec, _ := obj["spec"].(map[string]any)
+	if spec == nil {
+		st["qosClass"] = validation.PodQOS(obj)
+		return
+	}
+	if gates, _ := spec["schedulingGates"].([]any); len(gates) > 0 {
+		st["conditions"] = []any{map[string]any{"type": "PodScheduled", "status": "False",
+			"reason": "SchedulingGated", "message": "Scheduling is blocked due to non-empty scheduling gates",
+			"lastProbeTime": nil, "lastTransitionTime": nil}}
+	}
+	if _, ok := spec["resources"]; ok {
+		c, err := value.DeepCopyMap(spec)
+		if err == nil {
+			obj["spec"] = c
+			apply.DefaultPodLevelResources(c)
+		}
+	}
+	st["qosClass"] = validation.PodQOS(obj)
+}
+
+// canonicalize is the strategy's Canonicalize, after validation on create and update: a
+// Namespace's kubernetes.io/metadata.name label is its name (set by defaulting too, but a
+// generated name is known only now).
+func (h *handler) canonicalize(obj map[string]any) {
+	if h.ep.gvk.Group != "" || h.ep.gvk.Kind != "Namespace" {
+		return
+	}
+	md := ownMeta(obj)
+	labels, _ := md["labels"].(map[string]any)
+	labels = maps.Clone(labels)
+	if labels == nil {
+		labels = map[string]any{}
+	}
+	labels["kubernetes.io/metadata.name"] = md["name"]
+	md["labels"] = labels
 }
 
 // prepareNamespaceForCreate is the namespace strategy's PrepareForCreate
@@ -196,7 +252,30 @@ func (h *handler) beforeUpdate(obj, old map[string]any) error {
 	if om["deletionGracePeriodSeconds"] != nil && md["deletionGracePeriodSeconds"] == nil {
 		restore("deletionGracePeriodSeconds")
 	}
+	if h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Namespace" && h.ep.Subresource == "" {
+		prepareNamespaceForUpdate(obj, old)
+	}
 	return nil
+}
+
+// prepareNamespaceForUpdate is the namespace strategy's PrepareForUpdate beside its reset of
+// the status: spec.finalizers stays the stored one (only namespaces/finalize changes it).
+func prepareNamespaceForUpdate(obj, old map[string]any) {
+	spec, _ := obj["spec"].(map[string]any)
+	oldSpec, _ := old["spec"].(map[string]any)
+	ns := maps.Clone(spec)
+	if ns == nil {
+		ns = map[string]any{}
+	}
+	if f, ok := oldSpec["finalizers"]; ok {
+		ns["finalizers"] = f
+	} else {
+		delete(ns, "finalizers")
+	}
+	if len(ns) == 0 && spec == nil {
+		return
+	}
+	obj["spec"] = ns
 }
 
 // validateObjectMeta is ValidateObjectMetaAccessor (and, on update, ValidateObjectMetaAccessor

@@ -28,8 +28,9 @@ type Static struct {
 
 // StaticOptions configure a Static world.
 type StaticOptions struct {
-	// ImplicitNamespaces makes every namespace that is not among the objects exist (Active), as a
-	// stand-in for a cluster whose namespaces the caller did not list.
+	// ImplicitNamespaces makes every namespace that is not among the objects exist (Active), with
+	// its "default" ServiceAccount, as a stand-in for a cluster whose namespaces the caller did
+	// not list (ImplicitObject).
 	ImplicitNamespaces bool
 	// UID returns the uid of a created object; nil gives "00000000-0000-0000-0000-00000000000N".
 	UID func() string
@@ -108,11 +109,27 @@ func (s *Static) Get(_ context.Context, r schema.GroupVersionResource, namespace
 	if o, ok := s.objects[storageKey{r.Group, r.Resource, namespace, name}]; ok {
 		return o, nil
 	}
-	if s.opts.ImplicitNamespaces && r.Group == "" && r.Resource == "namespaces" && namespace == "" && name != "" {
-		return map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name},
-			"spec": map[string]any{"finalizers": []any{"kubernetes"}}, "status": map[string]any{"phase": "Active"}}, nil
+	if s.opts.ImplicitNamespaces {
+		return ImplicitObject(r, namespace, name), nil
 	}
 	return nil, nil
+}
+
+// ImplicitObject is what a World that stands in for a cluster whose namespaces the caller did
+// not list (StaticOptions.ImplicitNamespaces) holds beside its objects: every namespace, Active,
+// and in each the "default" ServiceAccount the service account controller creates (without it
+// the ServiceAccount admission plugin refuses every Pod). nil for anything else.
+func ImplicitObject(r schema.GroupVersionResource, namespace, name string) map[string]any {
+	switch {
+	case r.Group == "" && r.Resource == "namespaces" && namespace == "" && name != "":
+		return map[string]any{"apiVersion": "v1", "kind": "Namespace",
+			"metadata": map[string]any{"name": name, "labels": map[string]any{"kubernetes.io/metadata.name": name}},
+			"spec":     map[string]any{"finalizers": []any{"kubernetes"}}, "status": map[string]any{"phase": "Active"}}
+	case r.Group == "" && r.Resource == "serviceaccounts" && namespace != "" && name == "default":
+		return map[string]any{"apiVersion": "v1", "kind": "ServiceAccount",
+			"metadata": map[string]any{"name": name, "namespace": namespace}}
+	}
+	return nil
 }
 
 // List implements World.

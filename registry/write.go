@@ -73,6 +73,7 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 	if err := h.validateWrite(obj, nil); err != nil {
 		return Response{}, nil, err
 	}
+	h.canonicalize(obj)
 	if err := h.validate(admission.Create, obj, nil, metaString(obj, "name")); err != nil {
 		return Response{}, nil, err
 	}
@@ -339,6 +340,7 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 	if err := h.validateWrite(obj, live); err != nil {
 		return Response{}, nil, err
 	}
+	h.canonicalize(obj)
 	if err := h.validate(admission.Update, obj, live, ep.Name); err != nil {
 		return Response{}, nil, err
 	}

@@ -296,6 +296,10 @@ func resizeSupported(live map[string]any) bool {
 	return true
 }
 
+// PodQOS is qos.GetPodQOS over a Pod in the object model: status.qosClass, computed from the
+// spec's resources (pod-level when set, else every init container and container) when empty.
+func PodQOS(pod map[string]any) string { return podQOS(pod) }
+
 // podQOS is qos.GetPodQOS: the QoS class in the status, computed when empty.
 func podQOS(pod map[string]any) string {
 	if q, _ := mapOf(pod["status"])["qosClass"].(string); q != "" {

@@ -353,19 +353,11 @@ func (w *stateWorld) Get(_ context.Context, r schema.GroupVersionResource, names
 	if o, ok := w.objects[stateKey{r.Group, r.Resource, namespace, name}]; ok {
 		return deepCopy(o), nil
 	}
-	if w.implicitNS && r.Group == "" && r.Resource == "namespaces" && namespace == "" && w.namespaceUsed(name) {
-		return map[string]any{
-			"apiVersion": "v1", "kind": "Namespace",
-			"metadata": map[string]any{"name": name, "labels": map[string]any{"kubernetes.io/metadata.name": name}},
-			"spec":     map[string]any{"finalizers": []any{"kubernetes"}},
-			"status":   map[string]any{"phase": "Active"},
-		}, nil
+	if w.implicitNS {
+		return registry.ImplicitObject(r, namespace, name), nil
 	}
 	return nil, nil
 }
-
-// namespaceUsed: any namespace exists when namespaces are implicit.
-func (w *stateWorld) namespaceUsed(string) bool { return true }
 
 // List implements registry.World.
 func (w *stateWorld) List(_ context.Context, r schema.GroupVersionResource, namespace string) ([]map[string]any, error) {

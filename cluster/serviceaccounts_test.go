@@ -1,0 +1,62 @@
+package cluster_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/writepath/writepath/cluster"
+)
+
+// TestDefaultServiceAccountController: a new namespace gets its "default" ServiceAccount from
+// the service account controller (a body with a name only: no managedFields entry, as on a
+// real cluster), a deleted one comes back, and a Pod that names none is admitted with it and its token volume.
+func TestDefaultServiceAccountController(t *testing.T) {
+	c, err := cluster.New(cluster.Options{Clock: cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))})
+	require.NoError(t, err)
+	require.Equal(t, 201, do(t, c, "POST", "/api/v1/namespaces", "application/json", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"sa"}}`).Code)
+
+	sa := do(t, c, "GET", "/api/v1/namespaces/sa/serviceaccounts/default", "", nil)
+	require.Equal(t, 200, sa.Code, sa.Object)
+	assert.NotContains(t, sa.Object["metadata"], "managedFields")
+
+	require.Equal(t, 200, do(t, c, "DELETE", "/api/v1/namespaces/sa/serviceaccounts/default", "", nil).Code)
+	again := do(t, c, "GET", "/api/v1/namespaces/sa/serviceaccounts/default", "", nil)
+	require.Equal(t, 200, again.Code, "the controller recreates a deleted default ServiceAccount")
+	assert.NotEqual(t, sa.Object["metadata"].(map[string]any)["uid"], again.Object["metadata"].(map[string]any)["uid"])
+
+	pod := do(t, c, "POST", "/api/v1/namespaces/sa/pods", "application/json",
+		`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"app","image":"nginx"}]}}`)
+	require.Equal(t, 201, pod.Code, pod.Object)
+	spec := pod.Object["spec"].(map[string]any)
+	assert.Equal(t, "default", spec["serviceAccountName"])
+	vols, _ := spec["volumes"].([]any)
+	require.Len(t, vols, 1)
+	assert.Regexp(t, `^kube-api-access-[a-z0-9]{5}$`, vols[0].(map[string]any)["name"])
+	assert.Equal(t, map[string]any{"phase": "Pending", "qosClass": "BestEffort"}, pod.Object["status"])
+
+	missing := do(t, c, "POST", "/api/v1/namespaces/sa/pods", "application/json",
+		`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"q"},"spec":{"serviceAccountName":"ghost","containers":[{"name":"app","image":"nginx"}]}}`)
+	assert.Equal(t, 403, missing.Code)
+	assert.Equal(t, `pods "q" is forbidden: error looking up service account sa/ghost: serviceaccount "ghost" not found`, missing.Object["message"])
+}
+
+// TestLoadKeepsAStateFilesDefaultServiceAccount: a state file that carries a namespace's
+// "default" ServiceAccount (as `kubectl get sa -o yaml` prints it) loads: the loaded one replaces
+// the controller's.
+func TestLoadKeepsAStateFilesDefaultServiceAccount(t *testing.T) {
+	c, err := cluster.New(cluster.Options{})
+	require.NoError(t, err)
+	err = c.Load(t.Context(), []map[string]any{
+		{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "loaded"}},
+		{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": map[string]any{"name": "default", "namespace": "loaded", "labels": map[string]any{"from": "file"}},
+			"imagePullSecrets": []any{map[string]any{"name": "regcred"}}},
+	})
+	require.NoError(t, err)
+	sa := do(t, c, "GET", "/api/v1/namespaces/loaded/serviceaccounts/default", "", nil)
+	require.Equal(t, 200, sa.Code)
+	assert.Equal(t, map[string]any{"from": "file"}, sa.Object["metadata"].(map[string]any)["labels"])
+	assert.Equal(t, []any{map[string]any{"name": "regcred"}}, sa.Object["imagePullSecrets"])
+}
