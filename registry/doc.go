@@ -42,7 +42,9 @@
 //     resource, everything but status on /status (the strategy's PrepareForCreate and
 //     PrepareForUpdate resets) (endpoints/handlers/fieldmanager, apply).
 //  8. Mutating admission: NamespaceLifecycle on create (404 for a missing namespace, 403 for a
-//     terminating one), MutatingAdmissionPolicies and mutating webhooks (admission).
+//     terminating one); on a Pod create ServiceAccount (the default service account, its token
+//     volume; 403 for a missing one), Priority and DefaultTolerationSeconds (podadmission.go);
+//     MutatingAdmissionPolicies and mutating webhooks (admission).
 //  9. Storage fields and strategy (registry/generic/registry/store.go Create and Update,
 //     rest/create.go BeforeCreate, rest/update.go BeforeUpdate): on create a uid, the
 //     creationTimestamp and generateName's name; on update optimistic concurrency (versions:
@@ -108,8 +110,8 @@
 //
 // The kinds' own validation rules that schema/validation does not model yet (ObjectMeta is
 // validated for every kind), the strategies' PrepareForCreate effects other than
-// resets and generation (service cluster IPs, pod QoS class, ...), built-in admission plugins
-// other than NamespaceLifecycle (service accounts, default tolerations, priorities, ...), list
+// resets and generation beyond the Pod and Namespace ones (service cluster IPs, ...), built-in admission plugins
+// other than NamespaceLifecycle, ServiceAccount, Priority and DefaultTolerationSeconds, list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
 // namespaces/finalize, conversion webhooks for custom resources.
 package registry

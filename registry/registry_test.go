@@ -101,7 +101,7 @@ func TestHandle(t *testing.T) {
 		{name: "create defaults and warns", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/pods?fieldManager=m",
 			Body: []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"generateName":"p-"},"spec":{"containers":[{"name":"c","image":"nginx","x":1}]}}`)},
 			code: 201, writes: 1, warnings: []string{`299 - "unknown field \"spec.containers[0].x\""`},
-			checks: []check{{[]any{"metadata", "name"}, "p-bbbbb"}, {[]any{"spec", "containers", 0, "imagePullPolicy"}, "Always"},
+			checks: []check{{[]any{"metadata", "name"}, "p-bbbbc"}, {[]any{"spec", "volumes", 0, "name"}, "kube-api-access-bbbbb"}, {[]any{"spec", "serviceAccountName"}, "default"}, {[]any{"status", "qosClass"}, "BestEffort"}, {[]any{"spec", "containers", 0, "imagePullPolicy"}, "Always"},
 				{[]any{"metadata", "uid"}, "00000000-0000-0000-0000-000000000003"}, {[]any{"metadata", "creationTimestamp"}, "2026-01-02T03:04:05Z"}}},
 		{name: "create pod invalid", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/pods",
 			Body: []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"Bad_Name","image":"nginx"}]}}`)},
