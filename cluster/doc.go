@@ -23,8 +23,9 @@
 // registry as kube-controller-manager's user, so it is validated, defaulted and owned
 // (managedFields "kube-controller-manager") as on a real server. Events the controllers record
 // are not stored. The service account controller gives every Active namespace its "default"
-// ServiceAccount (the ServiceAccount admission plugin refuses Pods without one). Settle runs every controller to its fixpoint on demand (after FakeClock.Step,
-// for minReadySeconds and progress deadlines).
+// ServiceAccount (the ServiceAccount admission plugin refuses Pods without one). Settle runs
+// every controller to its fixpoint on demand (after FakeClock.Step, for minReadySeconds and
+// progress deadlines).
 //
 // The REST handler serves /version, /healthz, /livez, /readyz, legacy discovery (/api, /apis,
 // /api/v1, /apis/GROUP[/VERSION]) from the catalogue and the stored CRDs, every resource request
