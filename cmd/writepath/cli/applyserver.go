@@ -120,6 +120,7 @@ validated as the apiserver validates them (422).`,
 			return e.fail(usagef("the live object must be one object, %s has %d", *liveFile, len(lives)))
 		}
 		live = lives[0]
+		e.warnNoManagedFields(*liveFile, live)
 	}
 	t := time.Now().UTC()
 	if *now != "" {
@@ -180,6 +181,7 @@ validated as the apiserver validates them (422).`,
 		if errors.As(rerr, &st) && st.Code == 409 && st.Reason == status.ReasonConflict && len(st.Details.Causes) > 0 {
 			var conflict *apply.ConflictError
 			if _, aerr := applyForReport(req, crd); errors.As(aerr, &conflict) {
+				e.printStatus(st)
 				fmt.Fprintf(e.stderr, "error: %s\n%s\n\n", conflict.Error(), conflictAdvice)
 				apply.Explain(req, conflict).WriteTo(e.stderr)
 				return exitNegative

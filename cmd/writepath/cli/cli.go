@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +39,9 @@ type env struct {
 	// declared (for shell completion).
 	declaring bool
 	declared  *pflag.FlagSet
+	// output is the verb's -o once its flags are parsed: with json or yaml, a refused write
+	// prints its metav1.Status on stdout too (fail).
+	output output
 	// opts are the hooks Main was given.
 	opts Options
 }
@@ -168,6 +173,10 @@ func (f *flags) parse(args []string) (code int, ok bool) {
 	}
 	if err != nil {
 		return f.e.fail(usagef("%v", err)), false
+	}
+	if fl := f.FlagSet.Lookup("output"); fl != nil && f.e.verb != "request" {
+		// request prints every answer, refusals too, as the HTTP response it is.
+		f.e.output = output(fl.Value.String())
 	}
 	return 0, true
 }
@@ -330,6 +339,22 @@ func (e *env) expandPaths(files []string) ([]string, error) {
 	return out, nil
 }
 
+// warnNoManagedFields warns on stderr when a live object read from source carries no
+// metadata.managedFields although the apiserver stores them on every object it writes: kubectl
+// get -o yaml hides them unless --show-managed-fields, and without them every field looks
+// unowned (server-side apply attributes conflicts to "before-first-apply", owners shows
+// nothing). An object without a resourceVersion is not a stored one and gets no warning.
+func (e *env) warnNoManagedFields(source string, obj map[string]any) {
+	md, _ := obj["metadata"].(map[string]any)
+	if rv, _ := md["resourceVersion"].(string); rv == "" {
+		return
+	}
+	if mf, ok := md["managedFields"].([]any); ok && len(mf) > 0 {
+		return
+	}
+	fmt.Fprintf(e.stderr, "Warning: %s has no metadata.managedFields: field ownership is computed as if no manager owned any field; get the live object with kubectl get --show-managed-fields -o yaml\n", source)
+}
+
 // requireStored checks that the first object carries what a stored object
 // always has: a resourceVersion.
 func requireStored(obj map[string]any) error {
@@ -396,6 +421,32 @@ func (e *env) printNames(v any) error {
 	return err
 }
 
+// printStatus writes a refused write's metav1.Status on stdout when -o asks for json or yaml,
+// for scripts that parse the answer: JSON as the apiserver orders its fields, indented as
+// kubectl indents; YAML with sorted keys, as kubectl -o yaml prints.
+func (e *env) printStatus(se *status.Error) {
+	if e.output != "json" && e.output != "yaml" {
+		return
+	}
+	body, err := json.Marshal(se)
+	if err != nil {
+		return
+	}
+	if e.output == "json" {
+		var b bytes.Buffer
+		if json.Indent(&b, body, "", "    ") == nil {
+			b.WriteByte('\n')
+			e.stdout.Write(b.Bytes())
+		}
+		return
+	}
+	if v, err := codec.DecodeValue(body); err == nil {
+		if data, err := codec.EncodeYAML(v); err == nil {
+			e.stdout.Write(data)
+		}
+	}
+}
+
 // kubectlInvalid is how kubectl prints a 422 (cmdutil's checkErr): "The <Kind> "<name>" is
 // invalid: " and the causes ("<field>: <message>", duplicates dropped), one on the line or, when
 // there are several, each on its own "* " line.
@@ -453,6 +504,7 @@ func (e *env) fail(err error) int {
 		fmt.Fprintf(e.stderr, "error: %s\n", ie.err)
 		return exitUsage
 	case errors.As(err, &se):
+		e.printStatus(se)
 		if se.Reason == status.ReasonInvalid {
 			fmt.Fprint(e.stderr, kubectlInvalid(se))
 			return exitNegative

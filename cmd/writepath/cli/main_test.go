@@ -122,6 +122,10 @@ func cliCases() []cliCase {
 		{"kubectl-apply-client-side-false", []string{"apply", "--client-side=false", "-f", "testdata/apply/cli/web-config.yaml", "--now", "2026-01-02T00:00:00Z", "--uid", "0b8f5a3e-3c1d-4a57-9d0e-2f4b6c8a1e90", "-o", "name"}, "", exitOK},
 		{"kubectl-force-conflicts-client-side", []string{"apply", "-f", "testdata/apply/cli/web-config.yaml", "--force-conflicts"}, "", exitUsage},
 		{"kubectl-output-name-report", []string{"version", "-o", "name"}, "", exitUsage},
+		{"kubectl-refused-status-json", []string{"apply", "--server-side", "-f", "testdata/apply/cli/web-config.yaml", "--live", "testdata/apply/cli/web-live.yaml", "--field-manager", "hpa-bot", "--now", "2026-01-02T00:00:00Z", "-o", "json"}, "", exitNegative},
+		{"kubectl-refused-status-yaml", []string{"apply", "--server-side", "-f", "testdata/apply/cli/web-config.yaml", "--live", "testdata/apply/cli/web-live.yaml", "--field-manager", "hpa-bot", "--now", "2026-01-02T00:00:00Z", "-oyaml"}, "", exitNegative},
+		{"kubectl-live-without-managed-fields", []string{"apply", "--server-side", "-f", ex + "deployment-scaled.yaml", "--live", ex + "deployment.yaml", "--now", "2026-12-01T10:00:00Z", "-o", "name"}, "", exitNegative},
+		{"kubectl-owners-without-managed-fields", []string{"owners", "-f", ex + "deployment.yaml"}, "", exitOK},
 		{"kubectl-rv-compare-malformed", []string{"rv", "compare", "10", "abc"}, "", exitUsage},
 		// request
 		{"request-help", []string{"request", "--help"}, "", exitOK},

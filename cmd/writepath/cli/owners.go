@@ -52,6 +52,7 @@ them from NEW's configuration later would not delete them. Exit 0 whatever the p
 	if len(objs) != 1 {
 		return e.fail(usagef("expected one object, %s has %d", files[0], len(objs)))
 	}
+	e.warnNoManagedFields(files[0], objs[0])
 	entries, _, err := managedfields.FromObject(objs[0])
 	if err != nil {
 		return e.fail(&inputError{err: err})

@@ -68,6 +68,7 @@ func (e *env) failPatch(err error) int {
 	}
 	var se *status.Error
 	if errors.As(err, &se) && se.Reason == status.ReasonInvalid {
+		e.printStatus(se)
 		fmt.Fprint(e.stderr, kubectlInvalid(se))
 		return exitNegative
 	}
