@@ -50,7 +50,23 @@ func (t metaTime) unstructured() any {
 	return t.t.UTC().Format(time.RFC3339)
 }
 
-type rawJSON struct{ raw []byte }
+// rawJSON is a field kept as JSON: the bytes the decoder saw, or (read from the object model by
+// metaFromMap) the value, marshalled when its bytes are asked for.
+type rawJSON struct {
+	raw   []byte
+	value any
+}
+
+// bytes returns the field's JSON.
+func (r *rawJSON) bytes() []byte {
+	if r.raw == nil && r.value != nil {
+		b, err := json.Marshal(r.value)
+		if err == nil {
+			return b
+		}
+	}
+	return r.raw
+}
 
 func (r *rawJSON) UnmarshalJSON(b []byte) error {
 	if string(b) != "null" {
@@ -260,8 +276,8 @@ func (om *ObjectMeta) unstructured() map[string]any {
 			}
 			if mf.FieldsV1 != nil {
 				var v any
-				if len(mf.FieldsV1.raw) > 0 {
-					if err := kjson.UnmarshalCaseSensitivePreserveInts(mf.FieldsV1.raw, &v); err != nil {
+				if raw := mf.FieldsV1.bytes(); len(raw) > 0 {
+					if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &v); err != nil {
 						v = nil
 					}
 				}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"time"
 	"unicode/utf8"
 
 	kjson "sigs.k8s.io/json"
@@ -10,8 +11,10 @@ import (
 // metaFromMap is decodeObjectMeta(metadata, false, "") without the JSON round trip for the
 // metadata shapes the object model holds after a typed round trip: every field of the expected
 // type and every string valid UTF-8. Any other shape takes the JSON round trip, so the result
-// (and the error) is always the round trip's. The timestamps and managedFields, whose decoding
-// is their own types', are decoded from JSON alone.
+// (and the error) is always the round trip's. The timestamps and managedFields are read directly
+// when they are well formed (a valid RFC 3339 string; entries of strings, a time and any
+// fieldsV1, kept as the value and marshalled only if its bytes are asked for); anything else is
+// decoded from JSON, for the decoder's own errors.
 func metaFromMap(metadata map[string]any) (*ObjectMeta, error) {
 	om := &ObjectMeta{}
 	var slow map[string]any
@@ -125,10 +128,21 @@ func metaFromMap(metadata map[string]any) (*ObjectMeta, error) {
 				}
 			}
 		case "creationTimestamp", "deletionTimestamp", "managedFields":
-			if slow == nil {
-				slow = map[string]any{}
+			switch t, isTime := fastTime(v); {
+			case k == "creationTimestamp" && isTime:
+				om.CreationTimestamp = t
+			case k == "deletionTimestamp" && isTime:
+				om.DeletionTimestamp = &t
+			default:
+				if entries, isEntries := fastManagedFields(v); k == "managedFields" && isEntries {
+					om.ManagedFields = entries
+					break
+				}
+				if slow == nil {
+					slow = map[string]any{}
+				}
+				slow[k] = v
 			}
-			slow[k] = v
 		}
 		if !ok {
 			break
@@ -148,4 +162,71 @@ func metaFromMap(metadata map[string]any) (*ObjectMeta, error) {
 		}
 	}
 	return om, nil
+}
+
+// fastTime reads a metav1.Time as its UnmarshalJSON would when v is a valid RFC 3339 string.
+func fastTime(v any) (metaTime, bool) {
+	s, isStr := v.(string)
+	if !isStr || !utf8.ValidString(s) {
+		return metaTime{}, false
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return metaTime{}, false
+	}
+	return metaTime{t: t, set: true}, true
+}
+
+// fastManagedFields reads managedFields as the JSON decoder would when every entry is an object
+// (or null) whose known fields are strings (valid UTF-8), a valid time and any fieldsV1.
+func fastManagedFields(v any) ([]ManagedFieldsEntry, bool) {
+	l, isList := v.([]any)
+	if !isList {
+		return nil, false
+	}
+	out := make([]ManagedFieldsEntry, len(l))
+	for i, x := range l {
+		if x == nil {
+			continue
+		}
+		m, isMap := x.(map[string]any)
+		if !isMap {
+			return nil, false
+		}
+		e := &out[i]
+		for k, fv := range m {
+			if fv == nil {
+				continue
+			}
+			var dst *string
+			switch k {
+			case "manager":
+				dst = &e.Manager
+			case "operation":
+				dst = &e.Operation
+			case "apiVersion":
+				dst = &e.APIVersion
+			case "fieldsType":
+				dst = &e.FieldsType
+			case "subresource":
+				dst = &e.Subresource
+			case "time":
+				t, isTime := fastTime(fv)
+				if !isTime {
+					return nil, false
+				}
+				e.Time = &t
+			case "fieldsV1":
+				e.FieldsV1 = &rawJSON{value: fv}
+			}
+			if dst != nil {
+				s, isStr := fv.(string)
+				if !isStr || !utf8.ValidString(s) {
+					return nil, false
+				}
+				*dst = s
+			}
+		}
+	}
+	return out, true
 }
