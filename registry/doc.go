@@ -110,7 +110,8 @@
 //
 // The kinds' own validation rules that schema/validation does not model yet (ObjectMeta is
 // validated for every kind), the strategies' PrepareForCreate effects other than
-// resets and generation beyond the Pod and Namespace ones (service cluster IPs, ...), built-in admission plugins
+// resets and generation beyond the Pod and Namespace ones and those schema/validation's
+// PrepareForCreate and PrepareForUpdate model (service cluster IPs, ...), built-in admission plugins
 // other than NamespaceLifecycle, ServiceAccount, Priority and DefaultTolerationSeconds, list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
 // namespaces/finalize, conversion webhooks for custom resources.

@@ -136,6 +136,12 @@ func TestHandle(t *testing.T) {
 		{name: "create custom resource invalid", req: registry.Request{Method: "POST", Path: "/apis/stable.example.com/v1/namespaces/demo/crontabs",
 			Body: []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"t2"},"spec":{"replicas":11}}`)},
 			code: 422, message: `CronTab.stable.example.com "t2" is invalid: spec: Invalid value: at most 10 replicas`},
+		{name: "create endpointslice drops topology", req: registry.Request{Method: "POST", Path: "/apis/discovery.k8s.io/v1/namespaces/demo/endpointslices",
+			Body: []byte(`{"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSlice","metadata":{"name":"s"},"addressType":"IPv4","endpoints":[{"addresses":["10.0.0.1"],"deprecatedTopology":{"kubernetes.io/hostname":"n1"}}]}`)},
+			code: 201, writes: 1, checks: []check{{[]any{"endpoints", 0, "deprecatedTopology"}, nil}, {[]any{"endpoints", 0, "addresses", 0}, "10.0.0.1"}}},
+		{name: "create ingress invalid", req: registry.Request{Method: "POST", Path: "/apis/networking.k8s.io/v1/namespaces/demo/ingresses",
+			Body: []byte(`{"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"i"},"spec":{"rules":[{"http":{"paths":[{"path":"a","pathType":"Prefix","backend":{"service":{"name":"web","port":{"number":80}}}}]}}]}}`)},
+			code: 422, message: `Ingress.networking.k8s.io "i" is invalid: spec.rules[0].http.paths[0].path: Invalid value: "a": must be an absolute path`},
 		{name: "create missing namespace", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/configmaps", Body: []byte(`{"metadata":{"name":"c"}}`)},
 			code: 201, writes: 1},
 		// PUT

@@ -70,6 +70,10 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 		return Response{}, nil, status.BadRequest(err.Error())
 	}
 	setGeneration(ownMeta(obj), g.New)
+	if ep.crd == nil && ep.Subresource != "scale" {
+		// The kind's own PrepareForCreate effects (dropped and derived fields).
+		obj = validation.PrepareForCreate(ep.gvk, obj, validation.Options{Subresource: ep.Subresource})
+	}
 	if err := h.validateWrite(obj, nil); err != nil {
 		return Response{}, nil, err
 	}
@@ -336,6 +340,11 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 		}
 	} else {
 		setGeneration(ownMeta(obj), g.New)
+	}
+	if ep.crd == nil && ep.Subresource != "scale" {
+		// The kind's own PrepareForUpdate effects, after the generation is decided as the
+		// strategies decide it first.
+		obj = validation.PrepareForUpdate(ep.gvk, obj, live, validation.Options{Subresource: ep.Subresource})
 	}
 	if err := h.validateWrite(obj, live); err != nil {
 		return Response{}, nil, err

@@ -20,7 +20,13 @@
 // errors), Deployment, ReplicaSet and DaemonSet (create, update, /status; the pod template through
 // ValidatePodTemplateSpec; the pod template warnings are not modelled), Lease, PriorityClass,
 // PodDisruptionBudget (not /status), Ingress (create, update, /status and the warnings),
-// IngressClass, NetworkPolicy (with its CIDR warnings). A kind's errors are what its strategy's Validate or
+// IngressClass, NetworkPolicy (with its CIDR warnings), Endpoints, EndpointSlice (with its
+// PrepareForCreate/PrepareForUpdate effect: v1 drops deprecatedTopology).
+//
+// PrepareForCreate and PrepareForUpdate are a strategy's own effects on the object beyond what
+// the registry does for every kind (resets, generation, system fields): fields dropped or
+// derived. The registry applies them after the generation and before Validate; kinds without
+// modelled effects get the object back unchanged. A kind's errors are what its strategy's Validate or
 // ValidateUpdate and the declarative validation return; the generic ObjectMeta check
 // rest.ValidateCreate/ValidateUpdate add around them (path-segment names) is the registry's.
 // Errors that print alike are listed once, as the declarative validation's merge does.

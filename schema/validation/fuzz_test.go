@@ -30,6 +30,8 @@ var fuzzKinds = []schema.GroupVersionKind{
 	{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"},
 	{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass"},
 	{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"},
+	{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice"},
+	{Version: "v1", Kind: "Endpoints"},
 }
 
 var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers", "finalize"}

@@ -49,6 +49,11 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateIngressClass, validateUpdate: validateIngressClassUpdate}, true
 	case groupKind{"networking.k8s.io", "NetworkPolicy"}:
 		return strategy{validate: validateNetworkPolicy, validateUpdate: validateNetworkPolicyUpdate, warnings: networkPolicyWarnings}, true
+	case groupKind{"discovery.k8s.io", "EndpointSlice"}:
+		return strategy{validate: validateEndpointSlice, validateUpdate: validateEndpointSliceUpdate, warnings: endpointSliceWarnings,
+			prepareCreate: prepareEndpointSliceCreate, prepareUpdate: prepareEndpointSliceUpdate}, true
+	case groupKind{"", "Endpoints"}:
+		return strategy{validate: validateEndpoints, validateUpdate: validateEndpointsUpdate, warnings: endpointsWarnings}, true
 	}
 	return strategy{}, false
 }

@@ -50,8 +50,35 @@ type strategy struct {
 	validate       func(obj map[string]any, opts Options) field.ErrorList
 	validateUpdate func(obj, old map[string]any, opts Options) field.ErrorList
 	warnings       func(obj, old map[string]any, opts Options) []string
+	// prepareCreate and prepareUpdate return the object the strategy's PrepareForCreate and
+	// PrepareForUpdate leave (obj itself when they change nothing, never obj modified).
+	prepareCreate func(obj map[string]any, opts Options) map[string]any
+	prepareUpdate func(obj, old map[string]any, opts Options) map[string]any
 }
 
 // groupKind names a kind independently of its version: the apiserver validates the internal
 // object, so every served version of a kind has the same rules.
 type groupKind struct{ group, kind string }
+
+// PrepareForCreate is the effect of the kind's strategy PrepareForCreate on obj beyond what the
+// registry does for every kind (status and spec resets, generation, system fields): fields the
+// strategy drops or derives. It returns obj itself when the strategy changes nothing, else a
+// fresh object; obj is never modified.
+func PrepareForCreate(gvk schema.GroupVersionKind, obj map[string]any, opts Options) map[string]any {
+	k, ok := kindOf(gvk)
+	if !ok || k.prepareCreate == nil {
+		return obj
+	}
+	return k.prepareCreate(obj, opts)
+}
+
+// PrepareForUpdate is PrepareForCreate's counterpart on update (the strategy's PrepareForUpdate,
+// or its subresource's, after the generation is decided): obj is the new object, old the stored
+// one. Neither is modified; obj itself is returned when nothing changes.
+func PrepareForUpdate(gvk schema.GroupVersionKind, obj, old map[string]any, opts Options) map[string]any {
+	k, ok := kindOf(gvk)
+	if !ok || k.prepareUpdate == nil {
+		return obj
+	}
+	return k.prepareUpdate(obj, old, opts)
+}

@@ -57,6 +57,11 @@ type harnessKind struct {
 	// differ only in errors under it is counted apart (podSpecOnly), as the pod spec's own
 	// agreement is the Pod rows'; the workload's rules must agree.
 	podSpec string
+	// prepare says writepath models the strategy's PrepareForCreate/PrepareForUpdate effects
+	// (validation.PrepareForCreate/PrepareForUpdate): the object it prepares from the defaulted
+	// request must be the reference's prepared one (generation and status aside, which the
+	// registry sets for every kind); a difference counts as a disagreement.
+	prepare bool
 }
 
 // caseCount is the number of cases per kind and operation: a fixed small sample by default,
@@ -143,6 +148,7 @@ func ourLines(errs field.ErrorList) []string {
 // tally counts one kind and operation.
 type tally struct {
 	cases, invalid, disagreements, refPanics, podSpecOnly int
+	prepareDiffs                                          int            // prepared objects that differ (kinds with prepare)
 	shapes                                                map[string]int // disagreeing first lines, digits folded
 }
 
@@ -166,6 +172,32 @@ func (c *tally) note(t *testing.T, k harnessKind, op string, i int, input, old m
 	if (k.complete || os.Getenv("WRITEPATH_SHOW") == k.gvk.Kind+" "+op) && c.disagreements <= 5 {
 		t.Errorf("%s %s case %d: disagreement\nobject: %s\nold: %s\nreference: %q\nwritepath: %q\nreference warnings: %q\nwritepath warnings: %q",
 			k.gvk.Kind, op, i, js(input), js(old), ref, got, refW, gotW)
+	}
+}
+
+// notePrepare compares writepath's prepared object with the reference's, generation and status
+// aside.
+func (c *tally) notePrepare(t *testing.T, k harnessKind, op string, i int, unprepared, old, ref, got map[string]any) {
+	strip := func(m map[string]any) map[string]any {
+		out := make(map[string]any, len(m))
+		for key, v := range m {
+			out[key] = v
+		}
+		delete(out, "status")
+		md := make(map[string]any)
+		for key, v := range out["metadata"].(map[string]any) {
+			md[key] = v
+		}
+		delete(md, "generation")
+		out["metadata"] = md
+		return out
+	}
+	if js(strip(ref)) == js(strip(got)) {
+		return
+	}
+	c.prepareDiffs++
+	if c.prepareDiffs <= 3 {
+		t.Errorf("%s %s case %d: prepared objects differ\nrequest: %s\nold: %s\nreference: %s\nwritepath: %s", k.gvk.Kind, op, i, js(unprepared), js(old), js(ref), js(got))
 	}
 }
 
@@ -299,8 +331,12 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 		setNamespace(obj, namespace)
 		in := toInternal(t, obj)
 		ctx := ctxFor(k, namespace, "create", "")
+		unprepared := toV1Map(t, k, in)
 		k.create.PrepareForCreate(ctx, in)
 		input := toV1Map(t, k, in)
+		if k.prepare {
+			tallies["create"].notePrepare(t, k, "create", i, unprepared, nil, input, validation.PrepareForCreate(gvk, unprepared, validation.Options{}))
+		}
 		refErrs, p := refCreate(ctx, k.create, in)
 		if p != nil {
 			tallies["create"].refPanics++
@@ -340,8 +376,12 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 			mutate(r, next)
 			in := toInternal(t, next)
 			ctx := ctxFor(k, namespace, "update", sub)
+			unprepared := toV1Map(t, k, in)
 			s.PrepareForUpdate(ctx, in, stored)
 			input := toV1Map(t, k, in)
+			if k.prepare {
+				c.notePrepare(t, k, op, i, unprepared, storedMap, input, validation.PrepareForUpdate(gvk, unprepared, storedMap, validation.Options{Subresource: sub}))
+			}
 			refErrs, p := refUpdate(ctx, s, in, stored)
 			if p != nil {
 				c.refPanics++
@@ -406,7 +446,7 @@ func TestAgreement(t *testing.T) {
 			sort.Strings(ops)
 			for _, op := range ops {
 				c := tallies[op]
-				rows = append(rows, fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %d |", k.gvk.Kind, op, c.cases, c.invalid, c.disagreements, c.podSpecOnly, c.refPanics))
+				rows = append(rows, fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %d |", k.gvk.Kind, op, c.cases, c.invalid, c.disagreements+c.prepareDiffs, c.podSpecOnly, c.refPanics))
 				if c.disagreements > 0 {
 					t.Logf("%s %s: %d disagreements; by first differing line: %s", k.gvk.Kind, op, c.disagreements, topShapes(c.shapes, 12))
 				}

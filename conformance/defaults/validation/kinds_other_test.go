@@ -9,5 +9,6 @@ func otherKinds() []harnessKind {
 	out = append(out, miscKinds()...)
 	out = append(out, workloadKinds()...)
 	out = append(out, networkingKinds()...)
+	out = append(out, endpointKinds()...)
 	return out
 }
