@@ -45,7 +45,9 @@
 //     terminating one); on a Pod create ServiceAccount (the default service account, its token
 //     volume; 403 for a missing one), Priority and DefaultTolerationSeconds (podadmission.go);
 //     MutatingAdmissionPolicies and mutating webhooks (admission).
-//  9. Storage fields and strategy (registry/generic/registry/store.go Create and Update,
+//  9. The Service REST's allocation, after mutating admission (service.go: cluster IPs and node
+//     ports from ServiceNetwork, IP families on a single-stack cluster; 422 in the allocator's
+//     words), then storage fields and strategy (registry/generic/registry/store.go Create and Update,
 //     rest/create.go BeforeCreate, rest/update.go BeforeUpdate): on create a uid, the
 //     creationTimestamp and generateName's name; on update optimistic concurrency (versions:
 //     422 without resourceVersion unless the kind allows unconditional updates, 409 when stale)
@@ -110,8 +112,8 @@
 //
 // The kinds' own validation rules that schema/validation does not model yet (ObjectMeta is
 // validated for every kind), the strategies' PrepareForCreate effects other than
-// resets and generation beyond the Pod and Namespace ones and those schema/validation's
-// PrepareForCreate and PrepareForUpdate model (service cluster IPs, ...), built-in admission plugins
+// resets and generation beyond the Pod, Namespace and Service ones and those schema/validation's
+// PrepareForCreate and PrepareForUpdate model, built-in admission plugins
 // other than NamespaceLifecycle, ServiceAccount, Priority and DefaultTolerationSeconds, list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
 // namespaces/finalize, conversion webhooks for custom resources.

@@ -60,6 +60,11 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 	if err != nil {
 		return Response{}, nil, err
 	}
+	if h.isService() {
+		if obj, err = h.serviceBegin(obj, nil); err != nil {
+			return Response{}, nil, err
+		}
+	}
 	obj = ownTop(obj)
 	h.fillSystemFields(obj)
 	if err := h.beforeCreate(obj); err != nil {
@@ -329,6 +334,11 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 	} else {
 		ownMeta(obj)["resourceVersion"] = metaString(live, "resourceVersion")
 	}
+	if h.isService() {
+		if obj, err = h.serviceBegin(obj, live); err != nil {
+			return Response{}, nil, err
+		}
+	}
 	if err := h.beforeUpdate(obj, live); err != nil {
 		return Response{}, nil, err
 	}
@@ -376,4 +386,10 @@ func appendNew(errs, more field.ErrorList) field.ErrorList {
 		}
 	}
 	return errs
+}
+
+// isService reports whether the endpoint is the main resource of core Services, whose REST
+// allocates cluster IPs and node ports (serviceBegin).
+func (h *handler) isService() bool {
+	return h.ep.crd == nil && h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Service" && h.ep.Subresource == ""
 }

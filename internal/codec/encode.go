@@ -10,12 +10,15 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 )
 
 // EncodeJSON encodes v as compact JSON, byte for byte what encoding/json's Marshal writes for
 // the same value and therefore what the apiserver writes for an unstructured object (minus the
-// trailing newline its json.Encoder adds): map keys sorted bytewise, <, >, & and U+2028/U+2029
+// trailing newline its json.Encoder adds): map keys sorted bytewise (but for the keys of a
+// managedFields entry's fieldsV1, which are in the order the apiserver's field manager writes
+// them: compareFieldsV1Keys), <, >, & and U+2028/U+2029
 // escaped, invalid UTF-8 replaced by U+FFFD, int64 exact, float64 in encoding/json's format
 // (1e21 and above, or below 1e-6, in exponent form). Values outside the object model, NaN,
 // infinities and cycles yield a KindUnsupported error.
@@ -99,9 +102,12 @@ type encoder struct {
 	werr error
 	// seen holds the maps and lists on the current path once nesting passes cycleCheckDepth.
 	seen map[any]struct{}
-	// path is the position being encoded (a key, or an index when key is nil), rendered only
-	// for an error.
+	// path is the position being encoded (a key, or an index when key is nil), rendered for an
+	// error and to recognise a managedFields entry's fieldsV1.
 	path []pathStep
+	// fieldsV1 is set below a managedFields entry's fieldsV1, whose keys are written in the
+	// apiserver's order (compareFieldsV1Keys), not bytewise.
+	fieldsV1 bool
 	// keys is scratch space for sorting map keys, used as a stack by nested maps.
 	keys []string
 }
@@ -211,7 +217,12 @@ func (e *encoder) value(v any, depth int) error {
 		// Nested maps push their keys above ours and may move e.keys; this slice keeps
 		// pointing at our (unchanged) keys either way.
 		keys := e.keys[base:len(e.keys):len(e.keys)]
-		slices.Sort(keys)
+		fields := e.fieldsV1
+		if fields {
+			slices.SortFunc(keys, compareFieldsV1Keys)
+		} else {
+			slices.Sort(keys)
+		}
 		defer func() { e.keys = e.keys[:base] }()
 		e.buf = append(e.buf, '{')
 		for i, k := range keys {
@@ -224,11 +235,18 @@ func (e *encoder) value(v any, depth int) error {
 			if e.indent != "" {
 				e.buf = append(e.buf, ' ')
 			}
+			entering := !fields && k == "fieldsV1" && e.inManagedFieldsEntry()
+			if entering {
+				e.fieldsV1 = true
+			}
 			e.path = append(e.path, pathStep{key: &keys[i]})
 			if err := e.value(t[k], depth+1); err != nil {
 				return err
 			}
 			e.path = e.path[:len(e.path)-1]
+			if entering {
+				e.fieldsV1 = false
+			}
 		}
 		if len(keys) > 0 {
 			e.newline(depth)
@@ -238,6 +256,40 @@ func (e *encoder) value(v any, depth int) error {
 		return e.fail(KindUnsupported, fmt.Sprintf("json: unsupported type: %T", v))
 	}
 	return nil
+}
+
+// inManagedFieldsEntry reports whether the map being written is an entry of a managedFields
+// list (the path ends in managedFields[i]).
+func (e *encoder) inManagedFieldsEntry() bool {
+	n := len(e.path)
+	return n >= 2 && e.path[n-1].key == nil && e.path[n-2].key != nil && *e.path[n-2].key == "managedFields"
+}
+
+// compareFieldsV1Keys orders the keys of a fieldsV1 map as the apiserver writes them
+// (structured-merge-diff's fieldpath.Set ToJSON): "." first, then the path elements in
+// PathElement order: field names, then keys (field by field, numbers as numbers: a port 80
+// before 443), then values, then indexes. A key that is not a path element sorts bytewise
+// after "." among the others.
+func compareFieldsV1Keys(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case a == ".":
+		return -1
+	case b == ".":
+		return 1
+	case strings.HasPrefix(a, "f:") && strings.HasPrefix(b, "f:"):
+		return strings.Compare(a, b)
+	}
+	pa, errA := fieldpath.DeserializePathElement(a)
+	pb, errB := fieldpath.DeserializePathElement(b)
+	if errA != nil || errB != nil {
+		return strings.Compare(a, b)
+	}
+	if c := pa.Compare(pb); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
 }
 
 // mapID identifies a map by its header pointer, as encoding/json's cycle check does.

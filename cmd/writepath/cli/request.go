@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"net/netip"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -229,6 +231,45 @@ type stateWorld struct {
 	// uids, names and rvs, when set, are what the next NewUID, GenerateName and
 	// NextResourceVersion return (the replay of a recording feeds the server's own draws).
 	uids, names, rvs []string
+	// serviceNet, when set, is the Services' network (the default is kube-apiserver's);
+	// ipDraws and portDraws are what its NextClusterIP and NextNodePort return first (the
+	// replay feeds the addresses and ports the server's answer shows).
+	serviceNet         *registry.ServiceNetwork
+	ipDraws, portDraws []string
+}
+
+// ServiceNetwork implements registry.ServiceNetworker: the network set for the world, with the
+// draws fed to it taken first.
+func (w *stateWorld) ServiceNetwork() registry.ServiceNetwork {
+	n := registry.DefaultServiceNetwork()
+	if w.serviceNet != nil {
+		n = *w.serviceNet
+	}
+	if len(w.ipDraws) > 0 {
+		n.NextClusterIP = func(used func(netip.Addr) bool) (netip.Addr, bool) {
+			for len(w.ipDraws) > 0 {
+				a, err := netip.ParseAddr(w.ipDraws[0])
+				w.ipDraws = w.ipDraws[1:]
+				if err == nil && !used(a) {
+					return a, true
+				}
+			}
+			return netip.Addr{}, false
+		}
+	}
+	if len(w.portDraws) > 0 {
+		n.NextNodePort = func(used func(int) bool) (int, bool) {
+			for len(w.portDraws) > 0 {
+				p, err := strconv.Atoi(w.portDraws[0])
+				w.portDraws = w.portDraws[1:]
+				if err == nil && !used(p) {
+					return p, true
+				}
+			}
+			return 0, false
+		}
+	}
+	return n
 }
 
 func newStateWorld(objs []map[string]any, implicitNS bool) (*stateWorld, error) {

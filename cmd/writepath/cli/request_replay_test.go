@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -139,6 +141,25 @@ func replayOne(t testing.TB, w *stateWorld, s recordedStep) registry.Response {
 		}
 		if n := metaStr(exp, "name"); n != "" {
 			w.names = append(w.names, n)
+		}
+		// A Service's allocated cluster IPs and node ports (the server draws them at random).
+		w.ipDraws, w.portDraws = nil, nil
+		if spec, ok := exp["spec"].(map[string]any); ok && stringField(exp, "kind") == "Service" {
+			ips, _ := spec["clusterIPs"].([]any)
+			for _, ip := range ips {
+				if s, ok := ip.(string); ok {
+					w.ipDraws = append(w.ipDraws, s)
+				}
+			}
+			ports, _ := spec["ports"].([]any)
+			for _, p := range ports {
+				if n, ok := p.(map[string]any)["nodePort"].(int64); ok {
+					w.portDraws = append(w.portDraws, strconv.FormatInt(n, 10))
+				}
+			}
+			if n, ok := spec["healthCheckNodePort"].(int64); ok {
+				w.portDraws = append(w.portDraws, strconv.FormatInt(n, 10))
+			}
 		}
 		if rv := metaStr(exp, "resourceVersion"); rv != "" {
 			w.rvs = []string{rv}
@@ -354,6 +375,9 @@ func TestRecordedReplay(t *testing.T) {
 		}
 		w, err := newStateWorld(system, false)
 		require.NoError(t, err)
+		// The recording control plane's --service-cluster-ip-range
+		// (../shared/tools/realcluster/up.sh).
+		w.serviceNet = &registry.ServiceNetwork{ClusterIPRange: netip.MustParsePrefix("10.96.0.0/24"), NodePortFirst: 30000, NodePortLast: 32767}
 		for _, s := range r.Steps {
 			total++
 			resp := replayOne(t, w, s)
