@@ -1,6 +1,7 @@
 # writepath — build and test entry points. `make test` is what CI runs (.ci/run).
 GO        ?= go
 FUZZTIME  ?= 60s
+FUZZFLAGS ?=
 BENCHTIME ?= 1s
 BENCHCOUNT ?= 10
 BIN       := $(CURDIR)/bin
@@ -43,14 +44,15 @@ conformance-long:
 # Every fuzz target of every module of the tree (each go.mod: the library, conformance,
 # conformance/defaults, generators, any added later) for FUZZTIME each; new failing inputs land in
 # the package's testdata/fuzz. A failing target does not stop the others: the run fails at the
-# end, naming them. FUZZLIST=1 lists the targets without running them.
+# end, naming them. FUZZLIST=1 lists the targets without running them. FUZZFLAGS go to each go test
+# (FUZZFLAGS=-parallel=1 runs one fuzzing worker, for a shared machine).
 fuzz:
 	@failed=""; for mod in $$(find . -name go.mod -not -path './.git/*' -exec dirname {} \; | sort); do \
 	  for pkg in $$(cd $$mod && $(GO) list ./...); do \
 	    for f in $$(cd $$mod && $(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	      echo "== $$pkg $$f"; \
 	      if [ -n "$(FUZZLIST)" ]; then continue; fi; \
-	      (cd $$mod && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg) || failed="$$failed $$pkg.$$f"; \
+	      (cd $$mod && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg) || failed="$$failed $$pkg.$$f"; \
 	    done; done; done; \
 	if [ -n "$$failed" ]; then echo "failing fuzz targets:$$failed"; exit 1; fi
 
