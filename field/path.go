@@ -81,6 +81,34 @@ func (p Path) with(kind SegmentKind, s string) Path {
 	return Path{enc: b.String()}
 }
 
+// Append returns p followed by segs in one pass. Child, Index and Key copy p each time, so a
+// path of d segments built one at a time costs d² bytes; walks that keep their position as a
+// list of segments (schema's, thousands of levels deep) render it through Append once, where
+// they report an error. A segment of an unknown Kind is a field name.
+func (p Path) Append(segs ...Segment) Path {
+	if len(segs) == 0 {
+		return p
+	}
+	n := len(p.enc)
+	for _, s := range segs {
+		n += 2 + len(s.Name)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(p.enc)
+	for _, s := range segs {
+		switch s.Kind {
+		case SegmentIndex:
+			appendSegment(&b, SegmentIndex, strconv.Itoa(s.Index))
+		case SegmentKey:
+			appendSegment(&b, SegmentKey, s.Name)
+		default:
+			appendSegment(&b, SegmentChild, s.Name)
+		}
+	}
+	return Path{enc: b.String()}
+}
+
 func appendSegment(b *strings.Builder, kind SegmentKind, s string) {
 	var n [binary.MaxVarintLen64 + 1]byte
 	n[0] = byte(kind)

@@ -96,3 +96,14 @@ func TestPathSegments(t *testing.T) {
 	assert.True(t, Path{}.IsEmpty())
 	assert.False(t, p.IsEmpty())
 }
+
+func TestAppendIsChildIndexKey(t *testing.T) {
+	base := NewPath("spec", "versions").Index(0)
+	segs := []Segment{{Kind: SegmentChild, Name: "schema"}, {Kind: SegmentKey, Name: "a.b"}, {Kind: SegmentIndex, Index: 12},
+		{Kind: SegmentChild, Name: ""}, {Kind: SegmentKey, Name: ""}, {Name: "untyped"}}
+	want := base.Child("schema").Key("a.b").Index(12).Child("").Key("").Child("untyped")
+	assert.Equal(t, want, base.Append(segs...))
+	assert.Equal(t, want.String(), base.Append(segs...).String())
+	assert.Equal(t, base, base.Append())
+	assert.Equal(t, NewPath("x"), Path{}.Append(Segment{Kind: SegmentChild, Name: "x"}))
+}

@@ -49,6 +49,18 @@ type decoded struct {
 	duplicates []string
 }
 
+// parseErrorText is what the apiserver's meta factory says of a body it cannot parse: the JSON
+// decoder's own message ("invalid character 'x' looking for beginning of object key string"),
+// without the line the codec adds for the CLI (recorded from kube-apiserver 1.37.2:
+// testdata/schema/realcluster/deep, TestBodyParseErrorsAsRecorded).
+func parseErrorText(err error) string {
+	var ce *codec.Error
+	if errors.As(err, &ce) && ce.Err != nil && (ce.Kind == codec.KindSyntax || ce.Kind == codec.KindTooDeep) {
+		return ce.Err.Error()
+	}
+	return err.Error()
+}
+
 // readBody decodes the body of a create or update (k8s.io/apiserver handlers/create.go and
 // update.go: limitedReadBody, the serializer's Decode with the endpoint's kind as default, the
 // API version check). Duplicate fields are kept (last wins) and reported for field validation.
@@ -58,7 +70,7 @@ func (h *handler) readBody(format codec.Format, into schema.GroupVersionKind) (d
 	}
 	doc, err := codec.Options{AllowDuplicates: true, Format: format, MaxBytes: -1}.Decode(h.req.Body)
 	if err != nil {
-		return decoded{}, status.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)", into.Kind, err, summarize(h.req.Body)))
+		return decoded{}, status.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %s (%s)", into.Kind, parseErrorText(err), summarize(h.req.Body)))
 	}
 	obj, ok := doc.Value.(map[string]any)
 	if !ok {

@@ -22,7 +22,7 @@ func (h *handler) deleteOptions() (gc.DeleteOptions, error) {
 	if len(h.req.Body) > 0 {
 		doc, err := codec.Options{AllowDuplicates: true, MaxBytes: -1}.Decode(h.req.Body)
 		if err != nil {
-			return o, status.BadRequest(fmt.Sprintf("couldn't get version/kind; json parse error: %v", err))
+			return o, status.BadRequest("couldn't get version/kind; json parse error: " + parseErrorText(err))
 		}
 		js, err := codec.EncodeJSON(doc.Value)
 		if err != nil {

@@ -606,7 +606,7 @@ func validateVersionSchema(p *Props, statusEnabled bool, fld field.Path) field.E
 	} else {
 		all = append(all, validateDefaults(context.Background(), oas, s)...)
 	}
-	all = append(all, validateSchemaProps(p, oas, specValidator{allowDefaults: true}, true, 0)...)
+	validateSchemaProps(&all, p, walkFrom(oas), specValidator{allowDefaults: true}, true, 0)
 	if len(all) == 0 {
 		all = append(all, initErrs...)
 	}
@@ -623,7 +623,7 @@ type specValidator struct {
 
 var openapiV3Types = []string{"array", "boolean", "integer", "number", "object", "string"}
 
-func (v specValidator) validate(p *Props, fld field.Path) field.ErrorList {
+func (v specValidator) validate(p *Props, fld walkPath) field.ErrorList {
 	var all field.ErrorList
 	if p.Type != "" {
 		ok := false
@@ -631,7 +631,7 @@ func (v specValidator) validate(p *Props, fld field.Path) field.ErrorList {
 			ok = ok || t == p.Type
 		}
 		if !ok {
-			all = append(all, field.NotSupported(fld.Child("type"), p.Type, openapiV3Types))
+			all = append(all, field.NotSupported(fld.Child("type").Path(), p.Type, openapiV3Types))
 		}
 	}
 	if p.HasDefault && p.Default != nil && !v.allowDefaults {
@@ -639,57 +639,57 @@ func (v specValidator) validate(p *Props, fld field.Path) field.ErrorList {
 		if v.reason != "" {
 			d += " " + v.reason
 		}
-		all = append(all, field.Forbidden(fld.Child("default"), d))
+		all = append(all, field.Forbidden(fld.Child("default").Path(), d))
 	}
 	if p.ID != "" {
-		all = append(all, field.Forbidden(fld.Child("id"), "id is not supported"))
+		all = append(all, field.Forbidden(fld.Child("id").Path(), "id is not supported"))
 	}
 	if p.AdditionalItems != nil {
-		all = append(all, field.Forbidden(fld.Child("additionalItems"), "additionalItems is not supported"))
+		all = append(all, field.Forbidden(fld.Child("additionalItems").Path(), "additionalItems is not supported"))
 	}
 	if len(p.PatternProperties) != 0 {
-		all = append(all, field.Forbidden(fld.Child("patternProperties"), "patternProperties is not supported"))
+		all = append(all, field.Forbidden(fld.Child("patternProperties").Path(), "patternProperties is not supported"))
 	}
 	if len(p.Definitions) != 0 {
-		all = append(all, field.Forbidden(fld.Child("definitions"), "definitions is not supported"))
+		all = append(all, field.Forbidden(fld.Child("definitions").Path(), "definitions is not supported"))
 	}
 	if p.Dependencies != nil {
-		all = append(all, field.Forbidden(fld.Child("dependencies"), "dependencies is not supported"))
+		all = append(all, field.Forbidden(fld.Child("dependencies").Path(), "dependencies is not supported"))
 	}
 	if p.Ref != nil {
-		all = append(all, field.Forbidden(fld.Child("$ref"), "$ref is not supported"))
+		all = append(all, field.Forbidden(fld.Child("$ref").Path(), "$ref is not supported"))
 	}
 	if p.Type == "null" {
-		all = append(all, field.Forbidden(fld.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+		all = append(all, field.Forbidden(fld.Child("type").Path(), "type cannot be set to null, use nullable as an alternative"))
 	}
 	if len(p.ItemsArray) != 0 {
-		all = append(all, field.Forbidden(fld.Child("items"), "items must be a schema object and not an array"))
+		all = append(all, field.Forbidden(fld.Child("items").Path(), "items must be a schema object and not an array"))
 	}
 	if v.insideMeta && p.XEmbeddedResource {
-		all = append(all, field.Forbidden(fld.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+		all = append(all, field.Forbidden(fld.Child("x-kubernetes-embedded-resource").Path(), "must not be used inside of resource meta"))
 	}
 	return all
 }
 
 // validateSchemaProps is ValidateCustomResourceDefinitionOpenAPISchema without CEL and without
 // the checks listed as missing in the package documentation.
-func validateSchemaProps(p *Props, fld field.Path, ssv specValidator, isRoot bool, depth int) field.ErrorList {
+func validateSchemaProps(all *field.ErrorList, p *Props, fld walkPath, ssv specValidator, isRoot bool, depth int) {
 	if p == nil || depth > maxSchemaDepth {
-		return nil
+		return
 	}
-	all := ssv.validate(p, fld)
+	*all = append(*all, ssv.validate(p, fld)...)
 	if p.UniqueItems {
-		all = append(all, field.Forbidden(fld.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
+		*all = append(*all, field.Forbidden(fld.Child("uniqueItems").Path(), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
 	}
 	if p.AdditionalProperties != nil {
 		if len(p.Properties) != 0 && (!p.AdditionalProperties.Allows || p.AdditionalProperties.Schema != nil) {
-			all = append(all, field.Forbidden(fld.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+			*all = append(*all, field.Forbidden(fld.Child("additionalProperties").Path(), "additionalProperties and properties are mutual exclusive"))
 		}
 		sub := ssv
 		if ssv.insideMeta {
 			sub.allowDefaults, sub.reason = false, "inside additionalProperties applying to object metadata"
 		}
-		all = append(all, validateSchemaProps(p.AdditionalProperties.Schema, fld.Child("additionalProperties"), sub, false, depth+1)...)
+		validateSchemaProps(all, p.AdditionalProperties.Schema, fld.Child("additionalProperties"), sub, false, depth+1)
 	}
 	for _, k := range p.propertyOrderOrSorted() {
 		sub := ssv
@@ -699,59 +699,59 @@ func validateSchemaProps(p *Props, fld field.Path, ssv specValidator, isRoot boo
 				sub.allowDefaults, sub.reason = false, "in top-level "+k
 			}
 		}
-		all = append(all, validateSchemaProps(p.Properties[k], fld.Child("properties").Key(k), sub, false, depth+1)...)
+		validateSchemaProps(all, p.Properties[k], fld.Child("properties").Key(k), sub, false, depth+1)
 	}
-	all = append(all, validateSchemaProps(p.Not, fld.Child("not"), ssv, false, depth+1)...)
+	validateSchemaProps(all, p.Not, fld.Child("not"), ssv, false, depth+1)
 	for i := range p.AllOf {
-		all = append(all, validateSchemaProps(&p.AllOf[i], fld.Child("allOf").Index(i), ssv, false, depth+1)...)
+		validateSchemaProps(all, &p.AllOf[i], fld.Child("allOf").Index(i), ssv, false, depth+1)
 	}
 	for i := range p.OneOf {
-		all = append(all, validateSchemaProps(&p.OneOf[i], fld.Child("oneOf").Index(i), ssv, false, depth+1)...)
+		validateSchemaProps(all, &p.OneOf[i], fld.Child("oneOf").Index(i), ssv, false, depth+1)
 	}
 	for i := range p.AnyOf {
-		all = append(all, validateSchemaProps(&p.AnyOf[i], fld.Child("anyOf").Index(i), ssv, false, depth+1)...)
+		validateSchemaProps(all, &p.AnyOf[i], fld.Child("anyOf").Index(i), ssv, false, depth+1)
 	}
 	for _, k := range sortedKeys(p.Definitions) {
-		all = append(all, validateSchemaProps(p.Definitions[k], fld.Child("definitions").Key(k), ssv, false, depth+1)...)
+		validateSchemaProps(all, p.Definitions[k], fld.Child("definitions").Key(k), ssv, false, depth+1)
 	}
 	if p.Items != nil {
-		all = append(all, validateSchemaProps(p.Items, fld.Child("items"), ssv, false, depth+1)...)
+		validateSchemaProps(all, p.Items, fld.Child("items"), ssv, false, depth+1)
 	}
 	for i := range p.ItemsArray {
-		all = append(all, validateSchemaProps(&p.ItemsArray[i], fld.Child("items").Index(i), ssv, false, depth+1)...)
+		validateSchemaProps(all, &p.ItemsArray[i], fld.Child("items").Index(i), ssv, false, depth+1)
 	}
-	all = append(all, validateSchemaTypes(p, fld)...)
-	return all
+	*all = append(*all, validateSchemaTypes(p, fld)...)
+	return
 }
 
 // validateSchemaTypes holds the preserve-unknown-fields, map-type and list-type rules.
-func validateSchemaTypes(p *Props, fld field.Path) field.ErrorList {
+func validateSchemaTypes(p *Props, fld walkPath) field.ErrorList {
 	var all field.ErrorList
 	if p.XPreserveUnknownFields != nil && !*p.XPreserveUnknownFields {
-		all = append(all, field.Invalid(fld.Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
+		all = append(all, field.Invalid(fld.Child("x-kubernetes-preserve-unknown-fields").Path(), false, "must be true or undefined"))
 	}
 	if p.XMapType != nil && p.Type != "object" {
 		if p.Type == "" {
-			all = append(all, field.Required(fld.Child("type"), "must be object if x-kubernetes-map-type is specified"))
+			all = append(all, field.Required(fld.Child("type").Path(), "must be object if x-kubernetes-map-type is specified"))
 		} else {
-			all = append(all, field.Invalid(fld.Child("type"), p.Type, "must be object if x-kubernetes-map-type is specified"))
+			all = append(all, field.Invalid(fld.Child("type").Path(), p.Type, "must be object if x-kubernetes-map-type is specified"))
 		}
 	}
 	if p.XMapType != nil && *p.XMapType != "atomic" && *p.XMapType != "granular" {
-		all = append(all, field.NotSupported(fld.Child("x-kubernetes-map-type"), *p.XMapType, []string{"atomic", "granular"}))
+		all = append(all, field.NotSupported(fld.Child("x-kubernetes-map-type").Path(), *p.XMapType, []string{"atomic", "granular"}))
 	}
 	if p.XListType != nil && p.Type != "array" {
 		if p.Type == "" {
-			all = append(all, field.Required(fld.Child("type"), "must be array if x-kubernetes-list-type is specified"))
+			all = append(all, field.Required(fld.Child("type").Path(), "must be array if x-kubernetes-list-type is specified"))
 		} else {
-			all = append(all, field.Invalid(fld.Child("type"), p.Type, "must be array if x-kubernetes-list-type is specified"))
+			all = append(all, field.Invalid(fld.Child("type").Path(), p.Type, "must be array if x-kubernetes-list-type is specified"))
 		}
 	} else if p.XListType != nil && *p.XListType == "set" && p.Items != nil {
 		is := p.Items
 		switch is.Type {
 		case "array":
 			if is.XListType != nil && *is.XListType != "atomic" {
-				all = append(all, field.Invalid(fld.Child("items").Child("x-kubernetes-list-type"), *is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+				all = append(all, field.Invalid(fld.Child("items").Child("x-kubernetes-list-type").Path(), *is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
 			}
 		case "object":
 			if is.XMapType == nil || *is.XMapType != "atomic" {
@@ -759,42 +759,42 @@ func validateSchemaTypes(p *Props, fld field.Path) field.ErrorList {
 				if is.XListType != nil {
 					v = *is.XListType
 				}
-				all = append(all, field.Invalid(fld.Child("items").Child("x-kubernetes-map-type"), v, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+				all = append(all, field.Invalid(fld.Child("items").Child("x-kubernetes-map-type").Path(), v, "must be atomic as item of a list with x-kubernetes-list-type=set"))
 			}
 		}
 	}
 	if p.XListType != nil && *p.XListType != "atomic" && *p.XListType != "set" && *p.XListType != "map" {
-		all = append(all, field.NotSupported(fld.Child("x-kubernetes-list-type"), *p.XListType, []string{"atomic", "set", "map"}))
+		all = append(all, field.NotSupported(fld.Child("x-kubernetes-list-type").Path(), *p.XListType, []string{"atomic", "set", "map"}))
 	}
 	if len(p.XListMapKeys) > 0 {
 		if p.XListType == nil {
-			all = append(all, field.Required(fld.Child("x-kubernetes-list-type"), "must be map if x-kubernetes-list-map-keys is non-empty"))
+			all = append(all, field.Required(fld.Child("x-kubernetes-list-type").Path(), "must be map if x-kubernetes-list-map-keys is non-empty"))
 		} else if *p.XListType != "map" {
-			all = append(all, field.Invalid(fld.Child("x-kubernetes-list-type"), *p.XListType, "must be map if x-kubernetes-list-map-keys is non-empty"))
+			all = append(all, field.Invalid(fld.Child("x-kubernetes-list-type").Path(), *p.XListType, "must be map if x-kubernetes-list-map-keys is non-empty"))
 		}
 	}
 	if p.XListType != nil && *p.XListType == "map" {
 		if len(p.XListMapKeys) == 0 {
-			all = append(all, field.Required(fld.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+			all = append(all, field.Required(fld.Child("x-kubernetes-list-map-keys").Path(), "must not be empty if x-kubernetes-list-type is map"))
 		}
 		if p.Items == nil && p.ItemsArray == nil {
-			all = append(all, field.Required(fld.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+			all = append(all, field.Required(fld.Child("items").Path(), "must have a schema if x-kubernetes-list-type is map"))
 		}
 		if p.Items != nil && p.Items.Type != "object" {
-			all = append(all, field.Invalid(fld.Child("items").Child("type"), p.Items.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+			all = append(all, field.Invalid(fld.Child("items").Child("type").Path(), p.Items.Type, "must be object if parent array's x-kubernetes-list-type is map"))
 		}
 		if p.Items != nil && p.Items.Type == "object" {
 			keys := map[string]bool{}
 			for _, k := range p.XListMapKeys {
 				if s, ok := p.Items.Properties[k]; ok {
 					if s.Type == "array" || s.Type == "object" {
-						all = append(all, field.Invalid(fld.Child("items").Child("properties").Key(k).Child("type"), p.Items.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+						all = append(all, field.Invalid(fld.Child("items").Child("properties").Key(k).Child("type").Path(), p.Items.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
 					}
 				} else {
-					all = append(all, field.Invalid(fld.Child("x-kubernetes-list-map-keys"), listValue(p.XListMapKeys), "entries must all be names of item properties"))
+					all = append(all, field.Invalid(fld.Child("x-kubernetes-list-map-keys").Path(), listValue(p.XListMapKeys), "entries must all be names of item properties"))
 				}
 				if keys[k] {
-					all = append(all, field.Invalid(fld.Child("x-kubernetes-list-map-keys"), listValue(p.XListMapKeys), "must not contain duplicate entries"))
+					all = append(all, field.Invalid(fld.Child("x-kubernetes-list-map-keys").Path(), listValue(p.XListMapKeys), "must not contain duplicate entries"))
 				}
 				keys[k] = true
 			}
@@ -802,7 +802,7 @@ func validateSchemaTypes(p *Props, fld field.Path) field.ErrorList {
 	}
 	if p.Items != nil && p.XListType != nil && (*p.XListType == "set" || *p.XListType == "map") {
 		if p.Items.Nullable {
-			all = append(all, field.Forbidden(fld.Child("items").Child("nullable"), "cannot be nullable when x-kubernetes-list-type is "+*p.XListType))
+			all = append(all, field.Forbidden(fld.Child("items").Child("nullable").Path(), "cannot be nullable when x-kubernetes-list-type is "+*p.XListType))
 		}
 		if *p.XListType == "map" {
 			req := map[string]bool{}
@@ -815,10 +815,10 @@ func validateSchemaTypes(p *Props, fld field.Path) field.ErrorList {
 					continue
 				}
 				if !req[k] && o.Default == nil {
-					all = append(all, field.Required(fld.Child("items").Child("properties").Key(k).Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
+					all = append(all, field.Required(fld.Child("items").Child("properties").Key(k).Child("default").Path(), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
 				}
 				if o.Nullable {
-					all = append(all, field.Forbidden(fld.Child("items").Child("properties").Key(k).Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
+					all = append(all, field.Forbidden(fld.Child("items").Child("properties").Key(k).Child("nullable").Path(), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
 				}
 			}
 		}

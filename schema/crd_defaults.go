@@ -110,23 +110,25 @@ func validateDefaults(ctx context.Context, pth field.Path, s *Structural) field.
 		c.XEmbeddedResource = true
 		root = &c
 	}
-	return validateDefaultsAt(ctx, pth, root, root, nil, false, 0)
+	var all field.ErrorList
+	validateDefaultsAt(ctx, &all, walkFrom(pth), root, root, nil, false, 0)
+	return all
 }
 
-func validateDefaultsAt(ctx context.Context, pth field.Path, s, rootSchema *Structural, path []pathStep, insideMeta bool, depth int) field.ErrorList {
+func validateDefaultsAt(ctx context.Context, all *field.ErrorList, pth walkPath, s, rootSchema *Structural, at *steps, insideMeta bool, depth int) {
 	if s == nil || depth > maxSchemaDepth {
-		return nil
+		return
 	}
 	if s.XEmbeddedResource {
 		insideMeta = false
-		path = nil
+		at = nil
 		rootSchema = s
 	}
-	var all field.ErrorList
 	if s.Default != nil {
 		validator := &Validator{root: compileStructural(s, 0)}
+		dp := pth.Child("default").Path() // once per default: linear in the depth, as its errors are
 		if insideMeta {
-			obj, err := surround(s.Default, path)
+			obj, err := surround(s.Default, at.slice())
 			if err == nil {
 				if _, ok := obj["kind"]; !ok {
 					obj["kind"] = "Validation"
@@ -142,44 +144,39 @@ func validateDefaultsAt(ctx context.Context, pth field.Path, s, rootSchema *Stru
 				}
 				c := &coercer{}
 				if ferr := c.coerce(field.Path{}, obj, root); ferr != nil {
-					all = append(all, field.Invalid(pth.Child("default"), s.Default, fmt.Sprintf("must result in valid metadata: %v", ferr)))
+					*all = append(*all, field.Invalid(dp, s.Default, fmt.Sprintf("must result in valid metadata: %v", ferr)))
 				} else if errs := ValidateEmbeddedResources(field.Path{}, obj, rootSchema, true); len(errs) > 0 {
-					all = append(all, field.Invalid(pth.Child("default"), s.Default, fmt.Sprintf("must result in valid metadata: %v", errs.ToAggregate())))
+					*all = append(*all, field.Invalid(dp, s.Default, fmt.Sprintf("must result in valid metadata: %v", errs.ToAggregate())))
 				} else {
-					all = append(all, validator.Validate(pth.Child("default"), s.Default)...)
+					*all = append(*all, validator.Validate(dp, s.Default)...)
 				}
 			}
 		} else {
 			pruned, _ := Prune(s.Default, s, PruneOptions{IsResourceRoot: s.XEmbeddedResource})
 			if !jsonDeepEqual(pruned, s.Default) {
-				all = append(all, field.Invalid(pth.Child("default"), s.Default, "must not have unknown fields"))
-			}
-			cs := s
-			if s.XEmbeddedResource {
-				cs = s
+				*all = append(*all, field.Invalid(dp, s.Default, "must not have unknown fields"))
 			}
 			c := &coercer{}
 			x := value.Clone(s.Default)
-			if ferr := coerceRootAware(c, pth.Child("default"), x, cs); ferr != nil {
-				all = append(all, ferr)
-			} else if errs := ValidateEmbeddedResources(pth.Child("default"), s.Default, s, s.XEmbeddedResource); len(errs) > 0 {
-				all = append(all, errs...)
+			if ferr := coerceRootAware(c, dp, x, s); ferr != nil {
+				*all = append(*all, ferr)
+			} else if errs := ValidateEmbeddedResources(dp, s.Default, s, s.XEmbeddedResource); len(errs) > 0 {
+				*all = append(*all, errs...)
 			} else {
-				all = append(all, validator.Validate(pth.Child("default"), s.Default)...)
+				*all = append(*all, validator.Validate(dp, s.Default)...)
 			}
 		}
 	}
 	if s.Items != nil {
-		all = append(all, validateDefaultsAt(ctx, pth.Child("items"), s.Items, rootSchema, append(path[:len(path):len(path)], pathStep{isIndex: true}), insideMeta, depth+1)...)
+		validateDefaultsAt(ctx, all, pth.Child("items"), s.Items, rootSchema, at.then(pathStep{isIndex: true}), insideMeta, depth+1)
 	}
 	for _, k := range s.PropertyNames() {
 		sub := insideMeta
 		if s.XEmbeddedResource && (k == "metadata" || k == "apiVersion" || k == "kind") {
 			sub = true
 		}
-		all = append(all, validateDefaultsAt(ctx, pth.Child("properties").Key(k), s.Properties[k], rootSchema, append(path[:len(path):len(path)], pathStep{key: k}), sub, depth+1)...)
+		validateDefaultsAt(ctx, all, pth.Child("properties").Key(k), s.Properties[k], rootSchema, at.then(pathStep{key: k}), sub, depth+1)
 	}
-	return all
 }
 
 // coerceRootAware is objectmeta.Coerce with isResourceRoot = s.XEmbeddedResource (the schema

@@ -3,6 +3,8 @@ package schema
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // Props is an OpenAPI v3 schema as written in a CustomResourceDefinition (apiextensions.k8s.io/v1
@@ -133,19 +135,44 @@ func wrongType(path, want string, v any) error {
 // ParseProps decodes a JSON schema value (as decoded by the codec: map[string]any with int64 and
 // float64 numbers) into Props. path names the value in error messages.
 func ParseProps(v any, path string) (*Props, error) {
-	return parseProps(v, path, 0)
+	return parseProps(v, &textPath{text: path}, 0)
 }
 
-func parseProps(v any, path string, depth int) (*Props, error) {
+// textPath is the position of parseProps in a CRD, kept as a text per level pointing at its
+// parent: rendered only for an error, so a schema d levels deep costs O(d), not the O(d²) of a
+// string concatenated at each level.
+type textPath struct {
+	parent *textPath
+	text   string
+}
+
+func (p *textPath) then(s string) *textPath { return &textPath{parent: p, text: s} }
+
+func (p *textPath) String() string {
+	var parts []string
+	n := 0
+	for q := p; q != nil; q = q.parent {
+		parts = append(parts, q.text)
+		n += len(q.text)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := len(parts) - 1; i >= 0; i-- {
+		b.WriteString(parts[i])
+	}
+	return b.String()
+}
+
+func parseProps(v any, at *textPath, depth int) (*Props, error) {
 	if depth > maxSchemaDepth {
-		return nil, &decodeError{path: path, msg: fmt.Sprintf("schema nesting exceeds %d levels", maxSchemaDepth)}
+		return nil, &decodeError{path: at.String(), msg: fmt.Sprintf("schema nesting exceeds %d levels", maxSchemaDepth)}
 	}
 	if v == nil {
 		return &Props{}, nil
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, wrongType(path, "JSONSchemaProps", v)
+		return nil, wrongType(at.String(), "JSONSchemaProps", v)
 	}
 	p := &Props{}
 	var err error
@@ -156,7 +183,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 		if x, ok := m[k]; ok && x != nil {
 			s, ok := x.(string)
 			if !ok {
-				err = wrongType(path+"."+k, "string", x)
+				err = wrongType(at.String()+"."+k, "string", x)
 				return
 			}
 			*dst = s
@@ -169,7 +196,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 		if x, ok := m[k]; ok && x != nil {
 			s, ok := x.(string)
 			if !ok {
-				err = wrongType(path+"."+k, "string", x)
+				err = wrongType(at.String()+"."+k, "string", x)
 				return nil
 			}
 			return &s
@@ -183,7 +210,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 		if x, ok := m[k]; ok && x != nil {
 			b, ok := x.(bool)
 			if !ok {
-				err = wrongType(path+"."+k, "bool", x)
+				err = wrongType(at.String()+"."+k, "bool", x)
 				return
 			}
 			*dst = b
@@ -201,7 +228,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 			case float64:
 				return &n
 			default:
-				err = wrongType(path+"."+k, "float64", x)
+				err = wrongType(at.String()+"."+k, "float64", x)
 			}
 		}
 		return nil
@@ -219,9 +246,9 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 					i := int64(n)
 					return &i
 				}
-				err = &decodeError{path: path + "." + k, msg: fmt.Sprintf("cannot unmarshal number %v into int64", n)}
+				err = &decodeError{path: at.String() + "." + k, msg: fmt.Sprintf("cannot unmarshal number %v into int64", n)}
 			default:
-				err = wrongType(path+"."+k, "int64", x)
+				err = wrongType(at.String()+"."+k, "int64", x)
 			}
 		}
 		return nil
@@ -236,7 +263,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 		}
 		l, ok := x.([]any)
 		if !ok {
-			err = wrongType(path+"."+k, "[]string", x)
+			err = wrongType(at.String()+"."+k, "[]string", x)
 			return nil
 		}
 		out := make([]string, 0, len(l))
@@ -246,7 +273,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 				if e == nil {
 					s = ""
 				} else {
-					err = wrongType(fmt.Sprintf("%s.%s[%d]", path, k, i), "string", e)
+					err = wrongType(fmt.Sprintf("%s.%s[%d]", at.String(), k, i), "string", e)
 					return nil
 				}
 			}
@@ -264,12 +291,12 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 		}
 		l, ok := x.([]any)
 		if !ok {
-			err = wrongType(path+"."+k, "[]JSONSchemaProps", x)
+			err = wrongType(at.String()+"."+k, "[]JSONSchemaProps", x)
 			return nil
 		}
 		out := make([]Props, 0, len(l))
 		for i, e := range l {
-			sub, e2 := parseProps(e, fmt.Sprintf("%s.%s[%d]", path, k, i), depth+1)
+			sub, e2 := parseProps(e, at.then("."+k+"["+strconv.Itoa(i)+"]"), depth+1)
 			if e2 != nil {
 				err = e2
 				return nil
@@ -288,7 +315,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 		}
 		mm, ok := x.(map[string]any)
 		if !ok {
-			err = wrongType(path+"."+k, "map[string]JSONSchemaProps", x)
+			err = wrongType(at.String()+"."+k, "map[string]JSONSchemaProps", x)
 			return nil, nil
 		}
 		out := make(map[string]*Props, len(mm))
@@ -298,7 +325,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 		}
 		sort.Strings(names)
 		for _, name := range names {
-			sub, e2 := parseProps(mm[name], path+"."+k+"."+name, depth+1)
+			sub, e2 := parseProps(mm[name], at.then("."+k+"."+name), depth+1)
 			if e2 != nil {
 				err = e2
 				return nil, nil
@@ -319,14 +346,14 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 		case bool:
 			return &PropsOrBool{Allows: t}
 		case map[string]any:
-			sub, e2 := parseProps(t, path+"."+k, depth+1)
+			sub, e2 := parseProps(t, at.then("."+k), depth+1)
 			if e2 != nil {
 				err = e2
 				return nil
 			}
 			return &PropsOrBool{Allows: true, Schema: sub}
 		default:
-			err = &decodeError{path: path + "." + k, msg: "JSONSchemaPropsOrBool: expected bool or object"}
+			err = &decodeError{path: at.String() + "." + k, msg: "JSONSchemaPropsOrBool: expected bool or object"}
 			return nil
 		}
 	}
@@ -358,7 +385,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 	if x, ok := m["enum"]; ok && x != nil && err == nil {
 		l, ok := x.([]any)
 		if !ok {
-			err = wrongType(path+".enum", "[]JSON", x)
+			err = wrongType(at.String()+".enum", "[]JSON", x)
 		} else {
 			p.Enum = l
 		}
@@ -369,21 +396,21 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 	if x, ok := m["items"]; ok && x != nil && err == nil {
 		switch t := x.(type) {
 		case map[string]any:
-			p.Items, err = parseProps(t, path+".items", depth+1)
+			p.Items, err = parseProps(t, at.then(".items"), depth+1)
 		case []any:
 			p.ItemsArray = schemaList("items")
 			if p.ItemsArray == nil && err == nil {
 				p.ItemsArray = []Props{}
 			}
 		default:
-			err = &decodeError{path: path + ".items", msg: "JSONSchemaPropsOrArray: expected object or array"}
+			err = &decodeError{path: at.String() + ".items", msg: "JSONSchemaPropsOrArray: expected object or array"}
 		}
 	}
 	p.AllOf = schemaList("allOf")
 	p.OneOf = schemaList("oneOf")
 	p.AnyOf = schemaList("anyOf")
 	if x, ok := m["not"]; ok && x != nil && err == nil {
-		p.Not, err = parseProps(x, path+".not", depth+1)
+		p.Not, err = parseProps(x, at.then(".not"), depth+1)
 	}
 	p.Properties, p.propertyOrder = schemaMap("properties")
 	p.AdditionalProperties = schemaOrBool("additionalProperties")
@@ -391,7 +418,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 	if x, ok := m["dependencies"]; ok && x != nil && err == nil {
 		d, ok := x.(map[string]any)
 		if !ok {
-			err = wrongType(path+".dependencies", "JSONSchemaDependencies", x)
+			err = wrongType(at.String()+".dependencies", "JSONSchemaDependencies", x)
 		} else {
 			p.Dependencies = d
 		}
@@ -401,7 +428,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 	if x, ok := m["externalDocs"]; ok && x != nil && err == nil {
 		d, ok := x.(map[string]any)
 		if !ok {
-			err = wrongType(path+".externalDocs", "ExternalDocumentation", x)
+			err = wrongType(at.String()+".externalDocs", "ExternalDocumentation", x)
 		} else {
 			p.ExternalDocs = &ExternalDocs{}
 			if s, ok := d["description"].(string); ok {
@@ -416,7 +443,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 	if x, ok := m["x-kubernetes-preserve-unknown-fields"]; ok && x != nil && err == nil {
 		b, ok := x.(bool)
 		if !ok {
-			err = wrongType(path+".x-kubernetes-preserve-unknown-fields", "bool", x)
+			err = wrongType(at.String()+".x-kubernetes-preserve-unknown-fields", "bool", x)
 		} else {
 			p.XPreserveUnknownFields = &b
 		}
@@ -429,7 +456,7 @@ func parseProps(v any, path string, depth int) (*Props, error) {
 	if x, ok := m["x-kubernetes-validations"]; ok && x != nil && err == nil {
 		l, ok := x.([]any)
 		if !ok {
-			err = wrongType(path+".x-kubernetes-validations", "ValidationRules", x)
+			err = wrongType(at.String()+".x-kubernetes-validations", "ValidationRules", x)
 		} else {
 			p.XValidations = l
 		}

@@ -85,6 +85,27 @@ type pathStep struct {
 	isIndex bool
 }
 
+// steps is a list of pathSteps kept as a node per level pointing at its parent, so that a walk
+// extends it in O(1) (a slice copied at each level costs the square of the depth); slice renders
+// it, root first, where a default needs it. nil is the empty list.
+type steps struct {
+	parent *steps
+	step   pathStep
+}
+
+func (s *steps) then(st pathStep) *steps { return &steps{parent: s, step: st} }
+
+func (s *steps) slice() []pathStep {
+	var out []pathStep
+	for n := s; n != nil; n = n.parent {
+		out = append(out, n.step)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
 // copyStructural returns a deep copy of the node tree of s (leaf values such as defaults and
 // enums are shared; they are never mutated).
 func copyStructural(s *Structural) *Structural {
@@ -121,11 +142,12 @@ func PruneDefaults(s *Structural) (*Structural, error) {
 	return c, nil
 }
 
-func pruneDefaults(root, s *Structural, path []pathStep) error {
+func pruneDefaults(root, s *Structural, at *steps) error {
 	if s == nil {
 		return nil
 	}
 	if s.Default != nil {
+		path := at.slice()
 		obj, err := surround(s.Default, path)
 		if err != nil {
 			return fmt.Errorf("failed to prune default value: %v", err)
@@ -150,17 +172,17 @@ func pruneDefaults(root, s *Structural, path []pathStep) error {
 		}
 	}
 	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
-		if err := pruneDefaults(root, s.AdditionalProperties.Structural, append(path[:len(path):len(path)], pathStep{key: "*"})); err != nil {
+		if err := pruneDefaults(root, s.AdditionalProperties.Structural, at.then(pathStep{key: "*"})); err != nil {
 			return err
 		}
 	}
 	if s.Items != nil {
-		if err := pruneDefaults(root, s.Items, append(path[:len(path):len(path)], pathStep{isIndex: true})); err != nil {
+		if err := pruneDefaults(root, s.Items, at.then(pathStep{isIndex: true})); err != nil {
 			return err
 		}
 	}
 	for _, k := range s.PropertyNames() {
-		if err := pruneDefaults(root, s.Properties[k], append(path[:len(path):len(path)], pathStep{key: k})); err != nil {
+		if err := pruneDefaults(root, s.Properties[k], at.then(pathStep{key: k})); err != nil {
 			return err
 		}
 	}

@@ -355,7 +355,7 @@ func ValidateStructural(fldPath field.Path, s *Structural) field.ErrorList {
 // ValidateStructuralWithOptions is ValidateStructural with relaxations.
 func ValidateStructuralWithOptions(fldPath field.Path, s *Structural, opts StructuralOptions) field.ErrorList {
 	var all field.ErrorList
-	all = append(all, validateStructuralInvariants(s, rootLevel, fldPath, opts)...)
+	validateStructuralInvariants(&all, s, rootLevel, walkFrom(fldPath), opts)
 	all = append(all, validateStructuralCompleteness(s, fldPath, opts)...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Error() < all[j].Error() })
 	return all
@@ -385,76 +385,75 @@ func isIntOrStringAllOfPattern(s *Structural) bool {
 	return s != nil && s.ValueValidation != nil && len(s.ValueValidation.AllOf) >= 1 && isIntOrStringNested(s.ValueValidation.AllOf[0].AnyOf)
 }
 
-func validateStructuralInvariants(s *Structural, lvl level, fldPath field.Path, opts StructuralOptions) field.ErrorList {
+func validateStructuralInvariants(all *field.ErrorList, s *Structural, lvl level, fldPath walkPath, opts StructuralOptions) {
 	if s == nil {
-		return nil
+		return
 	}
-	var all field.ErrorList
 	if s.Type == "array" && s.Items == nil {
-		all = append(all, field.Required(fldPath.Child("items"), "must be specified"))
+		*all = append(*all, field.Required(fldPath.Child("items").Path(), "must be specified"))
 	}
-	all = append(all, validateStructuralInvariants(s.Items, itemLevel, fldPath.Child("items"), opts)...)
+	validateStructuralInvariants(all, s.Items, itemLevel, fldPath.Child("items"), opts)
 	for _, k := range s.PropertyNames() {
-		all = append(all, validateStructuralInvariants(s.Properties[k], fieldLevel, fldPath.Child("properties").Key(k), opts)...)
+		validateStructuralInvariants(all, s.Properties[k], fieldLevel, fldPath.Child("properties").Key(k), opts)
 	}
 	if s.AdditionalProperties != nil {
 		if lvl == rootLevel {
-			all = append(all, field.Forbidden(fldPath.Child("additionalProperties"), "must not be used at the root"))
+			*all = append(*all, field.Forbidden(fldPath.Child("additionalProperties").Path(), "must not be used at the root"))
 		}
 		if s.AdditionalProperties.Structural != nil {
-			all = append(all, validateStructuralInvariants(s.AdditionalProperties.Structural, fieldLevel, fldPath.Child("additionalProperties"), opts)...)
+			validateStructuralInvariants(all, s.AdditionalProperties.Structural, fieldLevel, fldPath.Child("additionalProperties"), opts)
 		}
 	}
 	if s.XIntOrString && s.XPreserveUnknownFields {
-		all = append(all, field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields"), true, "must be false if x-kubernetes-int-or-string is true"))
+		*all = append(*all, field.Invalid(fldPath.Child("x-kubernetes-preserve-unknown-fields").Path(), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
 	if s.XIntOrString && s.XEmbeddedResource {
-		all = append(all, field.Invalid(fldPath.Child("x-kubernetes-embedded-resource"), true, "must be false if x-kubernetes-int-or-string is true"))
+		*all = append(*all, field.Invalid(fldPath.Child("x-kubernetes-embedded-resource").Path(), true, "must be false if x-kubernetes-int-or-string is true"))
 	}
-	all = append(all, validateValueValidation(s.ValueValidation, isIntOrStringAnyOfPattern(s), isIntOrStringAllOfPattern(s), lvl, fldPath, opts)...)
+	validateValueValidation(all, s.ValueValidation, isIntOrStringAnyOfPattern(s), isIntOrStringAllOfPattern(s), lvl, fldPath, opts)
 
 	checkMetadata := lvl == rootLevel || s.XEmbeddedResource
 	if s.XEmbeddedResource && s.Type != "object" {
 		if s.Type == "" {
-			all = append(all, field.Required(fldPath.Child("type"), "must be object if x-kubernetes-embedded-resource is true"))
+			*all = append(*all, field.Required(fldPath.Child("type").Path(), "must be object if x-kubernetes-embedded-resource is true"))
 		} else {
-			all = append(all, field.Invalid(fldPath.Child("type"), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
+			*all = append(*all, field.Invalid(fldPath.Child("type").Path(), s.Type, "must be object if x-kubernetes-embedded-resource is true"))
 		}
 	} else if s.Type == "" && !s.XIntOrString && !s.XPreserveUnknownFields {
 		switch lvl {
 		case rootLevel:
-			all = append(all, field.Required(fldPath.Child("type"), "must not be empty at the root"))
+			*all = append(*all, field.Required(fldPath.Child("type").Path(), "must not be empty at the root"))
 		case itemLevel:
-			all = append(all, field.Required(fldPath.Child("type"), "must not be empty for specified array items"))
+			*all = append(*all, field.Required(fldPath.Child("type").Path(), "must not be empty for specified array items"))
 		case fieldLevel:
-			all = append(all, field.Required(fldPath.Child("type"), "must not be empty for specified object fields"))
+			*all = append(*all, field.Required(fldPath.Child("type").Path(), "must not be empty for specified object fields"))
 		}
 	}
 	if s.XEmbeddedResource && s.AdditionalProperties != nil {
-		all = append(all, field.Forbidden(fldPath.Child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"))
+		*all = append(*all, field.Forbidden(fldPath.Child("additionalProperties").Path(), "must not be used if x-kubernetes-embedded-resource is set"))
 	}
 	if lvl == rootLevel && s.Type != "" && s.Type != "object" {
-		all = append(all, field.Invalid(fldPath.Child("type"), s.Type, "must be object at the root"))
+		*all = append(*all, field.Invalid(fldPath.Child("type").Path(), s.Type, "must be object at the root"))
 	}
 	if kind, ok := s.Properties["kind"]; ok && checkMetadata && kind.Type != "string" {
-		all = append(all, field.Invalid(fldPath.Child("properties").Key("kind").Child("type"), kind.Type, "must be string"))
+		*all = append(*all, field.Invalid(fldPath.Child("properties").Key("kind").Child("type").Path(), kind.Type, "must be string"))
 	}
 	if av, ok := s.Properties["apiVersion"]; ok && checkMetadata && av.Type != "string" {
-		all = append(all, field.Invalid(fldPath.Child("properties").Key("apiVersion").Child("type"), av.Type, "must be string"))
+		*all = append(*all, field.Invalid(fldPath.Child("properties").Key("apiVersion").Child("type").Path(), av.Type, "must be string"))
 	}
 	if md, ok := s.Properties["metadata"]; ok {
-		all = append(all, validateStructuralMetadataInvariants(md, checkMetadata, lvl, fldPath.Child("properties").Key("metadata"))...)
+		*all = append(*all, validateStructuralMetadataInvariants(md, checkMetadata, lvl, fldPath.Child("properties").Key("metadata"))...)
 	}
 	if s.XEmbeddedResource && !s.XPreserveUnknownFields && len(s.Properties) == 0 {
-		all = append(all, field.Required(fldPath.Child("properties"), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
+		*all = append(*all, field.Required(fldPath.Child("properties").Path(), "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"))
 	}
-	return all
+	return
 }
 
-func validateStructuralMetadataInvariants(s *Structural, checkMetadata bool, lvl level, fldPath field.Path) field.ErrorList {
+func validateStructuralMetadataInvariants(s *Structural, checkMetadata bool, lvl level, fldPath walkPath) field.ErrorList {
 	var all field.ErrorList
 	if checkMetadata && s.Type != "object" {
-		all = append(all, field.Invalid(fldPath.Child("type"), s.Type, "must be object"))
+		all = append(all, field.Invalid(fldPath.Child("type").Path(), s.Type, "must be object"))
 	}
 	if lvl == rootLevel {
 		// Only name and generateName may be specified under the root metadata (and neither needs
@@ -476,7 +475,7 @@ func validateStructuralMetadataInvariants(s *Structural, checkMetadata bool, lvl
 			c.propertyOrder = nil
 		}
 		if !isEmptyStructuralExceptVV(&c) || !reflect.DeepEqual(*c.ValueValidation, ValueValidation{}) {
-			all = append(all, field.Forbidden(fldPath, "must not specify anything other than name and generateName, but metadata is implicitly specified"))
+			all = append(all, field.Forbidden(fldPath.Path(), "must not specify anything other than name and generateName, but metadata is implicitly specified"))
 		}
 	}
 	return all
@@ -489,31 +488,30 @@ func isEmptyStructuralExceptVV(s *Structural) bool {
 		s.XListType == "" && s.XMapType == "" && s.XValidations == nil
 }
 
-func validateValueValidation(v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, fldPath field.Path, opts StructuralOptions) field.ErrorList {
+func validateValueValidation(all *field.ErrorList, v *ValueValidation, skipAnyOf, skipFirstAllOfAnyOf bool, lvl level, fldPath walkPath, opts StructuralOptions) {
 	if v == nil {
-		return nil
+		return
 	}
-	var all field.ErrorList
 	noCEL := opts
 	noCEL.AllowNestedXValidations = false
 	if !skipAnyOf {
 		for i := range v.AnyOf {
-			all = append(all, validateNestedValueValidation(&v.AnyOf[i], false, false, lvl, fldPath.Child("anyOf").Index(i), noCEL)...)
+			validateNestedValueValidation(all, &v.AnyOf[i], false, false, lvl, fldPath.Child("anyOf").Index(i), noCEL)
 		}
 	}
 	for i := range v.AllOf {
-		all = append(all, validateNestedValueValidation(&v.AllOf[i], skipFirstAllOfAnyOf && i == 0, false, lvl, fldPath.Child("allOf").Index(i), opts)...)
+		validateNestedValueValidation(all, &v.AllOf[i], skipFirstAllOfAnyOf && i == 0, false, lvl, fldPath.Child("allOf").Index(i), opts)
 	}
 	for i := range v.OneOf {
-		all = append(all, validateNestedValueValidation(&v.OneOf[i], false, false, lvl, fldPath.Child("oneOf").Index(i), noCEL)...)
+		validateNestedValueValidation(all, &v.OneOf[i], false, false, lvl, fldPath.Child("oneOf").Index(i), noCEL)
 	}
-	all = append(all, validateNestedValueValidation(v.Not, false, false, lvl, fldPath.Child("not"), noCEL)...)
+	validateNestedValueValidation(all, v.Not, false, false, lvl, fldPath.Child("not"), noCEL)
 	if v.Pattern != "" {
 		if _, err := regexp.Compile(v.Pattern); err != nil {
-			all = append(all, field.Invalid(fldPath.Child("pattern"), v.Pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)))
+			*all = append(*all, field.Invalid(fldPath.Child("pattern").Path(), v.Pattern, fmt.Sprintf("must be a valid regular expression, but isn't: %v", err)))
 		}
 	}
-	return all
+	return
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -525,61 +523,60 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func validateNestedValueValidation(v *NestedValueValidation, skipAnyOf, skipAllOfAnyOf bool, lvl level, fldPath field.Path, opts StructuralOptions) field.ErrorList {
+func validateNestedValueValidation(all *field.ErrorList, v *NestedValueValidation, skipAnyOf, skipAllOfAnyOf bool, lvl level, fldPath walkPath, opts StructuralOptions) {
 	if v == nil {
-		return nil
+		return
 	}
-	var all field.ErrorList
-	all = append(all, validateValueValidation(&v.ValueValidation, skipAnyOf, skipAllOfAnyOf, lvl, fldPath, opts)...)
-	all = append(all, validateNestedValueValidation(v.Items, false, false, lvl, fldPath.Child("items"), opts)...)
+	validateValueValidation(all, &v.ValueValidation, skipAnyOf, skipAllOfAnyOf, lvl, fldPath, opts)
+	validateNestedValueValidation(all, v.Items, false, false, lvl, fldPath.Child("items"), opts)
 	for _, k := range sortedKeys(v.Properties) {
-		all = append(all, validateNestedValueValidation(v.Properties[k], false, false, fieldLevel, fldPath.Child("properties").Key(k), opts)...)
+		validateNestedValueValidation(all, v.Properties[k], false, false, fieldLevel, fldPath.Child("properties").Key(k), opts)
 	}
 	if v.ForbiddenType != "" {
-		all = append(all, field.Forbidden(fldPath.Child("type"), "must be empty to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("type").Path(), "must be empty to be structural"))
 	}
 	if v.AdditionalProperties != nil && !opts.AllowNestedAdditionalProperties {
-		all = append(all, field.Forbidden(fldPath.Child("additionalProperties"), "must be undefined to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("additionalProperties").Path(), "must be undefined to be structural"))
 	} else {
-		all = append(all, validateNestedValueValidation(v.AdditionalProperties, false, false, lvl, fldPath.Child("additionalProperties"), opts)...)
+		validateNestedValueValidation(all, v.AdditionalProperties, false, false, lvl, fldPath.Child("additionalProperties"), opts)
 	}
 	if v.ForbiddenDefault != nil {
-		all = append(all, field.Forbidden(fldPath.Child("default"), "must be undefined to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("default").Path(), "must be undefined to be structural"))
 	}
 	if v.ForbiddenTitle != "" {
-		all = append(all, field.Forbidden(fldPath.Child("title"), "must be empty to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("title").Path(), "must be empty to be structural"))
 	}
 	if v.ForbiddenDescription != "" {
-		all = append(all, field.Forbidden(fldPath.Child("description"), "must be empty to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("description").Path(), "must be empty to be structural"))
 	}
 	if v.ForbiddenNullable {
-		all = append(all, field.Forbidden(fldPath.Child("nullable"), "must be false to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("nullable").Path(), "must be false to be structural"))
 	}
 	if v.ForbiddenPreserveUnknownFields {
-		all = append(all, field.Forbidden(fldPath.Child("x-kubernetes-preserve-unknown-fields"), "must be false to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("x-kubernetes-preserve-unknown-fields").Path(), "must be false to be structural"))
 	}
 	if v.ForbiddenEmbeddedResource {
-		all = append(all, field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource"), "must be false to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("x-kubernetes-embedded-resource").Path(), "must be false to be structural"))
 	}
 	if v.ForbiddenIntOrString {
-		all = append(all, field.Forbidden(fldPath.Child("x-kubernetes-int-or-string"), "must be false to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("x-kubernetes-int-or-string").Path(), "must be false to be structural"))
 	}
 	if len(v.ForbiddenListMapKeys) > 0 {
-		all = append(all, field.Forbidden(fldPath.Child("x-kubernetes-list-map-keys"), "must be empty to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("x-kubernetes-list-map-keys").Path(), "must be empty to be structural"))
 	}
 	if v.ForbiddenListType != nil {
-		all = append(all, field.Forbidden(fldPath.Child("x-kubernetes-list-type"), "must be undefined to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("x-kubernetes-list-type").Path(), "must be undefined to be structural"))
 	}
 	if v.ForbiddenMapType != nil {
-		all = append(all, field.Forbidden(fldPath.Child("x-kubernetes-map-type"), "must be undefined to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("x-kubernetes-map-type").Path(), "must be undefined to be structural"))
 	}
 	if len(v.XValidations) > 0 && !opts.AllowNestedXValidations {
-		all = append(all, field.Forbidden(fldPath.Child("x-kubernetes-validations"), "must be empty to be structural"))
+		*all = append(*all, field.Forbidden(fldPath.Child("x-kubernetes-validations").Path(), "must be empty to be structural"))
 	}
 	if _, ok := v.Properties["metadata"]; ok {
-		all = append(all, field.Forbidden(fldPath.Child("properties").Key("metadata"), "must not be specified in a nested context"))
+		*all = append(*all, field.Forbidden(fldPath.Child("properties").Key("metadata").Path(), "must not be specified in a nested context"))
 	}
-	return all
+	return
 }
 
 func validateStructuralCompleteness(s *Structural, fldPath field.Path, opts StructuralOptions) field.ErrorList {
