@@ -47,14 +47,14 @@ Prints the admitted object, then on stderr the patches each mutator applied, the
 status.typeChecking kube-controller-manager would write: its expressions compiled against the
 schemas of the built-in kinds (and --crd custom resources) its resourceRules match, at most 10
 per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
-		`  # A create checked by a policy with params
-  writepath admit -f deploy.yaml --policy vap.yaml --params limits.yaml --namespace ns.yaml
+		`  # A create checked by a policy that reads a param (the policy, binding and param in one file)
+  writepath admit -f testdata/admission/realcluster/param-used/object.yaml --policy testdata/admission/realcluster/param-used/config.yaml
 
-  # An update
-  writepath admit -f new.yaml --old stored.yaml --policy vap.yaml
+  # An update, denied by a ValidatingAdmissionPolicy
+  writepath admit -f testdata/admission/realcluster/denied/object.yaml --old testdata/admission/realcluster/denied/object.yaml --policy testdata/admission/realcluster/denied/config.yaml
 
   # The type-checking warnings of policies
-  writepath admit --type-check --policy vap.yaml`)
+  writepath admit --type-check --policy testdata/admission/typecheck/policies.yaml`)
 	objFile := f.String("f", "", "`FILE` with the object to write (- for stdin)")
 	oldFile := f.String("old", "", "`FILE` with the stored object (an UPDATE unless --operation says otherwise)")
 	op := f.String("operation", "", "`OPERATION`: CREATE, UPDATE or DELETE (default CREATE, UPDATE with --old)")

@@ -25,15 +25,13 @@ every other served version B; every lost, changed or added field is printed with
 Exit status 1 if any conversion loses data or fails.
 
 --webhook-url replaces the CRD's webhook address (needed for a service reference);
---ca-bundle FILE replaces its caBundle.`,
+--ca-bundle FILE replaces its caBundle: writepath convert --crd CRD -f OBJECTS --to v2
+--webhook-url https://localhost:9443/convert --ca-bundle ca.pem calls a running webhook.`,
 		`  # What a GET through v1beta1 returns for objects stored at other versions
   writepath convert --crd testdata/conversion/widgets-crd.yaml -f testdata/conversion/widgets.yaml --to v1beta1
 
   # Does converting lose data?
-  writepath convert --check-roundtrip --crd testdata/conversion/widgets-crd.yaml -f testdata/conversion/widgets.yaml
-
-  # Through a running conversion webhook
-  writepath convert --crd crd.yaml -f objs.yaml --to v2 --webhook-url https://localhost:9443/convert --ca-bundle ca.pem`)
+  writepath convert --check-roundtrip --crd testdata/conversion/widgets-crd.yaml -f testdata/conversion/widgets.yaml`)
 	crdFile := f.String("crd", "", "the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1)")
 	f.Var(&files, "f", "`FILE` with the objects, multi-document YAML or JSON (- for stdin; repeatable)")
 	to := f.String("to", "", "the `VERSION` to read the objects through")

@@ -15,7 +15,7 @@ func runRV(e *env, args []string) int {
   check         would kube-apiserver accept an update of STORED into NEW on
                 optimistic concurrency (preconditions, resourceVersion)?`,
 		`  writepath rv compare 99 100
-  writepath rv check -f stored.yaml -f new.yaml`)
+  writepath rv check -f testdata/examples/deployment.yaml -f testdata/examples/deployment-stale.yaml`)
 	f.SetInterspersed(false) // the subcommand parses the rest
 	if code, ok := f.parse(args); !ok {
 		return code
@@ -102,7 +102,7 @@ func runRVCheck(e *env, args []string) int {
 anything else: the UID of NEW is a precondition; a resourceVersion must match the stored one
 (a stale one is 409 Conflict); none ("" or "0") is accepted only where the resource allows
 unconditional updates (most built-ins; not custom resources, Leases, PodDisruptionBudgets, ...).`,
-		`  writepath rv check -f stored.yaml -f new.yaml`)
+		`  writepath rv check -f testdata/examples/deployment.yaml -f testdata/examples/deployment-stale.yaml`)
 	f.Var(&files, "f", "`FILE` with the objects (repeatable; - for stdin); the first object is the stored one, the second the update")
 	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE`, for the plural name in messages")
 	if code, ok := f.parse(args); !ok {

@@ -18,7 +18,8 @@ func runSchema(e *env, args []string) int {
 		`Show what kube-apiserver 1.37 knows about the shape of a kind.
 
 Subcommands:
-  explain   list type, keys, map type and patch strategies of a field path`, "")
+  explain   list type, keys, map type and patch strategies of a field path`,
+		`  writepath schema explain deployments.apps spec.template.spec.containers`)
 	f.SetInterspersed(false) // the subcommand parses the rest
 	if code, ok := f.parse(args); !ok {
 		return code

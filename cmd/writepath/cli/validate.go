@@ -34,7 +34,7 @@ OLD's resourceVersion when it has none itself.`,
   writepath validate -f testdata/examples/deployment.yaml
 
   # Update with ratcheting, unknown fields refused
-  writepath validate --crd crd.yaml -f new.yaml --old stored.yaml --field-validation Strict`)
+  writepath validate --crd testdata/examples/crontab-crd.yaml -f testdata/examples/crontab-rescheduled.yaml --old testdata/examples/crontab.yaml --field-validation Strict`)
 	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1)")
 	oldCRDFile := f.String("old-crd", "", "the stored CustomResourceDefinition `FILE`: check the CRD's rules as an update of it")
 	objFile := f.String("f", "", "`FILE` with the object to write (- for stdin)")

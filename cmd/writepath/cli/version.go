@@ -28,7 +28,7 @@ func moduleVersion() string {
 func runVersion(e *env, args []string) int {
 	var o output
 	f := e.flags("version [-o yaml|json]",
-		"Print the writepath version and the Kubernetes version whose API server it models.", "")
+		"Print the writepath version and the Kubernetes version whose API server it models.", "  writepath version -o json")
 	f.Var(&o, "o", "output format: `yaml|json` (default: text)")
 	if code, ok := f.parse(args); !ok {
 		return code
