@@ -110,7 +110,7 @@ func diagnose(objs []Object, target Ref, opts DiagnoseOptions, stats *explainSta
 		return d, nil
 	}
 	d.Deleting = it.m.deleting()
-	ex := &explainer{s: s, present: present, visiting: map[*item]bool{}, stats: stats}
+	ex := &explainer{s: s, present: present, visiting: map[*item]bool{}, done: map[*item]explained{}, shown: map[*why]bool{}, stats: stats}
 	if !d.Deleting {
 		d.Reasons = append(d.Reasons, fmt.Sprintf("%s is not being deleted (no deletionTimestamp)", it.ref()))
 		if why, ok := s.stuck[it]; ok {
@@ -185,15 +185,28 @@ type explainer struct {
 	s        *state
 	present  map[string]bool
 	visiting map[*item]bool
-	stats    *explainStats // work counters, set by the scaling tests only
+	// done holds the explanation of every item explained so far: a dependent reached again
+	// (two owners waiting for it: a diamond of owner references) is explained once.
+	done map[*item]explained
+	// shown holds the explanations already written: a later occurrence refers back to the
+	// first instead of repeating it, so the text grows with the graph, not with its paths
+	// (exponential in a ladder of diamonds).
+	shown map[*why]bool
+	stats *explainStats // work counters, set by the scaling tests only
+}
+
+type explained struct {
+	w     *why
+	cycle bool
 }
 
 // explain says why an item is still there; cycle is true when the explanation leads back to
-// the object being diagnosed through blocking references.
+// the object being diagnosed through blocking references. An item explained in an earlier
+// call (an earlier blocker's explanation) is referred back to.
 func (e *explainer) explain(it *item, root *item) (string, bool) {
 	w, cycle := e.why(it, root)
 	var b strings.Builder
-	w.render(&b, e.stats)
+	w.render(&b, e.shown, e.stats)
 	return b.String(), cycle
 }
 
@@ -204,10 +217,19 @@ func (e *explainer) why(it *item, root *item) (*why, bool) {
 		return &why{text: "it is the object being diagnosed: a cycle of blocking owner references"}, true
 	}
 	if e.visiting[it] {
-		return &why{text: "already explained above"}, false
+		return &why{text: alreadyExplained}, false
+	}
+	if d, ok := e.done[it]; ok {
+		return d.w, d.cycle
 	}
 	e.visiting[it] = true
 	defer delete(e.visiting, it)
+	w, cycle := e.explainItem(it, root)
+	e.done[it] = explained{w, cycle}
+	return w, cycle
+}
+
+func (e *explainer) explainItem(it *item, root *item) (*why, bool) {
 	if reason, ok := e.s.stuck[it]; ok {
 		return &why{text: "the garbage collector cannot process it: " + reason}, false
 	}
@@ -254,6 +276,8 @@ func (e *explainer) why(it *item, root *item) (*why, bool) {
 	return w, cycle
 }
 
+const alreadyExplained = "already explained above"
+
 // why is an explanation: text, then (when waits is not empty) "; " if text is not empty and
 // "its foreground deletion waits for [ref: why; ...]".
 type why struct {
@@ -268,10 +292,18 @@ type waitingFor struct {
 	why *why
 }
 
-func (w *why) render(b *strings.Builder, stats *explainStats) {
-	if w.rendered != nil {
-		b.WriteString(*w.rendered)
-		return
+// render writes w; an explanation with dependents that shown already holds is written as
+// "already explained above" (it was written in full before), and w is added to shown.
+func (w *why) render(b *strings.Builder, shown map[*why]bool, stats *explainStats) {
+	if len(w.waits) > 0 {
+		if shown[w] {
+			b.WriteString(alreadyExplained)
+			if stats != nil {
+				stats.bytes += len(alreadyExplained)
+			}
+			return
+		}
+		shown[w] = true
 	}
 	b.WriteString(w.text)
 	if stats != nil {
@@ -292,7 +324,7 @@ func (w *why) render(b *strings.Builder, stats *explainStats) {
 		if stats != nil {
 			stats.bytes += len(sub.ref)
 		}
-		sub.why.render(b, stats)
+		sub.why.render(b, shown, stats)
 	}
 	b.WriteString("]")
 }
@@ -300,7 +332,7 @@ func (w *why) render(b *strings.Builder, stats *explainStats) {
 func (w *why) full(stats *explainStats) string {
 	if w.rendered == nil {
 		var b strings.Builder
-		w.render(&b, stats)
+		w.render(&b, map[*why]bool{}, stats)
 		s := b.String()
 		w.rendered = &s
 	}

@@ -36,6 +36,10 @@
 //	for _, round := range run.Rounds { for _, a := range round { fmt.Println(a) } }
 //	d, err := gc.Diagnose(snapshot, gc.Ref{Kind: "ConfigMap", Namespace: "ns", Name: "x"}, gc.DiagnoseOptions{})
 //
+// A Diagnosis explains each dependent in full once: where another owner (or a later blocker)
+// waits for the same dependent, its explanation says "already explained above", so the text
+// grows with the objects and references, not with the paths through them.
+//
 // The caller's duties:
 //  1. Pass the server's clock as now; nothing here reads the clock.
 //  2. Give every object of a snapshot its metadata.uid (the collector tracks objects by uid)

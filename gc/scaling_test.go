@@ -53,3 +53,76 @@ func TestScalingDiagnoseChain(t *testing.T) {
 	t.Logf("explanation bytes written: n=100 %d, n=800 %d", small, large)
 	assert.LessOrEqual(t, large, 9*small)
 }
+
+// ladder is a foreground deletion over n levels of diamonds: both objects of each level are
+// owned (blockOwnerDeletion) by both objects of the level above, every object in foreground
+// deletion, the two at the bottom held by a finalizer nobody removes. Its paths double at
+// every level.
+func ladder(n int) []Object {
+	cm := func(name string, owners []string, finalizer string) Object {
+		md := map[string]any{"name": name, "namespace": "demo", "uid": "u-" + name,
+			"deletionTimestamp": "2026-01-01T00:00:00Z", "finalizers": []any{finalizer}}
+		var refs []any
+		for _, o := range owners {
+			refs = append(refs, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": o, "uid": "u-" + o, "blockOwnerDeletion": true})
+		}
+		if refs != nil {
+			md["ownerReferences"] = refs
+		}
+		return Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": md}
+	}
+	objs := []Object{cm("top", nil, FinalizerForeground)}
+	above := []string{"top"}
+	for i := 1; i <= n; i++ {
+		f := FinalizerForeground
+		if i == n {
+			f = "example.com/hold"
+		}
+		level := []string{fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i)}
+		for _, name := range level {
+			objs = append(objs, cm(name, above, f))
+		}
+		above = level
+	}
+	return objs
+}
+
+// why-stuck on diamonds of owner references explains each dependent once and refers back to it
+// where another owner waits for it too: the explanation grows with the objects, where one
+// written along every path doubles at every level.
+func TestScalingDiagnoseDiamonds(t *testing.T) {
+	work := func(n int) (int, string) {
+		st := &explainStats{}
+		d, err := diagnose(ladder(n), Ref{Kind: "ConfigMap", Namespace: "demo", Name: "top"},
+			DiagnoseOptions{Options: Options{Now: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}}, st)
+		require.NoError(t, err)
+		require.Len(t, d.Blockers, 2)
+		assert.True(t, d.Deadlock)
+		var all strings.Builder
+		for _, b := range d.Blockers {
+			all.WriteString(b.Why)
+			all.WriteString("\n")
+		}
+		text := all.String()
+		// Every object below the top is explained in full exactly once.
+		for i := 2; i < n; i++ {
+			for _, name := range []string{"a", "b"} {
+				assert.Equal(t, 1, strings.Count(text, fmt.Sprintf("demo/ConfigMap/%s%d: being deleted", name, i)), "n=%d %s%d", n, name, i)
+			}
+		}
+		assert.Contains(t, text, `finalizer "example.com/hold" (example.com, which is not running)`)
+		return st.bytes + st.compares, text
+	}
+	small, text := work(3)
+	// a1 and b1 (the two blockers) wait for a2 and b2, which wait for a3 and b3: b1's
+	// explanation refers back to a1's.
+	level3 := "demo/ConfigMap/a3: %[2]s; demo/ConfigMap/b3: %[2]s]"
+	want := fmt.Sprintf("%[1]sdemo/ConfigMap/a2: %[1]s"+level3+"; demo/ConfigMap/b2: %[1]s"+level3+"]\n"+
+		"%[1]sdemo/ConfigMap/a2: already explained above; demo/ConfigMap/b2: already explained above]\n",
+		"being deleted, waiting for finalizer \"foregroundDeletion\" (garbagecollector); its foreground deletion waits for [", "being deleted, waiting for finalizer \"example.com/hold\" (example.com, which is not running)")
+	assert.Equal(t, want, text)
+	small, _ = work(20)
+	large, _ := work(160)
+	t.Logf("explanation work: n=20 %d, n=160 %d", small, large)
+	assert.LessOrEqual(t, large, 9*small)
+}
