@@ -77,6 +77,9 @@ type Options struct {
 	Tokens map[string]registry.User
 	// Kubelet says when the stand-in kubelet makes Pods Running and Ready (default at once).
 	Kubelet Kubelet
+	// LeaderElection, when set, runs the controllers only while this server holds the
+	// controller Lease (Lead), for several servers sharing one store; nil runs them always.
+	LeaderElection *LeaderElection
 }
 
 // Cluster is an API server's state and request path: objects in a Store, requests answered by
@@ -105,12 +108,16 @@ type Cluster struct {
 	// syncEverything makes every round sync every Deployment and ReplicaSet over all of its
 	// namespace's objects, as before the index and the queues: the reference of their tests.
 	syncEverything bool
+
+	leader  *LeaderElection // Options.LeaderElection
+	leadMu  sync.Mutex
+	leading bool // guarded by leadMu
 }
 
 // New returns a cluster as opts say.
 func New(opts Options) (*Cluster, error) {
 	c := &Cluster{store: opts.Store, clock: opts.Clock, ctrl: opts.Controllers, tokens: opts.Tokens,
-		kubeletMode: opts.Kubelet, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
+		kubeletMode: opts.Kubelet, leader: opts.LeaderElection, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
 		index: newWorkloadIndex()}
 	if c.store == nil {
 		c.store = NewMemoryStore(MemoryOptions{})
@@ -138,18 +145,9 @@ func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Respon
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	w := &world{ctx: ctx, c: c}
-	resp, writes, err := registry.Handle(ctx, w, req)
-	if err != nil {
+	resp, writes, err := c.handle(ctx, req)
+	if err != nil || len(writes) == 0 {
 		return resp, err
-	}
-	if len(writes) == 0 {
-		return resp, nil
-	}
-	for _, wr := range writes {
-		if err := c.commit(ctx, wr); err != nil {
-			return resp, err
-		}
 	}
 	for _, wr := range writes {
 		if err := c.establishCRD(ctx, wr, req.Now); err != nil {
@@ -159,7 +157,7 @@ func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Respon
 	if err := c.serviceAccountsAfter(ctx, writes, req.Now); err != nil {
 		return resp, err
 	}
-	if c.ctrl == AfterWrites && needsControllers(writes) {
+	if c.ctrl == AfterWrites && needsControllers(writes) && c.Leading() {
 		if err := c.settleLocked(ctx, req.Now, false); err != nil {
 			return resp, err
 		}
@@ -176,25 +174,70 @@ func (c *Cluster) write(ctx context.Context, w Write) (int64, error) {
 	return rev, err
 }
 
-// commit stores one write of registry.Handle. Writes are serialised by c.mu, so the revision the
-// store gives is the one Handle was promised by NextResourceVersion.
-func (c *Cluster) commit(ctx context.Context, wr registry.Write) error {
-	key := Key{Group: wr.Resource.Group, Resource: wr.Resource.Resource, Namespace: wr.Namespace, Name: wr.Name}
-	val := wr.Object
-	if wr.Delete {
-		val = nil
-	}
-	rev, err := c.write(ctx, Write{Key: key, Value: val, ModRevision: AnyRevision})
-	if err != nil {
-		return fmt.Errorf("storing %s: %w", key, err)
-	}
-	if !wr.Delete {
-		if want := metaString(wr.Object, "resourceVersion"); want != "" && want != strconv.FormatInt(rev, 10) {
-			return fmt.Errorf("storing %s: stored at revision %d, answered %s", key, rev, want)
+// maxCommitAttempts bounds how often a request is answered again when another writer (another
+// server on the same storage) changed what it read before its writes landed.
+const maxCommitAttempts = 32
+
+// handle answers req with registry.Handle and stores its writes, each a compare-and-swap on the
+// mod revision of the object as Handle read it (what the request saw), so that a write landing in
+// between, from another server on the same store, is never overwritten. When one lands, the
+// request is answered again over the new state, as the apiserver's GuaranteedUpdate tries its
+// update again on a conflict (a client's own resourceVersion precondition then fails as a 409).
+// The resourceVersions Handle was promised become the revisions the commits got, in the
+// response and in what is stored (registry.Stored). c.mu is held.
+func (c *Cluster) handle(ctx context.Context, req registry.Request) (registry.Response, []registry.Write, error) {
+	for attempt := 0; ; attempt++ {
+		w := &world{ctx: ctx, c: c}
+		resp, writes, err := registry.Handle(ctx, w, req)
+		if err != nil || len(writes) == 0 {
+			return resp, writes, err
 		}
+		committed, err := c.commit(ctx, w, writes)
+		if isConflict(err) && attempt+1 < maxCommitAttempts {
+			continue
+		}
+		if err != nil {
+			return resp, nil, err
+		}
+		resp, err = registry.Stored(req, resp, committed)
+		return resp, writes, err
 	}
-	c.resources[resourceKey{key.Group, key.Resource}] = struct{}{}
-	return nil
+}
+
+// commit stores the writes of one registry.Handle in order and returns, for each resourceVersion
+// Handle was promised (World.NextResourceVersion), the revision its write was stored at. A write's
+// precondition is the mod revision of its key as the request's world read it, or as this request's
+// previous write of the key stored it. A *ConflictError means another writer came first.
+func (c *Cluster) commit(ctx context.Context, w *world, writes []registry.Write) (map[string]string, error) {
+	committed := map[string]string{}
+	for _, wr := range writes {
+		key := Key{Group: wr.Resource.Group, Resource: wr.Resource.Resource, Namespace: wr.Namespace, Name: wr.Name}
+		expected, read := w.observed[key]
+		if !read {
+			return nil, fmt.Errorf("storing %s: the request wrote an object it did not read", key)
+		}
+		val := wr.Object
+		if wr.Delete {
+			val = nil
+		}
+		rev, err := c.write(ctx, Write{Key: key, Value: val, ModRevision: expected})
+		if err != nil {
+			return nil, fmt.Errorf("storing %s: %w", key, err)
+		}
+		w.observed[key] = rev
+		if wr.Delete {
+			w.observed[key] = 0
+		} else if promised := metaString(wr.Object, "resourceVersion"); promised != "" {
+			committed[promised] = strconv.FormatInt(rev, 10)
+		}
+		c.resources[resourceKey{key.Group, key.Resource}] = struct{}{}
+	}
+	return committed, nil
+}
+
+func isConflict(err error) bool {
+	var conflict *ConflictError
+	return errors.As(err, &conflict)
 }
 
 func needsControllers(writes []registry.Write) bool {
@@ -248,7 +291,8 @@ func (c *Cluster) settleLocked(ctx context.Context, now time.Time, resync bool) 
 // acted says whether they wrote anything.
 func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 	var snapshot []gc.Object
-	keys := map[string]Key{} // uid -> key
+	keys := map[string]Key{}   // uid -> key
+	revs := map[string]int64{} // uid -> mod revision in the snapshot
 	for rk := range c.resources {
 		objs, err := c.sharedValues(ctx, Prefix{Group: rk.group, Resource: rk.resource})
 		if err != nil {
@@ -257,6 +301,7 @@ func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 		for _, o := range objs {
 			snapshot = append(snapshot, o.Value)
 			keys[metaString(o.Value, "uid")] = o.Key
+			revs[metaString(o.Value, "uid")] = o.ModRevision
 		}
 	}
 	if len(snapshot) == 0 {
@@ -274,6 +319,10 @@ func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 		return false, err
 	}
 	acted := false
+	// Each write is a compare-and-swap on the object as the snapshot (or the previous action on
+	// it) left it: a write from another server in between makes the action void, and the
+	// controllers run again over the new state (settleLocked loops), as the real ones requeue on
+	// a conflict.
 	for _, round := range res.Rounds {
 		for _, a := range round {
 			key, ok := keys[a.Target.UID]
@@ -281,17 +330,27 @@ func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 				continue
 			}
 			if prev := a.Written(); prev != nil {
-				if _, err := c.write(ctx, Write{Key: key, Value: prev, ModRevision: AnyRevision}); err != nil {
+				rev, err := c.write(ctx, Write{Key: key, Value: prev, ModRevision: revs[a.Target.UID]})
+				if isConflict(err) {
+					return true, nil
+				}
+				if err != nil {
 					return false, err
 				}
+				revs[a.Target.UID] = rev
 			}
-			if _, err := c.write(ctx, Write{Key: key, Value: a.Object, ModRevision: AnyRevision}); err != nil {
+			rev, err := c.write(ctx, Write{Key: key, Value: a.Object, ModRevision: revs[a.Target.UID]})
+			if err != nil {
 				var nf *NotFoundError
 				if a.Object == nil && errors.As(err, &nf) {
 					continue
 				}
+				if isConflict(err) {
+					return true, nil
+				}
 				return false, err
 			}
+			revs[a.Target.UID] = rev
 			acted = true
 		}
 	}
@@ -309,6 +368,21 @@ type world struct {
 	ctx      context.Context
 	c        *Cluster
 	reserved int64
+	// observed holds the mod revision of every key the request read (0: absent), first read
+	// first: the preconditions of its writes. maxRevision is the largest revision read.
+	observed    map[Key]int64
+	maxRevision int64
+}
+
+// saw records a read of key at mod revision rev (0: the key held nothing).
+func (w *world) saw(key Key, rev int64) {
+	if w.observed == nil {
+		w.observed = map[Key]int64{}
+	}
+	if _, ok := w.observed[key]; !ok {
+		w.observed[key] = rev
+	}
+	w.maxRevision = max(w.maxRevision, rev)
 }
 
 func storeKey(r schema.GroupVersionResource, namespace, name string) Key {
@@ -316,19 +390,32 @@ func storeKey(r schema.GroupVersionResource, namespace, name string) Key {
 }
 
 func (w *world) Get(ctx context.Context, r schema.GroupVersionResource, namespace, name string) (map[string]any, error) {
-	o, err := w.c.store.Get(ctx, storeKey(r, namespace, name))
+	key := storeKey(r, namespace, name)
+	o, err := w.c.store.Get(ctx, key)
 	var nf *NotFoundError
 	if errors.As(err, &nf) {
+		w.saw(key, 0)
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	w.saw(key, o.ModRevision)
 	return o.Value, nil
 }
 
 func (w *world) List(ctx context.Context, r schema.GroupVersionResource, namespace string) ([]map[string]any, error) {
-	return w.c.values(ctx, Prefix{Group: r.Group, Resource: r.Resource, Namespace: namespace})
+	l, err := w.c.store.List(ctx, ListRequest{Prefix: Prefix{Group: r.Group, Resource: r.Resource, Namespace: namespace}})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, len(l.Items))
+	for i, o := range l.Items {
+		w.saw(o.Key, o.ModRevision)
+		out[i] = o.Value
+	}
+	w.maxRevision = max(w.maxRevision, l.Revision)
+	return out, nil
 }
 
 func (w *world) CRD(ctx context.Context, group, resource string) (*schema.CRD, error) {
@@ -440,12 +527,14 @@ func (w *world) GenerateName(base string) string {
 	return base + string(b)
 }
 
-// NextResourceVersion promises the revision the next commit gets: writes are serialised and
-// committed in order, one revision each.
+// NextResourceVersion returns a placeholder for the revision the write will get: one past the
+// store's revision and everything the request read, so that it differs from every
+// resourceVersion the request saw. commit replaces it with the revision the write was stored at
+// (registry.Stored); on one server the two are equal, as writes are serialised.
 func (w *world) NextResourceVersion() string {
 	cur, _ := w.c.store.Revision(w.ctx)
 	w.reserved++
-	return strconv.FormatInt(cur+w.reserved, 10)
+	return strconv.FormatInt(max(cur, w.maxRevision)+w.reserved, 10)
 }
 
 // establishCRD does what the apiextensions-apiserver's naming and establishing controllers do for

@@ -11,8 +11,12 @@
 // in etcd key order, which is the order kube-apiserver lists in.
 //
 // A Cluster answers each request with registry.Handle over a World backed by its Store, under one
-// lock, so that the optimistic concurrency Handle checks holds when its writes are stored; the
-// revision Handle promises (World.NextResourceVersion) is the one the store gives. Then, for a
+// lock, and stores each write as a compare-and-swap on the mod revision of the object as Handle
+// read it, so that the optimistic concurrency Handle checked holds even when another server
+// shares the store (storage/etcd): a write that lost the race is answered again over the new
+// state, as the apiserver's GuaranteedUpdate retries. The resourceVersion a client gets is the
+// revision the store gave the write (registry.Stored replaces the placeholder Handle was given;
+// on one server they are equal). Then, for a
 // write that can give them work (a deletion, a Terminating object, ownerReferences), the garbage
 // collector and the namespace controller run to their fixpoint (gc.Run over a snapshot) and their
 // writes are stored in order, so a foreground deletion or a namespace deletion has finished when

@@ -377,14 +377,9 @@ func (c *Cluster) controllerRequest(ctx context.Context, now time.Time, method, 
 		}
 	}
 	req := registry.Request{Method: method, Path: path, ContentType: contentType, Body: b, User: controllerUser, UserAgent: controllerAgent, Now: now}
-	resp, writes, err := registry.Handle(ctx, &world{ctx: ctx, c: c}, req)
+	resp, _, err := c.handle(ctx, req)
 	if err != nil {
 		return false, err
-	}
-	for _, wr := range writes {
-		if err := c.commit(ctx, wr); err != nil {
-			return false, err
-		}
 	}
 	if resp.Code < 300 && method != "DELETE" {
 		if rv := metaString(resp.Object, "resourceVersion"); rv != "" {

@@ -89,8 +89,12 @@
 //  5. NewUID and GenerateName are the only sources of identifiers; they are called only for
 //     creates (and for admission reviews' uids).
 //  6. NextResourceVersion is called once for each object Handle returns in writes, and never on a
-//     dry run or an error. The caller serialises writes: between Handle and storing the writes
-//     no other write may land, or the optimistic concurrency Handle checked is void.
+//     dry run or an error. Between Handle and storing the writes no other write to what Handle
+//     read may land, or the optimistic concurrency Handle checked is void: the caller serialises
+//     writes, or stores each with a compare-and-swap on the object as Handle read it and answers
+//     the request again when one fails (cluster does). A storage that learns the revision only at
+//     its commit (etcd) returns a placeholder that differs from every resourceVersion Handle read,
+//     and the caller answers Stored(req, resp, promised -> stored revisions) after storing.
 //  7. Storing the writes is the caller's: Handle only returns them, in order.
 //
 // # Invariants

@@ -105,7 +105,8 @@ type World interface {
 	NewUID() string
 	// GenerateName returns a name for an object with metadata.generateName base.
 	GenerateName(base string) string
-	// NextResourceVersion returns the resourceVersion the next write stores. It is called once
+	// NextResourceVersion returns the resourceVersion the next write stores, or a placeholder
+	// for it that the caller replaces with Stored once the write has landed. It is called once
 	// per write Handle returns, and not for dry runs or failures.
 	NextResourceVersion() string
 }
