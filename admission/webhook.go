@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 
+	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/patch"
 	"github.com/writepath/writepath/schema"
@@ -46,10 +46,18 @@ type WebhookClient interface {
 
 // HTTPSClient is the default WebhookClient: a POST over HTTPS trusting
 // CABundle (the system roots when empty), within Timeout.
-type HTTPSClient struct{}
+type HTTPSClient struct {
+	// MaxResponseBytes bounds the answer read from a webhook; 0 is a state file's bound
+	// (bounded.StateBytes, 256 MiB). The apiserver reads the answer without a bound; writepath
+	// stops one byte past this one, so that an endless answer cannot exhaust memory, and the
+	// call fails as a read error does in client-go ("unexpected error when reading response
+	// body. Please retry. Original error: URL: request entity too large: limit is N"), which
+	// the webhook's failurePolicy then decides on.
+	MaxResponseBytes int64
+}
 
 // Call implements WebhookClient.
-func (HTTPSClient) Call(ctx context.Context, t WebhookTarget, body []byte) ([]byte, error) {
+func (c HTTPSClient) Call(ctx context.Context, t WebhookTarget, body []byte) ([]byte, error) {
 	tlsCfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	if len(t.CABundle) > 0 {
 		pool := x509.NewCertPool()
@@ -75,9 +83,16 @@ func (HTTPSClient) Call(ctx context.Context, t WebhookTarget, body []byte) ([]by
 		return nil, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 3*1024*1024+1))
+	limit := c.MaxResponseBytes
+	if limit <= 0 {
+		limit = bounded.StateBytes
+	}
+	b, err := bounded.Read(resp.Body, t.URL, limit)
 	if err != nil {
-		return nil, err
+		if re := (*bounded.ReadError)(nil); errors.As(err, &re) {
+			err = re.Err
+		}
+		return nil, fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, fmt.Errorf("the server responded with the status code %d but did not return more information", resp.StatusCode)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
@@ -70,10 +71,21 @@ func (c *Cluster) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 		c.discovery(rw, r, p)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	if err != nil {
-		writeStatus(rw, status.BadRequest(err.Error()))
-		return
+	// The apiserver reads the body of the verbs that carry one (limitedReadBody: create,
+	// update, patch, delete and deletecollection), never a GET's; a body that fails to be read
+	// is answered as any error that is not a Status (ErrorToAPIStatus: 500, no reason, the
+	// reader's words).
+	var body []byte
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		b, err := bounded.ReadBodyFrom(r.Body, "request body", maxBody-1)
+		if err != nil {
+			if re := (*bounded.ReadError)(nil); errors.As(err, &re) {
+				err = re.Err
+			}
+			writeStatus(rw, &status.Error{Code: http.StatusInternalServerError, Message: err.Error()})
+			return
+		}
+		body = b
 	}
 	req := registry.Request{
 		Method:      r.Method,

@@ -100,6 +100,12 @@ func ReadBody(path string, stdin io.Reader, limit int64) ([]byte, error) {
 	} else if stdin == nil {
 		return nil, &ReadError{Input: Stdin, Err: errors.New("no standard input")}
 	}
+	return ReadBodyFrom(r, input, limit)
+}
+
+// ReadBodyFrom is ReadBody over a reader (an HTTP request's body, as the apiserver's
+// limitedReadBody reads it): at most limit+1 bytes, a longer body one byte longer than limit.
+func ReadBodyFrom(r io.Reader, input string, limit int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, &ReadError{Input: input, Err: err}
