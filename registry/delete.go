@@ -9,6 +9,7 @@ import (
 	"github.com/writepath/writepath/gc"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -44,11 +45,8 @@ func (h *handler) deleteOptions() (gc.DeleteOptions, error) {
 			p := gc.Propagation(v[0])
 			o.PropagationPolicy = &p
 		}
-		if v := q.Get("orphanDependents"); v != "" {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return o, status.BadRequest(fmt.Sprintf("strconv.ParseBool: parsing %q: invalid syntax", v))
-			}
+		if v, ok := q["orphanDependents"]; ok && len(v) > 0 {
+			b := queryBool(v)
 			o.OrphanDependents = &b
 		}
 		o.DryRun = q["dryRun"]
@@ -171,6 +169,16 @@ func (h *handler) deleteCollection() (Response, []Write, error) {
 	return resp, writes, err
 }
 
+// legacyBinding answers POST namespaces/NS/bindings for the Pod name as binding does.
+func (h *handler) legacyBinding(name string) (Response, []Write, error) {
+	ep, err := resolve(h.ctx, h.w, Target{Resource: schema.GroupVersionResource{Version: "v1", Resource: "pods"}, Namespace: h.ep.Namespace, Name: name, Subresource: "binding"})
+	if err != nil {
+		return Response{}, nil, err
+	}
+	h.ep = ep
+	return h.binding()
+}
+
 // binding is POST pods/NAME/binding (pkg/registry/core/pod/storage BindingREST): the pod gets
 // spec.nodeName and the PodScheduled condition; the answer is a 201 Success Status.
 func (h *handler) binding() (Response, []Write, error) {
@@ -191,6 +199,9 @@ func (h *handler) binding() (Response, []Write, error) {
 	d, err := h.readBody(format, bindingGVK)
 	if err != nil {
 		return Response{}, nil, err
+	}
+	if metaString(d.obj, "name") != ep.Name {
+		return Response{}, nil, status.BadRequest("name in URL does not match name in Binding object")
 	}
 	target, _ := d.obj["target"].(map[string]any)
 	node, _ := target["name"].(string)

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
@@ -90,6 +91,9 @@ func (h *handler) handle() (Response, []Write, error) {
 	}
 	for k, v := range h.req.Query {
 		h.query[k] = append(h.query[k], v...)
+	}
+	if err := h.checkTimeout(); err != nil {
+		return Response{}, nil, err
 	}
 	ep, err := resolve(h.ctx, h.w, t)
 	if err != nil {
@@ -306,4 +310,19 @@ func statusJSON(obj map[string]any) ([]byte, error) {
 		st.Metadata = map[string]any{}
 	}
 	return json.Marshal(st)
+}
+
+// checkTimeout is the request deadline filter (k8s.io/apiserver pkg/endpoints/filters
+// request_deadline.go), before routing: the timeout parameter of a request that is not a watch
+// must be a Go duration (400 "invalid timeout specified in the request URL - time: invalid
+// duration ..."). The deadline itself is not modelled: Handle does not wait.
+func (h *handler) checkTimeout() error {
+	v := h.query.Get("timeout")
+	if v == "" || strings.EqualFold(h.req.Method, "GET") && queryBool(h.query["watch"]) {
+		return nil
+	}
+	if _, err := time.ParseDuration(v); err != nil {
+		return status.BadRequest("invalid timeout specified in the request URL - " + err.Error())
+	}
+	return nil
 }

@@ -1,9 +1,8 @@
 package registry
 
 import (
-	"fmt"
 	"sort"
-	"strconv"
+	"strings"
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/managedfields"
@@ -40,10 +39,7 @@ func (h *handler) parseWriteOptions(kind string, isApply bool) (writeOptions, er
 	o := writeOptions{kind: kind, dryRun: q["dryRun"], fieldManager: q.Get("fieldManager"), fieldValidation: q.Get("fieldValidation")}
 	if kind == "PatchOptions" {
 		if vs, ok := q["force"]; ok && len(vs) > 0 {
-			b, err := strconv.ParseBool(vs[0])
-			if err != nil {
-				return o, status.BadRequest(fmt.Sprintf("strconv.ParseBool: parsing %q: invalid syntax", vs[0]))
-			}
+			b := queryBool(vs)
 			o.force = &b
 		}
 	}
@@ -93,4 +89,11 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// queryBool is a boolean query parameter as the parameter codec reads one
+// (runtime.Convert_Slice_string_To_Pointer_bool): "0" and "false" in any case are false, any
+// other value, the empty string included, is true.
+func queryBool(vs []string) bool {
+	return len(vs) > 0 && vs[0] != "0" && !strings.EqualFold(vs[0], "false")
 }

@@ -81,6 +81,12 @@ func (h *handler) patch() (Response, []Write, error) {
 	if !value.Equal(metaOf(obj)["managedFields"], metaOf(live)["managedFields"]) {
 		h.clientManagedFields = true
 	}
+	// The patcher's checks on the patched object (handlers/patch.go applyPatch): the
+	// namespace as rest.EnsureObjectNamespaceMatchesRequestNamespace, then checkName.
+	obj = ownTop(obj)
+	if err := ensureNamespace(obj, ep.expectedNamespaceForResource()); err != nil {
+		return Response{}, nil, err
+	}
 	if err := checkPatchedName(obj, ep.Name, ep.Namespace); err != nil {
 		return Response{}, nil, err
 	}
@@ -219,11 +225,11 @@ func (h *handler) apply(live map[string]any, o writeOptions) (Response, []Write,
 	ep := h.ep
 	doc, err := codec.Options{AllowDuplicates: true, Format: codec.FormatYAML, MaxBytes: -1}.Decode(h.req.Body)
 	if err != nil {
-		return Response{}, nil, status.BadRequest(fmt.Sprintf("error decoding YAML: %v", err))
+		return Response{}, nil, status.BadRequest(fmt.Sprintf("error encoding patch: %v", err))
 	}
 	config, ok := doc.Value.(map[string]any)
 	if !ok {
-		return Response{}, nil, status.BadRequest("error decoding YAML: the apply configuration is not an object")
+		return Response{}, nil, notAnApplyObject(doc.Value)
 	}
 	if live == nil {
 		if uid := metaString(config, "uid"); uid != "" {
@@ -249,13 +255,13 @@ func (h *handler) apply(live map[string]any, o writeOptions) (Response, []Write,
 		}
 		obj = ownTop(obj)
 	}
+	if err := ensureNamespace(obj, ep.expectedNamespaceForResource()); err != nil {
+		return Response{}, nil, err
+	}
 	if err := checkPatchedName(obj, ep.Name, ep.Namespace); err != nil {
 		return Response{}, nil, err
 	}
 	if live == nil {
-		if err := ensureNamespace(obj, ep.expectedNamespaceForResource()); err != nil {
-			return Response{}, nil, err
-		}
 		return h.finishCreate(obj, o, ep.Name)
 	}
 	return h.finishUpdate(live, obj)
@@ -300,4 +306,21 @@ func goMapString(v any) string {
 	}
 	walk(v)
 	return b.String()
+}
+
+// notAnApplyObject is the applyPatcher's refusal of an apply configuration that is YAML but not
+// an object: sigs.k8s.io/yaml's Unmarshal into a map fails in encoding/json's words.
+func notAnApplyObject(v any) error {
+	kind := "object"
+	switch v.(type) {
+	case []any:
+		kind = "array"
+	case string:
+		kind = "string"
+	case bool:
+		kind = "bool"
+	case int64, float64:
+		kind = "number"
+	}
+	return status.BadRequest("error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal " + kind + " into Go value of type map[string]interface {}")
 }

@@ -180,7 +180,7 @@ func TestHandle(t *testing.T) {
 			message: "the name of the object (other) does not match the name on the URL (web)"},
 		{name: "patch namespace", req: registry.Request{Method: "PATCH", Path: dep, ContentType: "application/merge-patch+json",
 			Body: []byte(`{"metadata":{"namespace":"other"}}`)}, code: 400,
-			message: "the namespace of the object (other) does not match the namespace on the request (demo)"},
+			message: "the namespace of the provided object does not match the namespace sent on the request"},
 		{name: "patch stale resourceVersion", req: registry.Request{Method: "PATCH", Path: dep, ContentType: "application/merge-patch+json",
 			Body: []byte(`{"metadata":{"resourceVersion":"7"}}`)}, code: 409},
 		{name: "patch uid", req: registry.Request{Method: "PATCH", Path: dep, ContentType: "application/merge-patch+json",

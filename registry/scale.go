@@ -234,11 +234,11 @@ func (h *handler) patchScale(pt string, live map[string]any, o writeOptions) (Re
 	case ApplyPatch:
 		doc, err := codec.Options{AllowDuplicates: true, Format: codec.FormatYAML, MaxBytes: -1}.Decode(h.req.Body)
 		if err != nil {
-			return Response{}, nil, status.BadRequest(fmt.Sprintf("error decoding YAML: %v", err))
+			return Response{}, nil, status.BadRequest(fmt.Sprintf("error encoding patch: %v", err))
 		}
 		cfg, ok := doc.Value.(map[string]any)
 		if !ok {
-			return Response{}, nil, status.BadRequest("error decoding YAML: the apply configuration is not an object")
+			return Response{}, nil, notAnApplyObject(doc.Value)
 		}
 		return h.writeScale(live, cfg, true, o)
 	}

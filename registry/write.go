@@ -35,6 +35,11 @@ func (h *handler) create() (Response, []Write, error) {
 	if err != nil {
 		return Response{}, nil, err
 	}
+	if ep.builtin != nil && ep.Resource.Group == "" && ep.Resource.Resource == "bindings" {
+		// LegacyBindingREST: POST namespaces/NS/bindings binds the Pod the Binding names, as
+		// POST pods/NAME/binding does.
+		return h.legacyBinding(metaString(d.obj, "name"))
+	}
 	obj, err := h.typed(d.obj, d.duplicates, o.level(), bodyDecodeError(ep.gvk))
 	if err != nil {
 		return Response{}, nil, err
@@ -250,6 +255,11 @@ func (h *handler) update() (Response, []Write, error) {
 	d, err := h.readBody(format, ep.gvk)
 	if err != nil {
 		return Response{}, nil, err
+	}
+	if ep.builtin != nil && ep.Resource.Group == "" && ep.Resource.Resource == "bindings" {
+		// LegacyBindingREST: POST namespaces/NS/bindings binds the Pod the Binding names, as
+		// POST pods/NAME/binding does.
+		return h.legacyBinding(metaString(d.obj, "name"))
 	}
 	obj, err := h.typed(d.obj, d.duplicates, o.level(), bodyDecodeError(ep.gvk))
 	if err != nil {
