@@ -42,6 +42,10 @@ type ServeStore struct {
 	// other is printed as "error: ..." with exit 1. ctx is done when serve is
 	// interrupted.
 	Open func(ctx context.Context) (store cluster.Store, close func() error, err error)
+	// Configure, when set, adjusts the cluster's options once the store is open (e.g.
+	// Options.LeaderElection for several servers on one etcd). With LeaderElection set, serve
+	// runs Cluster.Lead until it stops.
+	Configure func(opts *cluster.Options)
 }
 
 // Usagef returns an error that the command reports as bad usage (exit 2), for

@@ -108,9 +108,19 @@ type serveConfig struct {
 
 // serve runs the server until ctx is done.
 func (e *env) serve(ctx context.Context, cfg serveConfig) int {
-	c, err := cluster.New(cluster.Options{Store: cfg.store})
+	opts := cluster.Options{Store: cfg.store}
+	if hook := e.opts.ServeStore; hook != nil && hook.Configure != nil {
+		hook.Configure(&opts)
+	}
+	c, err := cluster.New(opts)
 	if err != nil {
 		return e.fail(err)
+	}
+	if opts.LeaderElection != nil {
+		leadCtx, stopLeading := context.WithCancel(ctx)
+		led := make(chan struct{})
+		go func() { defer close(led); _ = c.Lead(leadCtx) }()
+		defer func() { stopLeading(); <-led }()
 	}
 	if err := c.Load(ctx, cfg.objects); err != nil {
 		return e.fail(&inputError{err: err})
