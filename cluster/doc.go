@@ -41,12 +41,18 @@
 // clients use (protobuf.go): request bodies by Content-Type, responses (objects, lists, Status)
 // and watch frames by Accept; custom resources answer 415 and 406 as the apiserver does.
 //
-// Not served yet (issue 17): protobuf Table and PartialObjectMetadata output, aggregated
-// discovery (clients fall back to the legacy documents), /openapi/v2 and /openapi/v3, Table and
-// PartialObjectMetadata output, label and field selectors on list and watch, list
-// resourceVersion semantics and limit/continue over HTTP (the Store supports both), periodic
-// bookmarks and timeoutSeconds, admission plugins beyond registry's, RBAC (every authenticated
-// user may do everything).
+// Lists and watches follow kube-apiserver 1.37's watch cache: labelSelector and fieldSelector
+// (each kind's field labels, schema.ConvertFieldLabel), resourceVersion "" / "0" / N with
+// resourceVersionMatch NotOlderThan or Exact (410 Expired past the kept history, 504 for a
+// revision not reached yet, answered at once where the apiserver first waits 3s), limit and
+// continue with the apiserver's continue tokens (registry.Pager, implemented over the Store); a
+// selected watch turns an object that comes to match into ADDED and one that stops matching into
+// DELETED; allowWatchBookmarks sends a BOOKMARK every minute; timeoutSeconds ends the stream.
+//
+// Not served yet (issue 17): aggregated discovery (clients fall back to the legacy documents),
+// /openapi/v2 and /openapi/v3, Table and PartialObjectMetadata output (protobuf or JSON),
+// watch events in a custom resource's requested version when it differs from the stored one,
+// admission plugins beyond registry's, RBAC (every authenticated user may do everything).
 //
 // # Usage
 //

@@ -10,7 +10,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
@@ -376,7 +378,11 @@ func notFoundRoute() *status.Error {
 // serveWatch streams watch events: the apiserver's JSON watch stream, one {"type","object"}
 // document per line. A resourceVersion of "" or "0" (or sendInitialEvents=true) starts with an
 // ADDED event per existing object; sendInitialEvents then ends the initial events with a BOOKMARK
-// annotated k8s.io/initial-events-end, as WatchList clients wait for.
+// annotated k8s.io/initial-events-end, as WatchList clients wait for. Events are selected by the
+// request's label and field selectors as the watch cache selects them: an object that comes to
+// match is ADDED, one that stops matching is DELETED (as it was, at the new resourceVersion).
+// allowWatchBookmarks adds a BOOKMARK with the current resourceVersion every minute, as the
+// watch cache does; timeoutSeconds ends the stream.
 func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req registry.Request) {
 	target, query, err := registry.ParsePath(req.Path)
 	if err != nil {
@@ -391,11 +397,30 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 	for k, v := range req.Query {
 		query[k] = v
 	}
+	if se := validateWatchOptions(query); se != nil {
+		writeStatus(rw, se)
+		return
+	}
+	var timeout <-chan time.Time
+	if raw := query.Get("timeoutSeconds"); raw != "" {
+		n, perr := strconv.ParseInt(raw, 10, 64)
+		if perr != nil {
+			writeStatus(rw, status.BadRequest(perr.Error()))
+			return
+		}
+		if n > 0 {
+			t := time.NewTimer(time.Duration(n) * time.Second)
+			defer t.Stop()
+			timeout = t.C
+		}
+	}
 	// Check the resource is served and the user may list it, through a list request.
 	listReq := req
 	listReq.Query = map[string][]string{}
 	for k, v := range query {
-		if k != "watch" && k != "resourceVersion" && k != "sendInitialEvents" && k != "resourceVersionMatch" && k != "allowWatchBookmarks" && k != "timeoutSeconds" {
+		switch k {
+		case "watch", "resourceVersion", "sendInitialEvents", "resourceVersionMatch", "allowWatchBookmarks", "timeoutSeconds", "limit", "continue":
+		default:
 			listReq.Query[k] = v
 		}
 	}
@@ -410,6 +435,7 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		_, _ = rw.Write(resp.Body)
 		return
 	}
+	sel := resp.Selection
 	rvParam := query.Get("resourceVersion")
 	initial := rvParam == "" || rvParam == "0" || query.Get("sendInitialEvents") == "true"
 	from := rev
@@ -436,43 +462,151 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		return
 	}
 	defer w.Stop()
+	apiVersion, _ := resp.Object["apiVersion"].(string)
+	kind := strings.TrimSuffix(resp.Object["kind"].(string), "List")
+	// members holds, with selectors, the selected objects as last seen (by key), so that an
+	// object that stops matching is DELETED as it was.
+	var members map[Key]map[string]any
+	if !sel.Everything() {
+		members = map[Key]map[string]any{}
+		if !initial {
+			if l, lerr := c.store.List(r.Context(), ListRequest{Prefix: prefix, Revision: from}); lerr == nil {
+				for _, o := range l.Items {
+					if sel.Matches(withKind(o.Value, resp.Object)) {
+						members[o.Key] = o.Value
+					}
+				}
+			}
+		}
+	}
 	rw.WriteHeader(http.StatusOK)
 	flusher, _ := rw.(http.Flusher)
 	if initial {
 		for _, item := range resp.Object["items"].([]any) {
 			obj, _ := item.(map[string]any)
 			obj = withKind(obj, resp.Object)
+			if members != nil {
+				ns, _ := obj["metadata"].(map[string]any)["namespace"].(string)
+				name, _ := obj["metadata"].(map[string]any)["name"].(string)
+				members[Key{Group: prefix.Group, Resource: prefix.Resource, Namespace: ns, Name: name}] = obj
+			}
 			writeEvent(rw, "ADDED", obj)
 		}
 		if query.Get("sendInitialEvents") == "true" {
-			apiVersion, _ := resp.Object["apiVersion"].(string)
-			kind := strings.TrimSuffix(resp.Object["kind"].(string), "List")
-			writeEvent(rw, "BOOKMARK", map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{
-				"resourceVersion": strconv.FormatInt(rev, 10), "creationTimestamp": nil,
-				"annotations": map[string]any{"k8s.io/initial-events-end": "true"}}})
+			writeEvent(rw, "BOOKMARK", bookmark(apiVersion, kind, rev, true))
 		}
 	}
 	if flusher != nil {
 		flusher.Flush()
 	}
-	sel := target
+	var bookmarks <-chan time.Time
+	if b := query.Get("allowWatchBookmarks"); b == "true" || b == "1" {
+		t := time.NewTicker(time.Minute)
+		defer t.Stop()
+		bookmarks = t.C
+	}
 	for {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-timeout:
+			return
+		case <-bookmarks:
+			cur, err := c.store.Revision(r.Context())
+			if err != nil {
+				return
+			}
+			writeEvent(rw, "BOOKMARK", bookmark(apiVersion, kind, cur, false))
+			if flusher != nil {
+				flusher.Flush()
+			}
 		case ev, open := <-w.Events():
 			if !open {
 				return
 			}
-			if sel.Name != "" && ev.Key.Name != sel.Name {
+			if target.Name != "" && ev.Key.Name != target.Name {
 				continue
 			}
-			writeEvent(rw, string(ev.Type), ev.Value)
+			typ, obj, ok := selectEvent(ev, members, func(o map[string]any) bool { return sel.Matches(withKind(o, resp.Object)) })
+			if !ok {
+				continue
+			}
+			writeEvent(rw, typ, obj)
 			if flusher != nil {
 				flusher.Flush()
 			}
 		}
 	}
+}
+
+// selectEvent is the watch cache's event conversion under a selection (cacheWatcher
+// convertToWatchEvent): members nil selects everything.
+func selectEvent(ev Event, members map[Key]map[string]any, matches func(map[string]any) bool) (string, map[string]any, bool) {
+	if members == nil {
+		return string(ev.Type), ev.Value, true
+	}
+	prev, was := members[ev.Key]
+	if ev.Type == Deleted {
+		if !was {
+			return "", nil, false
+		}
+		delete(members, ev.Key)
+		return string(Deleted), ev.Value, true
+	}
+	now := matches(ev.Value)
+	switch {
+	case now && was:
+		members[ev.Key] = ev.Value
+		return string(Modified), ev.Value, true
+	case now:
+		members[ev.Key] = ev.Value
+		return string(Added), ev.Value, true
+	case was:
+		delete(members, ev.Key)
+		return string(Deleted), withResourceVersion(prev, strconv.FormatInt(ev.Revision, 10)), true
+	}
+	return "", nil, false
+}
+
+func bookmark(apiVersion, kind string, rev int64, initialEventsEnd bool) map[string]any {
+	md := map[string]any{"resourceVersion": strconv.FormatInt(rev, 10), "creationTimestamp": nil}
+	if initialEventsEnd {
+		md["annotations"] = map[string]any{"k8s.io/initial-events-end": "true"}
+	}
+	return map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": md}
+}
+
+// validateWatchOptions is metainternalversion validateWatchOptions (the WatchList feature on,
+// as in 1.37): 422 Invalid ListOptions.meta.k8s.io.
+func validateWatchOptions(q map[string][]string) *status.Error {
+	get := func(k string) string {
+		if v := q[k]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	_, hasInitial := q["sendInitialEvents"]
+	match := get("resourceVersionMatch")
+	var errs field.ErrorList
+	p := field.NewPath("resourceVersionMatch")
+	if hasInitial && match != "NotOlderThan" {
+		errs = append(errs, field.Forbidden(p, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
+	}
+	if match != "" {
+		if !hasInitial {
+			errs = append(errs, field.Forbidden(p, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
+		}
+		if match != "NotOlderThan" {
+			errs = append(errs, field.NotSupported(p, match, []string{"NotOlderThan"}))
+		}
+		if get("continue") != "" {
+			errs = append(errs, field.Forbidden(p, "resourceVersionMatch is forbidden when continue is provided"))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return status.Invalid(status.GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"}, "", errs)
 }
 
 // withKind gives a list item the apiVersion and kind of its list when it lacks them.

@@ -154,9 +154,17 @@ func (h *handler) deleteCollection() (Response, []Write, error) {
 		items = append(items, c)
 	}
 	sortObjects(items)
-	if items, err = h.selected(items); err != nil {
+	sel, err := h.selection()
+	if err != nil {
 		return Response{}, nil, err
 	}
+	selected := items[:0:0]
+	for _, it := range items {
+		if sel.Matches(it) {
+			selected = append(selected, it)
+		}
+	}
+	items = selected
 	var writes []Write
 	for _, it := range items {
 		_, w, err := h.deleteOne(it, o)

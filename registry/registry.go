@@ -70,6 +70,9 @@ type Response struct {
 	// (the connection or HTTP/2 stream is reset; kubectl reports "stream error ... INTERNAL_ERROR").
 	// Code is then 500 and Body the Status of an internal error, for callers that need one.
 	Reset bool
+	// Selection is, for a list, the label and field selection the request made, so that a
+	// caller serving a watch filters its events the same way.
+	Selection Selection
 }
 
 // Write is one change to storage the request makes. Writes are returned in the order the

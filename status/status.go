@@ -89,6 +89,9 @@ type Error struct {
 	Message string
 	// Details holds the name, group, kind, UID, causes and retry delay, or nil.
 	Details *Details
+	// Continue is the Status's metadata.continue: the token a 410 for an expired continue
+	// token offers for an inconsistent remainder of the list.
+	Continue string
 
 	// err is the error this one was built from (Conflict, Forbidden,
 	// InternalError, Invalid), returned by Unwrap. It is not serialised.
@@ -161,12 +164,16 @@ func reasonOf(err error) (Reason, bool) {
 type wireStatus struct {
 	Kind       string       `json:"kind,omitempty"`
 	APIVersion string       `json:"apiVersion,omitempty"`
-	Metadata   struct{}     `json:"metadata"`
+	Metadata   wireListMeta `json:"metadata"`
 	Status     string       `json:"status,omitempty"`
 	Message    string       `json:"message,omitempty"`
 	Reason     Reason       `json:"reason,omitempty"`
 	Details    *wireDetails `json:"details,omitempty"`
 	Code       int32        `json:"code,omitempty"`
+}
+
+type wireListMeta struct {
+	Continue string `json:"continue,omitempty"`
 }
 
 type wireDetails struct {
@@ -196,6 +203,7 @@ func (e Error) MarshalJSON() ([]byte, error) {
 		Message:    e.Message,
 		Reason:     e.Reason,
 		Code:       int32(e.StatusCode()),
+		Metadata:   wireListMeta{Continue: e.Continue},
 	}
 	if d := e.Details; d != nil {
 		w.Details = &wireDetails{Name: d.Name, Group: d.Group, Kind: d.Kind, UID: d.UID,

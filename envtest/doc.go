@@ -1,0 +1,40 @@
+// Package envtest is a drop-in for controller-runtime's envtest.Environment backed by writepath's
+// in-memory API server (package cluster) instead of a kube-apiserver and etcd: a suite switches by
+// changing one import,
+//
+//	import "github.com/writepath/writepath/envtest" // was sigs.k8s.io/controller-runtime/pkg/envtest
+//
+// and gets a server that starts in milliseconds and runs the garbage collector, the namespace
+// controller and the Deployment and ReplicaSet controllers, which envtest's control plane does not.
+//
+// The fields that matter keep their names and meaning: CRDDirectoryPaths, CRDs,
+// ErrorIfCRDPathMissing, CRDInstallOptions, WebhookInstallOptions, Scheme, UseExistingCluster.
+// CRDs and webhook configurations are installed by controller-runtime's own envtest functions
+// (InstallCRDs, WebhookInstallOptions.Install), so they are read, defaulted and waited for exactly
+// as under controller-runtime. Fields about binaries and the control plane processes
+// (ControlPlane, BinaryAssetsDirectory, DownloadBinaryAssets, ...) have nothing to configure here
+// and are absent.
+//
+// Clients talk to it as they talk to kube-apiserver: client-go's typed clients and
+// controller-runtime send protobuf for built-in kinds, JSON for the rest.
+//
+// # Usage
+//
+//	env := &envtest.Environment{CRDDirectoryPaths: []string{"config/crd/bases"}}
+//	cfg, err := env.Start()
+//	defer env.Stop()
+//	k8sClient, err := client.New(cfg, client.Options{Scheme: scheme})
+//
+// # Invariants
+//
+// Start serves a fresh, empty server (the namespaces default, kube-system, kube-public and
+// kube-node-lease exist, as the apiserver creates them) on a loopback HTTPS port; every Start
+// makes a new one, so suites never see each other's objects. Stop closes it. The Environment is
+// not safe for concurrent Start and Stop.
+//
+// # Errors
+//
+// Start returns the errors controller-runtime's does for CRD and webhook installation (a missing
+// CRD path with ErrorIfCRDPathMissing, a CRD the server refuses) and a bootstrap error if the
+// server refuses its own namespaces.
+package envtest
