@@ -421,6 +421,12 @@ func (e *env) printNames(v any) error {
 	return err
 }
 
+// oneLine keeps a usage error on one line: a line break that came from an argument is shown
+// escaped.
+func oneLine(msg string) string {
+	return strings.NewReplacer("\r\n", `\r\n`, "\n", `\n`, "\r", `\r`).Replace(msg)
+}
+
 // printStatus writes a refused write's metav1.Status on stdout when -o asks for json or yaml,
 // for scripts that parse the answer: JSON as the apiserver orders its fields, indented as
 // kubectl indents; YAML with sorted keys, as kubectl -o yaml prints.
@@ -498,10 +504,10 @@ func (e *env) fail(err error) int {
 	var se *status.Error
 	switch {
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.stderr, "error: %s\nSee 'writepath %s --help' for usage.\n", ue.msg, e.verb)
+		fmt.Fprintf(e.stderr, "error: %s\nSee 'writepath %s --help' for usage.\n", oneLine(ue.msg), e.verb)
 		return exitUsage
 	case errors.As(err, &ie):
-		fmt.Fprintf(e.stderr, "error: %s\n", ie.err)
+		fmt.Fprintf(e.stderr, "error: %s\n", ie.err) // the decoders' words, as kubectl prints them (YAML's span lines)
 		return exitUsage
 	case errors.As(err, &se):
 		e.printStatus(se)
