@@ -65,8 +65,9 @@ func (s *state) syncNamespace(ns *item) []Action {
 	}
 	inNS := func(pods bool) []*item {
 		var l []*item
-		for _, it := range s.items {
-			if !it.gone && it.m.namespace == name && it.k.Namespaced && (it.k.Group == "" && it.k.Resource == "pods") == pods {
+		for _, it := range s.inNamespace[name] {
+			s.contentVisits++
+			if !it.gone && (it.k.Group == "" && it.k.Resource == "pods") == pods {
 				l = append(l, it)
 			}
 		}

@@ -126,3 +126,37 @@ func TestScalingDiagnoseDiamonds(t *testing.T) {
 	t.Logf("explanation work: n=20 %d, n=160 %d", small, large)
 	assert.LessOrEqual(t, large, 9*small)
 }
+
+// terminating is n namespaces being deleted, each holding a ConfigMap and a Pod.
+func terminating(n int) []Object {
+	var objs []Object
+	for i := 0; i < n; i++ {
+		ns := fmt.Sprintf("ns%d", i)
+		objs = append(objs,
+			Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns, "uid": "u-" + ns,
+				"deletionTimestamp": "2026-01-01T00:00:00Z"}, "spec": map[string]any{"finalizers": []any{"kubernetes"}},
+				"status": map[string]any{"phase": "Terminating"}},
+			Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm", "namespace": ns, "uid": "u-cm-" + ns}},
+			Object{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "p", "namespace": ns, "uid": "u-p-" + ns},
+				"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "x"}}}})
+	}
+	return objs
+}
+
+// The namespace controller looks at a terminating namespace's own content, not at every
+// object of the snapshot for every namespace.
+func TestScalingNamespaceContent(t *testing.T) {
+	work := func(n int) int {
+		s, err := newState(terminating(n), Options{Now: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)})
+		require.NoError(t, err)
+		res := s.run()
+		require.NotEmpty(t, res.Rounds)
+		for _, it := range s.items {
+			assert.True(t, it.gone, "n=%d: %s is removed", n, it.ref())
+		}
+		return s.contentVisits
+	}
+	small, large := work(50), work(400)
+	t.Logf("items looked at by the namespace controller: n=50 %d, n=400 %d", small, large)
+	assert.LessOrEqual(t, large, 9*small)
+}

@@ -216,9 +216,15 @@ type state struct {
 	byUID uidIndex
 	// namespaces are the items that are Namespaces, in input order.
 	namespaces []*item
-	now        time.Time
-	nowStr     string
-	whys       map[string]string
+	// inNamespace holds the namespaced items of each namespace, in input order: the namespace
+	// controller looks a terminating namespace's content up there instead of scanning every
+	// item for every namespace (quadratic in a snapshot of many terminating namespaces).
+	inNamespace map[string][]*item
+	// contentVisits counts the items the namespace controller looked at, for the scaling test.
+	contentVisits int
+	now           time.Time
+	nowStr        string
+	whys          map[string]string
 	// lastWhyKey and lastWhy are the entry of whys used last.
 	lastWhyKey, lastWhy string
 	lastWhyValid        bool
@@ -367,9 +373,13 @@ func newState(objs []Object, opts Options) (*state, error) {
 		total += len(it.m.owners)
 	}
 	links := make([]*item, total)
+	s.inNamespace = map[string][]*item{}
 	for _, it := range s.items {
 		if it.k.Group == "" && it.k.Kind == "Namespace" {
 			s.namespaces = append(s.namespaces, it)
+		}
+		if it.k.Namespaced && it.m.namespace != "" {
+			s.inNamespace[it.m.namespace] = append(s.inNamespace[it.m.namespace], it)
 		}
 		n := len(it.m.owners)
 		it.ownerItems, links = links[:n:n], links[n:]
