@@ -1,9 +1,13 @@
 package registry
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/writepath/writepath/field"
@@ -147,6 +151,9 @@ func (h *handler) typed(obj map[string]any, duplicates []string, level schema.Fi
 		if t, err := k.SMDType(); err == nil && t.IsValid() {
 			unknown = schema.UnknownFields(t, obj)
 		}
+		if len(unknown) > 1 && h.document != nil {
+			unknown = documentOrder(h.document, unknown)
+		}
 	}
 	out, err := schema.DefaultBuiltin(gvk, obj, h.req.Now)
 	if err != nil {
@@ -221,5 +228,72 @@ func shallow(obj map[string]any) map[string]any {
 	for k, v := range obj {
 		out[k] = v
 	}
+	return out
+}
+
+// documentOrder orders field paths ("spec.template.spec.containers[0].foo") as their keys first
+// appear in the JSON document doc, which is the order the strict decoder meets and reports them;
+// a path not found keeps its place after the found ones. One pass over doc (stopping once every
+// path is placed); doc has been decoded already, so its depth is bounded.
+func documentOrder(doc []byte, paths []string) []string {
+	at := make(map[string]int, len(paths))
+	for _, p := range paths {
+		at[p] = -1
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	found, pos := 0, 0
+	errDone := errors.New("done")
+	var value func(path string) error
+	value = func(path string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				k, _ := kt.(string)
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				pos++
+				if v, ok := at[p]; ok && v < 0 {
+					at[p] = pos
+					if found++; found == len(at) {
+						return errDone
+					}
+				}
+				if err := value(p); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if err := value(path + "[" + strconv.Itoa(i) + "]"); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		}
+		return nil
+	}
+	_ = value("")
+	out := append([]string(nil), paths...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := at[out[i]], at[out[j]]
+		if a < 0 || b < 0 {
+			return a >= 0 && b < 0
+		}
+		return a < b
+	})
 	return out
 }

@@ -34,6 +34,9 @@ type handler struct {
 	// clientManagedFields is set when the request itself carries managedFields (a body with them,
 	// a patch changing them): only then are they validated.
 	clientManagedFields bool
+	// document, while typed reads a request body that is JSON, is that body: the decoder reports
+	// unknown fields in the order it meets them (documentOrder).
+	document []byte
 }
 
 // internalError marks a failure of the world or of writepath itself: Handle returns it as err

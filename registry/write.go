@@ -8,6 +8,7 @@ import (
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema/validation"
 	"github.com/writepath/writepath/status"
@@ -40,7 +41,11 @@ func (h *handler) create() (Response, []Write, error) {
 		// POST pods/NAME/binding does.
 		return h.legacyBinding(metaString(d.obj, "name"))
 	}
+	if format != codec.FormatYAML {
+		h.document = h.req.Body
+	}
 	obj, err := h.typed(d.obj, d.duplicates, o.level(), bodyDecodeError(ep.gvk))
+	h.document = nil
 	if err != nil {
 		return Response{}, nil, err
 	}
@@ -256,12 +261,11 @@ func (h *handler) update() (Response, []Write, error) {
 	if err != nil {
 		return Response{}, nil, err
 	}
-	if ep.builtin != nil && ep.Resource.Group == "" && ep.Resource.Resource == "bindings" {
-		// LegacyBindingREST: POST namespaces/NS/bindings binds the Pod the Binding names, as
-		// POST pods/NAME/binding does.
-		return h.legacyBinding(metaString(d.obj, "name"))
+	if format != codec.FormatYAML {
+		h.document = h.req.Body
 	}
 	obj, err := h.typed(d.obj, d.duplicates, o.level(), bodyDecodeError(ep.gvk))
+	h.document = nil
 	if err != nil {
 		return Response{}, nil, err
 	}
