@@ -110,6 +110,25 @@ type encoder struct {
 	next   int
 	buf    []byte
 	depth  int
+	// memo keeps, in traversal order, what the sizing pass computed that the writing pass
+	// needs again (sorted map keys, canonical quantities, RawExtension JSON).
+	memo     []any
+	nextMemo int
+}
+
+// remember returns compute() in the sizing pass and the value it remembered in the writing pass.
+func (e *encoder) remember(compute func() (any, error)) (any, error) {
+	if e.sizing {
+		v, err := compute()
+		if err != nil {
+			return nil, err
+		}
+		e.memo = append(e.memo, v)
+		return v, nil
+	}
+	v := e.memo[e.nextMemo]
+	e.nextMemo++
+	return v, nil
 }
 
 func encodeMessage(m *message, obj map[string]any) ([]byte, error) {
@@ -358,12 +377,15 @@ func (e *encoder) mapField(f *field, v any) error {
 	if !ok {
 		return typeError("object", v)
 	}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	kv, _ := e.remember(func() (any, error) {
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		return keys, nil
+	})
+	for _, k := range kv.([]string) {
 		val := obj[k]
 		err := e.nested(f.Number, func() error {
 			e.tag(1, protowire.BytesType)
@@ -429,30 +451,12 @@ func (e *encoder) special(m *message, v any) error {
 		e.varint(uint64(nanos))
 		return nil
 	case "quantity":
-		s := "0"
-		switch x := v.(type) {
-		case nil:
-		case string:
-			q, err := quantity.Parse(x)
-			if err != nil {
-				return err
-			}
-			s = q.String()
-		case int64, float64:
-			b, err := codec.EncodeJSON(x)
-			if err != nil {
-				return err
-			}
-			q, err := quantity.Parse(string(b))
-			if err != nil {
-				return err
-			}
-			s = q.String()
-		default:
-			return typeError("quantity", v)
+		s, err := e.remember(func() (any, error) { return canonicalQuantity(v) })
+		if err != nil {
+			return err
 		}
 		e.tag(1, protowire.BytesType)
-		e.str(s)
+		e.str(s.(string))
 		return nil
 	case "duration":
 		var d time.Duration
@@ -494,12 +498,12 @@ func (e *encoder) special(m *message, v any) error {
 		if v == nil {
 			return nil
 		}
-		raw, err := codec.EncodeJSON(v)
+		raw, err := e.remember(func() (any, error) { return codec.EncodeJSON(v) })
 		if err != nil {
 			return err
 		}
 		e.tag(1, protowire.BytesType)
-		e.bytes(raw)
+		e.bytes(raw.([]byte))
 		return nil
 	case "propsorbool":
 		allows, schema := true, (*field)(nil)
@@ -543,6 +547,31 @@ func (e *encoder) special(m *message, v any) error {
 		return e.field(m.byNumber[1], v)
 	}
 	return fmt.Errorf("protobuf: unknown special %q", m.Special)
+}
+
+// canonicalQuantity is a quantity's string as resource.Quantity writes it after decoding v.
+func canonicalQuantity(v any) (string, error) {
+	switch x := v.(type) {
+	case nil:
+		return "0", nil
+	case string:
+		q, err := quantity.Parse(x)
+		if err != nil {
+			return "", err
+		}
+		return q.String(), nil
+	case int64, float64:
+		b, err := codec.EncodeJSON(x)
+		if err != nil {
+			return "", err
+		}
+		q, err := quantity.Parse(string(b))
+		if err != nil {
+			return "", err
+		}
+		return q.String(), nil
+	}
+	return "", typeError("quantity", v)
 }
 
 // microLayout is metav1.MicroTime's JSON layout.
