@@ -47,15 +47,21 @@ conformance-long:
 # conformance/defaults, generators, any added later) for FUZZTIME each; new failing inputs land in
 # the package's testdata/fuzz. A failing target does not stop the others: the run fails at the
 # end, naming them. FUZZLIST=1 lists the targets without running them. FUZZFLAGS go to each go test
-# (FUZZFLAGS=-parallel=1 runs one fuzzing worker, for a shared machine).
+# (FUZZFLAGS=-parallel=1 runs one fuzzing worker, for a shared machine). A target that ends with
+# a bare "context deadline exceeded" and writes no input is the fuzzing engine's deadline race
+# on a loaded machine (golang/go#51484), listed apart, not a failure.
 fuzz:
-	@failed=""; for mod in $$(find . -name go.mod -not -path './.git/*' -exec dirname {} \; | sort); do \
+	@failed=""; flaked=""; out=$$(mktemp); for mod in $$(find . -name go.mod -not -path './.git/*' -exec dirname {} \; | sort); do \
 	  for pkg in $$(cd $$mod && $(GO) list ./...); do \
 	    for f in $$(cd $$mod && $(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	      echo "== $$pkg $$f"; \
 	      if [ -n "$(FUZZLIST)" ]; then continue; fi; \
-	      (cd $$mod && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg) || failed="$$failed $$pkg.$$f"; \
-	    done; done; done; \
+	      (cd $$mod && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg) > $$out 2>&1; rc=$$?; cat $$out; \
+	      if [ $$rc -ne 0 ]; then \
+	        if ! grep -q 'Failing input written to' $$out && grep -qx '    context deadline exceeded' $$out; then \
+	          flaked="$$flaked $$pkg.$$f"; else failed="$$failed $$pkg.$$f"; fi; fi; \
+	    done; done; done; rm -f $$out; \
+	if [ -n "$$flaked" ]; then echo "fuzz targets stopped by the fuzztime deadline race (golang/go#51484, no input written):$$flaked"; fi; \
 	if [ -n "$$failed" ]; then echo "failing fuzz targets:$$failed"; exit 1; fi
 
 $(BIN)/benchstat:
