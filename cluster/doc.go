@@ -25,8 +25,10 @@
 // (Options.Kubelet: Pods Running and Ready at once, left Pending, or Ready once the clock moved;
 // SetPodReady for one Pod) until nothing changes: each controller write is a request through
 // registry as kube-controller-manager's user, so it is validated, defaulted and owned
-// (managedFields "kube-controller-manager") as on a real server. Events the controllers record
-// are not stored. The service account controller gives every Active namespace its "default"
+// (managedFields "kube-controller-manager") as on a real server; the kubelet stand-in patches
+// pods/status as a node's kubelet (manager "kubelet"). The controllers read through an index of
+// each object's controller and sync only the keys their event handlers would queue (every key
+// when the clock moved, and on Settle). Events the controllers record are not stored. The service account controller gives every Active namespace its "default"
 // ServiceAccount (the ServiceAccount admission plugin refuses Pods without one). Settle runs
 // every controller to its fixpoint on demand (after FakeClock.Step, for minReadySeconds and
 // progress deadlines).

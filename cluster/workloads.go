@@ -369,6 +369,11 @@ func (c *Cluster) replicaSetInput(ctx context.Context, k Key, rs map[string]any,
 // running the garbage collector (settleLocked runs it once the workloads settle). ok is false
 // when the API refused it.
 func (c *Cluster) controllerRequest(ctx context.Context, now time.Time, method, path, contentType string, body any) (bool, error) {
+	return c.requestAs(ctx, now, controllerUser, controllerAgent, method, path, contentType, body)
+}
+
+// requestAs is controllerRequest as another user (the kubelet's).
+func (c *Cluster) requestAs(ctx context.Context, now time.Time, user registry.User, agent, method, path, contentType string, body any) (bool, error) {
 	var b []byte
 	if body != nil {
 		var err error
@@ -376,7 +381,7 @@ func (c *Cluster) controllerRequest(ctx context.Context, now time.Time, method, 
 			return false, err
 		}
 	}
-	req := registry.Request{Method: method, Path: path, ContentType: contentType, Body: b, User: controllerUser, UserAgent: controllerAgent, Now: now}
+	req := registry.Request{Method: method, Path: path, ContentType: contentType, Body: b, User: user, UserAgent: agent, Now: now}
 	resp, _, err := c.handle(ctx, req)
 	if err != nil {
 		return false, err
@@ -517,8 +522,16 @@ func podReady(p map[string]any) bool {
 	return false
 }
 
+// kubeletUser is the stand-in kubelet's credentials: a node's, whose User-Agent makes "kubelet"
+// the field manager of the Pods' status, as on a real node. The cluster has no Nodes; the node
+// name is the stand-in's own.
+var kubeletUser = registry.User{Name: "system:node:writepath-kubelet", Groups: []string{"system:nodes", "system:authenticated"}}
+
+const kubeletAgent = "kubelet/v1.37.2 (linux/amd64) kubernetes/writepath"
+
 // markReady writes the status a kubelet writes for a started Pod: Running, Ready, its
-// containers ready and started.
+// containers ready and started. Like the kubelet's status manager it sends a strategic merge
+// patch of the status (with the Pod's uid as precondition) to pods/status.
 func (c *Cluster) markReady(ctx context.Context, now time.Time, p map[string]any) (bool, error) {
 	ts := now.UTC().Format(time.RFC3339)
 	spec, _ := p["spec"].(map[string]any)
@@ -532,18 +545,12 @@ func (c *Cluster) markReady(ctx context.Context, now time.Time, p map[string]any
 	cond := func(t string) map[string]any {
 		return map[string]any{"type": t, "status": "True", "lastProbeTime": nil, "lastTransitionTime": ts}
 	}
-	upd := make(map[string]any, len(p))
-	for k, v := range p {
-		upd[k] = v
-	}
 	st := map[string]any{"phase": "Running", "startTime": ts, "hostIP": "127.0.0.1", "podIP": "10.0.0.1",
 		"conditions":        []any{cond("Initialized"), cond("Ready"), cond("ContainersReady"), cond("PodScheduled")},
 		"containerStatuses": statuses}
-	if old, _ := p["status"].(map[string]any); old["qosClass"] != nil {
-		st["qosClass"] = old["qosClass"] // set on create, immutable
-	}
-	upd["status"] = st
-	return c.controllerRequest(ctx, now, "PUT", podPath(metaString(p, "namespace"), metaString(p, "name"))+"/status", "application/json", upd)
+	patch := map[string]any{"metadata": map[string]any{"uid": metaString(p, "uid")}, "status": st}
+	return c.requestAs(ctx, now, kubeletUser, kubeletAgent, "PATCH", podPath(metaString(p, "namespace"), metaString(p, "name"))+"/status",
+		"application/strategic-merge-patch+json", patch)
 }
 
 // SetPodReady marks one Pod Running and Ready, as its kubelet would, then settles the
