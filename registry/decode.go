@@ -2,6 +2,7 @@ package registry
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,6 +109,12 @@ func (h *handler) readBody(format codec.Format, into schema.GroupVersionKind) (d
 		return decoded{}, status.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", av, into.GroupVersion().String()))
 	}
 	if kind != into.Kind {
+		if k, err := schema.Builtin(schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind}); err == nil && k != nil && h.ep.crd == nil {
+			// A kind the scheme knows in this version: the decoder converts it to the internal
+			// type of the endpoint's kind, which no conversion does.
+			return decoded{}, status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: converting (%s.%s) to (%s.%s): unknown conversion",
+				kind, gv.Version, into.Kind, gv.Version, kind, internalPackage(into.Group), into.Kind))
+		}
 		return decoded{}, status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q in scheme", kind, gv.Version, into.Kind, kind, av))
 	}
 	if _, ok := metaOf(c)["managedFields"]; ok {
@@ -199,11 +206,22 @@ func bodyDecodeError(gvk schema.GroupVersionKind) func(string) error {
 }
 
 // summarize is the handler's summary of an undecodable body (its first 30 bytes).
+// summarize is the handlers' summarizeData(body, 30) in transformDecodeError: "<empty>", an
+// object's first 30 bytes as text, anything else's first 30 bytes in hex.
 func summarize(data []byte) string {
-	if len(data) > 30 {
-		return string(data[:30]) + " ..."
+	switch {
+	case len(data) == 0:
+		return "<empty>"
+	case data[0] == '{':
+		if len(data) > 30 {
+			return string(data[:30]) + " ..."
+		}
+		return string(data)
 	}
-	return string(data)
+	if len(data) > 30 {
+		return hex.EncodeToString(data[:30]) + " ..."
+	}
+	return hex.EncodeToString(data)
 }
 
 func jsonTypeName(v any) string {
@@ -296,4 +314,21 @@ func documentOrder(doc []byte, paths []string) []string {
 		return a < b
 	})
 	return out
+}
+
+// internalPackage is the Go package name of a built-in group's internal types
+// (k8s.io/kubernetes pkg/apis/<name>), as the scheme's conversion errors print them.
+func internalPackage(group string) string {
+	switch group {
+	case "":
+		return "core"
+	case "rbac.authorization.k8s.io":
+		return "rbac"
+	case "internal.apiserver.k8s.io":
+		return "apiserverinternal"
+	}
+	if i := strings.IndexByte(group, '.'); i > 0 {
+		return group[:i]
+	}
+	return group
 }
