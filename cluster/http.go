@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"sort"
 	"strconv"
@@ -425,6 +426,9 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		}
 	}
 	listReq.Path = target.Path()
+	if partialWatchVersion(req.Accept) != "" {
+		listReq.Accept = "application/json" // the events are transformed below
+	}
 	c.mu.Lock()
 	resp, _, err := registry.Handle(r.Context(), &world{ctx: r.Context(), c: c}, listReq)
 	rev, _ := c.store.Revision(r.Context())
@@ -464,6 +468,15 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 	defer w.Stop()
 	apiVersion, _ := resp.Object["apiVersion"].(string)
 	kind := strings.TrimSuffix(resp.Object["kind"].(string), "List")
+	// out is what a watch event carries: the object, or its metadata alone when Accept asks for
+	// PartialObjectMetadata (metadata informers).
+	out := func(obj map[string]any) map[string]any { return obj }
+	if pv := partialWatchVersion(req.Accept); pv != "" {
+		apiVersion, kind = "meta.k8s.io/"+pv, "PartialObjectMetadata"
+		out = func(obj map[string]any) map[string]any {
+			return map[string]any{"kind": kind, "apiVersion": apiVersion, "metadata": obj["metadata"]}
+		}
+	}
 	// members holds, with selectors, the selected objects as last seen (by key), so that an
 	// object that stops matching is DELETED as it was.
 	var members map[Key]map[string]any
@@ -490,7 +503,7 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 				name, _ := obj["metadata"].(map[string]any)["name"].(string)
 				members[Key{Group: prefix.Group, Resource: prefix.Resource, Namespace: ns, Name: name}] = obj
 			}
-			writeEvent(rw, "ADDED", obj)
+			writeEvent(rw, "ADDED", out(obj))
 		}
 		if query.Get("sendInitialEvents") == "true" {
 			writeEvent(rw, "BOOKMARK", bookmark(apiVersion, kind, rev, true))
@@ -531,12 +544,31 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 			if !ok {
 				continue
 			}
-			writeEvent(rw, typ, obj)
+			writeEvent(rw, typ, out(obj))
 			if flusher != nil {
 				flusher.Flush()
 			}
 		}
 	}
+}
+
+// partialWatchVersion is the meta.k8s.io version of PartialObjectMetadata when the first JSON
+// clause of accept asks for it, else "".
+func partialWatchVersion(accept string) string {
+	for _, part := range strings.Split(accept, ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil || (mt != "application/json" && mt != "*/*" && mt != "application/*") {
+			continue
+		}
+		if mt == "application/json" && params["as"] == "PartialObjectMetadata" && params["g"] == "meta.k8s.io" &&
+			(params["v"] == "v1" || params["v"] == "v1beta1") {
+			return params["v"]
+		}
+		if params["as"] == "" {
+			return ""
+		}
+	}
+	return ""
 }
 
 // selectEvent is the watch cache's event conversion under a selection (cacheWatcher

@@ -3,7 +3,9 @@ package cluster_test
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -157,4 +159,68 @@ func TestWatchTimeoutSeconds(t *testing.T) {
 	require.Equal(t, 200, code)
 	for range events { // the stream ends by itself
 	}
+}
+
+// PartialObjectMetadata output, as kube-apiserver 1.37 answered the same requests (recorded
+// with curl against ../shared/tools/realcluster, 2026-12-02): metadata alone, a list's items null
+// when none is selected.
+func TestPartialObjectMetadata(t *testing.T) {
+	c := start(t, cluster.Options{})
+	code, _, _ := c.do("POST", "/api/v1/namespaces", "application/json", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`)
+	require.Equal(t, 201, code)
+	createListConfigMaps(t, c, "demo", "a", "b")
+	get := func(path, accept string) (int, map[string]any, string) {
+		req, err := http.NewRequest("GET", c.srv.URL+path, nil)
+		require.NoError(t, err)
+		req.Header.Set("Accept", accept)
+		resp, err := c.hc.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var m map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+		return resp.StatusCode, m, resp.Header.Get("Content-Type")
+	}
+	const listAccept = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
+	code, l, ct := get("/api/v1/namespaces/demo/configmaps?limit=1", listAccept)
+	require.Equal(t, 200, code)
+	assert.Equal(t, "application/json", ct)
+	assert.Equal(t, "PartialObjectMetadataList", l["kind"])
+	assert.Equal(t, "meta.k8s.io/v1", l["apiVersion"])
+	assert.NotEmpty(t, meta(l)["continue"])
+	assert.Equal(t, float64(1), meta(l)["remainingItemCount"])
+	item := l["items"].([]any)[0].(map[string]any)
+	assert.Equal(t, "PartialObjectMetadata", item["kind"])
+	assert.Equal(t, "a", meta(item)["name"])
+	assert.Len(t, item, 3, "kind, apiVersion, metadata")
+
+	_, l, _ = get("/api/v1/namespaces/demo/configmaps?labelSelector=x%3Dy", listAccept)
+	v, present := l["items"]
+	assert.True(t, present)
+	assert.Nil(t, v, "no items: null")
+
+	code, o, _ := get("/api/v1/namespaces/demo/configmaps/a", "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json")
+	require.Equal(t, 200, code)
+	assert.Equal(t, "PartialObjectMetadata", o["kind"])
+	assert.Nil(t, o["data"])
+	// A list asked for as an object, and the reverse: 406 in the apiserver's words.
+	code, o, _ = get("/api/v1/namespaces/demo/configmaps/a", "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json")
+	assert.Equal(t, 406, code)
+	assert.Equal(t, "you requested PartialObjectMetadataList, but the requested object is not a list (*core.ConfigMap)", o["message"])
+	code, o, _ = get("/api/v1/namespaces/demo/configmaps", "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1")
+	assert.Equal(t, 406, code)
+	assert.Equal(t, "you requested PartialObjectMetadata, but the requested object is a list (*core.ConfigMapList)", o["message"])
+	assert.Equal(t, "NotAcceptable", o["reason"])
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", c.srv.URL+"/api/v1/namespaces/demo/configmaps?watch=true", nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept", "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json")
+	resp, err := c.hc.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var ev watchEvent
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&ev))
+	assert.Equal(t, "ADDED", ev.Type)
+	assert.Equal(t, "PartialObjectMetadata", ev.Object["kind"])
 }

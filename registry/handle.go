@@ -37,6 +37,9 @@ type handler struct {
 	// document, while typed reads a request body that is JSON, is that body: the decoder reports
 	// unknown fields in the order it meets them (documentOrder).
 	document []byte
+	// partial is the metadata-only output Accept asked for: "PartialObjectMetadata" (an
+	// object) or "PartialObjectMetadataList" (a list), with partialVersion v1 or v1beta1.
+	partial, partialVersion string
 }
 
 // internalError marks a failure of the world or of writepath itself: Handle returns it as err
@@ -146,12 +149,20 @@ func (h *handler) negotiateOutput() error {
 		return nil
 	}
 	for _, part := range strings.Split(a, ",") {
-		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
 		if err != nil {
 			continue
 		}
 		switch mt {
-		case "*/*", "application/*", "application/json", "application/yaml":
+		case "application/json", "application/yaml":
+			if as := params["as"]; strings.HasPrefix(as, "PartialObjectMetadata") {
+				if !h.acceptsPartial(as, params) {
+					continue
+				}
+				h.partial, h.partialVersion = as, params["v"]
+			}
+			return nil
+		case "*/*", "application/*":
 			return nil
 		}
 	}
@@ -194,8 +205,77 @@ func (h *handler) outputYAML() bool {
 	return false
 }
 
+// acceptsPartial is the apiserver's media type transform restriction for metadata-only output:
+// PartialObjectMetadata or PartialObjectMetadataList of meta.k8s.io v1 or v1beta1. Another
+// clause is not acceptable (negotiation goes on to the next).
+func (h *handler) acceptsPartial(as string, params map[string]string) bool {
+	return (as == "PartialObjectMetadata" || as == "PartialObjectMetadataList") && params["g"] == "meta.k8s.io" &&
+		(params["v"] == "v1" || params["v"] == "v1beta1")
+}
+
+// partialMismatch is the 406 the apiserver answers when the metadata-only kind asked for does
+// not fit the answer (a list asked for as an object, or the reverse), naming the answer's
+// internal Go type as it does (*core.ConfigMapList, *unstructured.Unstructured).
+func (h *handler) partialMismatch(obj map[string]any) error {
+	kind, _ := obj["kind"].(string)
+	list := strings.HasSuffix(kind, "List") && obj["items"] != nil
+	if list == (h.partial == "PartialObjectMetadataList") {
+		return nil
+	}
+	typ := "*unstructured.Unstructured"
+	if h.ep != nil && h.ep.crd == nil {
+		pkg, _, _ := strings.Cut(h.ep.gvk.Group, ".")
+		switch h.ep.gvk.Group {
+		case "", "events.k8s.io":
+			pkg = "core"
+		case "internal.apiserver.k8s.io":
+			pkg = "apiserverinternal"
+		}
+		typ = "*" + pkg + "." + strings.TrimSuffix(kind, "List")
+	}
+	msg := "you requested PartialObjectMetadata, but the requested object is a list (" + typ + "List)"
+	if !list {
+		msg = "you requested PartialObjectMetadataList, but the requested object is not a list (" + typ + ")"
+	}
+	return &status.Error{Code: 406, Reason: status.ReasonNotAcceptable, Message: msg}
+}
+
+// asPartial is the apiserver's asPartialObjectMetadata(List): the object's metadata alone, a
+// list's items so and its list metadata kept. Items of an empty list are null, as the typed
+// PartialObjectMetadataList encodes them.
+func (h *handler) asPartial(obj map[string]any) map[string]any {
+	av := "meta.k8s.io/" + h.partialVersion
+	if h.partial == "PartialObjectMetadata" {
+		return map[string]any{"kind": "PartialObjectMetadata", "apiVersion": av, "metadata": obj["metadata"]}
+	}
+	items, _ := obj["items"].([]any)
+	var out []any
+	for _, it := range items {
+		m, _ := it.(map[string]any)
+		out = append(out, map[string]any{"kind": "PartialObjectMetadata", "apiVersion": av, "metadata": m["metadata"]})
+	}
+	var itemsValue any
+	if out != nil {
+		itemsValue = out
+	}
+	md, _ := obj["metadata"].(map[string]any)
+	lm := map[string]any{}
+	for _, k := range []string{"resourceVersion", "continue", "remainingItemCount"} {
+		if v, ok := md[k]; ok && v != "" {
+			lm[k] = v
+		}
+	}
+	return map[string]any{"kind": "PartialObjectMetadataList", "apiVersion": av, "metadata": lm, "items": itemsValue}
+}
+
 // respond encodes obj as the response body with code.
 func (h *handler) respond(code int, obj map[string]any) (Response, error) {
+	if h.partial != "" && !isStatus(obj) {
+		if err := h.partialMismatch(obj); err != nil {
+			return Response{}, err
+		}
+		obj = h.asPartial(obj)
+	}
 	r := Response{Code: code, Object: obj, ContentType: "application/json"}
 	var err error
 	if h.outputYAML() {
