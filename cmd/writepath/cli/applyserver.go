@@ -22,15 +22,20 @@ func (d *dryRunFlag) String() string   { return string(*d) }
 func (d *dryRunFlag) IsBoolFlag() bool { return true }
 func (d *dryRunFlag) Type() string     { return "string" }
 func (d *dryRunFlag) Set(s string) error {
-	switch s {
-	case "true":
-		*d = "server"
-	case "false", "none", "client", "server":
-		*d = dryRunFlag(s)
-	default:
-		return fmt.Errorf(`invalid dry-run value (%s); must be "none", "server", or "client"`, s)
+	if s == "true" {
+		s = "server"
 	}
+	*d = dryRunFlag(s) // checked after parsing (check), so the error is kubectl's own line
 	return nil
+}
+
+// check returns kubectl's error for a --dry-run value it does not know.
+func (d dryRunFlag) check() error {
+	switch d {
+	case "", "false", "none", "client", "server":
+		return nil
+	}
+	return usagef(`Invalid dry-run value (%s). Must be "none", "server", or "client".`, string(d))
 }
 
 // conflictAdvice is what kubectl appends to a 409 of server-side apply.
@@ -95,6 +100,9 @@ validated as the apiserver validates them (422).`,
 	}
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
+	}
+	if err := dry.check(); err != nil {
+		return e.fail(err)
 	}
 	if dry == "client" {
 		// kubectl's own check (cmd/apply: --server-side with --dry-run=client).

@@ -57,7 +57,7 @@ data.`,
 	case "orphan", "false":
 		policy = gc.Orphan
 	default:
-		return e.fail(usagef(`invalid --cascade value %q: must be "background", "foreground" or "orphan"`, *cascade))
+		return e.fail(usagef(`invalid cascade value (%s). Must be "background", "foreground", or "orphan"`, *cascade))
 	}
 	now, ctrls, objs, idx, err := e.gcInputs(*nowFlag, *controllers, files, *maxState, target, *ns)
 	if err != nil {

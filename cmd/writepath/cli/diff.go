@@ -32,6 +32,9 @@ unreadable input.`,
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
+	if err := typ.check(); err != nil {
+		return diffFail(e, err)
+	}
 	if f.NArg() > 0 {
 		return diffFail(e, usagef("unexpected argument %q", f.Arg(0)))
 	}

@@ -11,9 +11,36 @@
 //	writepath rv check -f stored.yaml -f new.yaml
 //	writepath version -o json
 //
-// Conventions follow kubectl: -f FILE or -f - (repeatable, multi-document YAML or
-// JSON), -o yaml|json, --help on every verb, server answers printed as
-// "Error from server (<Reason>): <message>".
+// Conventions follow kubectl 1.37's: flags are pflag's (values attached or not: -ndemo,
+// -oyaml, --filename=x; flags after positional arguments; the words of its errors, such as
+// "unknown flag: --bogus"), one spelling per concept in every verb that has it (-f/--filename
+// repeatable, directories with -R/--recursive, - for stdin; -n/--namespace; -o/--output
+// yaml|json|name; --field-manager, --force-conflicts, --server-side, --subresource,
+// --field-validation, --cascade, --grace-period, --dry-run, --crd), multi-document YAML and
+// kind: List wherever objects are read, objects named as TYPE/NAME or TYPE NAME with the
+// resource table's names (deploy/web, deployments.apps web), --help with examples that run from
+// the repository root, server answers printed as "Error from server (<Reason>): <message>",
+// and writepath completion bash|zsh|fish|powershell (cobra's). Spellings of Go's flag package
+// that scripts used keep working (-crd FILE, --f FILE).
+//
+// # Deliberate differences from kubectl
+//
+//   - Exit status 2 for bad usage and unreadable input, where kubectl exits 1 for every error
+//     but diff's: writepath's 1 means "the answer is negative", which scripts test.
+//   - Every usage error ends with "See 'writepath VERB --help' for usage."; kubectl adds it only
+//     to pflag's own errors (TestKubectlMisuseRecorded compares the error line itself).
+//   - With -o json or -o yaml a refused write also prints its metav1.Status on stdout;
+//     kubectl prints only the error on stderr.
+//   - -f refuses URLs (kubectl downloads them): the command reads local files only.
+//   - A bare --dry-run (delete, admit, apply --server-side) means server, not kubectl's
+//     deprecated client; --client-side is writepath's (client-side apply is kubectl's default).
+//   - admit's --namespace is a FILE of Namespace objects (the namespaces admission sees), kept
+//     from before the move to kubectl's -n; the request's namespace is the object's.
+//   - diff prints the patch kubectl would send, not a unified diff of live and merged objects;
+//     its exit status is kubectl diff's (0 equal, 1 different, 2 an error).
+//   - Warnings for a stored object without metadata.managedFields (apply --server-side --live,
+//     owners): kubectl get hides them, and ownership computed without them is wrong.
+//   - Usage errors naming an argument with a line break show it escaped (one line each).
 //
 // # Embedding
 //

@@ -60,6 +60,9 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
+	if err := typ.check(); err != nil {
+		return e.fail(err)
+	}
 	var objectArg string // TYPE/NAME, choosing the live object among the -f objects
 	if f.NArg() > 0 {
 		t, err := targetArg(f.Args())
@@ -69,7 +72,7 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 		objectArg = t
 	}
 	if (*p == "") == (*patchFile == "") {
-		return e.fail(usagef("give the patch with exactly one of -p or --patch-file"))
+		return e.fail(usagef("must specify --patch or --patch-file containing the contents of the patch"))
 	}
 	switch *fv {
 	case "Strict", "Warn", "Ignore":

@@ -18,12 +18,17 @@ type patchType string
 func (p *patchType) String() string { return string(*p) }
 func (p *patchType) Type() string   { return "string" }
 func (p *patchType) Set(s string) error {
-	switch s {
-	case "json", "merge", "strategic":
-		*p = patchType(s)
+	*p = patchType(s) // checked after parsing (check), so the error is kubectl's own line
+	return nil
+}
+
+// check returns kubectl patch's error for a --type it does not know.
+func (p patchType) check() error {
+	switch p {
+	case "", "json", "merge", "strategic":
 		return nil
 	}
-	return fmt.Errorf("--type must be one of [json merge strategic], not %q", s)
+	return usagef("--type must be one of [json merge strategic], not %q", string(p))
 }
 
 // kindOf returns the object's GVK and, for a built-in kind, its catalogue entry
