@@ -21,7 +21,9 @@
 // ValidatePodTemplateSpec; the pod template warnings are not modelled), Lease, PriorityClass,
 // PodDisruptionBudget (not /status), Ingress (create, update, /status and the warnings),
 // IngressClass, NetworkPolicy (with its CIDR warnings), Endpoints, EndpointSlice (with its
-// PrepareForCreate/PrepareForUpdate effect: v1 drops deprecatedTopology).
+// PrepareForCreate/PrepareForUpdate effect: v1 drops deprecatedTopology),
+// PersistentVolumeClaim (create, update with the resize and bound-claim rules, /status, the
+// warnings, and the data source normalisation of PrepareForCreate/PrepareForUpdate).
 //
 // PrepareForCreate and PrepareForUpdate are a strategy's own effects on the object beyond what
 // the registry does for every kind (resets, generation, system fields): fields dropped or

@@ -95,6 +95,17 @@ var diffTypes = map[string][]diffField{
 		{"StopSignal", "stopSignal", "*string"}},
 	"LifecycleHandler": {{"Exec", "exec", "*ExecAction"}, {"HTTPGet", "httpGet", "*HTTPGetAction"}, {"TCPSocket", "tcpSocket", "*TCPSocketAction"},
 		{"Sleep", "sleep", "*SleepAction"}},
+	// PersistentVolumeClaimSpec, for the claim's "spec is immutable" diff (its selector is
+	// metav1's LabelSelector, written with its JSON tags: see labelSelectorGo).
+	"PersistentVolumeClaimSpec": {{"AccessModes", "accessModes", "[]string"}, {"Selector", "selector", "*labelSelectorGo"},
+		{"Resources", "resources", "VolumeResourceRequirements"}, {"VolumeName", "volumeName", "string"},
+		{"StorageClassName", "storageClassName", "*string"}, {"VolumeMode", "volumeMode", "*string"},
+		{"DataSource", "dataSource", "*TypedLocalObjectReference"}, {"DataSourceRef", "dataSourceRef", "*TypedObjectReference"},
+		{"VolumeAttributesClassName", "volumeAttributesClassName", "*string"}},
+	"VolumeResourceRequirements": {{"Limits", "limits", "resources"}, {"Requests", "requests", "resources"}},
+	"TypedLocalObjectReference":  {{"APIGroup", "apiGroup", "*string"}, {"Kind", "kind", "string"}, {"Name", "name", "string"}},
+	"TypedObjectReference": {{"APIGroup", "apiGroup", "*string"}, {"Kind", "kind", "string"}, {"Name", "name", "string"},
+		{"Namespace", "namespace", "*string"}},
 	"SleepAction":     {{"Seconds", "seconds", "int"}},
 	"SeccompProfile":  {{"Type", "type", "string"}, {"LocalhostProfile", "localhostProfile", "*string"}},
 	"AppArmorProfile": {{"Type", "type", "string"}, {"LocalhostProfile", "localhostProfile", "*string"}},
@@ -142,6 +153,15 @@ func writeGo(b *strings.Builder, v any, typ, indent string) {
 		writeObject(b, indent, len(keys), func(i int) (string, func(string)) {
 			return keys[i], func(in string) { writeGo(b, m[keys[i]], "quantity", in) }
 		})
+	case typ == "labelSelectorGo":
+		// metav1.LabelSelector has JSON tags (omitempty), unlike the internal core types.
+		sel := selectorValue(mapOf(v), true)
+		out, err := json.MarshalIndent(sel, indent, " ")
+		if err != nil {
+			b.WriteString("null")
+			return
+		}
+		b.Write(out)
 	case strings.HasPrefix(typ, "*"):
 		if v == nil {
 			b.WriteString("null")

@@ -32,6 +32,7 @@ var fuzzKinds = []schema.GroupVersionKind{
 	{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"},
 	{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice"},
 	{Version: "v1", Kind: "Endpoints"},
+	{Version: "v1", Kind: "PersistentVolumeClaim"},
 }
 
 var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers", "finalize"}

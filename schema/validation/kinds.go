@@ -52,6 +52,9 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"discovery.k8s.io", "EndpointSlice"}:
 		return strategy{validate: validateEndpointSlice, validateUpdate: validateEndpointSliceUpdate, warnings: endpointSliceWarnings,
 			prepareCreate: prepareEndpointSliceCreate, prepareUpdate: prepareEndpointSliceUpdate}, true
+	case groupKind{"", "PersistentVolumeClaim"}:
+		return strategy{validate: validatePersistentVolumeClaim, validateUpdate: validatePersistentVolumeClaimUpdate, warnings: claimWarnings,
+			prepareCreate: prepareClaimCreate, prepareUpdate: prepareClaimUpdate}, true
 	case groupKind{"", "Endpoints"}:
 		return strategy{validate: validateEndpoints, validateUpdate: validateEndpointsUpdate, warnings: endpointsWarnings}, true
 	}

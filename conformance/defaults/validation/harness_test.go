@@ -62,6 +62,9 @@ type harnessKind struct {
 	// request must be the reference's prepared one (generation and status aside, which the
 	// registry sets for every kind); a difference counts as a disagreement.
 	prepare bool
+	// stored, when set, changes the internal stored object of an update after its create: what
+	// a controller writes later (a claim's status once bound, ...).
+	stored func(r *rand.Rand, obj runtime.Object)
 }
 
 // caseCount is the number of cases per kind and operation: a fixed small sample by default,
@@ -368,6 +371,9 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 			stored := toInternal(t, base)
 			cctx := ctxFor(k, namespace, "create", "")
 			k.create.PrepareForCreate(cctx, stored)
+			if k.stored != nil {
+				k.stored(r, stored)
+			}
 			setStored(stored)
 			storedMap := toV1Map(t, k, stored)
 			// The update: the stored object at v1, mutated at one path.

@@ -10,5 +10,6 @@ func otherKinds() []harnessKind {
 	out = append(out, workloadKinds()...)
 	out = append(out, networkingKinds()...)
 	out = append(out, endpointKinds()...)
+	out = append(out, storageKinds()...)
 	return out
 }
