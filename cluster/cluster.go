@@ -372,6 +372,8 @@ type world struct {
 	// first: the preconditions of its writes. maxRevision is the largest revision read.
 	observed    map[Key]int64
 	maxRevision int64
+	// listRevision is the revision the request's last List was read at.
+	listRevision int64
 }
 
 // saw records a read of key at mod revision rev (0: the key held nothing).
@@ -415,6 +417,7 @@ func (w *world) List(ctx context.Context, r schema.GroupVersionResource, namespa
 		out[i] = o.Value
 	}
 	w.maxRevision = max(w.maxRevision, l.Revision)
+	w.listRevision = l.Revision
 	return out, nil
 }
 

@@ -430,8 +430,14 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		listReq.Accept = "application/json" // the events are transformed below
 	}
 	c.mu.Lock()
-	resp, _, err := registry.Handle(r.Context(), &world{ctx: r.Context(), c: c}, listReq)
-	rev, _ := c.store.Revision(r.Context())
+	lw := &world{ctx: r.Context(), c: c}
+	resp, _, err := registry.Handle(r.Context(), lw, listReq)
+	// The watch starts at the revision the initial list was read at: with another server on
+	// the same store, the store's revision may already be past it.
+	rev := lw.listRevision
+	if rev == 0 {
+		rev, _ = c.store.Revision(r.Context())
+	}
 	c.mu.Unlock()
 	if err != nil || resp.Code != http.StatusOK {
 		rw.Header().Set("Content-Type", "application/json")
