@@ -71,6 +71,10 @@ func (c *Cluster) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 			writeStatus(rw, status.MethodNotSupported(status.GroupResource{}, strings.ToLower(r.Method)))
 			return
 		}
+		if (p == "/api" || p == "/apis") && wantsAggregatedDiscovery(r.Header.Get("Accept")) {
+			c.aggregatedDiscovery(rw, r, p == "/api")
+			return
+		}
 		c.discovery(rw, r, p)
 		return
 	}
@@ -243,7 +247,9 @@ func (c *Cluster) served(ctx context.Context) (map[schema.GroupVersion][]apiReso
 		}
 		for _, sub := range subs {
 			r := apiResource{Name: k.Resource + "/" + sub, Namespaced: k.Namespaced, Kind: k.GVK.Kind, Verbs: subresourceVerbs(sub)}
-			if body := findBody(bodies, k.GVK.GroupVersion(), k.Resource, sub); body != nil && body.GVK != k.GVK {
+			if kind, ok := connectOptionsKinds[k.Resource+"/"+sub]; ok && gv.Group == "" {
+				r.Kind = kind
+			} else if body := findBody(bodies, k.GVK.GroupVersion(), k.Resource, sub); body != nil && body.GVK != k.GVK {
 				r.Kind = body.GVK.Kind
 				if body.GVK.GroupVersion() != gv {
 					r.Group, r.Version = body.GVK.Group, body.GVK.Version
@@ -279,6 +285,13 @@ func (c *Cluster) served(ctx context.Context) (map[schema.GroupVersion][]apiReso
 		sort.Slice(groupVersions[g], func(i, j int) bool { return schema.CompareVersions(groupVersions[g][i], groupVersions[g][j]) > 0 })
 	}
 	return byGV, groupVersions, nil
+}
+
+// connectOptionsKinds are the kinds the connect subresources answer in discovery (their options
+// types), as kube-apiserver lists them.
+var connectOptionsKinds = map[string]string{
+	"pods/attach": "PodAttachOptions", "pods/exec": "PodExecOptions", "pods/portforward": "PodPortForwardOptions",
+	"pods/proxy": "PodProxyOptions", "nodes/proxy": "NodeProxyOptions", "services/proxy": "ServiceProxyOptions",
 }
 
 func findBody(bodies map[string]*schema.Kind, gv schema.GroupVersion, resource, sub string) *schema.Kind {

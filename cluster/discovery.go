@@ -1,0 +1,146 @@
+package cluster
+
+import (
+	"crypto/sha512"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// Aggregated discovery (KEP-3352, apidiscovery.k8s.io/v2): /api and /apis answer one
+// APIGroupDiscoveryList with every group, version and resource when Accept asks for it, as
+// client-go and kubectl do first. The documents are built from the same served resources as the
+// legacy ones; their shape is kube-apiserver 1.37's (responseKind group and version empty unless
+// a subresource answers another kind, freshness Current, metadata without creationTimestamp).
+
+const aggregatedDiscoveryType = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+
+// wantsAggregatedDiscovery reports whether the first clause of accept the server serves asks for
+// the v2 aggregated document.
+func wantsAggregatedDiscovery(accept string) bool {
+	for _, part := range strings.Split(accept, ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		switch {
+		case mt == "application/json" && params["g"] == "apidiscovery.k8s.io" && params["v"] == "v2" && params["as"] == "APIGroupDiscoveryList":
+			return true
+		case (mt == "application/json" || mt == "*/*" || mt == "application/*") && params["as"] == "":
+			return false
+		}
+	}
+	return false
+}
+
+type discoveryKind struct {
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
+}
+
+type discoverySubresource struct {
+	Subresource  string        `json:"subresource"`
+	ResponseKind discoveryKind `json:"responseKind"`
+	Verbs        []string      `json:"verbs"`
+}
+
+type discoveryResource struct {
+	Resource         string                 `json:"resource"`
+	ResponseKind     discoveryKind          `json:"responseKind"`
+	Scope            string                 `json:"scope"`
+	SingularResource string                 `json:"singularResource"`
+	Verbs            []string               `json:"verbs"`
+	ShortNames       []string               `json:"shortNames,omitempty"`
+	Categories       []string               `json:"categories,omitempty"`
+	Subresources     []discoverySubresource `json:"subresources,omitempty"`
+}
+
+type discoveryVersion struct {
+	Version   string              `json:"version"`
+	Resources []discoveryResource `json:"resources"`
+	Freshness string              `json:"freshness"`
+}
+
+type discoveryGroupMeta struct {
+	Name string `json:"name,omitempty"`
+}
+
+type discoveryGroup struct {
+	Metadata discoveryGroupMeta `json:"metadata"`
+	Versions []discoveryVersion `json:"versions"`
+}
+
+type discoveryList struct {
+	Kind       string           `json:"kind"`
+	APIVersion string           `json:"apiVersion"`
+	Metadata   struct{}         `json:"metadata"`
+	Items      []discoveryGroup `json:"items"`
+}
+
+// aggregatedDiscovery writes /api's (core) or /apis' (every other group) document.
+func (c *Cluster) aggregatedDiscovery(rw http.ResponseWriter, r *http.Request, core bool) {
+	byGV, groupVersions, err := c.served(r.Context())
+	if err != nil {
+		writeStatus(rw, status.InternalError(err))
+		return
+	}
+	groups := []string{""}
+	if !core {
+		groups = groups[:0]
+		for g := range groupVersions {
+			if g != "" {
+				groups = append(groups, g)
+			}
+		}
+		sort.Strings(groups)
+	}
+	list := discoveryList{Kind: "APIGroupDiscoveryList", APIVersion: "apidiscovery.k8s.io/v2", Items: []discoveryGroup{}}
+	for _, g := range groups {
+		dg := discoveryGroup{Metadata: discoveryGroupMeta{Name: g}}
+		for _, v := range groupVersions[g] {
+			dv := discoveryVersion{Version: v, Resources: []discoveryResource{}, Freshness: "Current"}
+			index := map[string]int{}
+			for _, res := range byGV[schema.GroupVersion{Group: g, Version: v}] {
+				parent, sub, isSub := strings.Cut(res.Name, "/")
+				if !isSub {
+					scope := "Cluster"
+					if res.Namespaced {
+						scope = "Namespaced"
+					}
+					index[parent] = len(dv.Resources)
+					dv.Resources = append(dv.Resources, discoveryResource{Resource: res.Name, ResponseKind: discoveryKind{Kind: res.Kind},
+						Scope: scope, SingularResource: res.SingularName, Verbs: res.Verbs, ShortNames: res.ShortNames, Categories: res.Categories})
+					continue
+				}
+				i, ok := index[parent]
+				if !ok {
+					continue
+				}
+				dv.Resources[i].Subresources = append(dv.Resources[i].Subresources, discoverySubresource{Subresource: sub,
+					ResponseKind: discoveryKind{Group: res.Group, Version: res.Version, Kind: res.Kind}, Verbs: res.Verbs})
+			}
+			dg.Versions = append(dg.Versions, dv)
+		}
+		if len(dg.Versions) > 0 {
+			list.Items = append(list.Items, dg)
+		}
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		writeStatus(rw, status.InternalError(err))
+		return
+	}
+	rw.Header().Set("Content-Type", aggregatedDiscoveryType)
+	rw.Header().Set("Vary", "Accept")
+	rw.Header().Set("Cache-Control", "public")
+	rw.Header().Set("Etag", fmt.Sprintf("%q", fmt.Sprintf("%X", sha512.Sum512(b))))
+	rw.WriteHeader(http.StatusOK)
+	_, _ = rw.Write(b)
+}
