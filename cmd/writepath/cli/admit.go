@@ -64,11 +64,17 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 	f.Var(&crdFiles, "crd", "`FILE` with CustomResourceDefinitions served (repeatable)")
 	webhookURL := f.String("webhook-url", "", "send every webhook call to `URL`")
 	user := f.String("user", "", "the requesting user's `NAME`")
-	dryRun := f.Bool("dry-run", false, "dryRun=All: webhooks with side effects refuse the request")
+	var dry dryRunFlag
+	f.Var(&dry, "dry-run", "`none|server`: server (or bare) is dryRun=All: webhooks with side effects refuse the request")
+	dryRun := new(bool)
 	f.Var(&o, "o", "output format: `yaml|json` (default yaml)")
 	typeCheck := f.Bool("type-check", false, "print the type-checking warnings of the ValidatingAdmissionPolicies instead")
 	if code, ok := f.parse(args); !ok {
 		return code
+	}
+	var err error
+	if *dryRun, err = dry.server(); err != nil {
+		return e.fail(err)
 	}
 	if *typeCheck {
 		return runTypeCheck(e, o, f.Args(), policies, crdFiles)
@@ -105,7 +111,6 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 		return docs[0], nil
 	}
 	var obj, old map[string]any
-	var err error
 	if *objFile != "" && operation != admission.Delete {
 		if obj, err = one("-f", *objFile); err != nil {
 			return e.fail(err)

@@ -29,6 +29,18 @@ func (d *dryRunFlag) Set(s string) error {
 	return nil
 }
 
+// server reports whether the flag asks for a server dry run (dryRun=All), for the verbs that
+// answer as the server does and so have no client dry run.
+func (d dryRunFlag) server() (bool, error) {
+	if err := d.check(); err != nil {
+		return false, err
+	}
+	if d == "client" {
+		return false, usagef("--dry-run=client is not supported: writepath answers as the server does (--dry-run=server sends dryRun=All)")
+	}
+	return d == "server", nil
+}
+
 // check returns kubectl's error for a --dry-run value it does not know.
 func (d dryRunFlag) check() error {
 	switch d {

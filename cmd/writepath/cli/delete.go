@@ -32,7 +32,9 @@ data.`,
 	ns := f.String("n", "", "`NAMESPACE` of the object (needed when the name is ambiguous)")
 	cascade := f.String("cascade", "background", "propagation policy: `background`, foreground or orphan")
 	grace := f.Int64("grace-period", -1, "gracePeriodSeconds of the DELETE (`SECONDS`; -1: not set)")
-	dryRun := f.Bool("dry-run", false, "send dryRun=All: show the answer, change nothing")
+	var dry dryRunFlag
+	f.Var(&dry, "dry-run", "`none|server`: server (or bare) sends dryRun=All: show the answer, change nothing")
+	dryRun := new(bool)
 	controllers := f.String("controllers", "garbagecollector,namespace", "controllers that run (`LIST` of garbagecollector, namespace; empty for none)")
 	nowFlag := f.String("now", "", "the clock, RFC 3339 (`TIME`; default: now)")
 	f.Var(&out, "o", "output `FORMAT`: yaml or json (default: a report)")
@@ -40,6 +42,10 @@ data.`,
 	positional, code, ok := parseInterspersed(f, args)
 	if !ok {
 		return code
+	}
+	var err error
+	if *dryRun, err = dry.server(); err != nil {
+		return e.fail(err)
 	}
 	target, err := targetArg(positional)
 	if err != nil {

@@ -126,6 +126,8 @@ func cliCases() []cliCase {
 		{"kubectl-refused-status-yaml", []string{"apply", "--server-side", "-f", "testdata/apply/cli/web-config.yaml", "--live", "testdata/apply/cli/web-live.yaml", "--field-manager", "hpa-bot", "--now", "2026-01-02T00:00:00Z", "-oyaml"}, "", exitNegative},
 		{"kubectl-live-without-managed-fields", []string{"apply", "--server-side", "-f", ex + "deployment-scaled.yaml", "--live", ex + "deployment.yaml", "--now", "2026-12-01T10:00:00Z", "-o", "name"}, "", exitNegative},
 		{"kubectl-owners-without-managed-fields", []string{"owners", "-f", ex + "deployment.yaml"}, "", exitOK},
+		{"kubectl-delete-dry-run-server", []string{"delete", "-f", "testdata/gc/cli/deployment.yaml", "deploy/web", "-n", "demo", "--dry-run=server", "--now", "2026-12-01T10:00:00Z"}, "", exitOK},
+		{"kubectl-delete-dry-run-client", []string{"delete", "-f", "testdata/gc/cli/deployment.yaml", "deploy/web", "-n", "demo", "--dry-run=client"}, "", exitUsage},
 		{"kubectl-rv-compare-malformed", []string{"rv", "compare", "10", "abc"}, "", exitUsage},
 		// request
 		{"request-help", []string{"request", "--help"}, "", exitOK},
