@@ -83,17 +83,23 @@ func TestTwoServersOneStoreLoseNoWrite(t *testing.T) {
 	assert.Equal(t, 409, stale.Code, "a stale resourceVersion is a conflict through either server")
 }
 
+// sharedStoreCandidates returns two clusters on one memory store competing for the Lease.
+func sharedStoreCandidates(t *testing.T, idA, idB string, lease, renew, retry time.Duration) (*cluster.Cluster, *cluster.Cluster) {
+	store := cluster.NewMemoryStore(cluster.MemoryOptions{})
+	var out []*cluster.Cluster
+	for i, id := range []string{idA, idB} {
+		c, err := cluster.New(cluster.Options{Store: store, Seed: uint64(i + 1),
+			LeaderElection: &cluster.LeaderElection{Identity: id, LeaseDuration: lease, RenewDeadline: renew, RetryPeriod: retry}})
+		require.NoError(t, err)
+		out = append(out, c)
+	}
+	return out[0], out[1]
+}
+
 // TestLeaderElectionOneLeader: two clusters compete for the controller Lease; one leads, the
 // other takes over once the leader stops renewing and its lease has expired.
 func TestLeaderElectionOneLeader(t *testing.T) {
-	store := cluster.NewMemoryStore(cluster.MemoryOptions{})
-	le := func(id string) *cluster.LeaderElection {
-		return &cluster.LeaderElection{Identity: id, LeaseDuration: 600 * time.Millisecond, RenewDeadline: 400 * time.Millisecond, RetryPeriod: 100 * time.Millisecond}
-	}
-	a, err := cluster.New(cluster.Options{Store: store, LeaderElection: le("a")})
-	require.NoError(t, err)
-	b, err := cluster.New(cluster.Options{Store: store, LeaderElection: le("b"), Seed: 2})
-	require.NoError(t, err)
+	a, b := sharedStoreCandidates(t, "a", "b", 600*time.Millisecond, 400*time.Millisecond, 100*time.Millisecond)
 	assert.False(t, a.Leading(), "no server leads before it holds the Lease")
 
 	actx, stopA := context.WithCancel(context.Background())
@@ -128,14 +134,7 @@ func TestLeaderElectionOneLeader(t *testing.T) {
 // TestLeaderRunsControllersForOthersWrites: a ReplicaSet created through the follower gets its
 // Pods from the leader's controllers; the follower runs none itself.
 func TestLeaderRunsControllersForOthersWrites(t *testing.T) {
-	store := cluster.NewMemoryStore(cluster.MemoryOptions{})
-	le := func(id string) *cluster.LeaderElection {
-		return &cluster.LeaderElection{Identity: id, LeaseDuration: 5 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: 50 * time.Millisecond}
-	}
-	leader, err := cluster.New(cluster.Options{Store: store, LeaderElection: le("leader")})
-	require.NoError(t, err)
-	follower, err := cluster.New(cluster.Options{Store: store, LeaderElection: le("follower"), Seed: 2})
-	require.NoError(t, err)
+	leader, follower := sharedStoreCandidates(t, "leader", "follower", 5*time.Second, 3*time.Second, 50*time.Millisecond)
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = leader.Lead(ctx) }()
