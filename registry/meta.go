@@ -150,6 +150,9 @@ func (h *handler) beforeCreate(obj map[string]any) error {
 			preparePodForCreate(obj)
 		}
 	}
+	if h.ep.gvk.Group == "batch" && h.ep.gvk.Kind == "Job" && h.ep.Subresource == "" {
+		prepareJobForCreate(obj)
+	}
 	return nil
 }
 
@@ -198,6 +201,63 @@ func (h *handler) canonicalize(obj map[string]any) {
 	}
 	labels["kubernetes.io/metadata.name"] = md["name"]
 	md["labels"] = labels
+}
+
+// prepareJobForCreate is the Job strategy's PrepareForCreate (pkg/registry/batch/job): unless
+// spec.manualSelector is true, the template gets the job-name and controller-uid labels (legacy
+// and batch.kubernetes.io/ keys, each unless already set) and the selector matchLabels the
+// batch.kubernetes.io/controller-uid one, from the uid storage just gave the object. A Job
+// without labels then reads the template's: the defaulting that copies them runs again when the
+// apiserver decodes what it stored.
+func prepareJobForCreate(obj map[string]any) {
+	md := ownMeta(obj)
+	spec, _ := obj["spec"].(map[string]any)
+	if manual, _ := spec["manualSelector"].(bool); manual {
+		return
+	}
+	name, _ := md["name"].(string)
+	uid, _ := md["uid"].(string)
+	ns := make(map[string]any, len(spec))
+	for k, v := range spec {
+		ns[k] = v
+	}
+	tmpl := copyMap(spec["template"])
+	tmd := copyMap(tmpl["metadata"])
+	tl := copyMap(tmd["labels"])
+	for _, k := range []string{"job-name", "batch.kubernetes.io/job-name"} {
+		if _, ok := tl[k]; !ok {
+			tl[k] = name
+		}
+	}
+	for _, k := range []string{"controller-uid", "batch.kubernetes.io/controller-uid"} {
+		if _, ok := tl[k]; !ok {
+			tl[k] = uid
+		}
+	}
+	tmd["labels"] = tl
+	tmpl["metadata"] = tmd
+	ns["template"] = tmpl
+	sel := copyMap(spec["selector"])
+	ml := copyMap(sel["matchLabels"])
+	if _, ok := ml["batch.kubernetes.io/controller-uid"]; !ok {
+		ml["batch.kubernetes.io/controller-uid"] = uid
+	}
+	sel["matchLabels"] = ml
+	ns["selector"] = sel
+	obj["spec"] = ns
+	if l, _ := md["labels"].(map[string]any); len(l) == 0 {
+		md["labels"] = copyMap(tl)
+	}
+}
+
+// copyMap is a shallow copy of a map value (a fresh empty map for anything else).
+func copyMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	out := make(map[string]any, len(m)+2)
+	for k, x := range m {
+		out[k] = x
+	}
+	return out
 }
 
 // prepareNamespaceForCreate is the namespace strategy's PrepareForCreate

@@ -109,6 +109,8 @@ type goType struct {
 	elem *goType
 	// fields by JSON name (by Go name for the unions of innerDecoded).
 	fields map[string]*goTypeField
+	// order is the JSON names of fields in the table's order (the struct's declaration order).
+	order []string
 }
 
 type goTypeField struct {
@@ -162,6 +164,7 @@ var loadGoTypes = sync.OnceValues(func() (*goTypeTable, error) {
 					return nil, fmt.Errorf("schema: data/gotypes.json.gz: field %s.%s: bad type %d", d.S, f.J, f.T)
 				}
 				gt.fields[f.J] = &goTypeField{name: f.J, typ: &types[f.T], via: f.M}
+				gt.order = append(gt.order, f.J)
 			}
 		}
 	}

@@ -68,6 +68,16 @@ func (t GoType) CustomName() string {
 	return d.t.unm
 }
 
+// FieldNames are the JSON names of a struct's fields (promoted ones included) in declaration
+// order, below t's pointers; nil for other types. The slice is fresh.
+func (t GoType) FieldNames() []string {
+	d := t.Deref()
+	if d.t == nil || d.t.unm != "" || d.t.kind != "struct" {
+		return nil
+	}
+	return append([]string(nil), d.t.order...)
+}
+
 // Deref is t with its pointers removed (t itself when it is not a pointer).
 func (t GoType) Deref() GoType {
 	for t.t != nil && t.t.kind == "ptr" {

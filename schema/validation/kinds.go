@@ -57,6 +57,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 			prepareCreate: prepareClaimCreate, prepareUpdate: prepareClaimUpdate}, true
 	case groupKind{"", "Endpoints"}:
 		return strategy{validate: validateEndpoints, validateUpdate: validateEndpointsUpdate, warnings: endpointsWarnings}, true
+	case groupKind{"batch", "Job"}:
+		return strategy{validate: validateJob, validateUpdate: validateJobUpdate, warnings: jobWarnings}, true
 	}
 	return strategy{}, false
 }

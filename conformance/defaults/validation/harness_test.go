@@ -333,6 +333,7 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 		mutate(r, obj)
 		setNamespace(obj, namespace)
 		in := toInternal(t, obj)
+		setCreateUID(in)
 		ctx := ctxFor(k, namespace, "create", "")
 		unprepared := toV1Map(t, k, in)
 		k.create.PrepareForCreate(ctx, in)
@@ -369,6 +370,7 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 			base := k.seed(r)
 			setNamespace(base, namespace)
 			stored := toInternal(t, base)
+			setCreateUID(stored)
 			cctx := ctxFor(k, namespace, "create", "")
 			k.create.PrepareForCreate(cctx, stored)
 			if k.stored != nil {
@@ -424,6 +426,14 @@ func setNamespace(obj runtime.Object, ns string) {
 		if m.GetName() == "" {
 			m.SetName("x")
 		}
+	}
+}
+
+// setCreateUID is what the store's FillObjectMetaSystemFields gives an object before the
+// strategy's PrepareForCreate: its uid (the Job strategy generates its selector from it).
+func setCreateUID(obj runtime.Object) {
+	if m, ok := obj.(metav1.Object); ok {
+		m.SetUID("7d6f2c1e-0000-4000-8000-000000000001")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"math/rand"
 
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -11,7 +12,9 @@ import (
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apiserver/pkg/registry/rest"
+	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
+	"k8s.io/kubernetes/pkg/registry/batch/job"
 )
 
 // workloadKinds are StatefulSet, ControllerRevision and the batch and autoscaling kinds.
@@ -19,6 +22,8 @@ func workloadKinds() []harnessKind {
 	return []harnessKind{
 		{gvk: kschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, resource: "statefulsets", seed: seedStatefulSet,
 			podSpec: "spec.template.spec.", complete: true, create: statefulset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": statefulset.Strategy, "status": statefulset.StatusStrategy}},
+		{gvk: kschema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"}, resource: "jobs", seed: seedJob,
+			podSpec: "spec.template.spec.", create: job.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": job.Strategy, "status": job.StatusStrategy}},
 	}
 }
 
@@ -68,4 +73,48 @@ func seedStatefulSet(r *rand.Rand) runtime.Object {
 		ss.Status = appsv1.StatefulSetStatus{ObservedGeneration: 1, Replicas: 3, ReadyReplicas: 2, CurrentReplicas: 2, UpdatedReplicas: 1, AvailableReplicas: 1, CollisionCount: ptr(int32(1))}
 	}
 	return ss
+}
+
+// seedJobSpec is a valid Job spec: plain, Indexed with a success policy, or with a pod failure
+// policy; suspended or not.
+func seedJobSpec(r *rand.Rand) batchv1.JobSpec {
+	spec := batchv1.JobSpec{Template: v1.PodTemplateSpec{Spec: seedPodSpec(r)}}
+	spec.Template.Spec.RestartPolicy = v1.RestartPolicyNever
+	if r.Intn(2) == 0 {
+		spec.Template.Spec.RestartPolicy = v1.RestartPolicyOnFailure
+		spec.Template.Labels = map[string]string{"app": "batch"}
+	}
+	switch r.Intn(4) {
+	case 0:
+		spec.CompletionMode = ptr(batchv1.IndexedCompletion)
+		spec.Completions, spec.Parallelism = ptr(int32(5)), ptr(int32(5))
+		spec.BackoffLimitPerIndex, spec.MaxFailedIndexes = ptr(int32(1)), ptr(int32(2))
+		spec.SuccessPolicy = &batchv1.SuccessPolicy{Rules: []batchv1.SuccessPolicyRule{{SucceededIndexes: ptr("0-2,4"), SucceededCount: ptr(int32(2))}}}
+	case 1:
+		spec.Template.Spec.RestartPolicy = v1.RestartPolicyNever
+		spec.PodFailurePolicy = &batchv1.PodFailurePolicy{Rules: []batchv1.PodFailurePolicyRule{
+			{Action: batchv1.PodFailurePolicyActionFailJob, OnExitCodes: &batchv1.PodFailurePolicyOnExitCodesRequirement{ContainerName: ptr("c"), Operator: batchv1.PodFailurePolicyOnExitCodesOpIn, Values: []int32{1, 2}}},
+			{Action: batchv1.PodFailurePolicyActionIgnore, OnPodConditions: []batchv1.PodFailurePolicyOnPodConditionsPattern{{Type: v1.DisruptionTarget, Status: v1.ConditionTrue}}}}}
+	case 2:
+		spec.Completions, spec.Parallelism = ptr(int32(3)), ptr(int32(2))
+		spec.ActiveDeadlineSeconds, spec.TTLSecondsAfterFinished = ptr(int64(600)), ptr(int32(100))
+		spec.ManagedBy = ptr("example.com/job-controller")
+	}
+	if r.Intn(2) == 0 {
+		spec.Suspend = ptr(true)
+	}
+	return spec
+}
+
+func seedJob(r *rand.Rand) runtime.Object {
+	j := &batchv1.Job{TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"}, ObjectMeta: seedMeta(r), Spec: seedJobSpec(r)}
+	if r.Intn(4) == 0 {
+		j.Spec.ManualSelector = ptr(true)
+		j.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "batch"}}
+		j.Spec.Template.Labels = map[string]string{"app": "batch"}
+	}
+	if r.Intn(3) == 0 {
+		j.Status = batchv1.JobStatus{Active: 1, Ready: ptr(int32(1)), Terminating: ptr(int32(0)), StartTime: ptr(metav1.Unix(1_700_000_100, 0))}
+	}
+	return j
 }
