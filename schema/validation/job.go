@@ -612,14 +612,6 @@ func shallowMap(m map[string]any) map[string]any {
 	return out
 }
 
-func setOrDelete(m map[string]any, k string, v any) {
-	if v == nil {
-		delete(m, k)
-		return
-	}
-	m[k] = v
-}
-
 // jobWarnings: on create the name's warning and WarningsForJobSpec, on update
 // WarningsForJobSpec when the generation moved; none on /status.
 func jobWarnings(obj, old map[string]any, opts Options) []string {
