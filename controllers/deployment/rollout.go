@@ -182,16 +182,19 @@ func (s *session) rolloutRecreate(rsList []Object, pods []Object) error {
 // podsByReplicaSet is getPodMapForDeployment: the Pods each claimed ReplicaSet
 // controls (by kind, name and uid), by the ReplicaSet's uid.
 func podsByReplicaSet(d Object, rsList, pods []Object) map[string][]Object {
+	// The Pods grouped once by controller (namespace, name, uid), then handed to each
+	// ReplicaSet: linear in Pods plus ReplicaSets.
+	type owner struct{ ns, name, uid string }
+	byOwner := map[owner][]Object{}
+	for _, p := range pods {
+		if ref, ok := object.ControllerOf(p); ok && ref.Kind == "ReplicaSet" {
+			k := owner{object.Namespace(p), ref.Name, ref.UID}
+			byOwner[k] = append(byOwner[k], p)
+		}
+	}
 	out := map[string][]Object{}
 	for _, rs := range rsList {
-		var mine []Object
-		for _, p := range pods {
-			ref, ok := object.ControllerOf(p)
-			if ok && object.Namespace(p) == object.Namespace(rs) && ref.Kind == "ReplicaSet" && ref.Name == object.Name(rs) && ref.UID == object.UID(rs) {
-				mine = append(mine, p)
-			}
-		}
-		out[object.UID(rs)] = mine
+		out[object.UID(rs)] = byOwner[owner{object.Namespace(rs), object.Name(rs), object.UID(rs)}]
 	}
 	return out
 }
