@@ -3,6 +3,8 @@ package etcd_test
 import (
 	"context"
 	"errors"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,4 +103,43 @@ func TestCompactedRevisionIsTooOld(t *testing.T) {
 	w, err := s.Watch(ctx, cluster.Prefix{Resource: "configmaps"}, second)
 	require.NoError(t, err, "a watch whose first event is at the compacted revision is served")
 	w.Stop()
+}
+
+// TestKeysRecordedFromKubeAPIServer: the keys a real kube-apiserver 1.37.2 wrote for objects of
+// these kinds (testdata/kube-apiserver-keys.txt, recorded as its header says) are the keys this
+// store writes for them, but for events.k8s.io Events (kept apart, see ResourcePrefix).
+func TestKeysRecordedFromKubeAPIServer(t *testing.T) {
+	data, err := os.ReadFile("testdata/kube-apiserver-keys.txt")
+	require.NoError(t, err)
+	recorded := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			recorded[l] = true
+		}
+	}
+	s, err := etcd.New(etcd.Options{Endpoints: []string{"http://127.0.0.1:1"}})
+	require.NoError(t, err)
+	defer s.Close()
+	for _, k := range []cluster.Key{
+		{Resource: "namespaces", Name: "demo"},
+		{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions", Name: "widgets.example.com"},
+		{Group: "example.com", Resource: "widgets", Namespace: "demo", Name: "w"},
+		{Group: "apps", Resource: "deployments", Namespace: "demo", Name: "web"},
+		{Resource: "services", Namespace: "demo", Name: "svc"},
+		{Resource: "replicationcontrollers", Namespace: "demo", Name: "rc"},
+		{Group: "networking.k8s.io", Resource: "ingresses", Namespace: "demo", Name: "in"},
+		{Resource: "nodes", Name: "n1"},
+		{Resource: "endpoints", Namespace: "demo", Name: "ep"},
+		{Group: "rbac.authorization.k8s.io", Resource: "clusterroles", Name: "wp-role"},
+		{Group: "coordination.k8s.io", Resource: "leases", Namespace: "demo", Name: "l"},
+		{Resource: "services", Namespace: "default", Name: "kubernetes"},
+		{Group: "apiregistration.k8s.io", Resource: "apiservices", Name: "v1.apps"},
+		{Group: "scheduling.k8s.io", Resource: "priorityclasses", Name: "system-node-critical"},
+		{Group: "flowcontrol.apiserver.k8s.io", Resource: "flowschemas", Name: "exempt"},
+		{Resource: "configmaps", Namespace: "kube-system", Name: "kube-apiserver-legacy-service-account-token-tracking"},
+	} {
+		assert.True(t, recorded[s.Key(k)], "%v: %s is not among kube-apiserver's keys", k, s.Key(k))
+	}
+	assert.True(t, recorded["/registry/events/demo/ev"], "kube-apiserver stores events.k8s.io Events with core Events")
+	assert.Equal(t, "/registry/events.k8s.io/events/demo/ev", s.Key(cluster.Key{Group: "events.k8s.io", Resource: "events", Namespace: "demo", Name: "ev"}), "the one documented difference")
 }
