@@ -17,8 +17,10 @@
 // enforce-mountable-secrets warning), Namespace (create, update, /status, /finalize), Service
 // (create, update and its warnings; not /status), Role, ClusterRole, RoleBinding,
 // ClusterRoleBinding (with 1.37's enforced declarative rules, which come after the hand-written
-// errors), Deployment, ReplicaSet and DaemonSet (create, update, /status; the pod template through
-// ValidatePodTemplateSpec; the pod template warnings are not modelled), Lease, PriorityClass,
+// errors), Deployment, ReplicaSet, DaemonSet and StatefulSet (create, update, /status and the
+// warnings; the pod template through ValidatePodTemplateSpec, StatefulSet's claim templates
+// through PersistentVolumeClaimSpec), Job (create, update and the warnings; its /status rules are
+// not modelled, and its PrepareForCreate, the generated selector, is the registry's), Lease, PriorityClass,
 // PodDisruptionBudget (not /status), Ingress (create, update, /status and the warnings),
 // IngressClass, NetworkPolicy (with its CIDR warnings), Endpoints, EndpointSlice (with its
 // PrepareForCreate/PrepareForUpdate effect: v1 drops deprecatedTopology),

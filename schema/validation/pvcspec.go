@@ -243,8 +243,14 @@ type internalModifyVolumeStatus struct {
 }
 
 type internalVolumeHealth struct {
-	HealthConditions   []map[string]any
+	HealthConditions   []internalHealthCondition
 	LastTransitionTime *string
+}
+
+type internalHealthCondition struct {
+	Status  string
+	Reason  string
+	Message string
 }
 
 func newInternalClaim(c map[string]any) internalClaim {
@@ -290,7 +296,8 @@ func newInternalClaim(c map[string]any) internalClaim {
 	if hs, ok := st["healthStatus"].(map[string]any); ok {
 		h := &internalVolumeHealth{LastTransitionTime: optString(hs, "lastTransitionTime")}
 		for _, x := range listOf(hs["healthConditions"]) {
-			h.HealthConditions = append(h.HealthConditions, mapOf(x))
+			hc := mapOf(x)
+			h.HealthConditions = append(h.HealthConditions, internalHealthCondition{Status: str(hc, "status"), Reason: str(hc, "reason"), Message: str(hc, "message")})
 		}
 		out.Status.HealthStatus = h
 	}
