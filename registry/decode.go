@@ -108,8 +108,8 @@ func (h *handler) readBody(format codec.Format, into schema.GroupVersionKind) (d
 	if gv.Group != into.Group || gv.Version != into.Version {
 		return decoded{}, status.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", av, into.GroupVersion().String()))
 	}
-	if kind != into.Kind {
-		if k, err := schema.Builtin(schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind}); err == nil && k != nil && h.ep.crd == nil {
+	if kind != into.Kind && h.ep.crd == nil {
+		if k, err := schema.Builtin(schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind}); err == nil && k != nil {
 			// A kind the scheme knows in this version: the decoder converts it to the internal
 			// type of the endpoint's kind, which no conversion does.
 			return decoded{}, status.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: converting (%s.%s) to (%s.%s): unknown conversion",
@@ -134,6 +134,11 @@ func (h *handler) typed(obj map[string]any, duplicates []string, level schema.Fi
 	gvk := ep.gvk
 	if ep.crd != nil {
 		v := ep.version
+		if k, _ := obj["kind"].(string); k != ep.crd.Names.Kind {
+			// The custom resource handler's coercer, pruner and defaulter act on the CRD's
+			// kind only; validation then refuses the kind (ValidateTypeMeta).
+			return obj, nil
+		}
 		out, unknown, err := v.Coerce(obj, level != schema.FieldValidationIgnore)
 		if err != nil {
 			return nil, err

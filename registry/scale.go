@@ -254,7 +254,10 @@ func (h *handler) patchScale(pt string, live map[string]any, o writeOptions) (Re
 func (h *handler) writeScale(live, scale map[string]any, isApply bool, o writeOptions) (Response, []Write, error) {
 	ep := h.ep
 	if !isApply {
-		if spec, _ := scale["spec"].(map[string]any); spec != nil {
+		// Built-in kinds' scale REST validates the Scale (ValidateScale); a custom resource's
+		// takes it as it is and validates the resource, whose scale checks say
+		// ".spec.replicas: should be a non-negative integer" after its schema's.
+		if spec, _ := scale["spec"].(map[string]any); spec != nil && ep.crd == nil {
 			if r, ok := spec["replicas"].(int64); ok && r < 0 {
 				return Response{}, nil, status.Invalid(status.GroupKind{Group: "autoscaling", Kind: "Scale"}, ep.Name,
 					fieldErrorList("spec.replicas", r, "must be greater than or equal to 0"))

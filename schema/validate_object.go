@@ -219,7 +219,13 @@ func (v *Version) Invalid(obj map[string]any, errs field.ErrorList) *status.Erro
 	if md, ok := obj["metadata"].(map[string]any); ok {
 		name, _ = md["name"].(string)
 	}
-	return status.Invalid(status.GroupKind{Group: v.crd.Group, Kind: v.crd.Names.Kind}, name, errs)
+	// The store names the kind the object says it is (the unstructured object's ObjectKinds),
+	// which differs from the CRD's when the body carries another kind.
+	kind := v.crd.Names.Kind
+	if k, ok := obj["kind"].(string); ok && k != "" {
+		kind = k
+	}
+	return status.Invalid(status.GroupKind{Group: v.crd.Group, Kind: kind}, name, errs)
 }
 
 func shallowCopy(m map[string]any) map[string]any {
