@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -10,7 +11,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 )
 
@@ -266,10 +266,10 @@ func (e *encoder) inManagedFieldsEntry() bool {
 }
 
 // compareFieldsV1Keys orders the keys of a fieldsV1 map as the apiserver writes them
-// (structured-merge-diff's fieldpath.Set ToJSON): "." first, then the path elements in
-// PathElement order: field names, then keys (field by field, numbers as numbers: a port 80
-// before 443), then values, then indexes. A key that is not a path element sorts bytewise
-// after "." among the others.
+// (structured-merge-diff's fieldpath.Set ToJSON, in PathElement order): "." first, then field
+// names ("f:"), keys ("k:", field by field in name order, values compared as values: a port 80
+// before 443), values ("v:") and indexes ("i:"). A key that is none of these sorts bytewise
+// after them.
 func compareFieldsV1Keys(a, b string) int {
 	switch {
 	case a == b:
@@ -278,18 +278,150 @@ func compareFieldsV1Keys(a, b string) int {
 		return -1
 	case b == ".":
 		return 1
-	case strings.HasPrefix(a, "f:") && strings.HasPrefix(b, "f:"):
-		return strings.Compare(a, b)
 	}
-	pa, errA := fieldpath.DeserializePathElement(a)
-	pb, errB := fieldpath.DeserializePathElement(b)
-	if errA != nil || errB != nil {
-		return strings.Compare(a, b)
+	ra, rb := fieldsKeyRank(a), fieldsKeyRank(b)
+	if ra != rb {
+		return ra - rb
 	}
-	if c := pa.Compare(pb); c != 0 {
-		return c
+	switch ra {
+	case 1:
+		return strings.Compare(a, b)
+	case 2, 3:
+		va, errA := parseFieldsKeyValue(a[2:])
+		vb, errB := parseFieldsKeyValue(b[2:])
+		if errA == nil && errB == nil {
+			if c := compareSMDValues(va, vb); c != 0 {
+				return c
+			}
+		}
+	case 4:
+		na, errA := strconv.Atoi(a[2:])
+		nb, errB := strconv.Atoi(b[2:])
+		if errA == nil && errB == nil && na != nb {
+			if na < nb {
+				return -1
+			}
+			return 1
+		}
 	}
 	return strings.Compare(a, b)
+}
+
+// fieldsKeyRank is a fieldsV1 key's kind in PathElement order: 1 field, 2 key, 3 value, 4
+// index, 5 anything else.
+func fieldsKeyRank(k string) int {
+	if len(k) >= 2 && k[1] == ':' {
+		switch k[0] {
+		case 'f':
+			return 1
+		case 'k':
+			return 2
+		case 'v':
+			return 3
+		case 'i':
+			return 4
+		}
+	}
+	return 5
+}
+
+func parseFieldsKeyValue(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// compareSMDValues is structured-merge-diff's value.Compare over decoded JSON: numbers first
+// (compared as numbers), then strings, booleans (false first), lists (element by element, then
+// length), maps (entry by entry in key order, then size), null last.
+func compareSMDValues(a, b any) int {
+	ra, rb := smdValueRank(a), smdValueRank(b)
+	if ra != rb {
+		return ra - rb
+	}
+	switch x := a.(type) {
+	case json.Number:
+		y := b.(json.Number)
+		if xi, err := x.Int64(); err == nil {
+			if yi, err := y.Int64(); err == nil {
+				return cmpOrdered(xi, yi)
+			}
+		}
+		xf, _ := x.Float64()
+		yf, _ := y.Float64()
+		return cmpOrdered(xf, yf)
+	case string:
+		return strings.Compare(x, b.(string))
+	case bool:
+		y := b.(bool)
+		switch {
+		case x == y:
+			return 0
+		case !x:
+			return -1
+		}
+		return 1
+	case []any:
+		y := b.([]any)
+		for i := 0; i < len(x) && i < len(y); i++ {
+			if c := compareSMDValues(x[i], y[i]); c != 0 {
+				return c
+			}
+		}
+		return cmpOrdered(len(x), len(y))
+	case map[string]any:
+		y := b.(map[string]any)
+		kx, ky := sortedMapKeys(x), sortedMapKeys(y)
+		for i := 0; i < len(kx) && i < len(ky); i++ {
+			if c := strings.Compare(kx[i], ky[i]); c != 0 {
+				return c
+			}
+			if c := compareSMDValues(x[kx[i]], y[ky[i]]); c != 0 {
+				return c
+			}
+		}
+		return cmpOrdered(len(kx), len(ky))
+	}
+	return 0
+}
+
+func smdValueRank(v any) int {
+	switch v.(type) {
+	case json.Number:
+		return 0
+	case string:
+		return 1
+	case bool:
+		return 2
+	case []any:
+		return 3
+	case map[string]any:
+		return 4
+	}
+	return 5
+}
+
+func cmpOrdered[T int | int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func sortedMapKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // mapID identifies a map by its header pointer, as encoding/json's cycle check does.
