@@ -25,7 +25,9 @@
 // IngressClass, NetworkPolicy (with its CIDR warnings), Endpoints, EndpointSlice (with its
 // PrepareForCreate/PrepareForUpdate effect: v1 drops deprecatedTopology),
 // PersistentVolumeClaim (create, update with the resize and bound-claim rules, /status, the
-// warnings, and the data source normalisation of PrepareForCreate/PrepareForUpdate).
+// warnings, and the data source normalisation of PrepareForCreate/PrepareForUpdate),
+// StorageClass (with its enforced declarative immutability and the deprecated topology key
+// warnings).
 //
 // PrepareForCreate and PrepareForUpdate are a strategy's own effects on the object beyond what
 // the registry does for every kind (resets, generation, system fields): fields dropped or

@@ -33,6 +33,7 @@ var fuzzKinds = []schema.GroupVersionKind{
 	{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice"},
 	{Version: "v1", Kind: "Endpoints"},
 	{Version: "v1", Kind: "PersistentVolumeClaim"},
+	{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass"},
 }
 
 var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers", "finalize"}

@@ -55,6 +55,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"", "PersistentVolumeClaim"}:
 		return strategy{validate: validatePersistentVolumeClaim, validateUpdate: validatePersistentVolumeClaimUpdate, warnings: claimWarnings,
 			prepareCreate: prepareClaimCreate, prepareUpdate: prepareClaimUpdate}, true
+	case groupKind{"storage.k8s.io", "StorageClass"}:
+		return strategy{validate: validateStorageClass, validateUpdate: validateStorageClassUpdate, warnings: storageClassWarnings}, true
 	case groupKind{"", "Endpoints"}:
 		return strategy{validate: validateEndpoints, validateUpdate: validateEndpointsUpdate, warnings: endpointsWarnings}, true
 	case groupKind{"batch", "Job"}:

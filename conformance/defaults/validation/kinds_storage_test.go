@@ -4,13 +4,16 @@ import (
 	"math/rand"
 
 	v1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/registry/rest"
 	api "k8s.io/kubernetes/pkg/apis/core"
+	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
+	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
 )
 
 // Seeds of the storage kinds: PersistentVolumeClaim.
@@ -20,6 +23,8 @@ func storageKinds() []harnessKind {
 		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "PersistentVolumeClaim"}, resource: "persistentvolumeclaims", seed: seedClaim,
 			complete: true, prepare: true, stored: boundClaim,
 			create: persistentvolumeclaim.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": persistentvolumeclaim.Strategy, "status": persistentvolumeclaim.StatusStrategy}},
+		{gvk: kschema.GroupVersionKind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass"}, resource: "storageclasses", seed: seedStorageClass, complete: true,
+			create: storageclass.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": storageclass.Strategy}},
 	}
 }
 
@@ -70,4 +75,25 @@ func boundClaim(r *rand.Rand, obj runtime.Object) {
 	if c.Spec.VolumeAttributesClassName != nil && r.Intn(2) == 0 {
 		c.Status.CurrentVolumeAttributesClassName = c.Spec.VolumeAttributesClassName
 	}
+}
+
+func seedStorageClass(r *rand.Rand) runtime.Object {
+	sc := &storagev1.StorageClass{TypeMeta: metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"}, ObjectMeta: seedMeta(r),
+		Provisioner: pick(r, []string{"ebs.csi.aws.com", "kubernetes.io/no-provisioner", "Example.COM/Disk"})}
+	if r.Intn(2) == 0 {
+		sc.Parameters = map[string]string{"type": "gp3", "fsType": "ext4"}
+	}
+	if r.Intn(2) == 0 {
+		sc.ReclaimPolicy = ptr(v1.PersistentVolumeReclaimRetain)
+		sc.VolumeBindingMode = ptr(storagev1.VolumeBindingWaitForFirstConsumer)
+		sc.AllowVolumeExpansion = ptr(true)
+	}
+	if r.Intn(2) == 0 {
+		sc.AllowedTopologies = []v1.TopologySelectorTerm{{MatchLabelExpressions: []v1.TopologySelectorLabelRequirement{
+			{Key: pick(r, []string{"topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone"}), Values: []string{"a", "b"}}}}}
+	}
+	if r.Intn(3) == 0 {
+		sc.MountOptions = []string{"debug"}
+	}
+	return sc
 }
