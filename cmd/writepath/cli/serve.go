@@ -16,14 +16,15 @@ import (
 )
 
 const serveLong = `Serve an in-memory Kubernetes API server: kube-apiserver 1.37's request path (registry) over an
-in-memory store, with the garbage collector and the namespace controller running after writes.
-It listens on 127.0.0.1 over HTTPS with a generated self-signed certificate, writes a kubeconfig
-(server, CA data, bearer token) for kubectl and client-go, creates the -f objects at start (CRDs
-first, namespaces as needed), and runs until interrupted.
+in-memory store, with the garbage collector, namespace, service account, Deployment and
+ReplicaSet controllers running after writes. It listens on 127.0.0.1 over HTTPS with a generated
+self-signed certificate, writes a kubeconfig (server, CA data, bearer token) for kubectl and
+client-go, creates the -f objects at start (CRDs first, namespaces as needed), and runs until
+interrupted. JSON, YAML and protobuf bodies; lists and watches with selectors, limit/continue and
+resourceVersion semantics; legacy and aggregated discovery; PartialObjectMetadata.
 
-Not served yet: protobuf bodies (client-go's typed clients send them; kubectl sends JSON),
-OpenAPI documents, aggregated discovery (clients fall back to the legacy documents), Table
-output, list and watch selectors. Every authenticated request is the admin user.`
+Not served yet: OpenAPI documents (kubectl apply needs --validate=false) and Table output
+(kubectl falls back to its own columns). Every authenticated request is the admin user.`
 
 const serveExamples = `  # Serve the README's examples, then talk to it with kubectl
   writepath serve -f testdata/examples/crontab-crd.yaml -f testdata/examples/crontab.yaml --kubeconfig /tmp/writepath.kubeconfig &
