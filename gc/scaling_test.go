@@ -29,16 +29,24 @@ func chain(n int) []Object {
 	return objs
 }
 
+// diagnoseDeadlockForScaling diagnoses the ConfigMap demo/name of objs, counting the work, and
+// checks that it is a deadlock held by the given number of blockers.
+func diagnoseDeadlockForScaling(t *testing.T, objs []Object, name string, blockers int) (Diagnosis, *explainStats) {
+	t.Helper()
+	st := &explainStats{}
+	d, err := diagnose(objs, Ref{Kind: "ConfigMap", Namespace: "demo", Name: name},
+		DiagnoseOptions{Options: Options{Now: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}}, st)
+	require.NoError(t, err)
+	require.Len(t, d.Blockers, blockers)
+	assert.True(t, d.Deadlock)
+	return d, st
+}
+
 // why-stuck on a chain of owner references writes each level's explanation once (it used to
 // rebuild the explanation below each level at every level: quadratic in the chain's length).
 func TestScalingDiagnoseChain(t *testing.T) {
 	work := func(n int) int {
-		st := &explainStats{}
-		d, err := diagnose(chain(n), Ref{Kind: "ConfigMap", Namespace: "demo", Name: "c0"},
-			DiagnoseOptions{Options: Options{Now: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}}, st)
-		require.NoError(t, err)
-		require.Len(t, d.Blockers, 1)
-		assert.True(t, d.Deadlock)
+		d, st := diagnoseDeadlockForScaling(t, chain(n), "c0", 1)
 		why := d.Blockers[0].Why
 		assert.Equal(t, n-1, strings.Count(why, "its foreground deletion waits for ["))
 		// What building a string per level cost: every level's explanation holds the ones below.
@@ -92,12 +100,7 @@ func ladder(n int) []Object {
 // written along every path doubles at every level.
 func TestScalingDiagnoseDiamonds(t *testing.T) {
 	work := func(n int) (int, string) {
-		st := &explainStats{}
-		d, err := diagnose(ladder(n), Ref{Kind: "ConfigMap", Namespace: "demo", Name: "top"},
-			DiagnoseOptions{Options: Options{Now: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}}, st)
-		require.NoError(t, err)
-		require.Len(t, d.Blockers, 2)
-		assert.True(t, d.Deadlock)
+		d, st := diagnoseDeadlockForScaling(t, ladder(n), "top", 2)
 		var all strings.Builder
 		for _, b := range d.Blockers {
 			all.WriteString(b.Why)
