@@ -2,6 +2,7 @@ package validation
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 
 	"github.com/writepath/writepath/field"
@@ -493,6 +494,52 @@ func daemonSetSpec(obj, old map[string]any, sopts LabelSelectorOptions) field.Er
 		errs = append(errs, nonNegative(p.Child("revisionHistoryLimit"), v)...)
 	}
 	return errs
+}
+
+// prepareDaemonSetCreate is the DaemonSet strategy's PrepareForCreate beside the status reset and
+// generation: templateGeneration (apps/v1's deprecated.daemonset.template.generation annotation)
+// is at least 1.
+func prepareDaemonSetCreate(obj map[string]any, _ Options) map[string]any {
+	if templateGeneration(obj) >= 1 {
+		return obj
+	}
+	return withTemplateGeneration(obj, 1)
+}
+
+// prepareDaemonSetUpdate is its PrepareForUpdate on the main resource: the client cannot set
+// templateGeneration; it is the stored one, plus one when the pod template changed
+// (Semantic.DeepEqual over the Go type). /status keeps the stored one too.
+func prepareDaemonSetUpdate(obj, old map[string]any, opts Options) map[string]any {
+	g := templateGeneration(old)
+	if opts.Subresource == "" && !goSemanticEqual(goTypeAt("apps", "DaemonSet", "spec", "template"), mapOf(obj["spec"])["template"], mapOf(old["spec"])["template"]) {
+		g++
+	}
+	if templateGeneration(obj) == g && hasTemplateGeneration(obj) == hasTemplateGeneration(old) {
+		return obj
+	}
+	return withTemplateGeneration(obj, g)
+}
+
+func hasTemplateGeneration(obj map[string]any) bool {
+	_, ok := mapOf(mapOf(obj["metadata"])["annotations"])["deprecated.daemonset.template.generation"]
+	return ok
+}
+
+// withTemplateGeneration is obj (copied along the path it changes) with the annotation set to g.
+func withTemplateGeneration(obj map[string]any, g int64) map[string]any {
+	out := maps.Clone(obj)
+	md := maps.Clone(mapOf(obj["metadata"]))
+	if md == nil {
+		md = map[string]any{}
+	}
+	ann := maps.Clone(mapOf(md["annotations"]))
+	if ann == nil {
+		ann = map[string]any{}
+	}
+	ann["deprecated.daemonset.template.generation"] = strconv.FormatInt(g, 10)
+	md["annotations"] = ann
+	out["metadata"] = md
+	return out
 }
 
 // templateGeneration is the internal spec.templateGeneration, which apps/v1 carries in the

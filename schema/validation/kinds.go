@@ -30,7 +30,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"apps", "Deployment"}:
 		return strategy{validate: validateDeployment, validateUpdate: validateDeploymentUpdate, warnings: deploymentWarnings}, true
 	case groupKind{"apps", "DaemonSet"}:
-		return strategy{validate: validateDaemonSet, validateUpdate: validateDaemonSetUpdate, warnings: daemonSetWarnings}, true
+		return strategy{validate: validateDaemonSet, validateUpdate: validateDaemonSetUpdate, warnings: daemonSetWarnings,
+			prepareCreate: prepareDaemonSetCreate, prepareUpdate: prepareDaemonSetUpdate}, true
 	case groupKind{"apps", "ReplicaSet"}:
 		return strategy{validate: validateReplicaSet, validateUpdate: validateReplicaSetUpdate, warnings: deploymentWarnings}, true
 	case groupKind{"", "Service"}:
