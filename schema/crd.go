@@ -592,7 +592,7 @@ func validateVersionSchema(p *Props, statusEnabled bool, fld field.Path) field.E
 		if typeErr {
 			all = append(all, field.Invalid(fld.Child("openAPIV3Schema.type"), p.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`))
 		} else if fieldErr {
-			all = append(all, field.Invalid(fld.Child("openAPIV3Schema"), *internalProps(p), fmt.Sprintf(`only %s fields are allowed at the root of the schema if the status subresource is enabled`, allowedRootFieldsText())))
+			all = append(all, field.Invalid(fld.Child("openAPIV3Schema"), internalProps(p), fmt.Sprintf(`only %s fields are allowed at the root of the schema if the status subresource is enabled`, allowedRootFieldsText())))
 		}
 	}
 	if p.Nullable {

@@ -1,219 +1,166 @@
 package schema
 
 import (
+	"encoding/json"
 	"fmt"
-	"sort"
+	"strconv"
 	"strings"
 )
 
-// Some CRD validation errors carry the apiserver's internal API structs as their value (printed
-// as JSON of Go structs without tags). These mirror their shape and field order.
+// Some CRD validation errors carry the apiserver's internal API structs as their value, printed
+// as the JSON of Go structs without tags: every field, in declaration order, by its Go name. A
+// internalStruct is that rendering; internalPropsFields is the one list of the internal JSONSchemaProps
+// fields in their order, used both to render a schema and to tell which fields it sets.
 
-type internalJSONSchemaProps struct {
-	ID                     string
-	Schema                 string
-	Ref                    *string
-	Description            string
-	Type                   string
-	Nullable               bool
-	Format                 string
-	Title                  string
-	Default                *any
-	Maximum                *float64
-	ExclusiveMaximum       bool
-	Minimum                *float64
-	ExclusiveMinimum       bool
-	MaxLength              *int64
-	MinLength              *int64
-	Pattern                string
-	MaxItems               *int64
-	MinItems               *int64
-	UniqueItems            bool
-	MultipleOf             *float64
-	Enum                   []any
-	MaxProperties          *int64
-	MinProperties          *int64
-	Required               []string
-	Items                  *internalPropsOrArray
-	AllOf                  []internalJSONSchemaProps
-	OneOf                  []internalJSONSchemaProps
-	AnyOf                  []internalJSONSchemaProps
-	Not                    *internalJSONSchemaProps
-	Properties             map[string]internalJSONSchemaProps
-	AdditionalProperties   *internalPropsOrBool
-	PatternProperties      map[string]internalJSONSchemaProps
-	Dependencies           map[string]any
-	AdditionalItems        *internalPropsOrBool
-	Definitions            map[string]internalJSONSchemaProps
-	ExternalDocs           *internalExternalDocs
-	Example                *any
-	XPreserveUnknownFields *bool
-	XEmbeddedResource      bool
-	XIntOrString           bool
-	XListMapKeys           []string
-	XListType              *string
-	XMapType               *string
-	XValidations           []internalValidationRule
+// internalField is one field of a internalStruct: its Go name, whether it is set (non-zero), and its value.
+type internalField struct {
+	name  string
+	set   bool
+	value any
 }
 
-type internalPropsOrArray struct {
-	Schema      *internalJSONSchemaProps
-	JSONSchemas []internalJSONSchemaProps
-}
+// internalStruct renders as encoding/json renders a Go struct without tags.
+type internalStruct []internalField
 
-type internalPropsOrBool struct {
-	Allows bool
-	Schema *internalJSONSchemaProps
-}
-
-type internalExternalDocs struct {
-	Description string
-	URL         string
-}
-
-type internalValidationRule struct {
-	Rule              string
-	Message           string
-	MessageExpression string
-	Reason            *string
-	FieldPath         string
-	OptionalOldSelf   *bool
-}
-
-func internalPropsList(l []Props) []internalJSONSchemaProps {
-	if l == nil {
-		return nil
+func (g internalStruct) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, f := range g {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Quote(f.name))
+		b.WriteByte(':')
+		v, err := json.Marshal(f.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
 	}
-	out := make([]internalJSONSchemaProps, len(l))
-	for i := range l {
-		out[i] = *internalProps(&l[i])
-	}
-	return out
+	b.WriteByte('}')
+	return []byte(b.String()), nil
 }
 
-func internalPropsMap(m map[string]*Props) map[string]internalJSONSchemaProps {
-	if m == nil {
-		return nil
+// internalPropsFields lists the internal JSONSchemaProps fields of p in the internal struct's order.
+func internalPropsFields(p *Props) internalStruct {
+	var def, example any
+	if p.HasDefault && p.Default != nil {
+		def = p.Default
 	}
-	out := make(map[string]internalJSONSchemaProps, len(m))
-	for k, v := range m {
-		out[k] = *internalProps(v)
+	if p.HasExample && p.Example != nil {
+		example = p.Example
 	}
-	return out
+	var items any
+	if p.Items != nil || p.ItemsArray != nil {
+		items = internalStruct{{"Schema", p.Items != nil, internalProps(p.Items)}, {"JSONSchemas", p.ItemsArray != nil, internalPropsList(p.ItemsArray)}}
+	}
+	var externalDocs any
+	if p.ExternalDocs != nil {
+		externalDocs = internalStruct{{"Description", p.ExternalDocs.Description != "", p.ExternalDocs.Description}, {"URL", p.ExternalDocs.URL != "", p.ExternalDocs.URL}}
+	}
+	var rules []internalStruct
+	for _, r := range p.XValidations {
+		m, _ := r.(map[string]any)
+		str := func(k string) string { s, _ := m[k].(string); return s }
+		var reason *string
+		if s, ok := m["reason"].(string); ok {
+			reason = &s
+		}
+		var optionalOldSelf *bool
+		if b, ok := m["optionalOldSelf"].(bool); ok {
+			optionalOldSelf = &b
+		}
+		rules = append(rules, internalStruct{{"Rule", true, str("rule")}, {"Message", true, str("message")},
+			{"MessageExpression", true, str("messageExpression")}, {"Reason", true, reason},
+			{"FieldPath", true, str("fieldPath")}, {"OptionalOldSelf", true, optionalOldSelf}})
+	}
+	return internalStruct{
+		{"ID", p.ID != "", p.ID},
+		{"Schema", p.Schema != "", p.Schema},
+		{"Ref", p.Ref != nil, p.Ref},
+		{"Description", p.Description != "", p.Description},
+		{"Type", p.Type != "", p.Type},
+		{"Nullable", p.Nullable, p.Nullable},
+		{"Format", p.Format != "", p.Format},
+		{"Title", p.Title != "", p.Title},
+		{"Default", def != nil, def},
+		{"Maximum", p.Maximum != nil, p.Maximum},
+		{"ExclusiveMaximum", p.ExclusiveMaximum, p.ExclusiveMaximum},
+		{"Minimum", p.Minimum != nil, p.Minimum},
+		{"ExclusiveMinimum", p.ExclusiveMinimum, p.ExclusiveMinimum},
+		{"MaxLength", p.MaxLength != nil, p.MaxLength},
+		{"MinLength", p.MinLength != nil, p.MinLength},
+		{"Pattern", p.Pattern != "", p.Pattern},
+		{"MaxItems", p.MaxItems != nil, p.MaxItems},
+		{"MinItems", p.MinItems != nil, p.MinItems},
+		{"UniqueItems", p.UniqueItems, p.UniqueItems},
+		{"MultipleOf", p.MultipleOf != nil, p.MultipleOf},
+		{"Enum", p.Enum != nil, p.Enum},
+		{"MaxProperties", p.MaxProperties != nil, p.MaxProperties},
+		{"MinProperties", p.MinProperties != nil, p.MinProperties},
+		{"Required", p.Required != nil, p.Required},
+		{"Items", items != nil, items},
+		{"AllOf", p.AllOf != nil, internalPropsList(p.AllOf)},
+		{"OneOf", p.OneOf != nil, internalPropsList(p.OneOf)},
+		{"AnyOf", p.AnyOf != nil, internalPropsList(p.AnyOf)},
+		{"Not", p.Not != nil, internalProps(p.Not)},
+		{"Properties", p.Properties != nil, internalPropsMap(p.Properties)},
+		{"AdditionalProperties", p.AdditionalProperties != nil, internalPropsOrBool(p.AdditionalProperties)},
+		{"PatternProperties", p.PatternProperties != nil, internalPropsMap(p.PatternProperties)},
+		{"Dependencies", p.Dependencies != nil, p.Dependencies},
+		{"AdditionalItems", p.AdditionalItems != nil, internalPropsOrBool(p.AdditionalItems)},
+		{"Definitions", p.Definitions != nil, internalPropsMap(p.Definitions)},
+		{"ExternalDocs", externalDocs != nil, externalDocs},
+		{"Example", example != nil, example},
+		{"XPreserveUnknownFields", p.XPreserveUnknownFields != nil, p.XPreserveUnknownFields},
+		{"XEmbeddedResource", p.XEmbeddedResource, p.XEmbeddedResource},
+		{"XIntOrString", p.XIntOrString, p.XIntOrString},
+		{"XListMapKeys", p.XListMapKeys != nil, p.XListMapKeys},
+		{"XListType", p.XListType != nil, p.XListType},
+		{"XMapType", p.XMapType != nil, p.XMapType},
+		{"XValidations", p.XValidations != nil, rules},
+	}
 }
 
-// internalProps converts p to the internal JSONSchemaProps shape.
-func internalProps(p *Props) *internalJSONSchemaProps {
+// internalProps is p in the internal JSONSchemaProps shape, nil (JSON null) for a nil p.
+func internalProps(p *Props) any {
 	if p == nil {
 		return nil
 	}
-	o := &internalJSONSchemaProps{
-		ID: p.ID, Schema: p.Schema, Ref: p.Ref, Description: p.Description, Type: p.Type, Nullable: p.Nullable,
-		Format: p.Format, Title: p.Title, Maximum: p.Maximum, ExclusiveMaximum: p.ExclusiveMaximum, Minimum: p.Minimum,
-		ExclusiveMinimum: p.ExclusiveMinimum, MaxLength: p.MaxLength, MinLength: p.MinLength, Pattern: p.Pattern,
-		MaxItems: p.MaxItems, MinItems: p.MinItems, UniqueItems: p.UniqueItems, MultipleOf: p.MultipleOf, Enum: p.Enum,
-		MaxProperties: p.MaxProperties, MinProperties: p.MinProperties, Required: p.Required,
-		AllOf: internalPropsList(p.AllOf), OneOf: internalPropsList(p.OneOf), AnyOf: internalPropsList(p.AnyOf),
-		Not: internalProps(p.Not), Properties: internalPropsMap(p.Properties), PatternProperties: internalPropsMap(p.PatternProperties),
-		Dependencies: p.Dependencies, Definitions: internalPropsMap(p.Definitions),
-		XPreserveUnknownFields: p.XPreserveUnknownFields, XEmbeddedResource: p.XEmbeddedResource, XIntOrString: p.XIntOrString,
-		XListMapKeys: p.XListMapKeys, XListType: p.XListType, XMapType: p.XMapType,
+	return internalPropsFields(p)
+}
+
+func internalPropsList(l []Props) []internalStruct {
+	if l == nil {
+		return nil
 	}
-	if p.HasDefault && p.Default != nil {
-		d := p.Default
-		o.Default = &d
+	out := make([]internalStruct, len(l))
+	for i := range l {
+		out[i] = internalPropsFields(&l[i])
 	}
-	if p.HasExample && p.Example != nil {
-		e := p.Example
-		o.Example = &e
+	return out
+}
+
+func internalPropsMap(m map[string]*Props) map[string]internalStruct {
+	if m == nil {
+		return nil
 	}
-	if p.Items != nil || p.ItemsArray != nil {
-		o.Items = &internalPropsOrArray{Schema: internalProps(p.Items), JSONSchemas: internalPropsList(p.ItemsArray)}
+	out := make(map[string]internalStruct, len(m))
+	for k, v := range m {
+		out[k] = internalPropsFields(v)
 	}
-	if p.AdditionalProperties != nil {
-		o.AdditionalProperties = &internalPropsOrBool{Allows: p.AdditionalProperties.Allows, Schema: internalProps(p.AdditionalProperties.Schema)}
+	return out
+}
+
+func internalPropsOrBool(b *PropsOrBool) any {
+	if b == nil {
+		return nil
 	}
-	if p.AdditionalItems != nil {
-		o.AdditionalItems = &internalPropsOrBool{Allows: p.AdditionalItems.Allows, Schema: internalProps(p.AdditionalItems.Schema)}
-	}
-	if p.ExternalDocs != nil {
-		o.ExternalDocs = &internalExternalDocs{Description: p.ExternalDocs.Description, URL: p.ExternalDocs.URL}
-	}
-	for _, r := range p.XValidations {
-		m, _ := r.(map[string]any)
-		vr := internalValidationRule{}
-		vr.Rule, _ = m["rule"].(string)
-		vr.Message, _ = m["message"].(string)
-		vr.MessageExpression, _ = m["messageExpression"].(string)
-		vr.FieldPath, _ = m["fieldPath"].(string)
-		if s, ok := m["reason"].(string); ok {
-			vr.Reason = &s
-		}
-		if b, ok := m["optionalOldSelf"].(bool); ok {
-			vr.OptionalOldSelf = &b
-		}
-		o.XValidations = append(o.XValidations, vr)
-	}
-	return o
+	return internalStruct{{"Allows", b.Allows, b.Allows}, {"Schema", b.Schema != nil, internalProps(b.Schema)}}
 }
 
 // allowedFieldsAtRootSchema are the root schema fields allowed with the status subresource.
 var allowedFieldsAtRootSchema = []string{"Description", "Type", "Format", "Title", "Maximum", "ExclusiveMaximum", "Minimum", "ExclusiveMinimum", "MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems", "UniqueItems", "MultipleOf", "Required", "Items", "Properties", "ExternalDocs", "Example", "XPreserveUnknownFields", "XValidations"}
-
-// rootFieldsSet lists the internal field names set (non-zero) at p, in struct order.
-func rootFieldsSet(p *Props) []string {
-	var out []string
-	add := func(name string, set bool) {
-		if set {
-			out = append(out, name)
-		}
-	}
-	add("ID", p.ID != "")
-	add("Schema", p.Schema != "")
-	add("Ref", p.Ref != nil)
-	add("Description", p.Description != "")
-	add("Type", p.Type != "")
-	add("Nullable", p.Nullable)
-	add("Format", p.Format != "")
-	add("Title", p.Title != "")
-	add("Default", p.HasDefault && p.Default != nil)
-	add("Maximum", p.Maximum != nil)
-	add("ExclusiveMaximum", p.ExclusiveMaximum)
-	add("Minimum", p.Minimum != nil)
-	add("ExclusiveMinimum", p.ExclusiveMinimum)
-	add("MaxLength", p.MaxLength != nil)
-	add("MinLength", p.MinLength != nil)
-	add("Pattern", p.Pattern != "")
-	add("MaxItems", p.MaxItems != nil)
-	add("MinItems", p.MinItems != nil)
-	add("UniqueItems", p.UniqueItems)
-	add("MultipleOf", p.MultipleOf != nil)
-	add("Enum", p.Enum != nil)
-	add("MaxProperties", p.MaxProperties != nil)
-	add("MinProperties", p.MinProperties != nil)
-	add("Required", p.Required != nil)
-	add("Items", p.Items != nil || p.ItemsArray != nil)
-	add("AllOf", p.AllOf != nil)
-	add("OneOf", p.OneOf != nil)
-	add("AnyOf", p.AnyOf != nil)
-	add("Not", p.Not != nil)
-	add("Properties", p.Properties != nil)
-	add("AdditionalProperties", p.AdditionalProperties != nil)
-	add("PatternProperties", p.PatternProperties != nil)
-	add("Dependencies", p.Dependencies != nil)
-	add("AdditionalItems", p.AdditionalItems != nil)
-	add("Definitions", p.Definitions != nil)
-	add("ExternalDocs", p.ExternalDocs != nil)
-	add("Example", p.HasExample && p.Example != nil)
-	add("XPreserveUnknownFields", p.XPreserveUnknownFields != nil)
-	add("XEmbeddedResource", p.XEmbeddedResource)
-	add("XIntOrString", p.XIntOrString)
-	add("XListMapKeys", p.XListMapKeys != nil)
-	add("XListType", p.XListType != nil)
-	add("XMapType", p.XMapType != nil)
-	add("XValidations", p.XValidations != nil)
-	return out
-}
 
 // rootStatusErrors is the status-subresource restriction of the root schema: only object type
 // and a list of fields (allowedFieldsAtRootSchema), the first offending field reported.
@@ -222,14 +169,17 @@ func rootStatusErrors(p *Props) (typeErr bool, fieldErr bool) {
 	for _, f := range allowedFieldsAtRootSchema {
 		allowed[f] = true
 	}
-	for _, f := range rootFieldsSet(p) {
-		if f == "Type" {
+	for _, f := range internalPropsFields(p) {
+		if !f.set {
+			continue
+		}
+		if f.name == "Type" {
 			if p.Type != "object" {
 				return true, false
 			}
 			continue
 		}
-		if !allowed[f] {
+		if !allowed[f.name] {
 			return false, true
 		}
 	}
@@ -253,7 +203,7 @@ type internalCRDVersion struct {
 }
 
 type internalValidation struct {
-	OpenAPIV3Schema *internalJSONSchemaProps
+	OpenAPIV3Schema any
 }
 
 type internalSubresources struct {
@@ -313,6 +263,3 @@ func internalVersions(c *CRD, hoistSchema, hoistSubresources, hoistColumns, hois
 	}
 	return out
 }
-
-var _ = sort.Strings
-var _ = strings.Join
