@@ -10,14 +10,10 @@ import (
 	"sort"
 	"strings"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apiextensionsv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	runtimeschema "k8s.io/apimachinery/pkg/runtime/schema"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
-	apiregistrationv1beta1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1beta1"
+
+	"github.com/writepath/writepath/internal/gen/genio"
 )
 
 // The discovery documents: upstream/ holds the ones the Kubernetes repository ships for v1.37.2
@@ -101,20 +97,6 @@ func (k *kinds) dto() kindsDTO {
 	return out
 }
 
-func newScheme() (*runtime.Scheme, error) {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{
-		clientgoscheme.AddToScheme,
-		apiextensionsv1.AddToScheme, apiextensionsv1beta1.AddToScheme,
-		apiregistrationv1.AddToScheme, apiregistrationv1beta1.AddToScheme,
-	} {
-		if err := add(s); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
 // readResourceLists reads every APIResourceList (api__v1.json, apis__<group>__<version>.json) of dir.
 func readResourceLists(dir string) ([]metav1.APIResourceList, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "api*__*.json"))
@@ -144,7 +126,7 @@ func readResourceLists(dir string) ([]metav1.APIResourceList, error) {
 }
 
 func buildKinds(discoveryDir string, smd *smdSchema) (*kinds, error) {
-	scheme, err := newScheme()
+	scheme, err := genio.Scheme()
 	if err != nil {
 		return nil, err
 	}

@@ -15,15 +15,15 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/writepath/writepath/internal/gen/genio"
 )
 
 // output files, all under -out.
@@ -57,29 +57,12 @@ func run(out, discoveryDir, openAPIDir string, verify bool) error {
 	sort.Strings(names)
 	var stale []string
 	for _, name := range names {
-		path := filepath.Join(out, name)
-		if verify {
-			have, err := readMaybeGzip(path)
-			if err != nil {
-				stale = append(stale, fmt.Sprintf("%s: %v", path, err))
-				continue
-			}
-			if !bytes.Equal(have, files[name]) {
-				stale = append(stale, path+": differs from the generator's output")
-			}
+		err := genio.Write(filepath.Join(out, name), files[name], verify)
+		if errors.Is(err, genio.ErrStale) || (verify && err != nil) {
+			stale = append(stale, err.Error())
 			continue
 		}
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return err
-		}
-		data := files[name]
-		if filepath.Ext(name) == ".gz" {
-			data, err = gzipBytes(data)
-			if err != nil {
-				return err
-			}
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -122,33 +105,4 @@ func generate(discoveryDir, openAPIDir string) (map[string][]byte, error) {
 		files[name] = append(data, '\n')
 	}
 	return files, nil
-}
-
-func gzipBytes(data []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(data); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// readMaybeGzip reads a file and, for .gz files, decompresses it: the comparison is on content, so
-// a different compress/flate implementation in another Go release does not make files stale.
-func readMaybeGzip(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err != nil || filepath.Ext(path) != ".gz" {
-		return data, err
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(zr)
 }

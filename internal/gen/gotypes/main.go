@@ -18,26 +18,19 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"github.com/writepath/writepath/internal/gen/jsonfields"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apiextensionsv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
-	apiregistrationv1beta1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1beta1"
+	"github.com/writepath/writepath/internal/gen/genio"
+	"github.com/writepath/writepath/internal/gen/jsonfields"
 )
 
 const outFile = "gotypes.json.gz"
@@ -53,7 +46,7 @@ func main() {
 }
 
 func run(out string, verify bool) error {
-	kinds, err := readKinds(filepath.Join(out, "kinds.json"))
+	kinds, err := genio.ReadKinds(filepath.Join(out, "kinds.json"))
 	if err != nil {
 		return err
 	}
@@ -61,77 +54,18 @@ func run(out string, verify bool) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(out, outFile)
-	if verify {
-		have, err := readGzip(path)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		if !bytes.Equal(have, data) {
-			return fmt.Errorf("%s is stale: run `go generate ./schema/...` and commit schema/data", path)
-		}
-		return nil
+	err = genio.Write(filepath.Join(out, outFile), data, verify)
+	if errors.Is(err, genio.ErrStale) {
+		return fmt.Errorf("%w: run `go generate ./schema/...` and commit schema/data", err)
 	}
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	if _, err := zw.Write(data); err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
-}
-
-func readGzip(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(zr)
-}
-
-// catalogueKind is the part of a kinds.json entry the generator reads.
-type catalogueKind struct {
-	Group   string `json:"group"`
-	Version string `json:"version"`
-	Kind    string `json:"kind"`
-	GoType  string `json:"goType"`
-}
-
-func readKinds(path string) ([]catalogueKind, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var doc struct {
-		Kinds []catalogueKind `json:"kinds"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return doc.Kinds, nil
+	return err
 }
 
 // goTypes maps "pkgpath.Name" to the Go type of every kind the reference schemes register.
 func goTypes() (map[string]reflect.Type, error) {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{
-		clientgoscheme.AddToScheme,
-		apiextensionsv1.AddToScheme, apiextensionsv1beta1.AddToScheme,
-		apiregistrationv1.AddToScheme, apiregistrationv1beta1.AddToScheme,
-	} {
-		if err := add(s); err != nil {
-			return nil, err
-		}
+	s, err := genio.Scheme()
+	if err != nil {
+		return nil, err
 	}
 	m := map[string]reflect.Type{}
 	for _, t := range s.AllKnownTypes() {
@@ -201,7 +135,7 @@ type builder struct {
 	errs  []string
 }
 
-func generate(kinds []catalogueKind) ([]byte, error) {
+func generate(kinds []genio.Kind) ([]byte, error) {
 	known, err := goTypes()
 	if err != nil {
 		return nil, err

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
-	"github.com/writepath/writepath/internal/gen/jsonfields"
 	"reflect"
 	"testing"
+
+	"github.com/writepath/writepath/internal/gen/genio"
+	"github.com/writepath/writepath/internal/gen/jsonfields"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -54,7 +56,7 @@ func TestTypeFieldsEmbedded(t *testing.T) {
 // TestGenerateDeterministic: the table depends on the catalogue only (Go maps and the schemes'
 // type registries iterate in random order; the output must not).
 func TestGenerateDeterministic(t *testing.T) {
-	kinds, err := readKinds("../../../schema/data/kinds.json")
+	kinds, err := genio.ReadKinds("../../../schema/data/kinds.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +64,18 @@ func TestGenerateDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := generate(append([]catalogueKind(nil), kinds...))
+	b, err := generate(append([]genio.Kind(nil), kinds...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a, b) {
 		t.Error("two runs differ")
+	}
+}
+
+// TestGeneratedCurrent: schema/data/gotypes.json.gz is what the generator writes.
+func TestGeneratedCurrent(t *testing.T) {
+	if err := run("../../../schema/data", true); err != nil {
+		t.Fatal(err)
 	}
 }

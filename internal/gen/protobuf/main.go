@@ -23,12 +23,10 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -36,15 +34,11 @@ import (
 	"strconv"
 	"strings"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	apiextensionsv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1beta1 "k8s.io/apimachinery/pkg/apis/meta/v1beta1"
-	"k8s.io/apimachinery/pkg/runtime"
 	runtimeschema "k8s.io/apimachinery/pkg/runtime/schema"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
-	apiregistrationv1beta1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1beta1"
+
+	"github.com/writepath/writepath/internal/gen/genio"
 )
 
 const outFile = "table.json.gz"
@@ -61,7 +55,7 @@ func main() {
 }
 
 func run(out, kindsPath string, verify bool) error {
-	kinds, err := readKinds(kindsPath)
+	kinds, err := genio.ReadKinds(kindsPath)
 	if err != nil {
 		return err
 	}
@@ -73,81 +67,11 @@ func run(out, kindsPath string, verify bool) error {
 	if err != nil {
 		return err
 	}
-	data = append(data, '\n')
-	path := filepath.Join(out, outFile)
-	if verify {
-		have, err := readGzip(path)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		if !bytes.Equal(have, data) {
-			return fmt.Errorf("%s is stale: run `go generate ./internal/codec/protobuf/` and commit it", path)
-		}
-		return nil
+	err = genio.Write(filepath.Join(out, outFile), append(data, '\n'), verify)
+	if errors.Is(err, genio.ErrStale) {
+		return fmt.Errorf("%w: run `go generate ./internal/codec/protobuf/` and commit it", err)
 	}
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	if _, err := zw.Write(data); err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
-}
-
-func readGzip(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(zr)
-}
-
-// CatalogueKind is the part of a kinds.json entry the generator reads.
-type CatalogueKind struct {
-	Group   string   `json:"group"`
-	Version string   `json:"version"`
-	Kind    string   `json:"kind"`
-	GoType  string   `json:"goType"`
-	Verbs   []string `json:"verbs"`
-}
-
-func readKinds(path string) ([]CatalogueKind, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var doc struct {
-		Kinds []CatalogueKind `json:"kinds"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return doc.Kinds, nil
-}
-
-// Scheme is the reference scheme the Go types come from.
-func Scheme() (*runtime.Scheme, error) {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{
-		clientgoscheme.AddToScheme,
-		apiextensionsv1.AddToScheme, apiextensionsv1beta1.AddToScheme,
-		apiregistrationv1.AddToScheme, apiregistrationv1beta1.AddToScheme,
-	} {
-		if err := add(s); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	return err
 }
 
 // Table is the generated file.
@@ -242,8 +166,8 @@ var metaKinds = []struct {
 }
 
 // Generate builds the table for the catalogue's kinds.
-func Generate(kinds []CatalogueKind) (*Table, error) {
-	scheme, err := Scheme()
+func Generate(kinds []genio.Kind) (*Table, error) {
+	scheme, err := genio.Scheme()
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +191,7 @@ func Generate(kinds []CatalogueKind) (*Table, error) {
 		table.Kinds = append(table.Kinds, Kind{APIVersion: apiVersion, Kind: kind, Message: id})
 		return nil
 	}
-	sorted := append([]CatalogueKind(nil), kinds...)
+	sorted := append([]genio.Kind(nil), kinds...)
 	sort.Slice(sorted, func(i, j int) bool {
 		a, c := sorted[i], sorted[j]
 		if a.Group != c.Group {
