@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"errors"
 	"sort"
 	"strings"
 
@@ -16,19 +17,16 @@ type writeOptions struct {
 	kind            string // CreateOptions, UpdateOptions, PatchOptions
 	dryRun          []string
 	fieldManager    string
-	fieldValidation string
+	fieldValidation schema.FieldValidation
 	force           *bool
 }
 
 // level is the field validation level; the apiserver's default (no parameter) is Warn.
 func (o writeOptions) level() schema.FieldValidation {
-	switch o.fieldValidation {
-	case "Ignore":
-		return schema.FieldValidationIgnore
-	case "Strict":
-		return schema.FieldValidationStrict
+	if o.fieldValidation == "" {
+		return schema.FieldValidationWarn
 	}
-	return schema.FieldValidationWarn
+	return o.fieldValidation
 }
 
 // parseWriteOptions decodes the query as the parameter codec does (400 for a value that does not
@@ -36,7 +34,7 @@ func (o writeOptions) level() schema.FieldValidation {
 // and ValidatePatchOptions do (422 "<Kind>Options.meta.k8s.io "" is invalid: ...").
 func (h *handler) parseWriteOptions(kind string, isApply bool) (writeOptions, error) {
 	q := h.query
-	o := writeOptions{kind: kind, dryRun: q["dryRun"], fieldManager: q.Get("fieldManager"), fieldValidation: q.Get("fieldValidation")}
+	o := writeOptions{kind: kind, dryRun: q["dryRun"], fieldManager: q.Get("fieldManager")}
 	if kind == "PatchOptions" {
 		if vs, ok := q["force"]; ok && len(vs) > 0 {
 			b := queryBool(vs)
@@ -55,11 +53,12 @@ func (h *handler) parseWriteOptions(kind string, isApply bool) (writeOptions, er
 	}
 	errs = append(errs, managedfields.ValidateManager(o.fieldManager, field.NewPath("fieldManager"))...)
 	errs = append(errs, validateDryRun(o.dryRun)...)
-	switch o.fieldValidation {
-	case "", "Ignore", "Strict", "Warn":
-	default:
-		errs = append(errs, field.NotSupported(field.NewPath("fieldValidation"), o.fieldValidation, []string{"", "Ignore", "Strict", "Warn"}))
+	fv, err := schema.ParseFieldValidation(q.Get("fieldValidation"))
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		errs = append(errs, fe)
 	}
+	o.fieldValidation = fv
 	if len(errs) > 0 {
 		return o, status.Invalid(status.GroupKind{Group: "meta.k8s.io", Kind: kind}, "", errs)
 	}
