@@ -2,6 +2,7 @@ package apply
 
 import (
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/validation"
 	"github.com/writepath/writepath/versions"
 )
 
@@ -228,9 +229,7 @@ func podLevelResize(obj, live map[string]any) {
 			spec["resources"] = toModel(old)
 		}
 	}
-	if _, has := present(spec, "resources"); has {
-		defaultPodLevelResources(spec)
-	}
+	validation.DefaultPodLevelResources(spec)
 }
 
 // resizeContainers is dropNonResizeUpdatesForContainers: the stored containers with the write's

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"time"
 
-	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
@@ -180,7 +179,7 @@ func preparePodForCreate(obj map[string]any) {
 		c, err := value.DeepCopyMap(spec)
 		if err == nil {
 			obj["spec"] = c
-			apply.DefaultPodLevelResources(c)
+			validation.DefaultPodLevelResources(c)
 		}
 	}
 	st["qosClass"] = validation.PodQOS(obj)

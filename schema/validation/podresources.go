@@ -2,6 +2,7 @@ package validation
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/quantity"
@@ -138,4 +139,95 @@ func sortedQtyKeys(l qtyList) []string {
 		m[k] = nil
 	}
 	return sortedKeys(m)
+}
+
+// DefaultPodLevelResources is podutil.DefaultPodLevelResources (PodLevelResources and
+// PodLevelResourcesFixDefaulting on), which the Pod strategy's PrepareForCreate and the resize
+// strategy's PrepareForUpdate run on a spec that sets pod-level resources: pod-level hugepage
+// limits from the containers' limits, missing pod-level requests from the containers' requests
+// (overcommittable resources) and from the pod-level limits, and missing pod-level limits as the
+// larger of the pod-level request and the containers' limits when every container (ephemeral
+// ones included) sets one. Computed values are written as the apiserver serialises a Quantity
+// (canonical form). spec is changed in place (its resources map and lists are replaced, never
+// modified); a spec without resources, or with null resources, is left alone.
+func DefaultPodLevelResources(spec map[string]any) {
+	res, ok := spec["resources"].(map[string]any)
+	if !ok || len(mapOf(res["requests"]))+len(mapOf(res["limits"])) == 0 {
+		return
+	}
+	res = copyMap(res)
+	spec["resources"] = res
+	reqs, lims := copyMap(mapOf(res["requests"])), copyMap(mapOf(res["limits"]))
+	for name, q := range aggregateContainers(spec, "limits") {
+		if !isHugePages(name) {
+			continue
+		}
+		if _, ok := mapOf(res["requests"])[name]; ok {
+			continue
+		}
+		if _, ok := lims[name]; !ok {
+			lims[name] = q.Canonical()
+		}
+	}
+	if len(lims) > 0 {
+		res["limits"] = lims
+	}
+	for name, q := range aggregateContainers(spec, "requests") {
+		if _, ok := reqs[name]; !ok && podLevelSupported(name) && overcommitAllowed(name) {
+			reqs[name] = q.Canonical()
+		}
+	}
+	for name, l := range mapOf(res["limits"]) {
+		if _, ok := reqs[name]; !ok && podLevelSupported(name) {
+			reqs[name] = l
+		}
+	}
+	if len(reqs) > 0 {
+		res["requests"] = reqs
+	}
+	// Limits: candidates are requested resources without a pod-level limit that every
+	// container, init container and ephemeral container limits.
+	candidates := map[string]bool{}
+	for name := range reqs {
+		if _, ok := mapOf(res["limits"])[name]; !ok && podLevelSupported(name) {
+			candidates[name] = true
+		}
+	}
+	for _, key := range []string{"initContainers", "containers", "ephemeralContainers"} {
+		for _, c := range listOf(spec[key]) {
+			l := mapOf(mapOf(mapOf(c)["resources"])["limits"])
+			for name := range candidates {
+				if _, ok := l[name]; !ok {
+					delete(candidates, name)
+				}
+			}
+		}
+	}
+	if len(candidates) == 0 {
+		return
+	}
+	aggr := aggregateContainers(spec, "limits")
+	l := copyMap(mapOf(res["limits"]))
+	for name := range candidates {
+		val, ok := aggr[name]
+		if !ok {
+			continue
+		}
+		if req, ok := qty(reqs[name]); ok && req.Cmp(val) > 0 {
+			val = req
+		}
+		l[name] = val.Canonical()
+		res["limits"] = l
+	}
+}
+
+// podLevelSupported is the resources pod-level resources may name: cpu, memory and hugepages.
+func podLevelSupported(name string) bool {
+	return name == "cpu" || name == "memory" || isHugePages(name)
+}
+
+// overcommitAllowed is IsOvercommitAllowed: native resources other than hugepages.
+func overcommitAllowed(name string) bool {
+	native := !strings.Contains(name, "/") || strings.Contains(name, "kubernetes.io/")
+	return native && !isHugePages(name)
 }
