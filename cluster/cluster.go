@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"sort"
 	"strconv"
 	"sync"
@@ -93,7 +94,8 @@ type Cluster struct {
 	tokens      map[string]registry.User
 	kubeletMode Kubelet
 
-	mu        sync.Mutex // serialises requests that write, and the controllers
+	mu        sync.Mutex // serialises requests (without a CachedReader), and the controllers
+	rngMu     sync.Mutex // guards rng: requests on a store with a CachedReader run concurrently
 	rng       *rand.Rand
 	resources map[resourceKey]struct{} // every resource that has been written, for snapshots
 	// expectations are the ReplicaSet controller's, by ReplicaSet uid.
@@ -143,9 +145,20 @@ func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Respon
 	if req.Now.IsZero() {
 		req.Now = c.clock.Now()
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	resp, writes, err := c.handle(ctx, req)
+	cached, concurrent := c.store.(CachedReader)
+	if !concurrent {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
+	resp, writes, stored, err := c.handle(ctx, req, cached)
+	if concurrent {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
+	for _, st := range stored {
+		c.observe(st.Key, st.Value, st.rev)
+		c.resources[resourceKey{st.Key.Group, st.Key.Resource}] = struct{}{}
+	}
 	if err != nil || len(writes) == 0 {
 		return resp, err
 	}
@@ -175,8 +188,15 @@ func (c *Cluster) write(ctx context.Context, w Write) (int64, error) {
 }
 
 // maxCommitAttempts bounds how often a request is answered again when another writer (another
-// server on the same storage) changed what it read before its writes landed.
+// server on the same storage, or another request on a store with a CachedReader) changed what it
+// read before its writes landed.
 const maxCommitAttempts = 32
+
+// storedWrite is a write commit made, for the controllers' index (observe) once c.mu is held.
+type storedWrite struct {
+	Write
+	rev int64
+}
 
 // handle answers req with registry.Handle and stores its writes, each a compare-and-swap on the
 // mod revision of the object as Handle read it (what the request saw), so that a write landing in
@@ -184,31 +204,53 @@ const maxCommitAttempts = 32
 // request is answered again over the new state, as the apiserver's GuaranteedUpdate tries its
 // update again on a conflict (a client's own resourceVersion precondition then fails as a 409).
 // The resourceVersions Handle was promised become the revisions the commits got, in the
-// response and in what is stored (registry.Stored). c.mu is held.
-func (c *Cluster) handle(ctx context.Context, req registry.Request) (registry.Response, []registry.Write, error) {
+// response and in what is stored (registry.Stored).
+//
+// With a CachedReader (cached non-nil), c.mu is not held and a write request's first answer reads
+// the store's cache, as the apiserver's GuaranteedUpdate starts from its watch cache's object:
+// a stale read of a key the request writes fails its compare-and-swap, and an answer with no
+// writes (an error: not found, a 409 on a stale resourceVersion) is given again over direct
+// reads, as GuaranteedUpdate re-reads etcd before failing on a cached object. Reads (GET, list)
+// always read the store. Without one, c.mu is held.
+func (c *Cluster) handle(ctx context.Context, req registry.Request, cached CachedReader) (registry.Response, []registry.Write, []storedWrite, error) {
+	var stored []storedWrite
+	useCache := cached != nil && req.Method != "" && req.Method != http.MethodGet
 	for attempt := 0; ; attempt++ {
-		w := &world{ctx: ctx, c: c}
-		resp, writes, err := registry.Handle(ctx, w, req)
-		if err != nil || len(writes) == 0 {
-			return resp, writes, err
+		w := &world{ctx: ctx, c: c, reads: c.store}
+		if useCache {
+			if r, ok := cached.Cached(); ok {
+				w.reads = r
+			} else {
+				useCache = false
+			}
 		}
-		committed, err := c.commit(ctx, w, writes)
+		resp, writes, err := registry.Handle(ctx, w, req)
+		if err == nil && len(writes) == 0 && useCache {
+			useCache = false
+			continue
+		}
+		if err != nil || len(writes) == 0 {
+			return resp, writes, stored, err
+		}
+		committed, err := c.commit(ctx, w, writes, &stored)
 		if isConflict(err) && attempt+1 < maxCommitAttempts {
+			useCache = false
 			continue
 		}
 		if err != nil {
-			return resp, nil, err
+			return resp, nil, stored, err
 		}
 		resp, err = registry.Stored(req, resp, committed)
-		return resp, writes, err
+		return resp, writes, stored, err
 	}
 }
 
 // commit stores the writes of one registry.Handle in order and returns, for each resourceVersion
 // Handle was promised (World.NextResourceVersion), the revision its write was stored at. A write's
 // precondition is the mod revision of its key as the request's world read it, or as this request's
-// previous write of the key stored it. A *ConflictError means another writer came first.
-func (c *Cluster) commit(ctx context.Context, w *world, writes []registry.Write) (map[string]string, error) {
+// previous write of the key stored it. A *ConflictError means another writer came first. Each
+// stored write is appended to stored.
+func (c *Cluster) commit(ctx context.Context, w *world, writes []registry.Write, stored *[]storedWrite) (map[string]string, error) {
 	committed := map[string]string{}
 	for _, wr := range writes {
 		key := Key{Group: wr.Resource.Group, Resource: wr.Resource.Resource, Namespace: wr.Namespace, Name: wr.Name}
@@ -220,17 +262,18 @@ func (c *Cluster) commit(ctx context.Context, w *world, writes []registry.Write)
 		if wr.Delete {
 			val = nil
 		}
-		rev, err := c.write(ctx, Write{Key: key, Value: val, ModRevision: expected})
+		sw := Write{Key: key, Value: val, ModRevision: expected}
+		rev, err := c.store.Write(ctx, sw)
 		if err != nil {
 			return nil, fmt.Errorf("storing %s: %w", key, err)
 		}
+		*stored = append(*stored, storedWrite{Write: sw, rev: rev})
 		w.observed[key] = rev
 		if wr.Delete {
 			w.observed[key] = 0
 		} else if promised := metaString(wr.Object, "resourceVersion"); promised != "" {
 			committed[promised] = strconv.FormatInt(rev, 10)
 		}
-		c.resources[resourceKey{key.Group, key.Resource}] = struct{}{}
 	}
 	return committed, nil
 }
@@ -363,10 +406,12 @@ func metaString(obj map[string]any, k string) string {
 	return s
 }
 
-// world is registry.World over the cluster's store, for one request (c.mu held).
+// world is registry.World over the cluster's store, for one request.
 type world struct {
-	ctx      context.Context
-	c        *Cluster
+	ctx context.Context
+	c   *Cluster
+	// reads is where the request reads: the store, or its cache (handle).
+	reads    Reads
 	reserved int64
 	// observed holds the mod revision of every key the request read (0: absent), first read
 	// first: the preconditions of its writes. maxRevision is the largest revision read.
@@ -393,7 +438,7 @@ func storeKey(r schema.GroupVersionResource, namespace, name string) Key {
 
 func (w *world) Get(ctx context.Context, r schema.GroupVersionResource, namespace, name string) (map[string]any, error) {
 	key := storeKey(r, namespace, name)
-	o, err := w.c.store.Get(ctx, key)
+	o, err := w.reads.Get(ctx, key)
 	var nf *NotFoundError
 	if errors.As(err, &nf) {
 		w.saw(key, 0)
@@ -407,7 +452,7 @@ func (w *world) Get(ctx context.Context, r schema.GroupVersionResource, namespac
 }
 
 func (w *world) List(ctx context.Context, r schema.GroupVersionResource, namespace string) ([]map[string]any, error) {
-	l, err := w.c.store.List(ctx, ListRequest{Prefix: Prefix{Group: r.Group, Resource: r.Resource, Namespace: namespace}})
+	l, err := w.reads.List(ctx, ListRequest{Prefix: Prefix{Group: r.Group, Resource: r.Resource, Namespace: namespace}})
 	if err != nil {
 		return nil, err
 	}
@@ -422,7 +467,7 @@ func (w *world) List(ctx context.Context, r schema.GroupVersionResource, namespa
 }
 
 func (w *world) CRD(ctx context.Context, group, resource string) (*schema.CRD, error) {
-	o, err := w.c.store.Get(ctx, Key{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions", Name: resource + "." + group})
+	o, err := w.reads.Get(ctx, Key{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions", Name: resource + "." + group})
 	var nf *NotFoundError
 	if errors.As(err, &nf) {
 		return nil, nil
@@ -444,7 +489,7 @@ func (w *world) Admission(ctx context.Context) (registry.AdmissionConfig, error)
 	paramKinds := map[schema.GroupVersionKind]bool{}
 	for _, res := range []string{"validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies",
 		"mutatingadmissionpolicybindings", "validatingwebhookconfigurations", "mutatingwebhookconfigurations"} {
-		l, err := w.c.store.List(ctx, ListRequest{Prefix: Prefix{Group: "admissionregistration.k8s.io", Resource: res}})
+		l, err := w.reads.List(ctx, ListRequest{Prefix: Prefix{Group: "admissionregistration.k8s.io", Resource: res}})
 		if err != nil {
 			return cfg, err
 		}
@@ -475,7 +520,7 @@ func (w *world) Admission(ctx context.Context) (registry.AdmissionConfig, error)
 		if resource == "" {
 			continue
 		}
-		l, err := w.c.store.List(ctx, ListRequest{Prefix: Prefix{Group: gvk.Group, Resource: resource}})
+		l, err := w.reads.List(ctx, ListRequest{Prefix: Prefix{Group: gvk.Group, Resource: resource}})
 		if err != nil {
 			return cfg, err
 		}
@@ -487,7 +532,7 @@ func (w *world) Admission(ctx context.Context) (registry.AdmissionConfig, error)
 }
 
 func (w *world) crdForKind(ctx context.Context, gvk schema.GroupVersionKind) *schema.CRD {
-	l, err := w.c.store.List(ctx, ListRequest{Prefix: Prefix{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}})
+	l, err := w.reads.List(ctx, ListRequest{Prefix: Prefix{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}})
 	if err != nil {
 		return nil
 	}
@@ -499,11 +544,18 @@ func (w *world) crdForKind(ctx context.Context, gvk schema.GroupVersionKind) *sc
 	return nil
 }
 
+// random draws from the cluster's seeded generator.
+func (c *Cluster) random(draw func(*rand.Rand) uint64) uint64 {
+	c.rngMu.Lock()
+	defer c.rngMu.Unlock()
+	return draw(c.rng)
+}
+
 // NewUID returns a random (version 4) UUID from the cluster's seeded generator.
 func (w *world) NewUID() string {
 	var b [16]byte
 	for i := 0; i < 16; i += 8 {
-		v := w.c.rng.Uint64()
+		v := w.c.random(func(r *rand.Rand) uint64 { return r.Uint64() })
 		for j := 0; j < 8; j++ {
 			b[i+j] = byte(v >> (8 * j))
 		}
@@ -525,7 +577,7 @@ func (w *world) GenerateName(base string) string {
 	}
 	b := make([]byte, 5)
 	for i := range b {
-		b[i] = nameAlphabet[w.c.rng.IntN(len(nameAlphabet))]
+		b[i] = nameAlphabet[w.c.random(func(r *rand.Rand) uint64 { return uint64(r.IntN(len(nameAlphabet))) })]
 	}
 	return base + string(b)
 }
@@ -535,7 +587,7 @@ func (w *world) GenerateName(base string) string {
 // resourceVersion the request saw. commit replaces it with the revision the write was stored at
 // (registry.Stored); on one server the two are equal, as writes are serialised.
 func (w *world) NextResourceVersion() string {
-	cur, _ := w.c.store.Revision(w.ctx)
+	cur, _ := w.reads.Revision(w.ctx)
 	w.reserved++
 	return strconv.FormatInt(max(cur, w.maxRevision)+w.reserved, 10)
 }

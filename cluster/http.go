@@ -443,7 +443,7 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		listReq.Accept = "application/json" // the events are transformed below
 	}
 	c.mu.Lock()
-	lw := &world{ctx: r.Context(), c: c}
+	lw := &world{ctx: r.Context(), c: c, reads: c.store}
 	resp, _, err := registry.Handle(r.Context(), lw, listReq)
 	// The watch starts at the revision the initial list was read at: with another server on
 	// the same store, the store's revision may already be past it.

@@ -113,7 +113,7 @@ func (c *Cluster) collectionPath(ctx context.Context, o map[string]any) (string,
 	resource, namespaced := "", false
 	if k, err := schema.Builtin(gvk); err == nil && k.Resource != "" {
 		resource, namespaced = k.Resource, k.Namespaced
-	} else if crd := (&world{ctx: ctx, c: c}).crdForKind(ctx, gvk); crd != nil {
+	} else if crd := (&world{ctx: ctx, c: c, reads: c.store}).crdForKind(ctx, gvk); crd != nil {
 		resource, namespaced = crd.Names.Plural, crd.Namespaced()
 	} else {
 		return "", "", fmt.Errorf("%s %q: not a built-in kind nor served by a loaded CustomResourceDefinition", gvk, metaString(o, "name"))

@@ -125,6 +125,26 @@ type Store interface {
 	Watch(ctx context.Context, prefix Prefix, from int64) (Watcher, error)
 }
 
+// Reads is the read side of a Store.
+type Reads interface {
+	Revision(ctx context.Context) (int64, error)
+	Get(ctx context.Context, key Key) (Object, error)
+	List(ctx context.Context, req ListRequest) (ListResult, error)
+}
+
+// CachedReader is a Store with a watch-fed cache, as kube-apiserver's watch cache: reads from it
+// cost no round trip and may lag the store (never by writes a later compare-and-swap would not
+// catch: a write's precondition is the mod revision it read). A Cluster on such a store does not
+// serialise requests (another server may write the same store anyway): a write request's first
+// answer reads the cache, and reads and every answer given again read the store.
+type CachedReader interface {
+	Store
+	// Cached returns the cache's reads, ok false while there is none (not yet filled, or its
+	// watch ended and it is being refilled). Its List serves Prefix only (no Revision, After or
+	// Limit).
+	Cached() (r Reads, ok bool)
+}
+
 // Watcher is an open watch. Events arrive on Events in revision order; the channel is closed
 // when the watch ends (Stop, its context done, the store closing a watcher that fell too far
 // behind). Err says why it ended.

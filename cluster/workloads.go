@@ -382,7 +382,11 @@ func (c *Cluster) requestAs(ctx context.Context, now time.Time, user registry.Us
 		}
 	}
 	req := registry.Request{Method: method, Path: path, ContentType: contentType, Body: b, User: user, UserAgent: agent, Now: now}
-	resp, _, err := c.handle(ctx, req)
+	resp, _, stored, err := c.handle(ctx, req, nil) // c.mu is held: the store's own reads
+	for _, st := range stored {
+		c.observe(st.Key, st.Value, st.rev)
+		c.resources[resourceKey{st.Key.Group, st.Key.Resource}] = struct{}{}
+	}
 	if err != nil {
 		return false, err
 	}

@@ -36,11 +36,13 @@ type Options struct {
 	MaxValueBytes int64
 }
 
-// Store is a cluster.Store on etcd v3. Safe for concurrent use; Close releases its client.
+// Store is a cluster.Store on etcd v3, and a cluster.CachedReader (a watch-fed cache of its
+// prefix, filled on first use). Safe for concurrent use; Close releases its client.
 type Store struct {
 	client   *clientv3.Client
 	prefix   string
 	maxValue int64
+	cache    *cache
 }
 
 var _ cluster.Store = (*Store)(nil)
@@ -78,11 +80,16 @@ func New(opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcd: %w", err)
 	}
-	return &Store{client: c, prefix: prefix, maxValue: maxValue}, nil
+	s := &Store{client: c, prefix: prefix, maxValue: maxValue}
+	s.cache = newCache(s)
+	return s, nil
 }
 
 // Close closes the client; watches end.
-func (s *Store) Close() error { return s.client.Close() }
+func (s *Store) Close() error {
+	s.cache.close()
+	return s.client.Close()
+}
 
 // Client returns the store's etcd client (for health checks and tests).
 func (s *Store) Client() *clientv3.Client { return s.client }
