@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/writepath/writepath/field"
-	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
-	"github.com/writepath/writepath/schema/validation"
 	"github.com/writepath/writepath/status"
 )
 
@@ -141,48 +139,7 @@ func (h *handler) beforeCreate(obj map[string]any) error {
 	md := ownMeta(obj)
 	delete(md, "deletionTimestamp")
 	delete(md, "deletionGracePeriodSeconds")
-	if h.ep.gvk.Group == "" && h.ep.Subresource == "" {
-		switch h.ep.gvk.Kind {
-		case "Namespace":
-			prepareNamespaceForCreate(obj)
-		case "Pod":
-			preparePodForCreate(obj)
-		}
-	}
-	if h.ep.gvk.Group == "batch" && h.ep.gvk.Kind == "Job" && h.ep.Subresource == "" {
-		prepareJobForCreate(obj)
-	}
 	return nil
-}
-
-// preparePodForCreate is the pod strategy's PrepareForCreate after generation
-// (pkg/registry/core/pod/strategy.go): the status is replaced by phase Pending, a Pod with
-// scheduling gates gets the PodScheduled=False SchedulingGated condition, pod-level resources
-// are defaulted from the containers' (podutil.DefaultPodLevelResources) and the QoS class is
-// computed. The affinity and topology-spread label keys (MatchLabelKeysInPodAffinity,
-// MatchLabelKeysInPodTopologySpreadSelectorMerge) and the AppArmor annotation sync are not
-// modelled.
-func preparePodForCreate(obj map[string]any) {
-	st := map[string]any{"phase": "Pending"}
-	obj["status"] = st
-	spec, _ := obj["spec"].(map[string]any)
-	if spec == nil {
-		st["qosClass"] = validation.PodQOS(obj)
-		return
-	}
-	if gates, _ := spec["schedulingGates"].([]any); len(gates) > 0 {
-		st["conditions"] = []any{map[string]any{"type": "PodScheduled", "status": "False",
-			"reason": "SchedulingGated", "message": "Scheduling is blocked due to non-empty scheduling gates",
-			"lastProbeTime": nil, "lastTransitionTime": nil}}
-	}
-	if _, ok := spec["resources"]; ok {
-		c, err := value.DeepCopyMap(spec)
-		if err == nil {
-			obj["spec"] = c
-			validation.DefaultPodLevelResources(c)
-		}
-	}
-	st["qosClass"] = validation.PodQOS(obj)
 }
 
 // canonicalize is the strategy's Canonicalize, after validation on create and update: a
@@ -200,83 +157,6 @@ func (h *handler) canonicalize(obj map[string]any) {
 	}
 	labels["kubernetes.io/metadata.name"] = md["name"]
 	md["labels"] = labels
-}
-
-// prepareJobForCreate is the Job strategy's PrepareForCreate (pkg/registry/batch/job): unless
-// spec.manualSelector is true, the template gets the job-name and controller-uid labels (legacy
-// and batch.kubernetes.io/ keys, each unless already set) and the selector matchLabels the
-// batch.kubernetes.io/controller-uid one, from the uid storage just gave the object. A Job
-// without labels then reads the template's: the defaulting that copies them runs again when the
-// apiserver decodes what it stored.
-func prepareJobForCreate(obj map[string]any) {
-	md := ownMeta(obj)
-	spec, _ := obj["spec"].(map[string]any)
-	if manual, _ := spec["manualSelector"].(bool); manual {
-		return
-	}
-	name, _ := md["name"].(string)
-	uid, _ := md["uid"].(string)
-	ns := make(map[string]any, len(spec))
-	for k, v := range spec {
-		ns[k] = v
-	}
-	tmpl := copyMap(spec["template"])
-	tmd := copyMap(tmpl["metadata"])
-	tl := copyMap(tmd["labels"])
-	for _, k := range []string{"job-name", "batch.kubernetes.io/job-name"} {
-		if _, ok := tl[k]; !ok {
-			tl[k] = name
-		}
-	}
-	for _, k := range []string{"controller-uid", "batch.kubernetes.io/controller-uid"} {
-		if _, ok := tl[k]; !ok {
-			tl[k] = uid
-		}
-	}
-	tmd["labels"] = tl
-	tmpl["metadata"] = tmd
-	ns["template"] = tmpl
-	sel := copyMap(spec["selector"])
-	ml := copyMap(sel["matchLabels"])
-	if _, ok := ml["batch.kubernetes.io/controller-uid"]; !ok {
-		ml["batch.kubernetes.io/controller-uid"] = uid
-	}
-	sel["matchLabels"] = ml
-	ns["selector"] = sel
-	obj["spec"] = ns
-	if l, _ := md["labels"].(map[string]any); len(l) == 0 {
-		md["labels"] = copyMap(tl)
-	}
-}
-
-// copyMap is a shallow copy of a map value (a fresh empty map for anything else).
-func copyMap(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	out := make(map[string]any, len(m)+2)
-	for k, x := range m {
-		out[k] = x
-	}
-	return out
-}
-
-// prepareNamespaceForCreate is the namespace strategy's PrepareForCreate
-// (pkg/registry/core/namespace/strategy.go): the phase is Active and spec.finalizers holds
-// "kubernetes", which the namespace controller removes once the namespace's content is gone.
-func prepareNamespaceForCreate(obj map[string]any) {
-	obj["status"] = map[string]any{"phase": "Active"}
-	spec, _ := obj["spec"].(map[string]any)
-	fins, _ := spec["finalizers"].([]any)
-	for _, f := range fins {
-		if f == "kubernetes" {
-			return
-		}
-	}
-	ns := make(map[string]any, len(spec)+1)
-	for k, v := range spec {
-		ns[k] = v
-	}
-	ns["finalizers"] = append(append([]any(nil), fins...), "kubernetes")
-	obj["spec"] = ns
 }
 
 // beforeUpdate is rest.BeforeUpdate up to the strategy: the scope's namespace, and what a client
@@ -311,30 +191,7 @@ func (h *handler) beforeUpdate(obj, old map[string]any) error {
 	if om["deletionGracePeriodSeconds"] != nil && md["deletionGracePeriodSeconds"] == nil {
 		restore("deletionGracePeriodSeconds")
 	}
-	if h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Namespace" && h.ep.Subresource == "" {
-		prepareNamespaceForUpdate(obj, old)
-	}
 	return nil
-}
-
-// prepareNamespaceForUpdate is the namespace strategy's PrepareForUpdate beside its reset of
-// the status: spec.finalizers stays the stored one (only namespaces/finalize changes it).
-func prepareNamespaceForUpdate(obj, old map[string]any) {
-	spec, _ := obj["spec"].(map[string]any)
-	oldSpec, _ := old["spec"].(map[string]any)
-	ns := maps.Clone(spec)
-	if ns == nil {
-		ns = map[string]any{}
-	}
-	if f, ok := oldSpec["finalizers"]; ok {
-		ns["finalizers"] = f
-	} else {
-		delete(ns, "finalizers")
-	}
-	if len(ns) == 0 && spec == nil {
-		return
-	}
-	obj["spec"] = ns
 }
 
 // validateObjectMeta is ValidateObjectMetaAccessor (and, on update, ValidateObjectMetaAccessor

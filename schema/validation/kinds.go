@@ -8,7 +8,8 @@ import "github.com/writepath/writepath/schema"
 func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	switch (groupKind{gvk.Group, gvk.Kind}) {
 	case groupKind{"", "Pod"}:
-		return strategy{validate: validatePodCreate, validateUpdate: validatePodUpdate, warnings: podWarnings}, true
+		return strategy{validate: validatePodCreate, validateUpdate: validatePodUpdate, warnings: podWarnings,
+			prepareCreate: preparePodCreate}, true
 	case groupKind{"", "PodTemplate"}:
 		return strategy{validate: validatePodTemplate, validateUpdate: validatePodTemplateUpdate, warnings: podTemplateWarnings}, true
 	case groupKind{"", "ConfigMap"}:
@@ -18,7 +19,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"", "ServiceAccount"}:
 		return strategy{validate: validateServiceAccount, validateUpdate: validateServiceAccountUpdate, warnings: serviceAccountWarnings}, true
 	case groupKind{"", "Namespace"}:
-		return strategy{validate: validateNamespace, validateUpdate: validateNamespaceUpdate}, true
+		return strategy{validate: validateNamespace, validateUpdate: validateNamespaceUpdate,
+			prepareCreate: prepareNamespaceCreate, prepareUpdate: prepareNamespaceUpdate}, true
 	case groupKind{"rbac.authorization.k8s.io", "Role"}:
 		return strategy{validate: validateRole, validateUpdate: validateRoleUpdate}, true
 	case groupKind{"rbac.authorization.k8s.io", "ClusterRole"}:
@@ -61,7 +63,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"", "Endpoints"}:
 		return strategy{validate: validateEndpoints, validateUpdate: validateEndpointsUpdate, warnings: endpointsWarnings}, true
 	case groupKind{"batch", "Job"}:
-		return strategy{validate: validateJob, validateUpdate: validateJobUpdate, warnings: jobWarnings}, true
+		return strategy{validate: validateJob, validateUpdate: validateJobUpdate, warnings: jobWarnings,
+			prepareCreate: prepareJobCreate}, true
 	}
 	return strategy{}, false
 }
