@@ -83,7 +83,7 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 	conv, ok := spec["conversion"].(map[string]any)
 	if !ok || conv == nil {
 		if x, present := spec["conversion"]; present && x != nil {
-			return nil, status.BadRequest(fmt.Sprintf("spec.conversion: cannot unmarshal %s into CustomResourceConversion", jsonType(x)))
+			return nil, status.BadRequest(fmt.Sprintf("spec.conversion: cannot unmarshal %s into CustomResourceConversion", codec.JSONKind(x)))
 		}
 		return c, nil
 	}
@@ -104,13 +104,13 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 		if x, present := wh["conversionReviewVersions"]; present && x != nil {
 			l, ok := x.([]any)
 			if !ok {
-				return nil, status.BadRequest("spec.conversion.webhook.conversionReviewVersions: cannot unmarshal " + jsonType(x) + " into []string")
+				return nil, status.BadRequest("spec.conversion.webhook.conversionReviewVersions: cannot unmarshal " + codec.JSONKind(x) + " into []string")
 			}
 			hasReviewVersions = true
 			for _, e := range l {
 				s, ok := e.(string)
 				if !ok {
-					return nil, status.BadRequest("spec.conversion.webhook.conversionReviewVersions: cannot unmarshal " + jsonType(e) + " into string")
+					return nil, status.BadRequest("spec.conversion.webhook.conversionReviewVersions: cannot unmarshal " + codec.JSONKind(e) + " into string")
 				}
 				reviewVersions = append(reviewVersions, s)
 			}
@@ -123,7 +123,7 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 			if u, present := cc["url"]; present && u != nil {
 				s, ok := u.(string)
 				if !ok {
-					return nil, status.BadRequest("spec.conversion.webhook.clientConfig.url: cannot unmarshal " + jsonType(u) + " into string")
+					return nil, status.BadRequest("spec.conversion.webhook.clientConfig.url: cannot unmarshal " + codec.JSONKind(u) + " into string")
 				}
 				w.URL, urlSet = s, true
 			}
@@ -141,7 +141,7 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 				if p, present := sv["port"]; present && p != nil {
 					n, ok := p.(int64)
 					if !ok || n < -1<<31 || n >= 1<<31 {
-						return nil, status.BadRequest("spec.conversion.webhook.clientConfig.service.port: cannot unmarshal " + jsonType(p) + " into int32")
+						return nil, status.BadRequest("spec.conversion.webhook.clientConfig.service.port: cannot unmarshal " + codec.JSONKind(p) + " into int32")
 					}
 					s.Port = int32(n)
 				}
@@ -152,7 +152,7 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 			if b, present := cc["caBundle"]; present && b != nil {
 				s, ok := b.(string)
 				if !ok {
-					return nil, status.BadRequest("spec.conversion.webhook.clientConfig.caBundle: cannot unmarshal " + jsonType(b) + " into []byte")
+					return nil, status.BadRequest("spec.conversion.webhook.clientConfig.caBundle: cannot unmarshal " + codec.JSONKind(b) + " into []byte")
 				}
 				raw, err := base64.StdEncoding.DecodeString(s)
 				if err != nil {
@@ -203,25 +203,9 @@ func str(m map[string]any, k, path string) (string, error) {
 	}
 	s, ok := x.(string)
 	if !ok {
-		return "", status.BadRequest(path + ": cannot unmarshal " + jsonType(x) + " into string")
+		return "", status.BadRequest(path + ": cannot unmarshal " + codec.JSONKind(x) + " into string")
 	}
 	return s, nil
-}
-
-func jsonType(x any) string {
-	switch x.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "bool"
-	case int64, float64:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	}
-	return "object"
 }
 
 // validateURL is apiserver's webhook.ValidateWebhookURL with https required.

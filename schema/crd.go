@@ -233,13 +233,13 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 				// A null element decodes as an empty selectable field (jsonPath "").
 				m, ok := sf.(map[string]any)
 				if !ok && sf != nil {
-					d.fail(fmt.Sprintf("%s.selectableFields[%d]", pth, j), "cannot unmarshal "+typeName(sf)+" into SelectableField")
+					d.fail(fmt.Sprintf("%s.selectableFields[%d]", pth, j), "cannot unmarshal "+codec.JSONKind(sf)+" into SelectableField")
 					continue
 				}
 				v.SelectableFields = append(v.SelectableFields, d.str(m, "jsonPath", fmt.Sprintf("%s.selectableFields[%d].jsonPath", pth, j)))
 			}
 		default:
-			d.fail(pth+".selectableFields", "cannot unmarshal "+typeName(sfs)+" into []SelectableField")
+			d.fail(pth+".selectableFields", "cannot unmarshal "+codec.JSONKind(sfs)+" into []SelectableField")
 		}
 		c.Versions = append(c.Versions, v)
 	}
@@ -282,7 +282,7 @@ func (d *decoder) str(m map[string]any, k, path string) string {
 	}
 	s, ok := x.(string)
 	if !ok {
-		d.fail(path, "cannot unmarshal "+typeName(x)+" into string")
+		d.fail(path, "cannot unmarshal "+codec.JSONKind(x)+" into string")
 	}
 	return s
 }
@@ -294,7 +294,7 @@ func (d *decoder) boolean(m map[string]any, k, path string) bool {
 	}
 	b, ok := x.(bool)
 	if !ok {
-		d.fail(path, "cannot unmarshal "+typeName(x)+" into bool")
+		d.fail(path, "cannot unmarshal "+codec.JSONKind(x)+" into bool")
 	}
 	return b
 }
@@ -306,14 +306,14 @@ func (d *decoder) strs(m map[string]any, k, path string) []string {
 	}
 	l, ok := x.([]any)
 	if !ok {
-		d.fail(path, "cannot unmarshal "+typeName(x)+" into []string")
+		d.fail(path, "cannot unmarshal "+codec.JSONKind(x)+" into []string")
 		return nil
 	}
 	out := make([]string, 0, len(l))
 	for _, e := range l {
 		s, ok := e.(string)
 		if !ok {
-			d.fail(path, "cannot unmarshal "+typeName(e)+" into string")
+			d.fail(path, "cannot unmarshal "+codec.JSONKind(e)+" into string")
 			return nil
 		}
 		out = append(out, s)

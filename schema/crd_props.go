@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/writepath/writepath/internal/codec"
 )
 
 // Props is an OpenAPI v3 schema as written in a CustomResourceDefinition (apiextensions.k8s.io/v1
@@ -110,26 +112,8 @@ func (e *decodeError) Error() string {
 // StatusCode is 400: the object does not decode.
 func (e *decodeError) StatusCode() int { return 400 }
 
-func typeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "bool"
-	case int64, float64:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 func wrongType(path, want string, v any) error {
-	return &decodeError{path: path, msg: fmt.Sprintf("cannot unmarshal %s into %s", typeName(v), want)}
+	return &decodeError{path: path, msg: fmt.Sprintf("cannot unmarshal %s into %s", codec.JSONKind(v), want)}
 }
 
 // ParseProps decodes a JSON schema value (as decoded by the codec: map[string]any with int64 and

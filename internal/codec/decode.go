@@ -160,17 +160,18 @@ func (o Options) Decode(data []byte) (Document, error) {
 
 func notObject(v any, line int) *Error {
 	return &Error{Kind: KindNotObject, Line: line,
-		Detail: fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKind(v))}
+		Detail: fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", JSONKind(v))}
 }
 
-// jsonKind names a value the way encoding/json's UnmarshalTypeError does.
-func jsonKind(v any) string {
+// JSONKind names a value's JSON type the way encoding/json's UnmarshalTypeError does ("null",
+// "bool", "number", "string", "array", "object"); any other Go value is named "object".
+func JSONKind(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
 	case bool:
 		return "bool"
-	case int64, float64:
+	case int64, float64, int, int32, float32:
 		return "number"
 	case string:
 		return "string"

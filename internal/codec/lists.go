@@ -37,7 +37,7 @@ func FlattenLists(docs []map[string]any) ([]map[string]any, error) {
 			list = t
 		default:
 			return nil, &Error{Kind: KindNotObject, Document: i + 1, Path: "items",
-				Detail: fmt.Sprintf("json: cannot unmarshal %s into Go struct field decodeList.items of type []json.RawMessage", jsonKind(raw))}
+				Detail: fmt.Sprintf("json: cannot unmarshal %s into Go struct field decodeList.items of type []json.RawMessage", JSONKind(raw))}
 		}
 		apiVersion, _ := doc["apiVersion"].(string)
 		kind, _ := doc["kind"].(string)
@@ -52,7 +52,7 @@ func FlattenLists(docs []map[string]any) ([]map[string]any, error) {
 			}
 			if !ok {
 				return nil, &Error{Kind: KindNotObject, Document: i + 1, Path: fmt.Sprintf("items[%d]", j),
-					Detail: fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", jsonKind(it))}
+					Detail: fmt.Sprintf("json: cannot unmarshal %s into Go value of type map[string]interface {}", JSONKind(it))}
 			}
 			if !nonEmptyString(item, "kind") && !nonEmptyString(item, "apiVersion") {
 				c := maps.Clone(item)

@@ -578,23 +578,5 @@ func canonicalQuantity(v any) (string, error) {
 const microLayout = "2006-01-02T15:04:05.000000Z07:00"
 
 func typeError(want string, v any) error {
-	return fmt.Errorf("cannot encode %s as %s", jsonKind(v), want)
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "bool"
-	case int64, float64:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
+	return fmt.Errorf("cannot encode %s as %s", codec.JSONKind(v), want)
 }
