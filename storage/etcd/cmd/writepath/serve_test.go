@@ -269,13 +269,19 @@ func TestKillMidWriteLosesNoAcknowledgedWrite(t *testing.T) {
 			if err != nil {
 				return // the server is gone
 			}
-			data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+			data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 			resp.Body.Close()
-			if resp.StatusCode != 201 {
-				return
+			if err != nil || resp.StatusCode != 201 {
+				return // killed before the answer was whole: not an acknowledgement
 			}
 			var obj map[string]any
-			_ = json.Unmarshal(data, &obj)
+			if json.Unmarshal(data, &obj) != nil {
+				return // the body was cut by the kill
+			}
+			if rvOfObject(obj) == "" {
+				t.Errorf("a 201 without a resourceVersion: %s", data)
+				return
+			}
 			mu.Lock()
 			acked[name] = rvOfObject(obj)
 			mu.Unlock()
