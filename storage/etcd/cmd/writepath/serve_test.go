@@ -82,7 +82,10 @@ func startEtcdServe(t *testing.T, etcdURL, identity string, extra ...string) *et
 	}()
 	select {
 	case l, ok := <-lines:
-		require.True(t, ok, "serve exited: %s", stderr.String())
+		if !ok {
+			_ = cmd.Wait() // stderr is complete once Wait returns
+			t.Fatalf("serve exited: %s", stderr.String())
+		}
 		s.url = strings.TrimPrefix(l, "serving on ")
 	case <-time.After(60 * time.Second):
 		t.Fatalf("serve did not start: %s", stderr.String())
