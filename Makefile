@@ -2,6 +2,7 @@
 GO        ?= go
 FUZZTIME  ?= 60s
 FUZZFLAGS ?=
+FUZZJOBS  ?= 1
 BENCHTIME ?= 1s
 BENCHCOUNT ?= 10
 BIN       := $(CURDIR)/bin
@@ -47,20 +48,30 @@ conformance-long:
 # conformance/defaults, generators, any added later) for FUZZTIME each; new failing inputs land in
 # the package's testdata/fuzz. A failing target does not stop the others: the run fails at the
 # end, naming them. FUZZLIST=1 lists the targets without running them. FUZZFLAGS go to each go test
-# (FUZZFLAGS=-parallel=1 runs one fuzzing worker, for a shared machine). A target that ends with
-# a bare "context deadline exceeded" and writes no input is the fuzzing engine's deadline race
-# on a loaded machine (golang/go#51484), listed apart, not a failure.
+# (FUZZFLAGS=-parallel=1 runs one fuzzing worker, for a shared machine). FUZZJOBS=N runs N targets
+# at once (default 1); each target's output is printed in one piece, under its "== pkg Target"
+# line, when it ends. A target that ends with a bare "context deadline exceeded" and writes no
+# input is the fuzzing engine's deadline race on a loaded machine (golang/go#51484), listed apart,
+# not a failure.
 fuzz:
-	@failed=""; flaked=""; out=$$(mktemp); for mod in $$(find . -name go.mod -not -path './.git/*' -exec dirname {} \; | sort); do \
+	@failed=""; flaked=""; dir=$$(mktemp -d); : > $$dir/started; i=0; \
+	collect() { \
+	  while read cn cpkg cf; do \
+	    if [ -e $$dir/$$cn.done ] || [ ! -e $$dir/$$cn.rc ]; then continue; fi; \
+	    : > $$dir/$$cn.done; crc=$$(cat $$dir/$$cn.rc); echo "== $$cpkg $$cf"; cat $$dir/$$cn.out; \
+	    if [ "$$crc" -ne 0 ]; then \
+	      if ! grep -q 'Failing input written to' $$dir/$$cn.out && grep -qx '    context deadline exceeded' $$dir/$$cn.out; then \
+	        flaked="$$flaked $$cpkg.$$cf"; else failed="$$failed $$cpkg.$$cf"; fi; fi; \
+	  done < $$dir/started; }; \
+	for mod in $$(find . -name go.mod -not -path './.git/*' -exec dirname {} \; | sort); do \
 	  for pkg in $$(cd $$mod && $(GO) list ./...); do \
 	    for f in $$(cd $$mod && $(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	      echo "== $$pkg $$f"; \
-	      if [ -n "$(FUZZLIST)" ]; then continue; fi; \
-	      (cd $$mod && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg) > $$out 2>&1; rc=$$?; cat $$out; \
-	      if [ $$rc -ne 0 ]; then \
-	        if ! grep -q 'Failing input written to' $$out && grep -qx '    context deadline exceeded' $$out; then \
-	          flaked="$$flaked $$pkg.$$f"; else failed="$$failed $$pkg.$$f"; fi; fi; \
-	    done; done; done; rm -f $$out; \
+	      if [ -n "$(FUZZLIST)" ]; then echo "== $$pkg $$f"; continue; fi; \
+	      while [ $$(( i - $$(ls $$dir | grep -c '\.rc$$') )) -ge $(FUZZJOBS) ]; do sleep 1; collect; done; \
+	      i=$$((i+1)); echo "$$i $$pkg $$f" >> $$dir/started; \
+	      ( cd $$mod && $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg > $$dir/$$i.out 2>&1; \
+	        echo $$? > $$dir/$$i.rc.tmp; mv $$dir/$$i.rc.tmp $$dir/$$i.rc ) & \
+	    done; done; done; wait; collect; rm -rf $$dir; \
 	if [ -n "$$flaked" ]; then echo "fuzz targets stopped by the fuzztime deadline race (golang/go#51484, no input written):$$flaked"; fi; \
 	if [ -n "$$failed" ]; then echo "failing fuzz targets:$$failed"; exit 1; fi
 
