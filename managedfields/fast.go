@@ -61,20 +61,8 @@ func decodeObject(obj map[string]any, stats *decodeStats) (Managed, error) {
 	m.decoded = &decodedFrom{entries: make(map[string]map[string]any, len(entries)), fields: memo.names}
 	for i, p := range entries {
 		e := p.e
-		switch e.Operation {
-		case OperationApply, OperationUpdate:
-		default:
-			return Managed{}, errors.New("operation must be `Apply` or `Update`")
-		}
-		if e.APIVersion == "" {
-			return Managed{}, errors.New("apiVersion must not be empty")
-		}
-		switch e.FieldsType {
-		case FieldsTypeV1:
-		case "":
-			return Managed{}, fmt.Errorf("missing fieldsType in managed fields entry %d", i)
-		default:
-			return Managed{}, fmt.Errorf("invalid fieldsType %s in managed fields entry %d", quote(e.FieldsType), i)
+		if err := checkEntry(e, i); err != nil {
+			return Managed{}, err
 		}
 		set := fieldpath.NewSet()
 		canon := false

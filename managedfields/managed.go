@@ -200,6 +200,27 @@ func FieldsV1FromSet(s *fieldpath.Set) ([]byte, error) {
 	return s.ToJSON()
 }
 
+// checkEntry is DecodeManagedFields' check of entry i before its fields are read: an operation
+// other than Apply or Update, an empty apiVersion, a missing or unknown fieldsType.
+func checkEntry(e Entry, i int) error {
+	switch e.Operation {
+	case OperationApply, OperationUpdate:
+	default:
+		return errors.New("operation must be `Apply` or `Update`")
+	}
+	if e.APIVersion == "" {
+		return errors.New("apiVersion must not be empty")
+	}
+	switch e.FieldsType {
+	case FieldsTypeV1:
+	case "":
+		return fmt.Errorf("missing fieldsType in managed fields entry %d", i)
+	default:
+		return fmt.Errorf("invalid fieldsType %s in managed fields entry %d", quote(e.FieldsType), i)
+	}
+	return nil
+}
+
 // Decode turns managedFields entries into a Managed, with the apiserver's checks and error texts
 // (DecodeManagedFields): an operation other than Apply or Update, an empty apiVersion, a missing
 // or unknown fieldsType, or an undecodable FieldsV1 is an error. Entries with the same identifier
@@ -207,20 +228,8 @@ func FieldsV1FromSet(s *fieldpath.Set) ([]byte, error) {
 func Decode(entries []Entry) (Managed, error) {
 	m := Managed{Fields: make(fieldpath.ManagedFields, len(entries)), Times: make(map[string]*time.Time, len(entries))}
 	for i, e := range entries {
-		switch e.Operation {
-		case OperationApply, OperationUpdate:
-		default:
-			return Managed{}, errors.New("operation must be `Apply` or `Update`")
-		}
-		if e.APIVersion == "" {
-			return Managed{}, errors.New("apiVersion must not be empty")
-		}
-		switch e.FieldsType {
-		case FieldsTypeV1:
-		case "":
-			return Managed{}, fmt.Errorf("missing fieldsType in managed fields entry %d", i)
-		default:
-			return Managed{}, fmt.Errorf("invalid fieldsType %s in managed fields entry %d", quote(e.FieldsType), i)
+		if err := checkEntry(e, i); err != nil {
+			return Managed{}, err
 		}
 		set, err := SetFromFieldsV1(e.FieldsV1)
 		if err != nil {
