@@ -44,20 +44,7 @@ func compileValueValidation(n *vnode, v *ValueValidation, depth int) {
 	}
 	n.format = v.Format
 	n.fmtOK = knownFormat(n.format)
-	if len(n.types) == 1 {
-		switch n.types[0] {
-		case "integer":
-			n.numType = "integer"
-			if n.format == "int32" || n.format == "int64" {
-				n.numFmt = n.format
-			}
-		case "number":
-			n.numType = "number"
-			if n.format == "float" || n.format == "double" {
-				n.numFmt = n.format
-			}
-		}
-	}
+	n.setNumberType()
 	n.maximum, n.exclusiveMax, n.minimum, n.exclusiveMin = v.Maximum, v.ExclusiveMaximum, v.Minimum, v.ExclusiveMinimum
 	n.maxLength, n.minLength, n.pattern = v.MaxLength, v.MinLength, v.Pattern
 	if n.pattern != "" {

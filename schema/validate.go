@@ -83,20 +83,7 @@ func compile(p *Props, depth int) *vnode {
 	}
 	n.format = effectiveFormat(p.Format, n.types)
 	n.fmtOK = knownFormat(n.format)
-	if len(n.types) == 1 {
-		switch n.types[0] {
-		case "integer":
-			n.numType = "integer"
-			if n.format == "int32" || n.format == "int64" {
-				n.numFmt = n.format
-			}
-		case "number":
-			n.numType = "number"
-			if n.format == "float" || n.format == "double" {
-				n.numFmt = n.format
-			}
-		}
-	}
+	n.setNumberType()
 	if n.pattern != "" {
 		n.re, n.reErr = regexp.Compile(n.pattern)
 	}
@@ -894,3 +881,23 @@ func asInt64(v any) int64 {
 
 // compileRE compiles a pattern with Go's RE2 engine, as the apiserver does (linear time).
 func compileRE(pattern string) (*regexp.Regexp, error) { return regexp.Compile(pattern) }
+
+// setNumberType sets the node's numeric type and format from its single type and its format
+// (integer with int32/int64, number with float/double), as the value validator reads them.
+func (n *vnode) setNumberType() {
+	if len(n.types) != 1 {
+		return
+	}
+	switch n.types[0] {
+	case "integer":
+		n.numType = "integer"
+		if n.format == "int32" || n.format == "int64" {
+			n.numFmt = n.format
+		}
+	case "number":
+		n.numType = "number"
+		if n.format == "float" || n.format == "double" {
+			n.numFmt = n.format
+		}
+	}
+}
