@@ -65,6 +65,7 @@ func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time, resync boo
 		ix.queueAll()
 	}
 	c.settledAt = now
+	c.pruneExpectations()
 	any := false
 	for round := 0; round < maxWorkloadRounds; round++ {
 		if c.syncEverything {
@@ -176,6 +177,17 @@ func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time, resync boo
 		any = true
 	}
 	return any, fmt.Errorf("the Deployment and ReplicaSet controllers did not settle in %d rounds", maxWorkloadRounds)
+}
+
+// pruneExpectations forgets the expectations of ReplicaSets no longer stored, as the
+// controller's delete handler does (DeleteExpectations): a long-lived cluster keeps entries
+// only for the ReplicaSets it holds. The index must be current.
+func (c *Cluster) pruneExpectations() {
+	for uid := range c.expectations {
+		if k, ok := c.index.byUID[uid]; !ok || resourcePrefix(k) != replicaSetsPrefix {
+			delete(c.expectations, uid)
+		}
+	}
 }
 
 func deletes(res replicaset.Result) bool {
