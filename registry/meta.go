@@ -5,6 +5,8 @@ import (
 	"maps"
 	"time"
 
+	ivalidation "github.com/writepath/writepath/internal/validation"
+
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
@@ -197,8 +199,8 @@ func (h *handler) beforeUpdate(obj, old map[string]any) error {
 // validateObjectMeta is ValidateObjectMetaAccessor (and, on update, ValidateObjectMetaAccessor
 // then ValidateObjectMetaAccessorUpdate, as rest.ValidateUpdate's validateCommonFields runs them;
 // an error both report is answered once).
-func (h *handler) validateObjectMeta(obj, old map[string]any) (field.ErrorList, error) {
-	opts := schema.ObjectMetaOptions{Namespaced: h.ep.namespaced, ResourceVersionSet: true}
+func (h *handler) validateObjectMeta(obj, old map[string]any, nameRule func(string, bool) []string) (field.ErrorList, error) {
+	opts := schema.ObjectMetaOptions{Namespaced: h.ep.namespaced, ResourceVersionSet: true, NameRule: nameRule}
 	fld := field.NewPath("metadata")
 	md, oldMD := metaOf(obj), metaOf(old)
 	if !h.clientManagedFields {
@@ -232,4 +234,13 @@ func withoutKey(m map[string]any, k string) map[string]any {
 		}
 	}
 	return out
+}
+
+// pathSegmentName is apimachinery's path.ValidatePathSegmentName, the name rule of the common
+// ObjectMeta validation rest.BeforeCreate runs after the strategy's.
+func pathSegmentName(name string, prefix bool) []string {
+	if prefix {
+		return ivalidation.IsValidPathSegmentPrefix(name)
+	}
+	return ivalidation.IsValidPathSegmentName(name)
 }

@@ -207,7 +207,24 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		}
 		return nil
 	}
-	errs, err := h.validateObjectMeta(obj, old)
+	if old == nil && ep.Subresource == "" && validation.Modelled(ep.gvk) {
+		// rest.BeforeCreate: the strategy's Validate (which validates metadata with the kind's
+		// name rule) first; only when it passes, the common ObjectMeta validation, with names
+		// as path segments.
+		if kind := validation.Validate(ep.gvk, obj, validation.Options{}); len(kind) > 0 {
+			return status.Invalid(h.invalidKind(), metaString(obj, "name"), kind)
+		}
+		errs, err := h.validateObjectMeta(obj, nil, pathSegmentName)
+		if err != nil {
+			return err
+		}
+		if len(errs) > 0 {
+			return status.Invalid(h.invalidKind(), metaString(obj, "name"), errs)
+		}
+		h.warnings = append(h.warnings, validation.Warnings(ep.gvk, obj, nil, validation.Options{})...)
+		return nil
+	}
+	errs, err := h.validateObjectMeta(obj, old, nil)
 	if err != nil {
 		return err
 	}

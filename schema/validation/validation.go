@@ -82,3 +82,10 @@ func PrepareForUpdate(gvk schema.GroupVersionKind, obj, old map[string]any, opts
 	}
 	return k.prepareUpdate(obj, old, opts)
 }
+
+// Modelled reports whether this package models the REST strategy of gvk's kind (its Validate
+// and ValidateUpdate are the apiserver's), as opposed to a kind whose rules are not written yet.
+func Modelled(gvk schema.GroupVersionKind) bool {
+	_, ok := kindOf(gvk)
+	return ok
+}
