@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/conversion"
+	"github.com/writepath/writepath/internal/validation"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -23,7 +25,7 @@ func (m *multiFlag) Set(s string) error {
 func runAdmit(e *env, args []string) int {
 	var o output
 	var policies, params, namespaces, crdFiles multiFlag
-	f := e.flags("admit -f OBJECT [--old OLD] [--operation CREATE|UPDATE|DELETE] --policy FILE [--params FILE] [--namespace FILE] [--crd FILE] [--webhook-url URL] [-o yaml|json]\n       writepath admit --type-check --policy FILE [--crd FILE] [-o yaml|json]",
+	f := e.flags("admit -f OBJECT [--old OLD] [--operation CREATE|UPDATE|DELETE] --policy FILE [--params FILE] [--namespace-object FILE] [-n NAMESPACE] [--crd FILE] [--webhook-url URL] [-o yaml|json]\n       writepath admit --type-check --policy FILE [--crd FILE] [-o yaml|json]",
 		`Run a write through kube-apiserver 1.37's admission chain: NamespaceLifecycle (when
 namespaces are given), MutatingAdmissionPolicies and mutating webhooks (with reinvocation),
 ObjectMeta validation, then ValidatingAdmissionPolicies and validating webhooks, with the
@@ -39,6 +41,13 @@ kind whatever the flag: Namespaces are the namespaces that exist, other kinds ar
 version of a CRD sees requests made through another (matchPolicy Equivalent, the default), with
 the object converted by the CRD's strategy (None, or its conversion webhook), and
 ApplyConfiguration mutations of custom resources merge by the CRD's schema.
+
+-n/--namespace is the request namespace, as kubectl's: an object of a namespaced kind without
+metadata.namespace is in it, one in another namespace is refused. --namespace-object files hold
+the Namespace objects that exist (their labels for namespaceSelectors; NamespaceLifecycle
+refuses a write into a namespace missing from them). The spelling of earlier versions,
+--namespace FILE, still reads FILE as --namespace-object when FILE exists and is not a
+namespace name (a file named like a namespace, such as "demo", is refused as ambiguous).
 
 Prints the admitted object, then on stderr the patches each mutator applied, the warnings
 ("Warning: ...") and the audit annotations. Exit status 1 if admission rejects the write.
@@ -60,7 +69,9 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 	op := f.String("operation", "", "`OPERATION`: CREATE, UPDATE or DELETE (default CREATE, UPDATE with --old)")
 	f.Var(&policies, "policy", "`FILE` with policies, bindings and webhook configurations (repeatable)")
 	f.Var(&params, "params", "`FILE` with param objects (repeatable)")
-	f.Var(&namespaces, "namespace", "`FILE` with Namespace objects for selectors and NamespaceLifecycle (repeatable)")
+	f.Var(&namespaces, "namespace-object", "`FILE` with Namespace objects for selectors and NamespaceLifecycle (repeatable)")
+	var ns string
+	f.StringVar(&ns, "n", "", "the request `NAMESPACE` (default: the object's, else default); --namespace FILE of earlier versions is --namespace-object FILE")
 	f.Var(&crdFiles, "crd", "`FILE` with CustomResourceDefinitions served (repeatable)")
 	webhookURL := f.String("webhook-url", "", "send every webhook call to `URL`")
 	user := f.String("user", "", "the requesting user's `NAME`")
@@ -69,10 +80,13 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 	dryRun := new(bool)
 	f.Var(&o, "o", "output format: `yaml|json` (default yaml)")
 	typeCheck := f.Bool("type-check", false, "print the type-checking warnings of the ValidatingAdmissionPolicies instead")
+	args, err := admitLegacyNamespace(args)
+	if err != nil {
+		return e.fail(err)
+	}
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
-	var err error
 	if *dryRun, err = dry.server(); err != nil {
 		return e.fail(err)
 	}
@@ -121,6 +135,21 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 			return e.fail(err)
 		}
 	}
+	var crdDocs []map[string]any
+	if len(crdFiles) > 0 {
+		if crdDocs, err = e.readObjects(crdFiles); err != nil {
+			return e.fail(err)
+		}
+	}
+	enforce := ns != ""
+	if !enforce {
+		ns = defaultNamespace
+	}
+	objs, err := requireNamespace([]map[string]any{obj, old}, ns, enforce, namespacedBuiltinOr(crdDocs))
+	if err != nil {
+		return e.fail(err)
+	}
+	obj, old = objs[0], objs[1]
 	cfg := admission.Config{Builtins: admission.Builtins{ObjectMeta: true}}
 	// Objects are sorted by kind whichever flag named their file: admission
 	// configuration, namespaces, and params (anything else).
@@ -145,12 +174,8 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 	}
 	cfg.Builtins.NamespaceLifecycle = len(cfg.Namespaces) > 0
 	cfg.Versions.Converter = conversion.Builtin{}
-	if len(crdFiles) > 0 {
-		docs, err := e.readObjects(crdFiles)
-		if err != nil {
-			return e.fail(err)
-		}
-		if cfg.Versions, err = admitVersions(docs); err != nil {
+	if len(crdDocs) > 0 {
+		if cfg.Versions, err = admitVersions(crdDocs); err != nil {
 			return e.fail(err)
 		}
 	}
@@ -195,6 +220,45 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 		}
 	}
 	return exitOK
+}
+
+// admitLegacyNamespace rewrites the spelling of earlier versions, where --namespace was a FILE
+// of Namespace objects, for the scripts that use it: --namespace VALUE (or --namespace=VALUE,
+// or -namespace) naming an existing file that is no namespace name becomes --namespace-object
+// VALUE. A value that is both is refused as ambiguous; -n is always the request namespace.
+func admitLegacyNamespace(args []string) ([]string, error) {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...), nil
+		}
+		name, v, hasValue := strings.Cut(a, "=")
+		if name != "--namespace" && name != "-namespace" {
+			out = append(out, a)
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				out = append(out, a) // pflag reports the missing argument
+				continue
+			}
+			i++
+			v = args[i]
+		}
+		info, err := os.Stat(v)
+		isFile := err == nil && !info.IsDir()
+		isName := len(validation.IsDNS1123Label(v)) == 0
+		switch {
+		case isFile && isName:
+			return nil, usagef("--namespace %s: %q is both a namespace name and a file: give the namespace with -n %s or the file of Namespace objects with --namespace-object %s", v, v, v, v)
+		case isFile:
+			out = append(out, "--namespace-object", v)
+		default:
+			out = append(out, "--namespace", v)
+		}
+	}
+	return out, nil
 }
 
 // admitRequest names the request's kind and resource from the object: the

@@ -38,6 +38,12 @@ func admitCases() []cliCase {
 		{"admit-mutated-apply", sc("mutated-apply"), "", exitOK},
 		{"admit-mutated-jsonpatch", sc("mutated-jsonpatch"), "", exitOK},
 		{"admit-missing-namespace", []string{"admit", "-f", recordedDir + "missing-namespace/object.yaml", "--namespace", recordedDir + "denied/config.yaml"}, "", exitNegative},
+		// --namespace-object is the file of Namespace objects; --namespace FILE (above) its old spelling.
+		{"admit-namespace-object", []string{"admit", "-f", recordedDir + "missing-namespace/object.yaml", "--namespace-object", recordedDir + "denied/config.yaml"}, "", exitNegative},
+		// -n is the request namespace: an object without one is in it, one in another is refused.
+		{"admit-namespace-flag", []string{"admit", "-f", "-", "-ndemo"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\n", exitOK},
+		{"admit-namespace-default", []string{"admit", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\n", exitOK},
+		{"admit-namespace-conflict", append(sc("denied"), "--namespace", "other"), "", exitUsage},
 		{"admit-update-stdin", []string{"admit", "-f", "-", "--old", recordedDir + "denied/object.yaml", "--policy", recordedDir + "denied/config.yaml"},
 			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: wp-adm-denied}\ndata: {a: '1'}\n", exitOK},
 		{"admit-equivalent-crd", []string{"admit", "-f", "testdata/admission/realcluster-equivalent/object.yaml", "--crd", admitCLI + "equivalent-crd.yaml",
@@ -46,6 +52,22 @@ func admitCases() []cliCase {
 			"--policy", admitCLI + "equivalent-hpa-policy.yaml"}, "", exitOK},
 		{"admit-invalid-metadata", []string{"admit", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name, namespace: default}\n", exitNegative},
 	}
+}
+
+// TestAdmitNamespaceAmbiguous: a --namespace value that names an existing file and is a valid
+// namespace name could be either spelling; admit refuses it (exit 2) and names both.
+func TestAdmitNamespaceAmbiguous(t *testing.T) {
+	t.Chdir(t.TempDir())
+	require.NoError(t, os.WriteFile("demo", []byte("apiVersion: v1\nkind: Namespace\nmetadata: {name: demo}\n"), 0o600))
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"admit", "-f", "-", "--namespace", "demo"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\n"), &stdout, &stderr)
+	assert.Equal(t, exitUsage, code, stderr.String())
+	assert.Contains(t, stderr.String(), `"demo" is both a namespace name and a file: give the namespace with -n demo or the file of Namespace objects with --namespace-object demo`)
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"admit", "-f", "-", "--namespace-object", "demo", "-n", "demo"}, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\n"), &stdout, &stderr)
+	assert.Equal(t, exitOK, code, stderr.String())
+	assert.Contains(t, stdout.String(), "namespace: demo")
 }
 
 func TestAdmitCLI(t *testing.T) {

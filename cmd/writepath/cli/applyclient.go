@@ -11,7 +11,7 @@ import (
 func runApplyClientSide(e *env, args []string) int {
 	var files fileList
 	var o output
-	f := e.flags("apply [--client-side] -f CONFIG [--live LIVE] [--namespace NS] [--overwrite=false] [-o yaml|json]",
+	f := e.flags("apply [--client-side] -f CONFIG [--live LIVE] [-n NAMESPACE] [--overwrite=false] [-o yaml|json]",
 		`Predict kubectl apply without --server-side (client-side apply), as kubectl 1.37 computes it and
 kube-apiserver 1.37 applies it: without --live the object is created with the
 kubectl.kubernetes.io/last-applied-configuration annotation; with --live (the object as the
@@ -29,7 +29,7 @@ validation and admission are not applied.`,
 	force := f.Bool("force-conflicts", false, "with --server-side only")
 	f.Var(&files, "f", "`FILE` with the configuration (one object; - for stdin)")
 	liveFile := f.String("live", "", "`FILE` with the live object (omit to create)")
-	ns := f.String("n", "", "`NAMESPACE` set on a namespaced object that has none (kubectl's -n)")
+	ns := f.namespace("`NAMESPACE` set on a namespaced object that has none (kubectl's -n; an object in another namespace keeps it, as in earlier versions)")
 	overwrite := f.Bool("overwrite", true, "apply changes even where the live object changed the field since the last apply")
 	f.Var(&o, "o", "output format: `yaml|json`")
 	if code, ok := f.parse(args); !ok {
@@ -56,15 +56,14 @@ validation and admission are not applied.`,
 	if err != nil {
 		return e.fail(err)
 	}
-	if *ns != "" && (kind == nil || kind.Namespaced) {
-		md, _ := config["metadata"].(map[string]any)
-		if md == nil {
-			md = map[string]any{}
-			config["metadata"] = md
+	if *ns != "" {
+		// kubectl's -n, but an object in another namespace keeps it instead of being refused: the
+		// meaning this flag had before the other verbs took kubectl's -n.
+		in, err := requireNamespace([]map[string]any{config}, *ns, false, namespacedBuiltinOr(nil))
+		if err != nil {
+			return e.fail(err)
 		}
-		if s, _ := md["namespace"].(string); s == "" {
-			md["namespace"] = *ns
-		}
+		config = in[0]
 	}
 	var live map[string]any
 	if *liveFile != "" {

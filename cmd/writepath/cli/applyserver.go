@@ -68,7 +68,7 @@ func runApplyServerSide(e *env, args []string) int {
 	var files fileList
 	var o output
 	var dry dryRunFlag
-	f := e.flags("apply --server-side -f CONFIG [--live LIVE] [--field-manager NAME] [--force-conflicts] [--subresource status|scale|resize|ephemeralcontainers] [--dry-run [--uid UID]] [--now TIME] [-o yaml|json]",
+	f := e.flags("apply --server-side -f CONFIG [--live LIVE] [-n NAMESPACE] [--field-manager NAME] [--force-conflicts] [--subresource status|scale|resize|ephemeralcontainers] [--dry-run [--uid UID]] [--now TIME] [-o yaml|json]",
 		`Predict a server-side apply (kubectl apply --server-side) as kube-apiserver 1.37 answers it:
 the stored object with its managedFields, or the 409 conflict with, after kubectl's message, a
 table of each conflicting field's owners (operation, apiVersion, time, subresource), the live
@@ -98,6 +98,7 @@ validated as the apiserver validates them (422).`,
 	f.Bool("client-side", false, "--client-side=false is --server-side")
 	f.Var(&files, "f", "`FILE` with the apply configuration (one object; - for stdin)")
 	liveFile := f.String("live", "", "`FILE` with the stored object (omit to create)")
+	ns := f.namespace("the request `NAMESPACE` (default: the object's, else default); an object in another namespace is refused (kubectl's -n)")
 	manager := f.String("field-manager", "kubectl", "`NAME` of the field manager")
 	force := f.Bool("force-conflicts", false, "take the conflicting fields from their owners")
 	sub := f.String("subresource", "", "apply through this `SUBRESOURCE`: status, scale (CONFIG is then an autoscaling/v1 Scale), or a Pod's resize or ephemeralcontainers")
@@ -163,6 +164,18 @@ validated as the apiserver validates them (422).`,
 		if crd, err = schema.FromCRD(docs[0]); err != nil {
 			return e.fail(err)
 		}
+	}
+	if f.namespaceGiven() {
+		var crds []map[string]any
+		if docsCRD != nil {
+			crds = append(crds, docsCRD)
+		}
+		in, err := requireNamespace([]map[string]any{configs[0], live}, *ns, true, namespacedBuiltinOr(crds))
+		if err != nil {
+			return e.fail(err)
+		}
+		configs[0], live = in[0], in[1]
+		req.Config, req.Live = in[0], in[1]
 	}
 	if err := configureTypes(&req, crd, *crStatus); err != nil {
 		return e.fail(err)

@@ -34,8 +34,15 @@
 //   - -f refuses URLs (kubectl downloads them): the command reads local files only.
 //   - A bare --dry-run (delete, admit, apply --server-side) means server, not kubectl's
 //     deprecated client; --client-side is writepath's (client-side apply is kubectl's default).
-//   - admit's --namespace is a FILE of Namespace objects (the namespaces admission sees), kept
-//     from before the move to kubectl's -n; the request's namespace is the object's.
+//   - admit's files of Namespace objects (the namespaces admission sees) are
+//     --namespace-object FILE; its -n/--namespace is the request namespace as every verb's. The
+//     spelling of earlier versions, --namespace FILE, still reads FILE as Namespace objects when
+//     FILE exists and is not a namespace name (both: refused as ambiguous, exit 2).
+//   - apply (client-side) -n keeps the meaning it had before the other verbs took kubectl's: an
+//     object in another namespace keeps it; kubectl, like writepath's apply --server-side,
+//     validate and admit, refuses it ("the namespace from the provided object ... does not
+//     match"). rollout's -n, like delete's and why-stuck's, picks the objects of the namespace
+//     among a cluster's state.
 //   - diff prints the patch kubectl would send, not a unified diff of live and merged objects;
 //     its exit status is kubectl diff's (0 equal, 1 different, 2 an error).
 //   - Warnings for a stored object without metadata.managedFields (apply --server-side --live,

@@ -22,7 +22,7 @@ func runRollout(e *env, args []string) int {
 		return runRolloutUndo(e, args[1:])
 	}
 	var files fileList
-	f := e.flags("rollout -f DEPLOYMENT-AND-REPLICASETS [--to NEW] [--ready now|never|step] [--max-steps N]",
+	f := e.flags("rollout -f DEPLOYMENT-AND-REPLICASETS [-n NAMESPACE] [--to NEW] [--ready now|never|step] [--max-steps N]",
 		`Print a rollout as kube-controller-manager 1.37's Deployment and ReplicaSet controllers drive
 it, step by step: which ReplicaSet is scaled to what and why (surge, unavailability,
 proportional scaling), the Pods created and deleted, and the Deployment's status and
@@ -43,6 +43,7 @@ controllers make no more writes, or after --max-steps.`,
 	to := f.String("to", "", "`FILE` with the Deployment's next version (its spec replaces the stored one)")
 	ready := f.String("ready", "now", "when new Pods become Ready: `now|never|step`")
 	maxSteps := f.Int("max-steps", 50, "stop after `N` steps")
+	ns := f.namespace("the `NAMESPACE` of the Deployment: objects of other namespaces are left out, those without one are in it (default: the Deployment's)")
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
@@ -58,6 +59,9 @@ controllers make no more writes, or after --max-steps.`,
 		return e.fail(usagef("no input: give the Deployment with -f FILE (or -f - for stdin)"))
 	}
 	objs, err := e.readObjects(files)
+	if err == nil && *ns != "" {
+		objs, err = selectNamespace(objs, *ns)
+	}
 	if err != nil {
 		return e.fail(err)
 	}
@@ -456,7 +460,7 @@ func (w *rolloutWorld) replicaSetsLine() string {
 func runRolloutUndo(e *env, args []string) int {
 	var files fileList
 	var o output
-	f := e.flags("rollout undo -f DEPLOYMENT-AND-REPLICASETS [--to-revision N] [-o yaml|json]",
+	f := e.flags("rollout undo -f DEPLOYMENT-AND-REPLICASETS [-n NAMESPACE] [--to-revision N] [-o yaml|json]",
 		`Print the Deployment that `+"`kubectl rollout undo`"+` writes: its template replaced by the one of the
 ReplicaSet of the previous revision (or --to-revision), without the pod-template-hash label,
 and the annotations of that ReplicaSet (but the deployment.kubernetes.io ones and
@@ -466,6 +470,7 @@ get deploy,rs -o yaml).`,
   writepath rollout undo -f testdata/examples/rollout-history.yaml --to-revision 1`)
 	f.Var(&files, "f", "`FILE` with the Deployment and its ReplicaSets (repeatable; - for stdin)")
 	rev := f.String("to-revision", "0", "the `REVISION` to roll back to; 0 is the previous one")
+	ns := f.namespace("the `NAMESPACE` of the Deployment: objects of other namespaces are left out, those without one are in it (default: the Deployment's)")
 	f.Var(&o, "o", "output format: `yaml|json` (default: yaml)")
 	if code, ok := f.parse(args); !ok {
 		return code
@@ -481,6 +486,9 @@ get deploy,rs -o yaml).`,
 		return e.fail(usagef("no input: give the Deployment and its ReplicaSets with -f FILE"))
 	}
 	objs, err := e.readObjects(files)
+	if err == nil && *ns != "" {
+		objs, err = selectNamespace(objs, *ns)
+	}
 	if err != nil {
 		return e.fail(err)
 	}

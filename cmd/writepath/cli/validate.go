@@ -12,7 +12,7 @@ import (
 
 func runValidate(e *env, args []string) int {
 	var o output
-	f := e.flags("validate [--crd CRD [--old-crd STORED_CRD]] -f OBJECT [--old OLD [--subresource status]] [--field-validation Strict|Warn|Ignore] [-o yaml|json]",
+	f := e.flags("validate [--crd CRD [--old-crd STORED_CRD]] -f OBJECT [--old OLD [--subresource status]] [-n NAMESPACE] [--field-validation Strict|Warn|Ignore] [-o yaml|json]",
 		`Validate an object as kube-apiserver 1.37 does on a create (or, with --old, an update): the
 object is sent as a dry-run request (dryRun=All) through the request path, so it is decoded
 (the typed round trip of a built-in kind; for a custom resource, pruned by its
@@ -39,6 +39,7 @@ OLD's resourceVersion when it has none itself.`,
 	oldCRDFile := f.String("old-crd", "", "the stored CustomResourceDefinition `FILE`: check the CRD's rules as an update of it")
 	objFile := f.String("f", "", "`FILE` with the object to write (- for stdin)")
 	oldFile := f.String("old", "", "`FILE` with the stored object: validate an update")
+	nsFlag := f.namespace("the request `NAMESPACE` (default: the object's, else default); an object in another namespace is refused (kubectl's -n)")
 	sub := f.String("subresource", "", "`SUBRESOURCE` written: status (needs --old); default the main resource")
 	fv := f.String("field-validation", "Warn", "`LEVEL` for unknown and duplicate fields: Strict, Warn or Ignore (the query parameter as sent: another value is the apiserver's 422)")
 	now := f.String("now", "", "`TIME` (RFC 3339) of the request: creationTimestamp (default: the current time)")
@@ -124,8 +125,23 @@ OLD's resourceVersion when it has none itself.`,
 		}
 		old = oldDocs[0]
 	}
+	if f.namespaceGiven() {
+		var crds []map[string]any
+		if crdDoc != nil {
+			crds = append(crds, crdDoc)
+		}
+		in, err := requireNamespace([]map[string]any{obj, old}, *nsFlag, true, namespacedBuiltinOr(crds))
+		if err != nil {
+			return e.fail(err)
+		}
+		// The object's body is sent as read: the request URL gives it the namespace.
+		old = in[1]
+	}
 	md, _ := obj["metadata"].(map[string]any)
 	ns, _ := md["namespace"].(string)
+	if ns == "" && f.namespaceGiven() && ((builtin && namespacedKind(obj)) || (!builtin && crd.Namespaced())) {
+		ns = *nsFlag
+	}
 	if ns == "" && old != nil {
 		omd, _ := old["metadata"].(map[string]any)
 		ns, _ = omd["namespace"].(string)
