@@ -88,11 +88,9 @@ func relativeKey(o Object, namespace string) string {
 // ListPage implements registry.Pager over the store.
 func (w *world) ListPage(ctx context.Context, r schema.GroupVersionResource, namespace string, opts registry.ListOptions) (registry.ListPage, error) {
 	s := w.c.store
-	current, err := s.Revision(ctx)
-	if err != nil {
-		return registry.ListPage{}, err
-	}
-	at := current
+	// at is the revision to read at; 0 reads the current state (a consistent read, which a
+	// store with a watch cache serves from it, as kube-apiserver serves it from its cacher).
+	at := int64(0)
 	start := ""
 	paging := opts.Continue != ""
 	if paging {
@@ -112,6 +110,10 @@ func (w *world) ListPage(ctx context.Context, r schema.GroupVersionResource, nam
 		if perr != nil {
 			fe := field.Invalid(field.NewPath("resourceVersion"), opts.ResourceVersion, perr.Error())
 			return registry.ListPage{}, status.BadRequest("invalid resource version: " + field.ErrorList{fe}.ToAggregate().Error())
+		}
+		current, err := s.Revision(ctx)
+		if err != nil {
+			return registry.ListPage{}, err
 		}
 		switch {
 		case int64(n) > current && opts.ResourceVersionMatch == "Exact":

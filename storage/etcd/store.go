@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
@@ -43,6 +44,8 @@ type Store struct {
 	prefix   string
 	maxValue int64
 	cache    *cache
+	// etcdLists counts the lists read from etcd rather than the cache (for the tests).
+	etcdLists atomic.Int64
 }
 
 var _ cluster.Store = (*Store)(nil)
@@ -97,7 +100,9 @@ func (s *Store) Client() *clientv3.Client { return s.client }
 // Key returns the etcd key k is stored under.
 func (s *Store) Key(k cluster.Key) string { return keyOf(s.prefix, k) }
 
-// Revision returns etcd's current revision, read linearizably. A fresh etcd is at revision 1.
+// Revision returns etcd's current revision, read linearizably: the header of a read of one key
+// (the prefix itself, which no object is stored under), so its cost does not grow with the
+// store. A fresh etcd is at revision 1.
 func (s *Store) Revision(ctx context.Context) (int64, error) {
 	resp, err := s.client.Get(ctx, s.prefix+"/", clientv3.WithCountOnly())
 	if err != nil {
@@ -162,10 +167,31 @@ func (s *Store) Get(ctx context.Context, key cluster.Key) (cluster.Object, error
 	return cluster.Object{Key: key, Value: obj, ModRevision: kv.ModRevision}, nil
 }
 
-// List reads a prefix at a revision (0: a linearizable read of the current state), from after
-// req.After, at most req.Limit items: one etcd range request, as kube-apiserver's list from
-// etcd. Remaining is etcd's count of the rest of the range.
+// List reads a prefix at a revision, from after req.After, at most req.Limit items. A read of
+// the current state (Revision 0) is consistent and served from the store's watch-fed cache, as
+// kube-apiserver 1.37 serves it (ConsistentListFromCache): etcd's current revision is read, the
+// cache is awaited until it has reached it, and its decoded objects are copied out. A read at a
+// revision, or one the cache cannot serve in time, is one etcd range request, as
+// kube-apiserver's list from etcd; Remaining is then etcd's count of the rest of the range.
 func (s *Store) List(ctx context.Context, req cluster.ListRequest) (cluster.ListResult, error) {
+	if req.Revision == 0 {
+		s.cache.start.Do(func() { go s.cache.run() })
+		rev, err := s.Revision(ctx)
+		if err != nil {
+			return cluster.ListResult{}, err
+		}
+		if s.cache.waitFor(ctx, rev) {
+			if res, ok, err := s.cache.list(req); ok {
+				return res, err
+			}
+		}
+	}
+	return s.etcdList(ctx, req)
+}
+
+// etcdList is List as one etcd range request.
+func (s *Store) etcdList(ctx context.Context, req cluster.ListRequest) (cluster.ListResult, error) {
+	s.etcdLists.Add(1)
 	rng := rangeOf(s.prefix, req.Prefix)
 	start := rng
 	if req.After != nil {
