@@ -121,7 +121,58 @@ func validatePodSpecUpdate(spec, oldSpec map[string]any, opts PodOptions) field.
 
 // specEqual compares two pod specs as Semantic.DeepEqual compares the Go values they decode
 // into, for what a JSON round trip leaves: null, empty lists and empty maps read as absent.
-func specEqual(a, b map[string]any) bool { return value.Equal(normalize(a), normalize(b)) }
+// It is value.Equal(normalize(a), normalize(b)) without building the normalized copies (an
+// update of a pod compares its whole spec at least once).
+func specEqual(a, b map[string]any) bool { return normalizedEqual(a, b, 0) }
+
+// kept reports whether normalize keeps v as a map entry: not null, not an empty list.
+func kept(v any) bool {
+	if v == nil {
+		return false
+	}
+	l, ok := v.([]any)
+	return !ok || len(l) != 0
+}
+
+// normalizedEqual is value.Equal of normalize(a) and normalize(b), depth levels down.
+func normalizedEqual(a, b any, depth int) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || depth >= value.MaxDepth {
+			return false
+		}
+		n := 0
+		for k, xv := range x {
+			if !kept(xv) {
+				continue
+			}
+			n++
+			yv, ok := y[k]
+			if !ok || !kept(yv) || !normalizedEqual(xv, yv, depth+1) {
+				return false
+			}
+		}
+		for _, yv := range y {
+			if kept(yv) {
+				n--
+			}
+		}
+		return n == 0
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) || depth >= value.MaxDepth {
+			return false
+		}
+		for i := range x {
+			if !normalizedEqual(x[i], y[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return value.Equal(a, b)
+}
 
 func normalize(v any) any {
 	switch x := v.(type) {
