@@ -17,11 +17,22 @@ import (
 // prints for a nil *field.Path, so an error reported at the zero path reads
 // exactly like one the apiserver reports at the root.
 type Path struct {
-	// enc holds the segments, each as a kind byte, a uvarint length and the bytes
-	// of the name, key or decimal index. A string keeps the value immutable and
+	// enc holds all but the last few segments, each as a kind byte, a uvarint length and
+	// the bytes of the name, key or decimal index. A string keeps the value immutable and
 	// comparable.
 	enc string
+	// The last segments are held in the value itself, so that appending one to a short
+	// path allocates nothing (validation builds a path for every field it visits and
+	// renders one only for an error). The split depends only on the number of segments:
+	// n segments keep ((n-1) mod inline)+1 of them here, the rest in enc, and the unused
+	// slots are zero, so == still compares segments.
+	n     uint8
+	kinds [inline]SegmentKind
+	texts [inline]string
 }
+
+// inline is how many trailing segments a Path holds without encoding them.
+const inline = 4
 
 // SegmentKind tells how a segment of a Path was appended.
 type SegmentKind uint8
@@ -53,14 +64,11 @@ func NewPath(name string, more ...string) Path {
 
 // Child returns p followed by the field name and then by the more names.
 func (p Path) Child(name string, more ...string) Path {
-	var b strings.Builder
-	b.Grow(len(p.enc) + 2 + len(name))
-	b.WriteString(p.enc)
-	appendSegment(&b, SegmentChild, name)
+	p = p.with(SegmentChild, name)
 	for _, m := range more {
-		appendSegment(&b, SegmentChild, m)
+		p = p.with(SegmentChild, m)
 	}
-	return Path{enc: b.String()}
+	return p
 }
 
 // Index returns p subscripted by the list index i.
@@ -73,40 +81,94 @@ func (p Path) Key(k string) Path {
 	return p.with(SegmentKey, k)
 }
 
+// with appends one segment: in place when a slot is free, else after encoding the held
+// segments into enc (one allocation every inline segments).
 func (p Path) with(kind SegmentKind, s string) Path {
-	var b strings.Builder
-	b.Grow(len(p.enc) + 2 + len(s))
-	b.WriteString(p.enc)
-	appendSegment(&b, kind, s)
-	return Path{enc: b.String()}
+	if p.n == inline {
+		var b strings.Builder
+		b.Grow(len(p.enc) + p.heldLen())
+		b.WriteString(p.enc)
+		for i := range p.n {
+			appendSegment(&b, p.kinds[i], p.texts[i])
+		}
+		p = Path{enc: b.String()}
+	}
+	p.kinds[p.n], p.texts[p.n] = kind, s
+	p.n++
+	return p
 }
 
-// Append returns p followed by segs in one pass. Child, Index and Key copy p each time, so a
-// path of d segments built one at a time costs d² bytes; walks that keep their position as a
-// list of segments (schema's, thousands of levels deep) render it through Append once, where
-// they report an error. A segment of an unknown Kind is a field name.
+// heldLen is the number of bytes the held segments take encoded.
+func (p Path) heldLen() int {
+	n := 0
+	for i := range p.n {
+		n += encodedLen(p.texts[i])
+	}
+	return n
+}
+
+// encodedLen is the number of bytes appendSegment writes for a segment of text s.
+func encodedLen(s string) int {
+	l := 2
+	for x := len(s); x >= 0x80; x >>= 7 {
+		l++
+	}
+	return l + len(s)
+}
+
+// Append returns p followed by segs, encoded in one pass (appending segments one at a time
+// copies the encoded part once every few segments: walks that keep their position as a list
+// of segments, thousands of levels deep, render it through Append once, where they report an
+// error). A segment of an unknown Kind is a field name.
 func (p Path) Append(segs ...Segment) Path {
 	if len(segs) == 0 {
 		return p
 	}
-	n := len(p.enc)
-	for _, s := range segs {
-		n += 2 + len(s.Name)
+	if int(p.n)+len(segs) <= inline {
+		for _, s := range segs {
+			p = p.with(segmentText(s))
+		}
+		return p
 	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(p.enc)
-	for _, s := range segs {
-		switch s.Kind {
-		case SegmentIndex:
-			appendSegment(&b, SegmentIndex, strconv.Itoa(s.Index))
-		case SegmentKey:
-			appendSegment(&b, SegmentKey, s.Name)
-		default:
-			appendSegment(&b, SegmentChild, s.Name)
+	// The new path holds its last ((total-1) mod inline)+1 segments; everything before them
+	// (the held segments of p, then the first of segs) is encoded after p.enc.
+	total := int(p.n) + len(segs) // segments not in p.enc
+	keep := (total-1)%inline + 1
+	size := len(p.enc) + p.heldLen()
+	for _, s := range segs[:len(segs)-keep] {
+		if s.Kind == SegmentIndex {
+			size += 2 + 20 // a decimal int64
+		} else {
+			size += encodedLen(s.Name)
 		}
 	}
-	return Path{enc: b.String()}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(p.enc)
+	for i := range p.n {
+		appendSegment(&b, p.kinds[i], p.texts[i])
+	}
+	for _, s := range segs[:len(segs)-keep] {
+		kind, text := segmentText(s)
+		appendSegment(&b, kind, text)
+	}
+	out := Path{enc: b.String()}
+	for _, s := range segs[len(segs)-keep:] {
+		out = out.with(segmentText(s))
+	}
+	return out
+}
+
+// segmentText is the kind and text a segment is held as.
+func segmentText(s Segment) (SegmentKind, string) {
+	switch s.Kind {
+	case SegmentIndex:
+		return SegmentIndex, strconv.Itoa(s.Index)
+	case SegmentKey:
+		return SegmentKey, s.Name
+	default:
+		return SegmentChild, s.Name
+	}
 }
 
 func appendSegment(b *strings.Builder, kind SegmentKind, s string) {
@@ -128,6 +190,9 @@ func (p Path) each(f func(kind SegmentKind, s string)) {
 		f(kind, enc[start:end])
 		enc = enc[end:]
 	}
+	for i := range p.n {
+		f(p.kinds[i], p.texts[i])
+	}
 }
 
 // uvarint decodes the length written by appendSegment at the start of s and
@@ -147,7 +212,7 @@ func uvarint(s string) (int, int) {
 }
 
 // IsEmpty reports whether p has no segment (it is the zero Path).
-func (p Path) IsEmpty() bool { return p.enc == "" }
+func (p Path) IsEmpty() bool { return p.n == 0 }
 
 // Len returns the number of segments of p.
 func (p Path) Len() int {
@@ -175,15 +240,31 @@ func (p Path) Segments() []Segment {
 // Parent returns p without its last segment; the parent of a one-segment path and
 // of the empty path is the empty path.
 func (p Path) Parent() Path {
-	last := 0
-	pos := 0
-	p.each(func(_ SegmentKind, s string) {
-		last = pos
-		// advance pos past this segment: kind byte, varint length, bytes.
-		var n [binary.MaxVarintLen64]byte
-		pos += 1 + binary.PutUvarint(n[:], uint64(len(s))) + len(s)
-	})
-	return Path{enc: p.enc[:last]}
+	switch {
+	case p.n > 1:
+		p.n--
+		p.kinds[p.n], p.texts[p.n] = 0, ""
+		return p
+	case p.enc == "":
+		return Path{}
+	}
+	// The parent holds the last inline segments of enc (which holds a multiple of inline).
+	var starts [inline]int
+	count := 0
+	enc := p.enc
+	for pos := 0; pos < len(enc); count++ {
+		starts[count%inline] = pos
+		l, n := uvarint(enc[pos+1:])
+		pos += 1 + n + l
+	}
+	out := Path{enc: enc[:starts[count%inline]]}
+	for i := range inline {
+		st := starts[(count+i)%inline]
+		l, n := uvarint(enc[st+1:])
+		out.kinds[i], out.texts[i] = SegmentKind(enc[st]), enc[st+1+n:st+1+n+l]
+	}
+	out.n = inline
+	return out
 }
 
 // String renders p the way apimachinery's (*field.Path).String does: field names
@@ -192,11 +273,11 @@ func (p Path) Parent() Path {
 // name renders as "[]", both as in apimachinery. The empty path renders as
 // "<nil>".
 func (p Path) String() string {
-	if p.enc == "" {
+	if p.n == 0 {
 		return "<nil>"
 	}
 	var b strings.Builder
-	b.Grow(len(p.enc))
+	b.Grow(len(p.enc) + p.heldLen())
 	first := true
 	p.each(func(kind SegmentKind, s string) {
 		if kind == SegmentChild && s != "" {

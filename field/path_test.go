@@ -107,3 +107,84 @@ func TestAppendIsChildIndexKey(t *testing.T) {
 	assert.Equal(t, base, base.Append())
 	assert.Equal(t, NewPath("x"), Path{}.Append(Segment{Kind: SegmentChild, Name: "x"}))
 }
+
+// segmentsOf is n segments of every kind.
+func segmentsOf(n int) []Segment {
+	segs := make([]Segment, n)
+	for i := range segs {
+		switch i % 3 {
+		case 0:
+			segs[i] = Segment{Kind: SegmentChild, Name: "f" + strconv.Itoa(i)}
+		case 1:
+			segs[i] = Segment{Kind: SegmentIndex, Index: i * 37}
+		default:
+			segs[i] = Segment{Kind: SegmentKey, Name: "k." + strconv.Itoa(i)}
+		}
+	}
+	return segs
+}
+
+func appendOne(p Path, s Segment) Path {
+	switch s.Kind {
+	case SegmentIndex:
+		return p.Index(s.Index)
+	case SegmentKey:
+		return p.Key(s.Name)
+	}
+	return p.Child(s.Name)
+}
+
+// A path is the same value however it was built (one segment at a time, by Append in one go
+// or in pieces, by Parent), at every length around the segments a Path holds inline.
+func TestPathBuiltAnyWayIsEqual(t *testing.T) {
+	var prev Path
+	for n := 0; n <= 3*inline+2; n++ {
+		segs := segmentsOf(n)
+		var one Path
+		for _, s := range segs {
+			one = appendOne(one, s)
+		}
+		all := Path{}.Append(segs...)
+		for split := 0; split <= n; split++ {
+			pieces := Path{}.Append(segs[:split]...).Append(segs[split:]...)
+			assert.True(t, one == pieces, "n=%d split at %d", n, split)
+		}
+		assert.True(t, one == all, "n=%d: one at a time and Append", n)
+		assert.Equal(t, n, one.Len())
+		assert.Equal(t, n == 0, one.IsEmpty())
+		if n == 0 {
+			assert.Nil(t, one.Segments())
+		} else {
+			assert.Equal(t, segs, one.Segments(), "n=%d", n)
+		}
+		assert.True(t, one.Parent() == prev, "n=%d: Parent is the path of n-1 segments", n)
+		if n > 0 {
+			assert.True(t, one.Parent().Child("x") == prev.Child("x"), "n=%d", n)
+		}
+		prev = one
+	}
+	names := NewPath("a", "b", "c", "d", "e", "f")
+	assert.True(t, names == NewPath("a").Child("b", "c").Child("d", "e", "f"))
+	assert.Equal(t, "a.b.c.d.e.f", names.String())
+}
+
+// Appending to a path of fewer than inline segments allocates nothing; a path of d segments
+// built one at a time allocates once every inline segments.
+func TestPathAllocations(t *testing.T) {
+	allocs := testing.AllocsPerRun(100, func() {
+		p := NewPath("spec").Child("template").Child("spec").Index(3)
+		if p.IsEmpty() {
+			t.Fatal("empty")
+		}
+	})
+	assert.Zero(t, allocs, "a path of %d segments", inline)
+	for _, d := range []int{40, 320} {
+		allocs := testing.AllocsPerRun(10, func() {
+			var p Path
+			for range d {
+				p = p.Child("x")
+			}
+		})
+		assert.LessOrEqual(t, allocs, float64(d/inline), "depth %d", d)
+	}
+}
