@@ -103,7 +103,8 @@ validated as the apiserver validates them (422).`,
 	force := f.Bool("force-conflicts", false, "take the conflicting fields from their owners")
 	sub := f.String("subresource", "", "apply through this `SUBRESOURCE`: status, scale (CONFIG is then an autoscaling/v1 Scale), or a Pod's resize or ephemeralcontainers")
 	now := f.String("now", "", "`TIME` (RFC 3339) recorded in managedFields (default: the current time)")
-	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE` (types, list and map semantics, subresources, defaults)")
+	var crdFiles fileList
+	f.Var(&crdFiles, "crd", "custom resources: the CustomResourceDefinition `FILE` (types, list and map semantics, subresources, defaults)"+crdUsage)
 	crStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource (status is then reset on the main resource, metadata and spec on /status)")
 	f.Var(&dry, "dry-run", "server (or bare): print what the dryRun=All request returns (resourceVersion, creationTimestamp, generation as the apiserver sets them); client is refused as kubectl refuses it")
 	uid := f.String("uid", "", "the `UID` a create gets (default: a random UUID, as the apiserver generates one)")
@@ -128,6 +129,11 @@ validated as the apiserver validates them (422).`,
 	if err != nil {
 		return e.fail(err)
 	}
+	crdDocs, err := e.readCRDs(crdFiles)
+	if err != nil {
+		return e.fail(err)
+	}
+	configs, crdDocs = takeCRDs(configs, crdDocs)
 	if len(configs) != 1 {
 		return e.fail(usagef("the apply configuration must be one object, %s has %d", files[0], len(configs)))
 	}
@@ -152,16 +158,11 @@ validated as the apiserver validates them (422).`,
 	req := apply.Request{Live: live, Config: configs[0], Manager: *manager, Force: *force, Subresource: *sub, Now: t}
 	var crd *schema.CRD
 	var docsCRD map[string]any
-	if *crdFile != "" {
-		docs, err := e.readObjects([]string{*crdFile})
-		if err != nil {
-			return e.fail(err)
-		}
-		if len(docs) != 1 {
-			return e.fail(usagef("%s must hold one CustomResourceDefinition", *crdFile))
-		}
-		docsCRD = docs[0]
-		if crd, err = schema.FromCRD(docs[0]); err != nil {
+	if docsCRD, err = crdFor(crdDocs, configs[0]); err != nil {
+		return e.fail(err)
+	}
+	if docsCRD != nil {
+		if crd, err = schema.FromCRD(docsCRD); err != nil {
 			return e.fail(err)
 		}
 	}

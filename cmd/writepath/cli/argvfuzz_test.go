@@ -6,13 +6,12 @@ import (
 	"testing"
 )
 
-// argvFuzzVerbs are the verbs FuzzVerbArgv drives: all but serve, which runs until interrupted.
+// argvFuzzVerbs are the verbs FuzzVerbArgv drives: every verb (serve stops once it answers,
+// runServeOnce).
 func argvFuzzVerbs() []string {
 	var out []string
 	for _, v := range verbs() {
-		if v.name != "serve" {
-			out = append(out, v.name)
-		}
+		out = append(out, v.name)
 	}
 	return out
 }
@@ -23,7 +22,7 @@ func argvFuzzAllowed(a string) bool {
 	return !strings.Contains(a, "webhook-url") && !strings.Contains(a, "ca-bundle") && !strings.Contains(a, "/dev/") && !strings.Contains(a, "/proc/")
 }
 
-// FuzzVerbArgv runs a verb with random arguments (NUL-separated in the input; the verb picked
+// FuzzVerbArgv runs a verb (serve too, stopped once it answers) with random arguments (NUL-separated in the input; the verb picked
 // by the first byte) from the repository root. Never a panic; the exit status is 0, 1 or 2;
 // bad usage (2) says why on stderr in one "error: " line followed by the pointer to --help;
 // unreadable input (2) in one line too, but for a decoder's error, which keeps the YAML
@@ -41,7 +40,9 @@ func FuzzVerbArgv(f *testing.F) {
 	f.Add(uint8(1), "compare\x00-crd\x00--\x0010\x00abc")
 	f.Add(uint8(7), "explain\x00deploy\x00spec.template.spec.containers.ports\x00-o")
 	f.Add(uint8(12), "--state\x00testdata/examples/configmap.yaml\x00GET\x00/api/v1/namespaces/versions-examples/configmaps/web-config\x00-H\x00x")
-	f.Add(uint8(13), "undo\x00-f\x00testdata/examples/rollout-history.yaml\x00--to-revision\x00-3")
+	f.Add(uint8(15), "undo\x00-f\x00testdata/examples/rollout-history.yaml\x00--to-revision\x00-3")
+	f.Add(uint8(14), "-f\x00testdata/examples/crontab-crd.yaml\x00--port\x0099999\x00-v")
+	f.Add(uint8(14), "-f\x00testdata/examples/crontab.yaml\x00--kubeconfig\x00x.kubeconfig")
 	names := argvFuzzVerbs()
 	f.Fuzz(func(t *testing.T, pick uint8, argv string) {
 		verb := names[int(pick)%len(names)]
@@ -56,7 +57,7 @@ func FuzzVerbArgv(f *testing.F) {
 		}
 		t.Chdir(repoRoot)
 		var stdout, stderr bytes.Buffer
-		code := run(args, strings.NewReader(""), &stdout, &stderr)
+		code := runServeOnce(t.TempDir(), args, strings.NewReader(""), &stdout, &stderr)
 		switch code {
 		case exitOK, exitNegative:
 		case exitUsage:

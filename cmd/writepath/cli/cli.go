@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,6 +45,10 @@ type env struct {
 	output output
 	// opts are the hooks Main was given.
 	opts Options
+	// testServe, set by tests only, adjusts serve's configuration before it starts and returns
+	// the context serve runs under: the help-examples and argv fuzz tests run serve until it
+	// answers, then stop it (with its port and kubeconfig moved out of the way).
+	testServe func(ctx context.Context, cfg *serveConfig) context.Context
 }
 
 // usageError is bad usage: printed as "error: ..." with a pointer to --help,

@@ -32,7 +32,8 @@ Exit status 1 if any conversion loses data or fails.
 
   # Does converting lose data?
   writepath convert --check-roundtrip --crd testdata/conversion/widgets-crd.yaml -f testdata/conversion/widgets.yaml`)
-	crdFile := f.String("crd", "", "the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1)")
+	var crdFiles fileList
+	f.Var(&crdFiles, "crd", "the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1)"+crdUsage)
 	f.Var(&files, "f", "`FILE` with the objects, multi-document YAML or JSON (- for stdin; repeatable)")
 	to := f.String("to", "", "the `VERSION` to read the objects through")
 	check := f.Bool("check-roundtrip", false, "check that conversions lose nothing (exit 1 on loss)")
@@ -46,20 +47,31 @@ Exit status 1 if any conversion loses data or fails.
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
 	}
-	if *crdFile == "" || len(files) == 0 {
+	if len(files) == 0 {
 		return e.fail(usagef("both --crd FILE and -f FILE are required"))
 	}
 	if (*to == "") == !*check {
 		return e.fail(usagef("give exactly one of --to VERSION and --check-roundtrip"))
 	}
-	crdDocs, err := e.readObjects([]string{*crdFile})
+	crdDocs, err := e.readCRDs(crdFiles)
 	if err != nil {
 		return e.fail(err)
 	}
-	if len(crdDocs) != 1 {
-		return e.fail(usagef("--crd %s: want one CustomResourceDefinition, got %d documents", *crdFile, len(crdDocs)))
+	objs, err := e.readObjects(files)
+	if err != nil {
+		return e.fail(err)
 	}
-	crd, err := conversion.FromCRD(crdDocs[0])
+	objs, crdDocs = takeCRDs(objs, crdDocs)
+	if len(crdDocs) == 0 {
+		return e.fail(usagef("both --crd FILE and -f FILE are required"))
+	}
+	crdDoc := crdDocs[0]
+	if len(objs) > 0 {
+		if crdDoc, err = crdFor(crdDocs, objs[0]); err != nil {
+			return e.fail(err)
+		}
+	}
+	crd, err := conversion.FromCRD(crdDoc)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -89,10 +101,6 @@ Exit status 1 if any conversion loses data or fails.
 		opts.Caller = cl
 	}
 	c, err := conversion.New(crd, opts)
-	if err != nil {
-		return e.fail(err)
-	}
-	objs, err := e.readObjects(files)
 	if err != nil {
 		return e.fail(err)
 	}

@@ -16,7 +16,8 @@
 // "unknown flag: --bogus"), one spelling per concept in every verb that has it (-f/--filename
 // repeatable, directories with -R/--recursive, - for stdin; -n/--namespace; -o/--output
 // yaml|json|name; --field-manager, --force-conflicts, --server-side, --subresource,
-// --field-validation, --cascade, --grace-period, --dry-run, --crd), multi-document YAML and
+// --field-validation, --cascade, --grace-period, --dry-run, --crd repeatable, with the CRDs
+// among the -f objects counted too), multi-document YAML and
 // kind: List wherever objects are read, objects named as TYPE/NAME or TYPE NAME with the
 // resource table's names (deploy/web, deployments.apps web), --help with examples that run from
 // the repository root, server answers printed as "Error from server (<Reason>): <message>",

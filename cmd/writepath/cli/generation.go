@@ -48,7 +48,8 @@ bumps, and outside status too with --crd-status-subresource.`,
   writepath generation --subresource scale -f testdata/examples/deployment.yaml -f testdata/examples/deployment-scaled.yaml`)
 	f.Var(&files, "f", "`FILE` with the objects (repeatable; - for stdin; multi-document YAML or JSON)")
 	sub := f.String("subresource", "", "write through this `SUBRESOURCE`: status, scale, resize, ephemeralcontainers, binding")
-	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE`, for the plural name and the subresources of the object's version")
+	var crdFiles fileList
+	f.Var(&crdFiles, "crd", "custom resources: the CustomResourceDefinition `FILE`, for the plural name and the subresources of the object's version"+crdUsage)
 	crdStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource")
 	crdScale := f.String("crd-scale-path", "", "custom resources: the CRD's scale specReplicasPath (enables /scale), e.g. .spec.replicas")
 	del := f.Bool("delete", false, "the write is a DELETE of the (single) object that leaves it in place (finalizers, or a grace period)")
@@ -73,6 +74,11 @@ bumps, and outside status too with --crd-status-subresource.`,
 	if err != nil {
 		return e.fail(err)
 	}
+	crds, err := e.readCRDs(crdFiles)
+	if err != nil {
+		return e.fail(err)
+	}
+	objs, crds = takeCRDs(objs, crds)
 	if len(objs) == 0 {
 		return e.fail(&inputError{err: errors.New("no objects passed to generation")})
 	}
@@ -83,8 +89,8 @@ bumps, and outside status too with --crd-status-subresource.`,
 	}
 	if s.Custom {
 		switch {
-		case *crdFile != "":
-			s, err = e.strategyFromCRD(*crdFile, objs[0])
+		case len(crds) > 0:
+			s, err = strategyFromCRD(crds, objs[0])
 			if err != nil {
 				return e.fail(err)
 			}
@@ -279,19 +285,17 @@ func sameObject(stored, next map[string]any, scale bool) error {
 	return nil
 }
 
-// strategyFromCRD reads a CustomResourceDefinition and returns the strategy of
+// strategyFromCRD picks obj's CustomResourceDefinition among crds (crdFor) and returns the strategy of
 // obj's version: its plural and subresources.
-func (e *env) strategyFromCRD(file string, obj map[string]any) (versions.Strategy, error) {
-	docs, err := e.readObjects([]string{file})
+func strategyFromCRD(crds []map[string]any, obj map[string]any) (versions.Strategy, error) {
+	crd, err := crdFor(crds, obj)
 	if err != nil {
 		return versions.Strategy{}, err
 	}
 	bad := func(format string, args ...any) (versions.Strategy, error) {
-		return versions.Strategy{}, &inputError{err: fmt.Errorf("%s: "+format, append([]any{file}, args...)...)}
+		return versions.Strategy{}, &inputError{err: fmt.Errorf("--crd %s: "+format, append([]any{crdList(crds)}, args...)...)}
 	}
-	if len(docs) != 1 || docs[0]["kind"] != "CustomResourceDefinition" {
-		return bad("want one CustomResourceDefinition")
-	}
+	docs := []map[string]any{crd}
 	apiVersion, _ := obj["apiVersion"].(string)
 	kind, _ := obj["kind"].(string)
 	group, version, _ := strings.Cut(apiVersion, "/")

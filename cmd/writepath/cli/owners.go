@@ -34,7 +34,7 @@ them from NEW's configuration later would not delete them. Exit 0 whatever the p
 	var rf renameFlags
 	f.StringVar(&rf.config, "config", "", "with --rename: the configuration `FILE` NEW applies (default: OLD's applied fields and their live values)")
 	f.StringVar(&rf.subresource, "subresource", "", "with --rename: the `SUBRESOURCE` of OLD's Apply entry")
-	f.StringVar(&rf.crd, "crd", "", "with --rename, custom resources: the CustomResourceDefinition `FILE`")
+	f.Var(&rf.crd, "crd", "with --rename, custom resources: the CustomResourceDefinition `FILE`"+crdUsage)
 	f.StringVar(&rf.now, "now", "", "with --rename: the `TIME` (RFC 3339) of NEW's apply (default: the current time)")
 	if code, ok := f.parse(args); !ok {
 		return code
@@ -49,6 +49,10 @@ them from NEW's configuration later would not delete them. Exit 0 whatever the p
 	if err != nil {
 		return e.fail(err)
 	}
+	if rf.crds, err = e.readCRDs(rf.crd); err != nil {
+		return e.fail(err)
+	}
+	objs, rf.crds = takeCRDs(objs, rf.crds)
 	if len(objs) != 1 {
 		return e.fail(usagef("expected one object, %s has %d", files[0], len(objs)))
 	}
@@ -66,7 +70,7 @@ them from NEW's configuration later would not delete them. Exit 0 whatever the p
 		}
 		return e.runRename(objs[0], *rename, rf)
 	}
-	if rf != (renameFlags{}) {
+	if rf.given() {
 		return e.fail(usagef("--config, --subresource, --crd and --now go with --rename"))
 	}
 	if err := managedfields.WriteTable(e.stdout, objs[0], *path); err != nil {

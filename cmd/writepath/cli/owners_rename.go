@@ -14,7 +14,15 @@ import (
 
 // renameFlags are the flags of `owners --rename`.
 type renameFlags struct {
-	config, subresource, crd, now string
+	config, subresource, now string
+	crd                      fileList
+	// crds are the --crd files' CRDs and those found among the -f objects.
+	crds []map[string]any
+}
+
+// given reports whether a flag that goes with --rename was given.
+func (rf renameFlags) given() bool {
+	return rf.config != "" || rf.subresource != "" || rf.now != "" || len(rf.crd) > 0
 }
 
 // runRename prints apply.PlanRename for `owners --rename OLD=NEW`.
@@ -35,15 +43,12 @@ func (e *env) runRename(live map[string]any, spec string, rf renameFlags) int {
 	}
 	req := apply.Request{Live: live, Config: live, Manager: to, Subresource: rf.subresource, Now: t}
 	var crd *schema.CRD
-	if rf.crd != "" {
-		docs, err := e.readObjects([]string{rf.crd})
-		if err != nil {
-			return e.fail(err)
-		}
-		if len(docs) != 1 {
-			return e.fail(usagef("%s must hold one CustomResourceDefinition", rf.crd))
-		}
-		if crd, err = schema.FromCRD(docs[0]); err != nil {
+	crdDoc, err := crdFor(rf.crds, live)
+	if err != nil {
+		return e.fail(err)
+	}
+	if crdDoc != nil {
+		if crd, err = schema.FromCRD(crdDoc); err != nil {
 			return e.fail(err)
 		}
 	}

@@ -52,7 +52,8 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 	f.Var(&files, "f", "`FILE` with the live object (- for stdin)")
 	fv := f.String("field-validation", "Warn", "fieldValidation: `Strict|Warn|Ignore`")
 	sub := f.String("subresource", "", "patch this `SUBRESOURCE`: status, scale, resize, ephemeralcontainers")
-	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE` (schema, defaults, subresources)")
+	var crdFiles fileList
+	f.Var(&crdFiles, "crd", "custom resources: the CustomResourceDefinition `FILE` (schema, defaults, subresources)"+crdUsage)
 	manager := f.String("field-manager", "kubectl-patch", "`NAME` of the field manager")
 	ns := f.String("n", "", "`NAMESPACE` of the request (default: the object's, else default)")
 	now := f.String("now", "", "`TIME` (RFC 3339) of the request (default: the current time)")
@@ -102,6 +103,11 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 	if err != nil {
 		return e.fail(err)
 	}
+	crds, err := e.readCRDs(crdFiles)
+	if err != nil {
+		return e.fail(err)
+	}
+	objs, crds = takeCRDs(objs, crds)
 	if objectArg != "" {
 		ref, err := parseTarget(objectArg, *ns)
 		if err != nil {
@@ -130,16 +136,9 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 			return exitNegative
 		}
 	}
-	var crd map[string]any
-	if *crdFile != "" {
-		docs, err := e.readObjects([]string{*crdFile})
-		if err != nil {
-			return e.fail(err)
-		}
-		if len(docs) != 1 {
-			return e.fail(usagef("%s must hold one CustomResourceDefinition", *crdFile))
-		}
-		crd = docs[0]
+	crd, err := crdFor(crds, live)
+	if err != nil {
+		return e.fail(err)
 	}
 	namespace := *ns
 	if namespace == "" {

@@ -104,7 +104,8 @@ anything else: the UID of NEW is a precondition; a resourceVersion must match th
 unconditional updates (most built-ins; not custom resources, Leases, PodDisruptionBudgets, ...).`,
 		`  writepath rv check -f testdata/examples/deployment.yaml -f testdata/examples/deployment-stale.yaml`)
 	f.Var(&files, "f", "`FILE` with the objects (repeatable; - for stdin); the first object is the stored one, the second the update")
-	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE`, for the plural name in messages")
+	var crdFiles fileList
+	f.Var(&crdFiles, "crd", "custom resources: the CustomResourceDefinition `FILE`, for the plural name in messages"+crdUsage)
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
@@ -115,6 +116,11 @@ unconditional updates (most built-ins; not custom resources, Leases, PodDisrupti
 	if err != nil {
 		return e.fail(err)
 	}
+	crds, err := e.readCRDs(crdFiles)
+	if err != nil {
+		return e.fail(err)
+	}
+	objs, crds = takeCRDs(objs, crds)
 	if len(objs) != 2 {
 		return e.fail(usagef("want two objects (stored, new), got %d", len(objs)))
 	}
@@ -125,8 +131,8 @@ unconditional updates (most built-ins; not custom resources, Leases, PodDisrupti
 	if err := requireStored(objs[0]); err != nil {
 		return e.fail(err)
 	}
-	if s.Custom && *crdFile != "" {
-		if s, err = e.strategyFromCRD(*crdFile, objs[0]); err != nil {
+	if s.Custom && len(crds) > 0 {
+		if s, err = strategyFromCRD(crds, objs[0]); err != nil {
 			return e.fail(err)
 		}
 	}

@@ -63,7 +63,8 @@ no strategic merge patch (the apiserver answers 415). --api-version is then the 
   # A field of a custom resource (from its CRD)
   writepath schema explain --crd testdata/examples/crontab-crd.yaml crontabs spec`)
 	apiVersion := f.String("api-version", "", "the group version of the kind (default: the one served by default, GA first; with --crd the preferred served version)")
-	crdFile := f.String("crd", "", "the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1) defining KIND")
+	var crdFiles fileList
+	f.Var(&crdFiles, "crd", "the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1) defining KIND (repeatable; a file may hold several)")
 	f.Var(&o, "o", "output format: yaml or json (default: text)")
 	// Flags may follow the arguments (kubectl style): parse, take one argument, repeat.
 	var pos []string
@@ -90,8 +91,8 @@ no strategic merge patch (the apiserver answers 415). --api-version is then the 
 		namespaced bool
 		info       schema.FieldInfo
 	)
-	if *crdFile != "" {
-		v, err := e.crdVersion(*crdFile, pos[0], *apiVersion)
+	if len(crdFiles) > 0 {
+		v, err := e.crdVersion(crdFiles, pos[0], *apiVersion)
 		if err != nil {
 			return e.fail(err)
 		}
@@ -131,35 +132,23 @@ no strategic merge patch (the apiserver answers 415). --api-version is then the 
 // and finds the version of the resource arg names: apiVersion is a version name or
 // GROUP/VERSION; by default the served version the apiserver prefers (the highest by Kubernetes
 // version ordering).
-func (e *env) crdVersion(file, arg, apiVersion string) (*schema.Version, error) {
-	docs, err := e.readObjects([]string{file})
+func (e *env) crdVersion(files []string, arg, apiVersion string) (*schema.Version, error) {
+	docs, err := e.readCRDs(files)
 	if err != nil {
 		return nil, err
 	}
-	if len(docs) != 1 {
-		return nil, usagef("--crd %s: want one CustomResourceDefinition, got %d documents", file, len(docs))
+	if len(docs) == 0 {
+		return nil, usagef("--crd %s holds no CustomResourceDefinition", strings.Join(files, ","))
 	}
-	crd, err := schema.FromCRD(docs[0])
+	crd, err := crdNamed(docs, arg)
 	if err != nil {
 		return nil, err
 	}
 	if errs := cel.ValidateCRD(crd, cel.Options{}); len(errs) > 0 {
 		return nil, status.Invalid(status.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}, crd.Name, errs)
 	}
-	n := crd.Names
-	name, group := arg, ""
-	if i := strings.IndexByte(arg, '.'); i >= 0 {
-		name, group = arg[:i], arg[i+1:]
-	}
-	match := group == "" || group == crd.Group
-	if match {
-		match = name == n.Plural || name == n.Singular || strings.EqualFold(name, n.Kind)
-		for _, s := range n.ShortNames {
-			match = match || name == s
-		}
-	}
-	if !match {
-		return nil, fmt.Errorf("the server doesn't have a resource type %q (--crd %s defines %s.%s)", arg, file, n.Plural, crd.Group)
+	if !crdHasName(crd, arg) {
+		return nil, fmt.Errorf("the server doesn't have a resource type %q (--crd %s defines %s.%s)", arg, strings.Join(files, ","), crd.Names.Plural, crd.Group)
 	}
 	if apiVersion != "" {
 		version := apiVersion
@@ -185,6 +174,46 @@ func (e *env) crdVersion(file, arg, apiVersion string) (*schema.Version, error) 
 		return nil, fmt.Errorf("%s serves no version: pass --api-version", crd.Name)
 	}
 	return best, nil
+}
+
+// crdNamed is the CRD among docs whose names (plural, singular, kind, short names; with
+// .GROUP, in that group) include arg; the only one when none does (the caller reports the
+// mismatch); several is no match. Each is read as the apiserver reads a CRD.
+func crdNamed(docs []map[string]any, arg string) (*schema.CRD, error) {
+	var first *schema.CRD
+	for _, d := range docs {
+		crd, err := schema.FromCRD(d)
+		if err != nil {
+			return nil, err
+		}
+		if crdHasName(crd, arg) {
+			return crd, nil
+		}
+		if first == nil {
+			first = crd
+		}
+	}
+	if len(docs) == 1 {
+		return first, nil
+	}
+	return nil, fmt.Errorf("the server doesn't have a resource type %q (--crd defines %s)", arg, crdList(docs))
+}
+
+// crdHasName reports whether arg (NAME or NAME.GROUP) names crd's resource.
+func crdHasName(crd *schema.CRD, arg string) bool {
+	n := crd.Names
+	name, group := arg, ""
+	if i := strings.IndexByte(arg, '.'); i >= 0 {
+		name, group = arg[:i], arg[i+1:]
+	}
+	if group != "" && group != crd.Group {
+		return false
+	}
+	match := name == n.Plural || name == n.Singular || strings.EqualFold(name, n.Kind)
+	for _, s := range n.ShortNames {
+		match = match || name == s
+	}
+	return match
 }
 
 // resolveBuiltinKind finds the built-in kind an argument names, kubectl-style. Among several

@@ -64,6 +64,9 @@ func runServe(e *env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := serveConfig{objects: objs, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), kubeconfig: kubeconfig, verbose: verbose}
+	if e.testServe != nil {
+		ctx = e.testServe(ctx, &cfg)
+	}
 	if hook := e.opts.ServeStore; hook != nil && hook.Open != nil {
 		store, closeStore, err := hook.Open(ctx)
 		if err != nil {

@@ -21,6 +21,33 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 )
 
+// runServeOnce runs the command as run does, but a serve stops as soon as it answers: its port
+// is a free one and its kubeconfig is written into dir, whatever --port and --kubeconfig say
+// (tests that run serve's examples and random argv).
+func runServeOnce(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e.testServe = func(ctx context.Context, cfg *serveConfig) context.Context {
+		ctx, cancel := context.WithCancel(ctx)
+		cfg.addr = "127.0.0.1:0"
+		cfg.kubeconfig = filepath.Join(dir, filepath.Base(cfg.kubeconfig))
+		cfg.ready = func(string) { cancel() }
+		return ctx
+	}
+	return e.run(args)
+}
+
+// TestServeOnce: runServeOnce's serve starts, loads its objects, writes the kubeconfig where
+// the test says, and stops.
+func TestServeOnce(t *testing.T) {
+	t.Chdir(repoRoot)
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := runServeOnce(dir, []string{"serve", "-f", "testdata/examples/crontab-crd.yaml", "--port", "6443", "--kubeconfig", "/tmp/x/wp.kubeconfig"}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, exitOK, code, stderr.String())
+	assert.Contains(t, stdout.String(), "kubeconfig: "+filepath.Join(dir, "wp.kubeconfig"))
+	assert.FileExists(t, filepath.Join(dir, "wp.kubeconfig"))
+}
+
 // serve loads its -f objects, writes a kubeconfig whose CA and token reach the server, logs
 // requests with -v, and stops when its context ends.
 func TestServe(t *testing.T) {

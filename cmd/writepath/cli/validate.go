@@ -35,7 +35,8 @@ OLD's resourceVersion when it has none itself.`,
 
   # Update with ratcheting, unknown fields refused
   writepath validate --crd testdata/examples/crontab-crd.yaml -f testdata/examples/crontab-rescheduled.yaml --old testdata/examples/crontab.yaml --field-validation Strict`)
-	crdFile := f.String("crd", "", "custom resources: the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1)")
+	var crdFiles fileList
+	f.Var(&crdFiles, "crd", "custom resources: the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1; repeatable, a file may hold several: the one of the object's kind is used)")
 	oldCRDFile := f.String("old-crd", "", "the stored CustomResourceDefinition `FILE`: check the CRD's rules as an update of it")
 	objFile := f.String("f", "", "`FILE` with the object to write (- for stdin)")
 	oldFile := f.String("old", "", "`FILE` with the stored object: validate an update")
@@ -57,36 +58,9 @@ OLD's resourceVersion when it has none itself.`,
 	if *sub != "" && (*sub != "status" || *oldFile == "") {
 		return e.fail(usagef("--subresource: only status is supported, and it needs --old"))
 	}
-	readCRD := func(flag, file string) (map[string]any, *schema.CRD, error) {
-		crdDocs, err := e.readObjects([]string{file})
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(crdDocs) != 1 {
-			return nil, nil, usagef("--%s %s: want one CustomResourceDefinition, got %d documents", flag, file, len(crdDocs))
-		}
-		c, err := schema.FromCRD(crdDocs[0])
-		return crdDocs[0], c, err
-	}
-	var crdDoc map[string]any
-	var crd *schema.CRD
-	var err error
-	if *crdFile != "" {
-		if crdDoc, crd, err = readCRD("crd", *crdFile); err != nil {
-			return e.fail(err)
-		}
-		var oldCRD *schema.CRD
-		if *oldCRDFile != "" {
-			if _, oldCRD, err = readCRD("old-crd", *oldCRDFile); err != nil {
-				return e.fail(err)
-			}
-		}
-		// The apiserver refuses a CRD whose x-kubernetes-validations do not compile or cost too
-		// much, with the same 422 as for its schema errors (on a CRD update, with the relaxations
-		// for the stored CRD's expressions and unchanged schemas).
-		if errs := cel.ValidateCRDUpdate(crd, oldCRD, cel.Options{}); len(errs) > 0 {
-			return e.fail(status.Invalid(status.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}, crd.Name, errs))
-		}
+	crdDocs, err := e.readCRDs(crdFiles)
+	if err != nil {
+		return e.fail(err)
 	}
 	data, err := e.readInput(*objFile)
 	if err != nil {
@@ -102,6 +76,35 @@ OLD's resourceVersion when it has none itself.`,
 	obj, ok := docs[0].Value.(map[string]any)
 	if !ok {
 		return e.fail(&inputError{err: fmt.Errorf("-f %s: not an object", *objFile)})
+	}
+	crdDoc, err := crdFor(crdDocs, obj)
+	if err != nil {
+		return e.fail(err)
+	}
+	var crd *schema.CRD
+	if crdDoc != nil {
+		if crd, err = schema.FromCRD(crdDoc); err != nil {
+			return e.fail(err)
+		}
+		var oldCRD *schema.CRD
+		if *oldCRDFile != "" {
+			oldDocs, err := e.readObjects([]string{*oldCRDFile})
+			if err != nil {
+				return e.fail(err)
+			}
+			if len(oldDocs) != 1 {
+				return e.fail(usagef("--old-crd %s: want one CustomResourceDefinition, got %d documents", *oldCRDFile, len(oldDocs)))
+			}
+			if oldCRD, err = schema.FromCRD(oldDocs[0]); err != nil {
+				return e.fail(err)
+			}
+		}
+		// The apiserver refuses a CRD whose x-kubernetes-validations do not compile or cost too
+		// much, with the same 422 as for its schema errors (on a CRD update, with the relaxations
+		// for the stored CRD's expressions and unchanged schemas).
+		if errs := cel.ValidateCRDUpdate(crd, oldCRD, cel.Options{}); len(errs) > 0 {
+			return e.fail(status.Invalid(status.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}, crd.Name, errs))
+		}
 	}
 	av, _ := obj["apiVersion"].(string)
 	builtin := isBuiltin(obj)
