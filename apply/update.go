@@ -144,25 +144,55 @@ func prefixFromUserAgent(u string) string {
 // valid, non-empty ones; none when it resets them ([] or [{}]); the live object's otherwise
 // (always the live object's on a subresource).
 func decodeLiveOrNew(live, newObj map[string]any, subresource bool) managedfields.Managed {
-	decodeOrEmpty := func(entries []managedfields.Entry) managedfields.Managed {
-		m, err := managedfields.Decode(entries)
+	// DecodeObject is Decode(Lenient(obj)) without the JSON round trip of every FieldsV1, and
+	// lets EncodeList reuse the sets that did not change.
+	decodeOrEmpty := func(obj map[string]any) managedfields.Managed {
+		m, err := managedfields.DecodeObject(obj)
 		if err != nil {
 			return emptyManaged()
 		}
 		return m
 	}
 	if subresource {
-		return decodeOrEmpty(managedfields.Lenient(live))
+		return decodeOrEmpty(live)
 	}
-	entries := managedfields.Lenient(newObj)
-	if isReset(entries) {
-		return emptyManaged()
+	var m managedfields.Managed
+	var err error
+	if notReset(newObj) {
+		m, err = managedfields.DecodeObject(newObj)
+	} else {
+		entries := managedfields.Lenient(newObj)
+		if isReset(entries) {
+			return emptyManaged()
+		}
+		m, err = managedfields.Decode(entries)
 	}
-	m, err := managedfields.Decode(entries)
 	if err != nil || len(m.Fields) == 0 {
-		return decodeOrEmpty(managedfields.Lenient(live))
+		return decodeOrEmpty(live)
 	}
 	return m
+}
+
+// notReset reports, without decoding them, that obj's managedFields are certainly not a reset
+// (isReset of its Lenient entries): absent, or two entries or more, or one naming a manager,
+// an operation or an apiVersion.
+func notReset(obj map[string]any) bool {
+	md, _ := obj["metadata"].(map[string]any)
+	v, ok := md["managedFields"]
+	if !ok {
+		return true
+	}
+	items, ok := v.([]any)
+	if !ok || len(items) != 1 {
+		return len(items) > 1
+	}
+	item, _ := items[0].(map[string]any)
+	for _, k := range []string{"manager", "operation", "apiVersion"} {
+		if s, ok := item[k].(string); ok && s != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func emptyManaged() managedfields.Managed {

@@ -215,8 +215,18 @@ type storedWrite struct {
 func (c *Cluster) handle(ctx context.Context, req registry.Request, cached CachedReader) (registry.Response, []registry.Write, []storedWrite, error) {
 	var stored []storedWrite
 	useCache := cached != nil && req.Method != "" && req.Method != http.MethodGet
+	// The cluster's own requests (ObjectOnly: the controllers', with c.mu held) read the stored
+	// maps without copies and hand their writes over to the store: registry.Handle never
+	// modifies what it reads, and nothing keeps the response.
+	owned, _ := c.store.(sharedReader)
+	if !req.ObjectOnly || cached != nil {
+		owned = nil
+	}
 	for attempt := 0; ; attempt++ {
-		w := &world{ctx: ctx, c: c, reads: c.store}
+		w := &world{ctx: ctx, c: c, reads: c.store, owned: owned}
+		if owned != nil {
+			w.reads = owned.sharedReads()
+		}
 		if useCache {
 			if r, ok := cached.Cached(); ok {
 				w.reads = r
@@ -263,7 +273,13 @@ func (c *Cluster) commit(ctx context.Context, w *world, writes []registry.Write,
 			val = nil
 		}
 		sw := Write{Key: key, Value: val, ModRevision: expected}
-		rev, err := c.store.Write(ctx, sw)
+		var rev int64
+		var err error
+		if w.owned != nil {
+			rev, err = w.owned.writeOwned(sw)
+		} else {
+			rev, err = c.store.Write(ctx, sw)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("storing %s: %w", key, err)
 		}
@@ -411,7 +427,9 @@ type world struct {
 	ctx context.Context
 	c   *Cluster
 	// reads is where the request reads: the store, or its cache (handle).
-	reads    Reads
+	reads Reads
+	// owned is set for the cluster's own requests: reads and writes without copies (handle).
+	owned    sharedReader
 	reserved int64
 	// observed holds the mod revision of every key the request read (0: absent), first read
 	// first: the preconditions of its writes. maxRevision is the largest revision read.

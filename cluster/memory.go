@@ -156,14 +156,26 @@ type sharedReader interface {
 	listShared(p Prefix) []Object
 	// getShared returns the current objects stored under keys (nil for a missing one).
 	getShared(keys []Key) []map[string]any
+	// sharedReads is Reads over the stored maps themselves.
+	sharedReads() Reads
+	// writeOwned is Write of a value the store may keep as it is: the caller hands it over and
+	// neither it nor anyone else modifies it afterwards (its maps may be shared with stored
+	// values, which nobody modifies either).
+	writeOwned(w Write) (int64, error)
 }
 
 func (s *memoryStore) listShared(p Prefix) []Object {
+	out, _ := s.listSharedAt(p)
+	return out
+}
+
+// listSharedAt is listShared and the revision it read at.
+func (s *memoryStore) listSharedAt(p Prefix) ([]Object, int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ix := s.indexes[resourceKey{p.Group, p.Resource}]
 	if ix == nil {
-		return nil
+		return nil, s.rev
 	}
 	sorted := ix.sorted()
 	start, stop := 0, len(sorted)
@@ -178,7 +190,7 @@ func (s *memoryStore) listShared(p Prefix) []Object {
 			out = append(out, Object{Key: k, Value: vs[len(vs)-1].value, ModRevision: vs[len(vs)-1].rev})
 		}
 	}
-	return out
+	return out, s.rev
 }
 
 func (s *memoryStore) getShared(keys []Key) []map[string]any {
@@ -193,6 +205,38 @@ func (s *memoryStore) getShared(keys []Key) []map[string]any {
 	return out
 }
 
+// sharedReads is Reads over the stored maps, for the cluster's own requests (registry.Handle
+// never modifies what its World returns): the current revision only, as the cluster reads
+// with c.mu held.
+func (s *memoryStore) sharedReads() Reads { return memoryShared{s} }
+
+type memoryShared struct{ s *memoryStore }
+
+func (m memoryShared) Revision(ctx context.Context) (int64, error) { return m.s.Revision(ctx) }
+
+func (m memoryShared) Get(_ context.Context, key Key) (Object, error) {
+	s := m.s
+	s.mu.Lock()
+	vs := s.keys[key]
+	var v version
+	if len(vs) > 0 {
+		v = vs[len(vs)-1]
+	}
+	s.mu.Unlock()
+	if v.value == nil {
+		return Object{}, &NotFoundError{Key: key}
+	}
+	return Object{Key: key, Value: v.value, ModRevision: v.rev}, nil
+}
+
+func (m memoryShared) List(ctx context.Context, req ListRequest) (ListResult, error) {
+	if req.Revision != 0 || req.After != nil || req.Limit != 0 {
+		return m.s.List(ctx, req) // not the cluster's own reads: copies
+	}
+	items, rev := m.s.listSharedAt(req.Prefix)
+	return ListResult{Items: items, Revision: rev}, nil
+}
+
 func (s *memoryStore) Write(_ context.Context, w Write) (int64, error) {
 	var stored map[string]any
 	if w.Value != nil {
@@ -202,6 +246,15 @@ func (s *memoryStore) Write(_ context.Context, w Write) (int64, error) {
 		}
 		stored = c
 	}
+	return s.write(w, stored)
+}
+
+func (s *memoryStore) writeOwned(w Write) (int64, error) {
+	return s.write(w, w.Value)
+}
+
+// write stores stored (Write's value, or nil for a deletion).
+func (s *memoryStore) write(w Write, stored map[string]any) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	vs := s.keys[w.Key]

@@ -393,7 +393,7 @@ func (c *Cluster) requestAs(ctx context.Context, now time.Time, user registry.Us
 			return false, err
 		}
 	}
-	req := registry.Request{Method: method, Path: path, ContentType: contentType, Body: b, User: user, UserAgent: agent, Now: now}
+	req := registry.Request{Method: method, Path: path, ContentType: contentType, Body: b, User: user, UserAgent: agent, Now: now, ObjectOnly: true}
 	resp, _, stored, err := c.handle(ctx, req, nil) // c.mu is held: the store's own reads
 	for _, st := range stored {
 		c.observe(st.Key, st.Value, st.rev)

@@ -278,6 +278,9 @@ func (h *handler) respond(code int, obj map[string]any) (Response, error) {
 	}
 	r := Response{Code: code, Object: obj, ContentType: "application/json"}
 	var err error
+	if h.req.ObjectOnly {
+		return r, nil
+	}
 	if h.outputYAML() {
 		r.ContentType = "application/yaml"
 		r.Body, err = codec.EncodeYAML(obj)

@@ -42,6 +42,10 @@ type Request struct {
 	// Now is the server's clock for this request: creationTimestamp, managedFields times,
 	// deletionTimestamp. Never read from the system clock.
 	Now time.Time
+	// ObjectOnly is for a caller that reads Response.Object alone (a controller inside the
+	// server): the body of a successful response is not encoded and Body is empty. Everything
+	// else, the writes included, is as without it.
+	ObjectOnly bool
 }
 
 // User is the requesting user as authentication gives it.
