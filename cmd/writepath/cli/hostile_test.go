@@ -22,7 +22,10 @@ import (
 // malformed managedFields, CEL cost and regex bombs, ownerReference cycles, 10,000-document
 // streams). Each case must end with its expected exit status (never a panic), allocate at most
 // its memory bound (runtime.MemStats.TotalAlloc of the test process, which bounds the peak
-// too), and read at most its input bound from an endless stream (bytes counted). No timing.
+// too), make at most its work bound of heap allocations (runtime.MemStats.Mallocs: the count of
+// objects allocated grows with the work of every decoder, walk and controller loop, so it
+// stands for the case's time), and read at most its input bound from an endless stream (bytes
+// counted). No timing.
 
 const hostileNow = "--now=2026-01-02T00:00:00Z"
 
@@ -148,10 +151,14 @@ type hostileCase struct {
 	args   []string
 	stdin  func() io.Reader
 	exits  []int  // allowed exit statuses
-	maxMiB uint64 // allocation bound of the run
+	maxMiB uint64 // allocation bound of the run, and work bound (maxMiB*objectsPerMiB objects)
 	// endless, when set, is the stream given as stdin; at most bound+64KiB may be read from it.
 	endless *endlessStream
 }
+
+// objectsPerMiB is the work bound per MiB of a case's memory bound: 16,384 heap objects, an
+// average of 64 bytes each (the catalogue's cases average 80 to 25,000 bytes per object).
+const objectsPerMiB = 1 << 14
 
 // endlessStream never ends (like /dev/zero or a pipe nobody closes) and counts what is read.
 type endlessStream struct{ read int64 }
@@ -174,6 +181,7 @@ func hostileCases(t *testing.T, dir string) []hostileCase {
 	crdFile := write("crd.yaml", hostileCRD)
 	widgetFile := write("widget.yaml", hostileWidget)
 	policyFile := write("policy.yaml", hostilePolicy)
+	deploymentFile := write("deployment.yaml", hostileDeployment(4, ""))
 	any := []int{exitOK, exitNegative, exitUsage}
 	var cases []hostileCase
 	add := func(name string, exits []int, maxMiB uint64, args ...string) {
@@ -208,6 +216,11 @@ func hostileCases(t *testing.T, dir string) []hostileCase {
 		}},
 		{"rv-check", func(f string) []string { return []string{"rv", "check", "-f", f, "-f", f} }},
 		{"schema-explain", func(f string) []string { return []string{"schema", "explain", "Widget", "--crd", f} }},
+		{"rollout", func(f string) []string { return []string{"rollout", "-f", f, "--max-steps", "5"} }},
+		{"rollout-to", func(f string) []string {
+			return []string{"rollout", "-f", deploymentFile, "--to", f, "--max-steps", "5"}
+		}},
+		{"rollout-undo", func(f string) []string { return []string{"rollout", "undo", "-f", f} }},
 	}
 	// The large inputs (megabytes, thousands of objects) go through the verbs that read them
 	// differently: a stream, a state, a patch, an owners table; under the race detector through
@@ -287,7 +300,127 @@ func hostileCases(t *testing.T, dir string) []hostileCase {
 		add("delete/"+g.name, any, 512, "delete", "-f", f, "configmap/c0", "-n", "demo", "--cascade=foreground", hostileNow)
 		add("why-stuck/"+g.name, any, 512, "why-stuck", "-f", f, "configmap/c0", "-n", "demo", hostileNow)
 	}
+	// serve reads its -f objects before it listens: every input the readers refuse ends it at
+	// once (an accepted one would serve until interrupted, so only those are given).
+	kubeconfig := filepath.Join(dir, "serve.kubeconfig")
+	for _, in := range []string{"depth-bomb-list", "depth-bomb-map", "depth-bomb-yaml", "alias-bomb", "too-large", "garbage", "duplicate-keys-json", "duplicate-keys-yaml", "number-overflow"} {
+		add("serve/"+in, []int{exitUsage}, 96, "serve", "-f", filepath.Join(dir, in+".json"), "--kubeconfig", kubeconfig)
+	}
+	cases = append(cases, hostileCase{name: "endless-stdin/serve", args: []string{"serve", "-f", "-", "--kubeconfig", kubeconfig},
+		exits: []int{exitUsage}, maxMiB: 96, endless: &endlessStream{}},
+		hostileCase{name: "endless-stdin/rollout", args: []string{"rollout", "-f", "-"},
+			exits: []int{exitUsage}, maxMiB: 96, endless: &endlessStream{}})
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		add("dev-zero/serve", []int{exitUsage}, 96, "serve", "-f", "/dev/zero", "--kubeconfig", kubeconfig)
+		add("dev-zero/rollout-to", []int{exitUsage}, 96, "rollout", "-f", deploymentFile, "--to", "/dev/zero")
+	}
+	add("version", []int{exitOK}, 16, "version", "-o", "json")
+	// Deployments built to make the controllers run away: the largest replica count, surge and
+	// unavailability far past it, thousands of ReplicaSets of one Deployment (a history to
+	// clean up and to roll back through), a template hash collision with a foreign ReplicaSet.
+	for _, r := range []struct {
+		name    string
+		objs    string
+		args    []string
+		maxMiB  uint64
+		allowed []int
+	}{
+		{"replicas-max", hostileDeployment(2147483647, ""), []string{"--max-steps", "3"}, 256, any},
+		{"replicas-max-step", hostileDeployment(2147483647, ""), []string{"--max-steps", "3", "--ready", "step"}, 256, any},
+		{"surge-huge", strings.Replace(hostileDeployment(1000, ""), "maxSurge: 25%", "maxSurge: 1000000000%", 1), []string{"--max-steps", "3"}, 256, any},
+		{"unavailable-negative", strings.Replace(hostileDeployment(4, ""), "maxUnavailable: 25%", "maxUnavailable: -5", 1), []string{"--max-steps", "5"}, 96, any},
+		{"replicas-negative", hostileDeployment(-3, ""), []string{"--max-steps", "5"}, 96, any},
+		{"replicasets-4000", hostileDeployment(4, replicaSetHistory(1, 4000)), []string{"--max-steps", "5"}, 768, any},
+		{"selector-everything", strings.Replace(hostileDeployment(4, foreignPods(4000)), "selector: {matchLabels: {app: web}}", "selector: {}", 1), []string{"--max-steps", "5"}, 768, any},
+		{"selector-mismatch", strings.Replace(hostileDeployment(4, ""), "selector: {matchLabels: {app: web}}", "selector: {matchLabels: {app: other}}", 1), []string{"--max-steps", "5"}, 96, any},
+		{"pods-4000-foreign", hostileDeployment(4, foreignPods(4000)), []string{"--max-steps", "5"}, 768, any},
+		{"containers-1000", strings.Replace(hostileDeployment(4, ""), `spec: {containers: [{name: web, image: "nginx:1.27"}]}`, "spec: {containers: ["+containersList(1000)+"]}", 1), []string{"--max-steps", "3"}, 512, any},
+		{"invalid-utf8-image", strings.Replace(hostileDeployment(4, ""), `"nginx:1.27"`, "\"\xff\xfe\"", 1), []string{"--max-steps", "3"}, 96, any},
+		{"progress-deadline-zero", strings.Replace(hostileDeployment(4, ""), "progressDeadlineSeconds: 600", "progressDeadlineSeconds: 0", 1), []string{"--max-steps", "5", "--ready", "never"}, 96, any},
+	} {
+		if raceEnabled && r.maxMiB > 512 {
+			continue // thousands of objects: a minute under the race detector
+		}
+		f := write("rollout-"+r.name+".yaml", r.objs)
+		add("rollout/"+r.name, r.allowed, r.maxMiB, append([]string{"rollout", "-f", f}, r.args...)...)
+	}
+	// 8,000 ReplicaSets in two files (each file is bounded as a request body); not under the
+	// race detector, which makes them take a minute.
+	if !raceEnabled {
+		history := write("rollout-history-a.yaml", hostileDeployment(4, replicaSetHistory(1, 4000)))
+		more := write("rollout-history-b.yaml", replicaSetHistory(4001, 8000))
+		add("rollout/replicasets-8000", any, 1024, "rollout", "-f", history, "-f", more, "--max-steps", "5")
+		add("rollout-undo/history-8000", any, 1024, "rollout", "undo", "-f", history, "-f", more)
+		add("rollout-undo/history-8000-to-revision", any, 1024, "rollout", "undo", "-f", history, "-f", more, "--to-revision", "5000")
+	}
+	add("rollout-undo/revision-overflow", any, 96, "rollout", "undo", "-f", deploymentFile, "--to-revision", "99999999999999999999")
 	return cases
+}
+
+// hostileDeployment is a Deployment of the given replicas, followed by more documents.
+func hostileDeployment(replicas int64, more string) string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: demo, uid: d1, generation: 1, creationTimestamp: "2026-01-01T00:00:00Z", annotations: {deployment.kubernetes.io/revision: "1"}}
+spec:
+  replicas: %d
+  selector: {matchLabels: {app: web}}
+  strategy:
+    type: RollingUpdate
+    rollingUpdate:
+      maxSurge: 25%%
+      maxUnavailable: 25%%
+  progressDeadlineSeconds: 600
+  revisionHistoryLimit: 10
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: "nginx:1.27"}]}
+`, replicas) + more
+}
+
+// foreignPods is n running Pods labelled app=web that no ReplicaSet owns.
+func foreignPods(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%[1]d, namespace: demo, uid: p%[1]d, labels: {app: web}}\nspec: {containers: [{name: web, image: x}]}\nstatus: {phase: Running}\n", i)
+	}
+	return b.String()
+}
+
+// containersList is n containers of a Pod template, in YAML flow style.
+func containersList(n int) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprintf("{name: c%d, image: x}", i)
+	}
+	return strings.Join(items, ", ")
+}
+
+// replicaSetHistory is the old ReplicaSets of the Deployment web of revisions from to to,
+// scaled to 0.
+func replicaSetHistory(from, to int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, `---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: web-h%[1]d
+  namespace: demo
+  uid: rs%[1]d
+  creationTimestamp: "2026-01-01T00:00:00Z"
+  labels: {app: web, pod-template-hash: h%[1]d}
+  annotations: {deployment.kubernetes.io/revision: "%[1]d"}
+  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d1, controller: true, blockOwnerDeletion: true}]
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web, pod-template-hash: h%[1]d}}
+  template:
+    metadata: {labels: {app: web, pod-template-hash: h%[1]d}}
+    spec: {containers: [{name: web, image: "nginx:1.%[1]d"}]}
+`, i)
+	}
+	return b.String()
 }
 
 // ownerCycle is n ConfigMaps each owning the next with blockOwnerDeletion, the last owning the
@@ -341,8 +474,11 @@ func TestHostileInputs(t *testing.T) {
 			}()
 			runtime.ReadMemStats(&after)
 			allocated := (after.TotalAlloc - before.TotalAlloc) >> 20
+			objects := after.Mallocs - before.Mallocs
+			t.Logf("exit %d, %d MiB, %d objects allocated", code, allocated, objects)
 			assert.True(t, slices.Contains(c.exits, code), "exit %d, want one of %v; stderr: %.300s", code, c.exits, stderr.String())
 			assert.LessOrEqual(t, allocated, c.maxMiB, "MiB allocated by %v", c.args)
+			assert.LessOrEqual(t, objects, c.maxMiB*objectsPerMiB, "objects allocated by %v", c.args)
 			if c.endless != nil {
 				limit := bounded.RequestBodyBytes
 				if slices.Contains(c.args, "--max-state-bytes") {
