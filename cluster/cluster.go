@@ -107,6 +107,10 @@ type Cluster struct {
 	index *workloadIndex
 	// settledAt is the clock of the last settle of the workload controllers.
 	settledAt time.Time
+	// deploymentEvents and replicaSetEvents are the controllers' event recorders;
+	// eventNames names their Events (events.go).
+	deploymentEvents, replicaSetEvents *eventRecorder
+	eventNames                         eventNames
 	// syncEverything makes every round sync every Deployment and ReplicaSet over all of its
 	// namespace's objects, as before the index and the queues: the reference of their tests.
 	syncEverything bool
@@ -120,7 +124,7 @@ type Cluster struct {
 func New(opts Options) (*Cluster, error) {
 	c := &Cluster{store: opts.Store, clock: opts.Clock, ctrl: opts.Controllers, tokens: opts.Tokens,
 		kubeletMode: opts.Kubelet, leader: opts.LeaderElection, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
-		index: newWorkloadIndex()}
+		index: newWorkloadIndex(), deploymentEvents: newEventRecorder("deployment-controller"), replicaSetEvents: newEventRecorder("replicaset-controller")}
 	if c.store == nil {
 		c.store = NewMemoryStore(MemoryOptions{})
 	}

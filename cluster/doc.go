@@ -28,7 +28,30 @@
 // (managedFields "kube-controller-manager") as on a real server; the kubelet stand-in patches
 // pods/status as a node's kubelet (manager "kubelet"). The controllers read through an index of
 // each object's controller and sync only the keys their event handlers would queue (every key
-// when the clock moved, and on Settle). Events the controllers record are not stored. The service account controller gives every Active namespace its "default"
+// when the clock moved, and on Settle).
+//
+// The Events the two controllers record are stored as kube-controller-manager's event
+// recorders (k8s.io/client-go tools/record) store them, right after the writes of the sync that
+// recorded them (KCM writes them from a goroutine): core/v1 Events created through registry as
+// the controllers' service accounts (system:serviceaccount:kube-system:deployment-controller,
+// ...-replicaset-controller), named <involvedObject.name>.<UnixNano in hex>, the involvedObject
+// as the sync read it (kind, apiVersion, namespace, name, uid, resourceVersion), source and
+// reportingComponent the controller, count 1, first and last timestamps the clock;
+// ScalingReplicaSet on the Deployment, SuccessfulCreate (naming the Pod the apiserver generated),
+// SuccessfulDelete, FailedCreate and FailedDelete (the API's refusal) on the ReplicaSet. Each
+// recorder's EventCorrelator is modelled: identical Events are one Event whose count and
+// lastTimestamp a strategic merge patch raises; from the tenth message of similar Events (same
+// object, type, reason) within 10 minutes they are combined into one "(combined from similar
+// events): " Event, counted up likewise; the spam filter lets 25 Events per source and object
+// through, then one every 5 minutes of the clock; its caches are LRUs of 4,096 entries. Not
+// modelled: a fake clock that does not move gives every Event the same instant, so each further
+// Event at that instant is named with the next nanosecond (a real clock's names differ anyway);
+// the aggregator drops an arbitrary message of its set where this one drops the least (the
+// same inputs give the same Events); KCM's broadcaster drops Events when 1,000 wait to be
+// written, and retries writes on transport errors, neither of which happens here; the
+// apiserver's Event TTL (--event-ttl, 1 h) does not expire them; events the Deployment
+// controller records for a write the API refused (FailedRSCreate) are not recorded, as the
+// cluster syncs again from fresh state instead. The service account controller gives every Active namespace its "default"
 // ServiceAccount (the ServiceAccount admission plugin refuses Pods without one). Settle runs
 // every controller to its fixpoint on demand (after FakeClock.Step, for minReadySeconds and
 // progress deadlines).

@@ -88,7 +88,12 @@ func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time, resync boo
 				return nil
 			}
 			c.syncWritten = map[string]string{}
+			var evs []controllerEvent
 			for _, a := range res.Actions {
+				if a.Type == deployment.ActionEvent {
+					evs = append(evs, deploymentEvent(d, a.Event))
+					continue
+				}
 				ok, err := c.applyDeploymentAction(ctx, now, a)
 				if err != nil {
 					return err
@@ -98,8 +103,11 @@ func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time, resync boo
 					break
 				}
 				wrote = true
+				if a.Event != nil {
+					evs = append(evs, deploymentEvent(d, a.Event)) // recorded once the write succeeded
+				}
 			}
-			return nil
+			return c.recordEvents(ctx, now, c.deploymentEvents, evs)
 		})
 		if err != nil {
 			return false, err
@@ -133,16 +141,23 @@ func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time, resync boo
 				}
 			}
 			c.syncWritten = map[string]string{}
+			var evs []controllerEvent
 			for _, a := range res.Actions {
-				ok, err := c.applyReplicaSetAction(ctx, now, a)
+				resp, err := c.applyReplicaSetAction(ctx, now, a)
 				if err != nil {
 					return err
 				}
-				if !ok {
+				if ev, ok := replicaSetEvent(rs, a, resp); ok {
+					evs = append(evs, ev)
+				}
+				if resp.Code >= 300 {
 					refused = append(refused, k)
 					break
 				}
 				wrote = true
+			}
+			if err := c.recordEvents(ctx, now, c.replicaSetEvents, evs); err != nil {
+				return err
 			}
 			// The store is the informer: every create and delete is observed at once, and the
 			// controller lowers its expectations for the ones it skipped or was refused.
@@ -386,11 +401,17 @@ func (c *Cluster) controllerRequest(ctx context.Context, now time.Time, method, 
 
 // requestAs is controllerRequest as another user (the kubelet's).
 func (c *Cluster) requestAs(ctx context.Context, now time.Time, user registry.User, agent, method, path, contentType string, body any) (bool, error) {
+	resp, err := c.requestResponse(ctx, now, user, agent, method, path, contentType, body)
+	return err == nil && resp.Code < 300, err
+}
+
+// requestResponse is requestAs with the API's answer (its Object; the body is not encoded).
+func (c *Cluster) requestResponse(ctx context.Context, now time.Time, user registry.User, agent, method, path, contentType string, body any) (registry.Response, error) {
 	var b []byte
 	if body != nil {
 		var err error
 		if b, err = json.Marshal(body); err != nil {
-			return false, err
+			return registry.Response{}, err
 		}
 	}
 	req := registry.Request{Method: method, Path: path, ContentType: contentType, Body: b, User: user, UserAgent: agent, Now: now, ObjectOnly: true}
@@ -400,14 +421,14 @@ func (c *Cluster) requestAs(ctx context.Context, now time.Time, user registry.Us
 		c.resources[resourceKey{st.Key.Group, st.Key.Resource}] = struct{}{}
 	}
 	if err != nil {
-		return false, err
+		return registry.Response{}, err
 	}
-	if resp.Code < 300 && method != "DELETE" {
+	if resp.Code < 300 && method != "DELETE" && c.syncWritten != nil {
 		if rv := metaString(resp.Object, "resourceVersion"); rv != "" {
 			c.syncWritten[strings.TrimSuffix(path, "/status")] = rv
 		}
 	}
-	return resp.Code < 300, nil
+	return resp, nil
 }
 
 // chained is a controller's object for a PUT: a sync that already wrote the object goes on
@@ -448,7 +469,48 @@ func (c *Cluster) applyDeploymentAction(ctx context.Context, now time.Time, a de
 		}
 		return c.controllerRequest(ctx, now, "PUT", path, "application/json", obj)
 	}
-	return false, nil // Events are not stored (see doc.go)
+	return false, fmt.Errorf("the Deployment controller's action %q has no request", a.Type)
+}
+
+// deploymentEvent is an Event the Deployment controller records on d, the Deployment its
+// sync read.
+func deploymentEvent(d map[string]any, e *deployment.Event) controllerEvent {
+	return controllerEvent{kind: "Deployment", apiVersion: "apps/v1", object: d, typ: e.Type, reason: e.Reason, message: e.Message}
+}
+
+// replicaSetEvent is the Event the ReplicaSet controller's pod control records for a
+// create or delete of a Pod of rs, as the API answered it (RealPodControl): the created
+// Pod's generated name, or the API's refusal (none for a Pod already gone, or a create the
+// namespace's termination refused).
+func replicaSetEvent(rs map[string]any, a replicaset.Action, resp registry.Response) (controllerEvent, bool) {
+	ev := controllerEvent{kind: "ReplicaSet", apiVersion: "apps/v1", object: rs}
+	failed := resp.Code >= 300
+	msg, _ := resp.Object["message"].(string)
+	switch {
+	case a.Type == replicaset.ActionCreate && !failed:
+		ev.typ, ev.reason, ev.message = "Normal", "SuccessfulCreate", "Created pod: "+metaString(resp.Object, "name")
+	case a.Type == replicaset.ActionCreate && !namespaceTerminatingCause(resp.Object):
+		ev.typ, ev.reason, ev.message = "Warning", "FailedCreate", "Error creating: "+msg
+	case a.Type == replicaset.ActionDelete && !failed:
+		ev.typ, ev.reason, ev.message = "Normal", "SuccessfulDelete", "Deleted pod: "+a.Name
+	case a.Type == replicaset.ActionDelete && resp.Code != 404:
+		ev.typ, ev.reason, ev.message = "Warning", "FailedDelete", "Error deleting: "+msg
+	default:
+		return ev, false
+	}
+	return ev, true
+}
+
+// namespaceTerminatingCause is apierrors.HasStatusCause(err, NamespaceTerminatingCause).
+func namespaceTerminatingCause(st map[string]any) bool {
+	details, _ := st["details"].(map[string]any)
+	causes, _ := details["causes"].([]any)
+	for _, x := range causes {
+		if m, ok := x.(map[string]any); ok && m["reason"] == "NamespaceTerminating" {
+			return true
+		}
+	}
+	return false
 }
 
 func podPath(ns, name string) string {
@@ -459,18 +521,22 @@ func podPath(ns, name string) string {
 	return p
 }
 
-func (c *Cluster) applyReplicaSetAction(ctx context.Context, now time.Time, a replicaset.Action) (bool, error) {
+// applyReplicaSetAction sends a's request and returns the API's answer.
+func (c *Cluster) applyReplicaSetAction(ctx context.Context, now time.Time, a replicaset.Action) (registry.Response, error) {
+	req := func(method, path, contentType string, body any) (registry.Response, error) {
+		return c.requestResponse(ctx, now, controllerUser, controllerAgent, method, path, contentType, body)
+	}
 	switch a.Type {
 	case replicaset.ActionAdopt, replicaset.ActionRelease:
-		return c.controllerRequest(ctx, now, "PATCH", podPath(a.Namespace, a.Name), "application/strategic-merge-patch+json", a.Patch)
+		return req("PATCH", podPath(a.Namespace, a.Name), "application/strategic-merge-patch+json", a.Patch)
 	case replicaset.ActionCreate:
-		return c.controllerRequest(ctx, now, "POST", podPath(a.Namespace, ""), "application/json", a.Object)
+		return req("POST", podPath(a.Namespace, ""), "application/json", a.Object)
 	case replicaset.ActionDelete:
-		return c.controllerRequest(ctx, now, "DELETE", podPath(a.Namespace, a.Name), "", nil)
+		return req("DELETE", podPath(a.Namespace, a.Name), "", nil)
 	case replicaset.ActionUpdateStatus:
-		return c.controllerRequest(ctx, now, "PUT", rsPath(a.Namespace, a.Name)+"/status", "application/json", c.chained(rsPath(a.Namespace, a.Name), a.Object))
+		return req("PUT", rsPath(a.Namespace, a.Name)+"/status", "application/json", c.chained(rsPath(a.Namespace, a.Name), a.Object))
 	}
-	return false, nil
+	return registry.Response{}, fmt.Errorf("the ReplicaSet controller's action %q has no request", a.Type)
 }
 
 // kubelet is the stand-in kubelet: it writes Running and Ready to the status of the Pods its

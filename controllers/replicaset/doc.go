@@ -43,7 +43,8 @@
 // controller sorts with sort.Sort over informer order (a random map order), so among
 // Pods its ranking ties it deletes any; Sync deletes the first in Input.Pods order.
 // The SuccessfulCreate Event names the Pod the apiserver generated, which a pure
-// function cannot know: its message says "<generated name>".
+// function cannot know: its message says "<generated name>" (package cluster, which sends
+// the create, records the Event with the name the apiserver answered).
 //
 // # Errors
 //
