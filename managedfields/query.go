@@ -176,6 +176,22 @@ func FieldsOf(obj map[string]any, manager string) ([]string, error) {
 // non-empty path only the managers owning that path or something below it are printed, with
 // only those fields.
 func WriteTable(w io.Writer, obj map[string]any, path string) error {
+	return writeTable(w, obj, path, false)
+}
+
+// WriteWideTable is WriteTable with one more column, SHARED WITH: the other managers that own
+// some of the fields the entry owns (shared ownership, as two appliers of the same value have;
+// among the fields under path when path is not empty), "<none>" when none does.
+func WriteWideTable(w io.Writer, obj map[string]any, path string) error {
+	return writeTable(w, obj, path, true)
+}
+
+// ownerKey identifies an entry among an object's managedFields.
+func ownerKey(o Owner) string {
+	return o.Manager + "\x00" + string(o.Operation) + "\x00" + o.APIVersion + "\x00" + o.Subresource
+}
+
+func writeTable(w io.Writer, obj map[string]any, path string, wide bool) error {
 	entries, err := decodeSets(obj)
 	if err != nil {
 		return err
@@ -184,8 +200,29 @@ func WriteTable(w io.Writer, obj map[string]any, path string) error {
 	if path != "" {
 		prefix = normalizePath(path)
 	}
+	// shared[entry] are the managers sharing a field with it, in the order first met.
+	shared := map[string][]string{}
+	if wide {
+		fields, err := ownersMatching(obj, prefix)
+		if err != nil {
+			return err
+		}
+		for _, f := range fields {
+			for _, a := range f.Owners {
+				for _, b := range f.Owners {
+					if ka := ownerKey(a); ka != ownerKey(b) && !slices.Contains(shared[ka], b.Manager) {
+						shared[ka] = append(shared[ka], b.Manager)
+					}
+				}
+			}
+		}
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "MANAGER\tOPERATION\tAPIVERSION\tTIME\tSUBRESOURCE\tFIELDS")
+	header := "MANAGER\tOPERATION\tAPIVERSION\tTIME\tSUBRESOURCE\tFIELDS"
+	if wide {
+		header += "\tSHARED WITH"
+	}
+	fmt.Fprintln(tw, header)
 	for _, e := range entries {
 		var fields []string
 		e.set.Leaves().Iterate(func(p fieldpath.Path) {
@@ -209,7 +246,15 @@ func WriteTable(w io.Writer, obj map[string]any, path string) error {
 		if f == "" {
 			f = "<none>"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Manager, e.Operation, e.APIVersion, t, sub, f)
+		if !wide {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Manager, e.Operation, e.APIVersion, t, sub, f)
+			continue
+		}
+		with := strings.Join(shared[ownerKey(ownerOf(e.Entry))], ",")
+		if with == "" {
+			with = "<none>"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Manager, e.Operation, e.APIVersion, t, sub, f, with)
 	}
 	return tw.Flush()
 }

@@ -43,6 +43,12 @@ type env struct {
 	// output is the verb's -o once its flags are parsed: with json or yaml, a refused write
 	// prints its metav1.Status on stdout too (fail).
 	output output
+	// printer is -o's template printer once parsed (jsonpath, go-template), nil for the others.
+	printer *templatePrinter
+	// template and allowMissing are --template and --allow-missing-template-keys, declared
+	// with -o.
+	template     string
+	allowMissing bool
 	// opts are the hooks Main was given.
 	opts Options
 	// testServe, set by tests only, adjusts serve's configuration before it starts and returns
@@ -80,6 +86,8 @@ type flags struct {
 	synopsis string
 	long     string
 	examples string
+	// wide: -o wide is one of the verb's formats (tables).
+	wide bool
 }
 
 // flags returns a flag set for the verb. synopsis is the usage line after
@@ -136,7 +144,14 @@ func (f *flags) Var(v pflag.Value, name, usage string) {
 	if _, ok := v.(*fileList); ok && long == "filename" {
 		f.FlagSet.BoolVarP(&f.e.recursive, "recursive", "R", false, "process the directories given with -f recursively (kubectl's -R)")
 	}
+	if _, ok := v.(*output); ok && long == "output" && f.e.verb != "request" {
+		f.FlagSet.StringVar(&f.e.template, "template", "", "template string or path to template file to use when -o=go-template, -o=go-template-file, -o=jsonpath or -o=jsonpath-file (kubectl's; the template format is golang templates [http://golang.org/pkg/text/template/#pkg-overview])")
+		f.FlagSet.BoolVar(&f.e.allowMissing, "allow-missing-template-keys", true, "if true, ignore any errors in templates when a field or map key is missing in the template (golang and jsonpath output formats)")
+	}
 }
+
+// tables lets the verb's -o take wide: the verb prints a table, and -o wide adds columns.
+func (f *flags) tables() { f.wide = true }
 
 // String defines a string flag.
 func (f *flags) String(name, value, usage string) *string {
@@ -181,7 +196,11 @@ func (f *flags) parse(args []string) (code int, ok bool) {
 	}
 	if fl := f.FlagSet.Lookup("output"); fl != nil && f.e.verb != "request" {
 		// request prints every answer, refusals too, as the HTTP response it is.
-		f.e.output = output(fl.Value.String())
+		o := fl.Value.(*output)
+		if err := f.resolveOutput(o); err != nil {
+			return f.e.fail(err), false
+		}
+		f.e.output = *o
 	}
 	return 0, true
 }
@@ -370,23 +389,67 @@ func requireStored(obj map[string]any) error {
 	return nil
 }
 
-// output is the -o flag.
+// output is the -o flag: yaml, json, name, wide (verbs that print tables), and kubectl's
+// template formats jsonpath=T, jsonpath-file=F, jsonpath-as-json=T, go-template=T,
+// go-template-file=F, template=T and templatefile=F (or the format alone, with --template).
 type output string
 
 func (o *output) String() string { return string(*o) }
 func (o *output) Type() string   { return "string" }
 func (o *output) Set(s string) error {
-	switch s {
-	case "", "yaml", "json", "name":
-		*o = output(s)
-		return nil
-	}
-	return fmt.Errorf("unable to match a printer suitable for the output format %q, allowed formats are: json,name,yaml", s)
+	*o = output(s)
+	return nil
 }
 
-// printValue writes v as -o asks: JSON (kubectl's four-space indent), YAML, or, for an object
-// or a List of them, kubectl's -o name lines (kind.group/name, the kind lower-cased).
+// objectFormats are the -o formats of every verb that prints objects, as kubectl lists them.
+const objectFormats = "go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml"
+
+// resolveOutput checks -o as kubectl's printer flags do and parses a template: --template with
+// no -o is go-template, a template format without =TEMPLATE takes --template.
+func (f *flags) resolveOutput(o *output) error {
+	format, tmpl, hasTmpl := strings.Cut(string(*o), "=")
+	if format == "" && !hasTmpl && f.e.template != "" {
+		format = "go-template"
+	}
+	switch format {
+	case "", "yaml", "json", "name":
+		if hasTmpl {
+			break
+		}
+		return nil
+	case "wide":
+		if f.wide && !hasTmpl {
+			return nil
+		}
+	case "jsonpath", "jsonpath-file", "jsonpath-as-json", "go-template", "go-template-file", "template", "templatefile":
+		if !hasTmpl {
+			tmpl = f.e.template
+		}
+		if tmpl == "" {
+			return usagef("template format specified but no template given")
+		}
+		p, err := newTemplatePrinter(format, tmpl, f.e.allowMissing)
+		if err != nil {
+			return err
+		}
+		f.e.printer = p
+		*o = output(format)
+		return nil
+	}
+	allowed := objectFormats
+	if f.wide {
+		allowed += ",wide"
+	}
+	return usagef("unable to match a printer suitable for the output format %q, allowed formats are: %s", string(*o), allowed)
+}
+
+// printValue writes v as -o asks: JSON (kubectl's four-space indent), YAML, kubectl's -o name
+// lines for an object or a List of them (kind.group/name, the kind lower-cased), or the -o
+// template.
 func (e *env) printValue(o output, v any) error {
+	if e.printer != nil && o == e.output {
+		return e.printer.print(e.stdout, v)
+	}
 	switch o {
 	case "json":
 		// Written as it is encoded: indented JSON grows with the square of the depth.

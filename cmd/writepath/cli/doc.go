@@ -15,7 +15,10 @@
 // -oyaml, --filename=x; flags after positional arguments; the words of its errors, such as
 // "unknown flag: --bogus"), one spelling per concept in every verb that has it (-f/--filename
 // repeatable, directories with -R/--recursive, - for stdin; -n/--namespace; -o/--output
-// yaml|json|name; --field-manager, --force-conflicts, --server-side, --subresource,
+// yaml|json|name, kubectl's templates jsonpath=, jsonpath-file=, jsonpath-as-json=,
+// go-template=, go-template-file= (with --template and --allow-missing-template-keys; JSONPath
+// is internal/jsonpath, kubectl's syntax), and wide where a verb prints a table (owners,
+// generation --rules); --field-manager, --force-conflicts, --server-side, --subresource,
 // --field-validation, --cascade, --grace-period, --dry-run, --crd repeatable, with the CRDs
 // among the -f objects counted too), multi-document YAML and
 // kind: List wherever objects are read, objects named as TYPE/NAME or TYPE NAME with the
@@ -49,6 +52,11 @@
 //   - Warnings for a stored object without metadata.managedFields (apply --server-side --live,
 //     owners): kubectl get hides them, and ownership computed without them is wrong.
 //   - Usage errors naming an argument with a line break show it escaped (one line each).
+//   - -o kyaml (kubectl 1.37's KYAML) is not a format; a bad template (parse error, no template)
+//     is bad usage (exit 2), as every usage error here, where kubectl exits 1. JSONPath walks
+//     maps in sorted key order ({.metadata.labels.*}, ..name); kubectl in Go's random map order.
+//   - -o wide adds columns writepath's own tables have (owners: SHARED WITH; generation
+//     --rules: KIND, RULE); verbs without a table refuse it as kubectl refuses a format.
 //
 // # Embedding
 //

@@ -54,7 +54,8 @@ bumps, and outside status too with --crd-status-subresource.`,
 	crdScale := f.String("crd-scale-path", "", "custom resources: the CRD's scale specReplicasPath (enables /scale), e.g. .spec.replicas")
 	del := f.Bool("delete", false, "the write is a DELETE of the (single) object that leaves it in place (finalizers, or a grace period)")
 	list := f.Bool("rules", false, "print the rules of every built-in resource (generation, unconditional update, subresources) and exit")
-	f.Var(&o, "o", "output format: `yaml|json` (default: text)")
+	f.Var(&o, "o", "output format: `yaml|json|jsonpath=...|go-template=...` (default: text); with --rules also wide (adds KIND and RULE)")
+	f.tables()
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
@@ -63,6 +64,9 @@ bumps, and outside status too with --crd-status-subresource.`,
 	}
 	if *list {
 		return e.printRules(o)
+	}
+	if o == "wide" {
+		return e.fail(usagef("-o wide goes with --rules (the only table generation prints)"))
 	}
 	if *del && *sub != "" {
 		return e.fail(usagef("--delete and --subresource cannot be combined"))
@@ -198,7 +202,11 @@ func (e *env) printRules(o output) int {
 	var items []any
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 8, 3, ' ', 0) // kubectl's table layout
-	fmt.Fprintln(tw, "RESOURCE\tON CREATE\tUNCONDITIONAL UPDATE\tSUBRESOURCES\tGENERATION BUMPED BY")
+	header := "RESOURCE\tON CREATE\tUNCONDITIONAL UPDATE\tSUBRESOURCES\tGENERATION BUMPED BY"
+	if o == "wide" {
+		header += "\tKIND\tRULE"
+	}
+	fmt.Fprintln(tw, header)
 	for _, s := range versions.Builtins() {
 		p := s.Generation
 		onCreate := "kept"
@@ -232,7 +240,11 @@ func (e *env) printRules(o output) int {
 		if subText == "" {
 			subText = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.GroupResource(), onCreate, uncond, subText, strings.Join(bumps, ", "))
+		if o == "wide" {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.GroupResource(), onCreate, uncond, subText, strings.Join(bumps, ", "), s.Kind, p.Why)
+		} else {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.GroupResource(), onCreate, uncond, subText, strings.Join(bumps, ", "))
+		}
 		item := map[string]any{"resource": s.GroupResource(), "kind": s.Kind, "setOnCreate": p.SetOnCreate,
 			"allowUnconditionalUpdate": s.AllowUnconditionalUpdate, "rule": p.Why}
 		if len(subs) > 0 {
@@ -240,7 +252,7 @@ func (e *env) printRules(o output) int {
 		}
 		items = append(items, item)
 	}
-	if o != "" {
+	if o != "" && o != "wide" {
 		if err := e.printValue(o, map[string]any{"kind": "GenerationRuleList", "items": items}); err != nil {
 			return e.fail(err)
 		}

@@ -97,15 +97,19 @@ Servers with opaque versions only support equality (--comparator equality).`,
 
 func runRVCheck(e *env, args []string) int {
 	var files fileList
-	f := e.flags("rv check -f STORED -f NEW [--crd FILE]",
+	var o output
+	f := e.flags("rv check -f STORED -f NEW [--crd FILE] [-o yaml|json|jsonpath=...]",
 		`Check an update of the stored object STORED into NEW the way kube-apiserver does before
 anything else: the UID of NEW is a precondition; a resourceVersion must match the stored one
 (a stale one is 409 Conflict); none ("" or "0") is accepted only where the resource allows
-unconditional updates (most built-ins; not custom resources, Leases, PodDisruptionBudgets, ...).`,
+unconditional updates (most built-ins; not custom resources, Leases, PodDisruptionBudgets, ...).
+With -o the answer is data: {object, accepted, unconditional, resourceVersion}; a refusal is the
+server's metav1.Status (on stdout with -o json or yaml, as every refused write).`,
 		`  writepath rv check -f testdata/examples/deployment.yaml -f testdata/examples/deployment-stale.yaml`)
 	f.Var(&files, "f", "`FILE` with the objects (repeatable; - for stdin); the first object is the stored one, the second the update")
 	var crdFiles fileList
 	f.Var(&crdFiles, "crd", "custom resources: the CustomResourceDefinition `FILE`, for the plural name in messages"+crdUsage)
+	f.Var(&o, "o", "output `FORMAT`: yaml, json, jsonpath=TEMPLATE, go-template=TEMPLATE (default: text)")
 	if code, ok := f.parse(args); !ok {
 		return code
 	}
@@ -141,6 +145,13 @@ unconditional updates (most built-ins; not custom resources, Leases, PodDisrupti
 		return e.fail(err)
 	}
 	name := objectName(s, objs[0])
+	if o != "" {
+		v := map[string]any{"object": name, "accepted": true, "unconditional": d.Unconditional, "resourceVersion": d.ResourceVersion}
+		if err := e.printValue(o, v); err != nil {
+			return e.fail(err)
+		}
+		return exitOK
+	}
 	if d.Unconditional {
 		fmt.Fprintf(e.stdout, "%s: update accepted unconditionally (no resourceVersion sent; applies to %s)\n", name, d.ResourceVersion)
 	} else {
