@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -122,8 +123,11 @@ func quickConflicts(req Request) ([]Conflict, bool) {
 }
 
 // Explain builds the report of a conflict error returned by Apply(req).
-func Explain(req Request, err *ConflictError) Report {
+func Explain(req Request, err *ConflictError) Report { return explain(req, err, nil) }
+
+func explain(req Request, err *ConflictError, stats *finderStats) Report {
 	rep := Report{Manager: req.Manager}
+	values := valueFinder{stats: stats}
 	byPath := map[string]int{}
 	for _, c := range err.Conflicts {
 		i, ok := byPath[c.Path]
@@ -132,11 +136,11 @@ func Explain(req Request, err *ConflictError) Report {
 			byPath[c.Path] = i
 			rf := ReportField{Path: c.Path, Live: "<absent>", Requested: "<absent>"}
 			if req.Live != nil {
-				if v, ok := valueAt(req.Live, c.path); ok {
+				if v, ok := values.valueAt(req.Live, c.path); ok {
 					rf.Live = jsonText(v)
 				}
 			}
-			if v, ok := valueAt(req.Config, c.path); ok {
+			if v, ok := values.valueAt(req.Config, c.path); ok {
 				rf.Requested = jsonText(v)
 			}
 			rep.Fields = append(rep.Fields, rf)
@@ -193,8 +197,31 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-// valueAt finds the value at an SMD path in an object of the object model.
-func valueAt(obj any, p fieldpath.Path) (any, bool) {
+// valueFinder finds values at SMD paths in objects of the object model. A keyed or set list is
+// searched through an index built at its first search (a report of n conflicts in a list of n
+// items scanned the list once per conflict).
+type valueFinder struct {
+	indexes map[listKey]map[string][]int
+	stats   *finderStats
+}
+
+// finderStats counts a valueFinder's work for the scaling test.
+type finderStats struct {
+	indexed  int // list items put in an index
+	compared int // items compared with a key or a value
+}
+
+// listKey names an index: the list (by its backing array and length) and the key fields'
+// names (empty for a set's values).
+type listKey struct {
+	data  *any
+	n     int
+	names string
+}
+
+// valueAt finds the value at an SMD path in an object of the object model: the first item of a
+// list that matches a key or a value, as a scan in list order finds it.
+func (f *valueFinder) valueAt(obj any, p fieldpath.Path) (any, bool) {
 	cur := obj
 	for _, pe := range p {
 		switch {
@@ -212,43 +239,21 @@ func valueAt(obj any, p fieldpath.Path) (any, bool) {
 			if !ok {
 				return nil, false
 			}
-			found := false
-			for _, item := range l {
-				m, ok := item.(map[string]any)
-				if !ok {
-					continue
-				}
-				match := true
-				for _, f := range *pe.Key {
-					v, ok := m[f.Name]
-					if !ok || !value.Equals(value.NewValueInterface(v), f.Value) {
-						match = false
-						break
-					}
-				}
-				if match {
-					cur, found = item, true
-					break
-				}
-			}
-			if !found {
+			i := f.find(l, *pe.Key, nil)
+			if i < 0 {
 				return nil, false
 			}
+			cur = l[i]
 		case pe.Value != nil:
 			l, ok := cur.([]any)
 			if !ok {
 				return nil, false
 			}
-			found := false
-			for _, item := range l {
-				if value.Equals(value.NewValueInterface(item), *pe.Value) {
-					cur, found = item, true
-					break
-				}
-			}
-			if !found {
+			i := f.find(l, nil, *pe.Value)
+			if i < 0 {
 				return nil, false
 			}
+			cur = l[i]
 		case pe.Index != nil:
 			l, ok := cur.([]any)
 			if !ok || *pe.Index < 0 || *pe.Index >= len(l) {
@@ -260,4 +265,130 @@ func valueAt(obj any, p fieldpath.Path) (any, bool) {
 		}
 	}
 	return cur, true
+}
+
+// find returns the position of the first item of l matching key (a map whose fields of those
+// names equal the key's values) or, with a nil key, equal to v; -1 when none does. Items are
+// grouped by a bucket that equal values share (numbers by their float64 value, as value.Equals
+// compares them), and only the bucket's items are compared, in list order.
+func (f *valueFinder) find(l []any, key value.FieldList, v value.Value) int {
+	if len(l) == 0 {
+		return -1
+	}
+	names := make([]string, len(key))
+	for i, fl := range key {
+		names[i] = fl.Name
+	}
+	lk := listKey{data: &l[0], n: len(l), names: strings.Join(names, "\x00")}
+	if key != nil {
+		lk.names = "k\x00" + lk.names
+	}
+	if f.indexes == nil {
+		f.indexes = map[listKey]map[string][]int{}
+	}
+	idx, ok := f.indexes[lk]
+	if !ok {
+		idx = map[string][]int{}
+		for i, item := range l {
+			if b, ok := itemBucket(item, key); ok {
+				idx[b] = append(idx[b], i)
+			}
+		}
+		f.indexes[lk] = idx
+		if f.stats != nil {
+			f.stats.indexed += len(l)
+		}
+	}
+	var want string
+	if key != nil {
+		var b strings.Builder
+		for _, fl := range key {
+			writeBucket(&b, fl.Value)
+		}
+		want = b.String()
+	} else {
+		var b strings.Builder
+		writeBucket(&b, v)
+		want = b.String()
+	}
+	for _, i := range idx[want] {
+		if f.stats != nil {
+			f.stats.compared++
+		}
+		if matches(l[i], key, v) {
+			return i
+		}
+	}
+	return -1
+}
+
+// matches is the scan's test of one item.
+func matches(item any, key value.FieldList, v value.Value) bool {
+	if key == nil {
+		return value.Equals(value.NewValueInterface(item), v)
+	}
+	m, ok := item.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, f := range key {
+		x, ok := m[f.Name]
+		if !ok || !value.Equals(value.NewValueInterface(x), f.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// itemBucket is the bucket of an item: of its values of the key's fields, or of the item itself
+// for a nil key; false when it cannot match (not a map, a key field missing).
+func itemBucket(item any, key value.FieldList) (string, bool) {
+	var b strings.Builder
+	if key == nil {
+		writeBucket(&b, value.NewValueInterface(item))
+		return b.String(), true
+	}
+	m, ok := item.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	for _, f := range key {
+		x, ok := m[f.Name]
+		if !ok {
+			return "", false
+		}
+		writeBucket(&b, value.NewValueInterface(x))
+	}
+	return b.String(), true
+}
+
+// writeBucket writes a text that values equal under value.Equals share: numbers by their
+// float64 value (value.Equals compares an int and a float that way; 0 and -0 alike), strings,
+// booleans and null by themselves, lists and maps in one bucket.
+func writeBucket(b *strings.Builder, v value.Value) {
+	var t string
+	switch {
+	case v.IsFloat() || v.IsInt():
+		x := 0.0
+		if v.IsFloat() {
+			x = v.AsFloat()
+		} else {
+			x = float64(v.AsInt())
+		}
+		if x == 0 {
+			x = 0
+		}
+		t = "#" + strconv.FormatFloat(x, 'g', -1, 64)
+	case v.IsString():
+		t = "s" + v.AsString()
+	case v.IsBool():
+		t = "b" + strconv.FormatBool(v.AsBool())
+	case v.IsNull():
+		t = "n"
+	default:
+		t = "c"
+	}
+	b.WriteString(strconv.Itoa(len(t)))
+	b.WriteByte(':')
+	b.WriteString(t)
 }
