@@ -36,3 +36,39 @@ func ExampleCluster() {
 	// 200
 	// 404 configmaps "dependent" not found
 }
+
+// A rollout in a Go test: a Deployment written through Do has rolled out when Do returns (the
+// Deployment and ReplicaSet controllers and the stand-in kubelet run after the write), and so
+// has a new template; the controllers' Events are stored as kube-controller-manager's.
+func ExampleCluster_rollout() {
+	ctx := context.Background()
+	c, _ := cluster.New(cluster.Options{Kubelet: cluster.PodsReady, Clock: cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))})
+	do := func(method, path, contentType, body string) registry.Response {
+		resp, _ := c.Do(ctx, registry.Request{Method: method, Path: path, ContentType: contentType, Body: []byte(body), User: cluster.Admin})
+		return resp
+	}
+	do("POST", "/api/v1/namespaces", "", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`)
+	do("POST", "/apis/apps/v1/namespaces/demo/deployments", "", `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},
+		"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},
+		"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1"}]}}}}`)
+	do("PATCH", "/apis/apps/v1/namespaces/demo/deployments/web", "application/strategic-merge-patch+json",
+		`{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}}}`)
+
+	d := do("GET", "/apis/apps/v1/namespaces/demo/deployments/web", "", "").Object
+	st := d["status"].(map[string]any)
+	fmt.Println("updated", st["updatedReplicas"], "available", st["availableReplicas"])
+	for _, x := range st["conditions"].([]any) {
+		cond := x.(map[string]any)
+		fmt.Println(cond["type"], cond["status"], cond["reason"])
+	}
+	reasons := map[string]int{}
+	for _, x := range do("GET", "/api/v1/namespaces/demo/events", "", "").Object["items"].([]any) {
+		reasons[x.(map[string]any)["reason"].(string)]++
+	}
+	fmt.Println(reasons)
+	// Output:
+	// updated 3 available 3
+	// Available True MinimumReplicasAvailable
+	// Progressing True NewReplicaSetAvailable
+	// map[ScalingReplicaSet:7 SuccessfulCreate:6 SuccessfulDelete:3]
+}
