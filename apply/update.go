@@ -296,8 +296,23 @@ func (e *engine) capUpdateManagers(managed managedfields.Managed) error {
 		return updaters[i] < updaters[j]
 	})
 	firstOfVersion := map[fieldpath.APIVersion]string{}
+	// The sets folded into a bucket are kept aside and united once, when the bucket is read
+	// or at the end: uniting them one at a time copied the growing bucket at every fold
+	// (quadratic in the managers folded). Union is associative and commutative, so the bucket
+	// holds the same set.
+	pending := map[string][]*fieldpath.Set{}
+	settle := func(bucket string) {
+		sets := pending[bucket]
+		if len(sets) == 0 {
+			return
+		}
+		delete(pending, bucket)
+		cur := managed.Fields[bucket]
+		managed.Fields[bucket] = fieldpath.NewVersionedSet(unionAll(append(sets, cur.Set())), cur.APIVersion(), false)
+	}
 	for i, length := 0, len(updaters); i < len(updaters) && length > e.maxUpdaters; i++ {
 		id := updaters[i]
+		settle(id) // id is a bucket folded into already
 		vs := managed.Fields[id]
 		t := managed.Times[id]
 		version := vs.APIVersion()
@@ -312,12 +327,40 @@ func (e *engine) capUpdateManagers(managed managedfields.Managed) error {
 			delete(managed.Fields, first)
 			managed.Fields[bucket] = s
 		}
-		managed.Fields[bucket] = fieldpath.NewVersionedSet(vs.Set().Union(managed.Fields[bucket].Set()), vs.APIVersion(), vs.Applied())
+		// An updater is never applied, and the bucket is of its version: the bucket's set
+		// becomes NewVersionedSet(vs ∪ bucket, version, false), as capManagersManager writes it.
+		pending[bucket] = append(pending[bucket], vs.Set())
 		delete(managed.Fields, id)
+		if id == bucket {
+			delete(pending, bucket)
+		}
 		length--
 		managed.Times[bucket] = t
 	}
+	for bucket := range pending {
+		settle(bucket)
+	}
 	return nil
+}
+
+// unionAll is the union of sets, united in pairs, then pairs of pairs: each set is copied a
+// logarithmic number of times.
+func unionAll(sets []*fieldpath.Set) *fieldpath.Set {
+	if len(sets) == 0 {
+		return fieldpath.NewSet()
+	}
+	for len(sets) > 1 {
+		next := make([]*fieldpath.Set, 0, (len(sets)+1)/2)
+		for i := 0; i < len(sets); i += 2 {
+			if i+1 < len(sets) {
+				next = append(next, sets[i].Union(sets[i+1]))
+			} else {
+				next = append(next, sets[i])
+			}
+		}
+		sets = next
+	}
+	return sets[0]
 }
 
 // keepTimesOnNoop is the storage layer's IgnoreManagedFieldsTimestampsTransformer: when a write
