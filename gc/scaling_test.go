@@ -163,3 +163,50 @@ func TestScalingNamespaceContent(t *testing.T) {
 	t.Logf("items looked at by the namespace controller: n=50 %d, n=400 %d", small, large)
 	assert.LessOrEqual(t, large, 9*small)
 }
+
+// sharedDependent is n ConfigMaps owning one dependent, the first half deleting in the
+// foreground with a blocking reference.
+func sharedDependent(n int) []Object {
+	var objs []Object
+	var refs []any
+	for i := range n {
+		md := map[string]any{"name": fmt.Sprintf("o%d", i), "namespace": "demo", "uid": fmt.Sprintf("u-o%d", i)}
+		ref := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": fmt.Sprintf("o%d", i), "uid": fmt.Sprintf("u-o%d", i)}
+		if i < n/2 {
+			md["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+			md["finalizers"] = []any{FinalizerForeground}
+			ref["blockOwnerDeletion"] = true
+		}
+		objs = append(objs, Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": md})
+		refs = append(refs, ref)
+	}
+	return append(objs, Object{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "dep", "namespace": "demo", "uid": "u-dep", "ownerReferences": refs}})
+}
+
+// Owners of one dependent find whether it still refers to them (and blocks them) through an
+// index of its references: work linear in the references, where a scan per owner was
+// quadratic.
+func TestScalingSharedDependent(t *testing.T) {
+	work := func(n int) int {
+		s, err := newState(sharedDependent(n), Options{Now: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)})
+		require.NoError(t, err)
+		res := s.run()
+		require.True(t, res.Converged)
+		// The live owners keep the dependent: the garbage collector drops its references to
+		// the owners deleting in the foreground, which then go.
+		require.Len(t, res.Removed, n/2)
+		var dep *item
+		for _, it := range s.items {
+			if it.m.name == "dep" {
+				dep = it
+			}
+		}
+		require.NotNil(t, dep)
+		assert.Len(t, dep.m.owners, n-n/2, "references left")
+		return s.refWork
+	}
+	small, large := work(200), work(1600)
+	t.Logf("references looked at: n=200 %d, n=1600 %d", small, large)
+	assert.LessOrEqual(t, large, 9*small, "more than linear")
+}

@@ -181,6 +181,50 @@ type item struct {
 	// dependents lists the objects that referenced this one when they were indexed; entries
 	// whose reference has since been removed are skipped on use.
 	dependents []*item
+	// ownerUIDs indexes the uids of m.owners, for an item with many of them (each of its
+	// owners asks whether it still refers to it: a scan each was quadratic in the references).
+	ownerUIDs ownerIndex
+}
+
+// ownerIndex maps the uids of a list of ownerReferences to whether one with that uid blocks
+// owner deletion. It remembers the list it was built from: the list changes only by a new
+// meta (replace), whose list is a new one.
+type ownerIndex struct {
+	of   *ownerReference
+	n    int
+	uids map[string]bool
+}
+
+// ownerIndexFrom is the smallest number of ownerReferences indexed; fewer are scanned.
+const ownerIndexFrom = 9
+
+// owners returns the index of it.m.owners, built or rebuilt when they changed; work counts the
+// references looked at.
+func (it *item) owners(work *int) map[string]bool {
+	*work++
+	if it.ownerUIDs.of != &it.m.owners[0] || it.ownerUIDs.n != len(it.m.owners) {
+		*work += len(it.m.owners)
+		uids := make(map[string]bool, len(it.m.owners))
+		for _, o := range it.m.owners {
+			uids[o.UID] = uids[o.UID] || o.blocking()
+		}
+		it.ownerUIDs = ownerIndex{of: &it.m.owners[0], n: len(it.m.owners), uids: uids}
+	}
+	return it.ownerUIDs.uids
+}
+
+// blocks reports whether the item has an ownerReference with the uid that blocks owner deletion.
+func (it *item) blocks(uid string, work *int) bool {
+	if len(it.m.owners) < ownerIndexFrom {
+		*work += len(it.m.owners)
+		for _, o := range it.m.owners {
+			if o.UID == uid && o.blocking() {
+				return true
+			}
+		}
+		return false
+	}
+	return it.owners(work)[uid]
 }
 
 func (it *item) ref() Ref { return it.m.ref() }
@@ -196,13 +240,18 @@ func (it *item) deletingDependents() bool {
 }
 
 // refersTo reports whether the item has an ownerReference with the uid.
-func (it *item) refersTo(uid string) bool {
-	for _, o := range it.m.owners {
-		if o.UID == uid {
-			return true
+func (it *item) refersTo(uid string, work *int) bool {
+	if len(it.m.owners) < ownerIndexFrom {
+		*work += len(it.m.owners)
+		for _, o := range it.m.owners {
+			if o.UID == uid {
+				return true
+			}
 		}
+		return false
 	}
-	return false
+	_, ok := it.owners(work)[uid]
+	return ok
 }
 
 // state is the working copy Step and Run advance. Objects are never mutated: a changed object is
@@ -222,9 +271,12 @@ type state struct {
 	inNamespace map[string][]*item
 	// contentVisits counts the items the namespace controller looked at, for the scaling test.
 	contentVisits int
-	now           time.Time
-	nowStr        string
-	whys          map[string]string
+	// refWork counts the ownerReferences looked at to find an owner's dependents, for the
+	// scaling test.
+	refWork int
+	now     time.Time
+	nowStr  string
+	whys    map[string]string
 	// lastWhyKey and lastWhy are the entry of whys used last.
 	lastWhyKey, lastWhy string
 	lastWhyValid        bool
@@ -509,7 +561,7 @@ func (s *state) dependents(owner *item) []*item {
 	uid := owner.m.uid
 	var out []*item
 	for _, d := range owner.dependents {
-		if !d.gone && d.refersTo(uid) {
+		if !d.gone && d.refersTo(uid, &s.refWork) {
 			out = append(out, d)
 		}
 	}
@@ -519,7 +571,7 @@ func (s *state) dependents(owner *item) []*item {
 func (s *state) hasDependents(owner *item) bool {
 	uid := owner.m.uid
 	for _, d := range owner.dependents {
-		if !d.gone && d.refersTo(uid) {
+		if !d.gone && d.refersTo(uid, &s.refWork) {
 			return true
 		}
 	}
@@ -531,14 +583,8 @@ func (s *state) blockingDependents(owner *item) []*item {
 	uid := owner.m.uid
 	var out []*item
 	for _, d := range owner.dependents {
-		if d.gone {
-			continue
-		}
-		for _, o := range d.m.owners {
-			if o.UID == uid && o.blocking() {
-				out = append(out, d)
-				break
-			}
+		if !d.gone && d.blocks(uid, &s.refWork) {
+			out = append(out, d)
 		}
 	}
 	return out
