@@ -52,11 +52,26 @@
 //   - Warnings for a stored object without metadata.managedFields (apply --server-side --live,
 //     owners): kubectl get hides them, and ownership computed without them is wrong.
 //   - Usage errors naming an argument with a line break show it escaped (one line each).
+//   - delete --now is the clock (RFC 3339), kept from before; kubectl delete's --now is a bool
+//     (--grace-period=1). Flags kubectl's twin of a verb lacks are listed, with why, in
+//     TestKubectlFlagsRecorded's writepathOnlyFlags (--live, --crd, --now, --uid, --client-side,
+//     diff's --type, patch's --field-validation: kubectl spells it --validate on apply).
+//   - diff and delete take -o (and its templates), which kubectl diff has not and kubectl delete
+//     has for name only.
 //   - -o kyaml (kubectl 1.37's KYAML) is not a format; a bad template (parse error, no template)
 //     is bad usage (exit 2), as every usage error here, where kubectl exits 1. JSONPath walks
 //     maps in sorted key order ({.metadata.labels.*}, ..name); kubectl in Go's random map order.
 //   - -o wide adds columns writepath's own tables have (owners: SHARED WITH; generation
 //     --rules: KIND, RULE); verbs without a table refuse it as kubectl refuses a format.
+//
+// # Fidelity tests
+//
+// kubectl 1.37's answers are recorded (testdata/cli/kubectl, with the scripts that record them)
+// and replayed without it: TestKubectlMisuseRecorded (refused command lines: error line, exit),
+// TestKubectlFlagsRecorded (flag names and shorthands of apply, patch, diff, delete, rollout
+// undo, explain, version), TestKubectlPrintersRecorded (every -o format and template error on
+// objects kubectl built) and TestKubectlDiffRecorded (kubectl diff's exit status against
+// writepath serve).
 //
 // # Embedding
 //
