@@ -16,71 +16,97 @@ import (
 // client-go iterates over a set of names (random order); with several names writepath uses the
 // order given.
 func Upgrade(entries []Entry, csaManagers []string, ssaManager, subresource string) ([]Entry, error) {
-	out := entries
-	for _, csa := range csaManagers {
-		var err error
-		if out, err = upgradeOne(out, csa, ssaManager, subresource); err != nil {
-			return nil, err
-		}
+	if len(csaManagers) == 0 || entries == nil {
+		return entries, nil
 	}
-	return out, nil
-}
-
-func upgradeOne(entries []Entry, csa, ssa, subresource string) ([]Entry, error) {
-	if entries == nil {
-		return nil, nil
-	}
+	// One pass for all the names, with the results of client-go's pass per name (each copies the
+	// list and re-encodes the target's growing set: quadratic in the names and fields): the
+	// target is found once, the Update entries of each name are looked up by name, and the sets
+	// to add are united once at the end.
 	list := append([]Entry(nil), entries...)
-	isCSA := func(e Entry) bool {
-		return e.Manager == csa && e.Operation == OperationUpdate && e.Subresource == subresource
+	isUpdate := func(e Entry) bool { return e.Operation == OperationUpdate && e.Subresource == subresource }
+	byManager := map[string][]int{}
+	for i, e := range list {
+		if isUpdate(e) {
+			byManager[e.Manager] = append(byManager[e.Manager], i)
+		}
 	}
 	target := -1
 	for i, e := range list {
-		if e.Manager == ssa && e.Operation == OperationApply && e.Subresource == subresource {
+		if e.Manager == ssaManager && e.Operation == OperationApply && e.Subresource == subresource {
 			target = i
 			break
 		}
 	}
-	if target < 0 {
-		for i, e := range list {
-			if isCSA(e) {
-				target = i
-				break
-			}
-		}
+	removed := make([]bool, len(list))
+	var sets []*fieldpath.Set
+	touched := false
+	for _, csa := range csaManagers {
+		idxs := byManager[csa]
+		delete(byManager, csa) // a name given twice finds nothing the second time
 		if target < 0 {
-			return list, nil
+			if len(idxs) == 0 {
+				continue
+			}
+			target = idxs[0]
+			list[target].Operation = OperationApply
+			list[target].Manager = ssaManager
 		}
-		list[target].Operation = OperationApply
-		list[target].Manager = ssa
-	}
-	targetSet, err := SetFromFieldsV1(list[target].FieldsV1)
-	if err != nil {
-		return nil, fmt.Errorf("failed to convert fields to set: %w", err)
-	}
-	combined := targetSet
-	for _, e := range list {
-		if isCSA(e) && e.APIVersion == list[target].APIVersion {
-			s, err := SetFromFieldsV1(e.FieldsV1)
+		if !touched {
+			s, err := SetFromFieldsV1(list[target].FieldsV1)
 			if err != nil {
 				return nil, fmt.Errorf("failed to convert fields to set: %w", err)
 			}
-			combined = combined.Union(s)
-			break
+			sets, touched = append(sets, s), true
+		}
+		for _, i := range idxs {
+			if i != target && list[i].APIVersion == list[target].APIVersion {
+				s, err := SetFromFieldsV1(list[i].FieldsV1)
+				if err != nil {
+					return nil, fmt.Errorf("failed to convert fields to set: %w", err)
+				}
+				sets = append(sets, s)
+				break
+			}
+		}
+		for _, i := range idxs {
+			if i != target {
+				removed[i] = true
+			}
 		}
 	}
-	raw, err := FieldsV1FromSet(combined)
+	if !touched {
+		return list, nil
+	}
+	raw, err := FieldsV1FromSet(unionAll(sets))
 	if err != nil {
 		return nil, fmt.Errorf("failed to encode field set: %w", err)
 	}
 	list[target].FieldsV1 = raw
 	var filtered []Entry
-	for _, e := range list {
-		if !isCSA(e) {
+	for i, e := range list {
+		if !removed[i] {
 			filtered = append(filtered, e)
 		}
 	}
 	return filtered, nil
+}
+
+// unionAll is the union of sets, united in pairs, then pairs of pairs: each set is copied a
+// logarithmic number of times.
+func unionAll(sets []*fieldpath.Set) *fieldpath.Set {
+	for len(sets) > 1 {
+		next := make([]*fieldpath.Set, 0, (len(sets)+1)/2)
+		for i := 0; i < len(sets); i += 2 {
+			if i+1 < len(sets) {
+				next = append(next, sets[i].Union(sets[i+1]))
+			} else {
+				next = append(next, sets[i])
+			}
+		}
+		sets = next
+	}
+	return sets[0]
 }
 
 // FindOwners returns the entries of the given operation whose sets contain every path of fields
