@@ -121,6 +121,8 @@ type engine struct {
 	defaulter   func(map[string]any) (map[string]any, error)
 	// createFrom is Request.CreateFrom: the empty object of createBase.
 	createFrom map[string]any
+	// wholeObjects turns withoutSharedFields off (its tests compare with and without).
+	wholeObjects bool
 }
 
 func newEngine(gvk schema.GroupVersionKind, subresource string, now time.Time, types TypeConverter, convert VersionConverter, reset map[fieldpath.APIVersion]fieldpath.Filter, maxUpdaters int) *engine {

@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/structured-merge-diff/v6/value"
 
 	"github.com/writepath/writepath/schema"
 )
@@ -49,6 +50,21 @@ func (builtinTypes) ObjectToTyped(obj map[string]any, opts ...typed.ValidationOp
 		return nil, err
 	}
 	return pt.FromUnstructured(obj, opts...)
+}
+
+// unvalidated is ObjectToTyped without the validation, for a part of an object validated whole
+// already (withoutSharedFields): the same typed value.
+func (builtinTypes) unvalidated(obj map[string]any) (*typed.TypedValue, error) {
+	gvk := gvkOf(obj)
+	k, err := schema.Builtin(gvk)
+	if err != nil || k.SMDTypeName() == "" {
+		return nil, &NoTypeError{GVK: gvk}
+	}
+	pt, err := k.SMDType()
+	if err != nil {
+		return nil, err
+	}
+	return typed.AsTypedUnvalidated(value.NewValueInterface(obj), pt.Schema, pt.TypeRef), nil
 }
 
 // Deduced is the TypeConverter the apiserver uses for kinds without a schema: maps are merged key

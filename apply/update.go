@@ -257,7 +257,17 @@ func (e *engine) structuredUpdate(live, newObj map[string]any, managed managedfi
 	if err != nil {
 		return nil, managed, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", gvknn(newVersioned), sortedTypeError(err))
 	}
-	liveTyped, err := e.types.ObjectToTyped(liveVersioned, typed.AllowDuplicates)
+	liveForCompare := liveVersioned
+	if l, n, ok := e.withoutSharedFields(liveVersioned, newVersioned, managed); ok {
+		// The top-level fields both objects hold the same value of compare equal and are valid
+		// in the live object because they are in the new one: only the others are converted
+		// and compared (see withoutSharedFields).
+		if newTyped, err = (builtinTypes{}).unvalidated(n); err != nil {
+			return nil, managed, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", gvknn(newVersioned), sortedTypeError(err))
+		}
+		liveForCompare = l
+	}
+	liveTyped, err := e.types.ObjectToTyped(liveForCompare, typed.AllowDuplicates)
 	if err != nil {
 		return nil, managed, fmt.Errorf("failed to convert live object (%v) to smd typed: %v", gvknn(liveVersioned), sortedTypeError(err))
 	}
@@ -457,4 +467,95 @@ func equalIgnoringManagedFields(a, b map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// withoutSharedFields returns live and newObj without the top-level fields (other than
+// apiVersion, kind and metadata) whose values are identical in both, when that cannot change
+// what the structured update computes, and ok false when nothing would be left out. A Pod's
+// status update then converts and compares its status, not its whole spec again.
+//
+// Why the result is the same: a built-in kind's root is a struct, whose fields structured-merge-
+// diff validates and compares one by one; an identical field compares equal (no added, removed
+// or modified path under it) and, being valid in the new object (validated whole before this
+// is called), is valid in the live object too, so the live object's conversion fails on the
+// same errors. Managers of another apiVersion would compare converted objects, whose fields a
+// conversion may move: then nothing is left out.
+func (e *engine) withoutSharedFields(live, newObj map[string]any, managed managedfields.Managed) (map[string]any, map[string]any, bool) {
+	if e.types != Builtin || len(live) == 0 || e.wholeObjects {
+		return nil, nil, false
+	}
+	for _, vs := range managed.Fields {
+		if vs.APIVersion() != e.gv {
+			return nil, nil, false
+		}
+	}
+	var shared []string
+	for k, v := range newObj {
+		switch k {
+		case "apiVersion", "kind", "metadata":
+			continue
+		}
+		if lv, ok := live[k]; ok && identical(lv, v) {
+			shared = append(shared, k)
+		}
+	}
+	if len(shared) == 0 {
+		return nil, nil, false
+	}
+	without := func(obj map[string]any) map[string]any {
+		out := make(map[string]any, len(obj))
+		for k, v := range obj {
+			out[k] = v
+		}
+		for _, k := range shared {
+			delete(out, k)
+		}
+		return out
+	}
+	return without(live), without(newObj), true
+}
+
+// identical reports whether a and b are the same object-model value, types included (an
+// int64 and a float64 of the same number differ, so do a nil and an empty map or list).
+func identical(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !identical(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
+			return false
+		}
+		for i := range x {
+			if !identical(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case int64:
+		y, ok := b.(int64)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case nil:
+		return b == nil
+	}
+	return false
 }
