@@ -64,7 +64,8 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 
   # The type-checking warnings of policies
   writepath admit --type-check --policy testdata/admission/typecheck/policies.yaml`)
-	objFile := f.String("f", "", "`FILE` with the object to write (- for stdin)")
+	var objFiles fileList
+	f.Var(&objFiles, "f", "`FILE` with the object to write (- for stdin; a directory, several -f or a List must still hold one object)")
 	oldFile := f.String("old", "", "`FILE` with the stored object (an UPDATE unless --operation says otherwise)")
 	op := f.String("operation", "", "`OPERATION`: CREATE, UPDATE or DELETE (default CREATE, UPDATE with --old)")
 	f.Var(&policies, "policy", "`FILE` with policies, bindings and webhook configurations (repeatable)")
@@ -96,7 +97,7 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
 	}
-	if *objFile == "" && *oldFile == "" {
+	if len(objFiles) == 0 && *oldFile == "" {
 		return e.fail(usagef("-f FILE is required (or --old FILE with --operation DELETE)"))
 	}
 	operation := admission.Operation(strings.ToUpper(*op))
@@ -114,19 +115,19 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 	if (operation == admission.Update || operation == admission.Delete) && *oldFile == "" {
 		return e.fail(usagef("--operation %s needs --old FILE", operation))
 	}
-	one := func(flag, file string) (map[string]any, error) {
-		docs, err := e.readObjects([]string{file})
+	one := func(flag string, files ...string) (map[string]any, error) {
+		docs, err := e.readObjects(files)
 		if err != nil {
 			return nil, err
 		}
 		if len(docs) != 1 {
-			return nil, usagef("%s %s: want one object, got %d documents", flag, file, len(docs))
+			return nil, usagef("%s %s: want one object, got %d documents", flag, strings.Join(files, ","), len(docs))
 		}
 		return docs[0], nil
 	}
 	var obj, old map[string]any
-	if *objFile != "" && operation != admission.Delete {
-		if obj, err = one("-f", *objFile); err != nil {
+	if len(objFiles) > 0 && operation != admission.Delete {
+		if obj, err = one("-f", objFiles...); err != nil {
 			return e.fail(err)
 		}
 	}

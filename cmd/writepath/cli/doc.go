@@ -36,7 +36,7 @@
 //   - With -o json or -o yaml a refused write also prints its metav1.Status on stdout;
 //     kubectl prints only the error on stderr.
 //   - -f refuses URLs (kubectl downloads them): the command reads local files only.
-//   - A bare --dry-run (delete, admit, apply --server-side) means server, not kubectl's
+//   - A bare --dry-run (delete, admit, patch, apply --server-side) means server, not kubectl's
 //     deprecated client; --client-side is writepath's (client-side apply is kubectl's default).
 //   - admit's files of Namespace objects (the namespaces admission sees) are
 //     --namespace-object FILE; its -n/--namespace is the request namespace as every verb's. The

@@ -51,6 +51,8 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 	patchFile := f.String("patch-file", "", "`FILE` holding the patch")
 	f.Var(&files, "f", "`FILE` with the live object (- for stdin)")
 	fv := f.String("field-validation", "Warn", "fieldValidation: `Strict|Warn|Ignore`")
+	var dry dryRunFlag
+	f.Var(&dry, "dry-run", "`none|server`: server (or bare) sends dryRun=All: the answer of the patch, as the server gives it without storing (the output is the same)")
 	sub := f.String("subresource", "", "patch this `SUBRESOURCE`: status, scale, resize, ephemeralcontainers")
 	var crdFiles fileList
 	f.Var(&crdFiles, "crd", "custom resources: the CustomResourceDefinition `FILE` (schema, defaults, subresources)"+crdUsage)
@@ -62,6 +64,10 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 		return code
 	}
 	if err := typ.check(); err != nil {
+		return e.fail(err)
+	}
+	dryRun, err := dry.server()
+	if err != nil {
 		return e.fail(err)
 	}
 	var objectArg string // TYPE/NAME, choosing the live object among the -f objects
@@ -168,7 +174,11 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 		return e.fail(err)
 	}
 	contentType := map[patchType]string{"json": registry.JSONPatch, "merge": registry.MergePatch, "strategic": registry.StrategicPatch}[typ]
-	resp, err := e.send(w, "PATCH", target, url.Values{"fieldManager": {*manager}, "fieldValidation": {*fv}}, contentType, body, t)
+	q := url.Values{"fieldManager": {*manager}, "fieldValidation": {*fv}}
+	if dryRun {
+		q.Set("dryRun", "All")
+	}
+	resp, err := e.send(w, "PATCH", target, q, contentType, body, t)
 	if err != nil {
 		return e.fail(err)
 	}

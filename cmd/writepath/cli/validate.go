@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/internal/codec"
@@ -38,7 +39,8 @@ OLD's resourceVersion when it has none itself.`,
 	var crdFiles fileList
 	f.Var(&crdFiles, "crd", "custom resources: the CustomResourceDefinition `FILE` (apiextensions.k8s.io/v1; repeatable, a file may hold several: the one of the object's kind is used)")
 	oldCRDFile := f.String("old-crd", "", "the stored CustomResourceDefinition `FILE`: check the CRD's rules as an update of it")
-	objFile := f.String("f", "", "`FILE` with the object to write (- for stdin)")
+	var objFiles fileList
+	f.Var(&objFiles, "f", "`FILE` with the object to write (- for stdin; a directory, several -f or a List must still hold one object)")
 	oldFile := f.String("old", "", "`FILE` with the stored object: validate an update")
 	nsFlag := f.namespace("the request `NAMESPACE` (default: the object's, else default); an object in another namespace is refused (kubectl's -n)")
 	sub := f.String("subresource", "", "`SUBRESOURCE` written: status (needs --old); default the main resource")
@@ -52,7 +54,7 @@ OLD's resourceVersion when it has none itself.`,
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
 	}
-	if *objFile == "" {
+	if len(objFiles) == 0 {
 		return e.fail(usagef("-f FILE is required"))
 	}
 	if *sub != "" && (*sub != "status" || *oldFile == "") {
@@ -62,20 +64,9 @@ OLD's resourceVersion when it has none itself.`,
 	if err != nil {
 		return e.fail(err)
 	}
-	data, err := e.readInput(*objFile)
+	data, obj, err := e.readOneObject(objFiles)
 	if err != nil {
-		return e.fail(&inputError{err: err})
-	}
-	docs, err := codec.Options{AllowDuplicates: true}.DecodeStream(data)
-	if err != nil {
-		return e.fail(&inputError{err: err})
-	}
-	if len(docs) != 1 {
-		return e.fail(usagef("-f %s: want one object, got %d documents", *objFile, len(docs)))
-	}
-	obj, ok := docs[0].Value.(map[string]any)
-	if !ok {
-		return e.fail(&inputError{err: fmt.Errorf("-f %s: not an object", *objFile)})
+		return e.fail(err)
 	}
 	crdDoc, err := crdFor(crdDocs, obj)
 	if err != nil {
@@ -223,6 +214,64 @@ OLD's resourceVersion when it has none itself.`,
 		return e.fail(err)
 	}
 	return exitOK
+}
+
+// readOneObject reads validate's -f: one object, whose bytes are sent as read (so that the
+// request path sees its duplicate fields) when it is the one document of one file; an object
+// from a List, a directory or several files is sent re-encoded.
+func (e *env) readOneObject(files []string) ([]byte, map[string]any, error) {
+	paths, err := e.expandPaths(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	name := strings.Join(files, ",")
+	var obj map[string]any
+	if len(paths) == 1 {
+		data, err := e.readInput(paths[0])
+		if err != nil {
+			return nil, nil, &inputError{err: err}
+		}
+		docs, err := codec.Options{AllowDuplicates: true}.DecodeStream(data)
+		if err != nil {
+			return nil, nil, &inputError{err: err}
+		}
+		if len(docs) != 1 {
+			return nil, nil, usagef("-f %s: want one object, got %d documents", name, len(docs))
+		}
+		var ok bool
+		if obj, ok = docs[0].Value.(map[string]any); !ok {
+			return nil, nil, &inputError{err: fmt.Errorf("-f %s: not an object", name)}
+		}
+		if _, isList := obj["items"]; !isList {
+			return data, obj, nil
+		}
+	}
+	var objs []map[string]any
+	if len(paths) == 1 {
+		objs, err = codec.FlattenLists([]map[string]any{obj})
+		err = wrapInput(err)
+	} else {
+		objs, err = e.readObjects(files)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(objs) != 1 {
+		return nil, nil, usagef("-f %s: want one object, got %d", name, len(objs))
+	}
+	data, err := codec.EncodeJSON(objs[0])
+	if err != nil {
+		return nil, nil, &inputError{err: err}
+	}
+	return data, objs[0], nil
+}
+
+// wrapInput makes a decoding error unreadable input (exit 2).
+func wrapInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &inputError{err: err}
 }
 
 func shallowObject(obj map[string]any) map[string]any {

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOneObjectInputs: the verbs that write one object (validate, admit) read -f as every verb
+// does: a kind: List holding it, a directory, several -f; more than one object is bad usage.
+func TestOneObjectInputs(t *testing.T) {
+	cm, err := os.ReadFile(repoRoot + "/" + ex + "configmap.yaml")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "cm.yaml"), cm, 0o600))
+	t.Chdir(repoRoot)
+	list := "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n"
+	for _, c := range []struct {
+		args  []string
+		stdin string
+		exit  int
+		want  string
+	}{
+		{[]string{"validate", "-f", "-"}, list, exitOK, "name: a"},
+		{[]string{"validate", "-f", dir}, "", exitOK, "name: web-config"},
+		{[]string{"validate", "-f", ex + "configmap.yaml", "-f", ex + "deployment.yaml"}, "", exitUsage, "want one object, got 2"},
+		{[]string{"admit", "-f", "-"}, list, exitOK, "name: a"},
+		{[]string{"admit", "-f", dir}, "", exitOK, "name: web-config"},
+		{[]string{"admit", "-f", ex + "configmap.yaml", "-f", ex + "deployment.yaml"}, "", exitUsage, "want one object, got 2"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+		assert.Equal(t, c.exit, code, "%v: %s", c.args, stderr.String())
+		assert.Contains(t, stdout.String()+stderr.String(), c.want, "%v", c.args)
+	}
+}
+
+// TestPatchDryRun: patch --dry-run=server answers as the server answers dryRun=All (the
+// resourceVersion stays the stored one); client is refused as apply --server-side refuses it.
+func TestPatchDryRun(t *testing.T) {
+	t.Chdir(repoRoot)
+	args := []string{"patch", "-f", ex + "deployment.yaml", "--type", "merge", "-p", `{"spec":{"replicas":4}}`, "--now", "2026-01-01T00:00:00Z", "-o", "jsonpath={.metadata.resourceVersion} {.spec.replicas}"}
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, exitOK, run(args, nil, &stdout, &stderr), stderr.String())
+	assert.Equal(t, "1536 4", stdout.String())
+	stdout.Reset()
+	require.Equal(t, exitOK, run(append(args, "--dry-run=server"), nil, &stdout, &stderr), stderr.String())
+	assert.Equal(t, "1535 4", stdout.String())
+	assert.Equal(t, exitUsage, run(append(args, "--dry-run=client"), nil, &stdout, &stderr))
+}
