@@ -30,6 +30,8 @@ validation and admission are not applied.`,
 	f.Var(&files, "f", "`FILE` with the configuration (one object; - for stdin)")
 	liveFile := f.String("live", "", "`FILE` with the live object (omit to create)")
 	ns := f.namespace("`NAMESPACE` set on a namespaced object that has none (kubectl's -n; an object in another namespace keeps it, as in earlier versions)")
+	var dry dryRunFlag
+	f.Var(&dry, "dry-run", "`none|client`: the answer is the same (this verb stores nothing, it prints what kubectl apply --dry-run=client prints); server is apply --server-side --dry-run=server's")
 	overwrite := f.Bool("overwrite", true, "apply changes even where the live object changed the field since the last apply")
 	f.Var(&o, "o", "output format: `yaml|json`")
 	if code, ok := f.parse(args); !ok {
@@ -37,6 +39,12 @@ validation and admission are not applied.`,
 	}
 	if *force {
 		return e.fail(usagef("--force-conflicts only works with --server-side"))
+	}
+	if err := dry.check(); err != nil {
+		return e.fail(err)
+	}
+	if dry == "server" {
+		return e.fail(usagef("--dry-run=server: client-side apply here stops before the server (no defaulting, validation or admission); use apply --server-side --dry-run=server for the server's answer"))
 	}
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))

@@ -107,6 +107,7 @@ validated as the apiserver validates them (422).`,
 	f.Var(&crdFiles, "crd", "custom resources: the CustomResourceDefinition `FILE` (types, list and map semantics, subresources, defaults)"+crdUsage)
 	crStatus := f.Bool("crd-status-subresource", false, "custom resources: the CRD version enables the status subresource (status is then reset on the main resource, metadata and spec on /status)")
 	f.Var(&dry, "dry-run", "server (or bare): print what the dryRun=All request returns (resourceVersion, creationTimestamp, generation as the apiserver sets them); client is refused as kubectl refuses it")
+	fv := f.fieldValidation("", "fieldValidation `LEVEL` sent: Strict, Warn or Ignore (default: none sent, the apiserver's Warn; kubectl apply sends Strict)", true)
 	uid := f.String("uid", "", "the `UID` a create gets (default: a random UUID, as the apiserver generates one)")
 	f.Var(&o, "o", "output format: `yaml|json`")
 	if code, ok := f.parse(args); !ok {
@@ -205,6 +206,9 @@ validated as the apiserver validates them (422).`,
 	}
 	if dry == "server" {
 		q.Set("dryRun", "All")
+	}
+	if *fv != "" {
+		q.Set("fieldValidation", *fv)
 	}
 	resp, err := e.send(w, "PATCH", target, q, registry.ApplyPatch, body, t)
 	if err != nil {

@@ -88,6 +88,8 @@ type flags struct {
 	examples string
 	// wide: -o wide is one of the verb's formats (tables).
 	wide bool
+	// after are checks of flag values run once the flags are parsed (their errors are usage).
+	after []func() error
 }
 
 // flags returns a flag set for the verb. synopsis is the usage line after
@@ -193,6 +195,11 @@ func (f *flags) parse(args []string) (code int, ok bool) {
 	}
 	if err != nil {
 		return f.e.fail(usagef("%v", err)), false
+	}
+	for _, check := range f.after {
+		if err := check(); err != nil {
+			return f.e.fail(err), false
+		}
 	}
 	if fl := f.FlagSet.Lookup("output"); fl != nil && f.e.verb != "request" {
 		// request prints every answer, refusals too, as the HTTP response it is.

@@ -53,3 +53,35 @@ func TestPatchDryRun(t *testing.T) {
 	assert.Equal(t, "1535 4", stdout.String())
 	assert.Equal(t, exitUsage, run(append(args, "--dry-run=client"), nil, &stdout, &stderr))
 }
+
+// TestValidateFlag: kubectl's --validate (strict or true or bare, warn, ignore or false) sets
+// the request's fieldValidation in apply --server-side and validate; another value is refused
+// with kubectl's words.
+func TestValidateFlag(t *testing.T) {
+	t.Chdir(repoRoot)
+	bad := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\nbogus: 1\n"
+	for _, c := range []struct {
+		args []string
+		exit int
+		want string
+	}{
+		{[]string{"validate", "-f", "-"}, exitOK, `Warning: unknown field "bogus"`},
+		{[]string{"validate", "-f", "-", "--validate=warn"}, exitOK, `Warning: unknown field "bogus"`},
+		{[]string{"validate", "-f", "-", "--validate"}, exitNegative, `strict decoding error: unknown field "bogus"`},
+		{[]string{"validate", "-f", "-", "--validate=true"}, exitNegative, `strict decoding error: unknown field "bogus"`},
+		{[]string{"validate", "-f", "-", "--validate=false"}, exitOK, "name: a"},
+		{[]string{"validate", "-f", "-", "--validate=ignore"}, exitOK, "name: a"},
+		{[]string{"apply", "--server-side", "-f", "-", "--validate=maybe"}, exitUsage,
+			`error: invalid - validate option "maybe"; must be one of: strict (or true), warn, ignore (or false)`},
+		{[]string{"apply", "-f", "-", "--dry-run=client"}, exitOK, "# created"},
+		{[]string{"apply", "-f", "-", "--dry-run=server"}, exitUsage, "use apply --server-side --dry-run=server"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, strings.NewReader(bad), &stdout, &stderr)
+		assert.Equal(t, c.exit, code, "%v: %s", c.args, stderr.String())
+		assert.Contains(t, stdout.String()+stderr.String(), c.want, "%v", c.args)
+		if c.want == "name: a" {
+			assert.NotContains(t, stderr.String(), "Warning", "%v", c.args)
+		}
+	}
+}

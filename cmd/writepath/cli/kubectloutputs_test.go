@@ -96,12 +96,12 @@ func TestKubectlPrintersRecorded(t *testing.T) {
 // have, each for a reason doc.go gives: the state kubectl reads from a server comes from files
 // (--live, --crd, --crd-status-subresource), the server's inputs are flags (--now, --uid), modes
 // kubectl has no words for (--client-side, --type on diff, --controllers, --max-state-bytes),
-// --field-validation (kubectl's --validate=strict|warn|ignore is apply's and create's, not
-// patch's), and -o's template flags on verbs whose kubectl twin has no templated -o (diff, delete,
+// --field-validation (the query parameter's name; kubectl spells it --validate, which apply
+// --server-side and validate take too, and patch lacks), and -o's template flags on verbs whose kubectl twin has no templated -o (diff, delete,
 // explain, version).
 var writepathOnlyFlags = map[string][]string{
 	"apply":        {"client-side", "live"},
-	"apply ss":     {"client-side", "live", "now", "crd", "crd-status-subresource", "uid"},
+	"apply ss":     {"client-side", "live", "now", "crd", "crd-status-subresource", "uid", "field-validation"},
 	"patch":        {"crd", "field-validation", "now"},
 	"diff":         {"type", "template", "allow-missing-template-keys"},
 	"delete":       {"controllers", "max-state-bytes", "template", "allow-missing-template-keys"},

@@ -50,7 +50,7 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 	p := f.String("p", "", "the `PATCH` (JSON)")
 	patchFile := f.String("patch-file", "", "`FILE` holding the patch")
 	f.Var(&files, "f", "`FILE` with the live object (- for stdin)")
-	fv := f.String("field-validation", "Warn", "fieldValidation: `Strict|Warn|Ignore`")
+	fv := f.fieldValidation("Warn", "fieldValidation: `Strict|Warn|Ignore`", false)
 	var dry dryRunFlag
 	f.Var(&dry, "dry-run", "`none|server`: server (or bare) sends dryRun=All: the answer of the patch, as the server gives it without storing (the output is the same)")
 	sub := f.String("subresource", "", "patch this `SUBRESOURCE`: status, scale, resize, ephemeralcontainers")
