@@ -11,6 +11,7 @@ import (
 
 	"github.com/writepath/writepath/controllers/deployment"
 	"github.com/writepath/writepath/controllers/replicaset"
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/registry"
 )
 
@@ -410,8 +411,12 @@ func (c *Cluster) requestResponse(ctx context.Context, now time.Time, user regis
 	var b []byte
 	if body != nil {
 		var err error
-		if b, err = json.Marshal(body); err != nil {
-			return registry.Response{}, err
+		// codec writes the JSON encoding/json writes for the object model (fieldsV1 keys in
+		// the apiserver's order), faster; a value of another Go type goes through encoding/json.
+		if b, err = codec.EncodeJSON(body); err != nil {
+			if b, err = json.Marshal(body); err != nil {
+				return registry.Response{}, err
+			}
 		}
 	}
 	req := registry.Request{Method: method, Path: path, ContentType: contentType, Body: b, User: user, UserAgent: agent, Now: now, ObjectOnly: true}
