@@ -32,7 +32,7 @@ type Path struct {
 }
 
 // inline is how many trailing segments a Path holds without encoding them.
-const inline = 4
+const inline = 6
 
 // SegmentKind tells how a segment of a Path was appended.
 type SegmentKind uint8

@@ -168,7 +168,7 @@ func TestPathBuiltAnyWayIsEqual(t *testing.T) {
 	assert.Equal(t, "a.b.c.d.e.f", names.String())
 }
 
-// Appending to a path of fewer than inline segments allocates nothing; a path of d segments
+// Appending to a path of fewer than inline segments allocates nothing (4 here); a path of d segments
 // built one at a time allocates once every inline segments.
 func TestPathAllocations(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() {
@@ -177,7 +177,7 @@ func TestPathAllocations(t *testing.T) {
 			t.Fatal("empty")
 		}
 	})
-	assert.Zero(t, allocs, "a path of %d segments", inline)
+	assert.Zero(t, allocs, "a path of 4 segments")
 	for _, d := range []int{40, 320} {
 		allocs := testing.AllocsPerRun(10, func() {
 			var p Path
