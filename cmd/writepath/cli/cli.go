@@ -414,6 +414,9 @@ const objectFormats = "go-template,go-template-file,json,jsonpath,jsonpath-as-js
 // resolveOutput checks -o as kubectl's printer flags do and parses a template: --template with
 // no -o is go-template, a template format without =TEMPLATE takes --template.
 func (f *flags) resolveOutput(o *output) error {
+	if p := f.e.printer; p != nil && string(*o) == p.format {
+		return nil // resolved by an earlier parse of the same flags (parseInterspersed)
+	}
 	format, tmpl, hasTmpl := strings.Cut(string(*o), "=")
 	if format == "" && !hasTmpl && f.e.template != "" {
 		format = "go-template"

@@ -37,7 +37,7 @@ data.`,
 	dryRun := new(bool)
 	controllers := f.String("controllers", "garbagecollector,namespace", "controllers that run (`LIST` of garbagecollector, namespace; empty for none)")
 	nowFlag := f.String("now", "", "the clock, RFC 3339 (`TIME`; default: now)")
-	f.Var(&out, "o", "output `FORMAT`: yaml or json (default: a report)")
+	f.Var(&out, "o", "output `FORMAT`: yaml, json, jsonpath=TEMPLATE, go-template=TEMPLATE (the report as data), or name (the deleted object, as kubectl delete -o name) (default: a report)")
 	maxState := f.Int64("max-state-bytes", bounded.StateBytes, "bound of each -f file in `BYTES` (they hold many objects; -1: no bound)")
 	positional, code, ok := parseInterspersed(f, args)
 	if !ok {
@@ -101,6 +101,13 @@ data.`,
 		run = gc.Result{Objects: next, Converged: true}
 	}
 	ref := refOf(objs[idx])
+	if out == "name" {
+		// kubectl delete -o name: the object the DELETE named, kind.group/name.
+		if err := e.printNames(objs[idx]); err != nil {
+			return e.fail(err)
+		}
+		return exitOK
+	}
 	if out != "" {
 		report := map[string]any{
 			"request":  map[string]any{"target": refMap(ref), "propagationPolicy": string(policy), "dryRun": *dryRun},

@@ -74,6 +74,9 @@ func TestOutputFormats(t *testing.T) {
 		{[]string{"generation", "-f", dep, "-f", ex + "deployment-scaled.yaml", "-o", "wide"}, exitUsage, "", "error: -o wide goes with --rules"},
 		{[]string{"rv", "check", "-f", dep, "-f", ex + "deployment-scaled.yaml", "-o", "jsonpath={.accepted} {.resourceVersion}"}, exitOK, "true 1535", ""},
 		{[]string{"rv", "compare", "9", "10", "-o", "jsonpath={.result}"}, exitOK, "-1", ""},
+		{[]string{"delete", "-f", "testdata/gc/cli/deployment.yaml", "deployment/web", "-n", "demo", "-o", "name"}, exitOK, "deployment.apps/web\n", ""},
+		{[]string{"delete", "-f", "testdata/gc/cli/deployment.yaml", "deployment/web", "-n", "demo", "-o", "jsonpath={.removed[*].name}"}, exitOK, "web web-7d4b9c web-7d4b9c-a web-config", ""},
+		{[]string{"why-stuck", "-f", "testdata/gc/cli/stuck-namespace.yaml", "namespace/team-a", "-o", "jsonpath={.blockers[*].ref.name}"}, exitNegative, "orders", ""},
 		{[]string{"diff", "-f", dep, "-f", ex + "deployment-scaled.yaml", "-o", "jsonpath={.spec.replicas}"}, exitNegative, "5", ""},
 	} {
 		var stdout, stderr bytes.Buffer
