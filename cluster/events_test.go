@@ -184,3 +184,46 @@ func TestEventsAggregatedAndRateLimited(t *testing.T) {
 	assert.Equal(t, "2026-12-01T00:05:00Z", combined["lastTimestamp"])
 	assert.Equal(t, "2026-12-01T00:00:00Z", combined["firstTimestamp"])
 }
+
+// A Pod create the API refuses (here a ValidatingAdmissionPolicy) is the ReplicaSet's
+// FailedCreate Event with the API's words, which name the Pod the apiserver generated before
+// admission refused it (so every refusal is another message); the controller tries again.
+func TestRefusedPodCreateRecordsFailedCreate(t *testing.T) {
+	clock := cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	c, err := cluster.New(cluster.Options{Clock: clock})
+	require.NoError(t, err)
+	do(t, c, "POST", "/api/v1/namespaces", "", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`)
+	require.Equal(t, 201, do(t, c, "POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", "",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"no-pods"},
+		"spec":{"failurePolicy":"Fail","matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["pods"]}]},
+		"validations":[{"expression":"false","message":"no pods here"}]}}`).Code)
+	require.Equal(t, 201, do(t, c, "POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings", "",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"no-pods"},
+		"spec":{"policyName":"no-pods","validationActions":["Deny"]}}`).Code)
+	require.Equal(t, 201, do(t, c, "POST", "/apis/apps/v1/namespaces/demo/deployments", "", deploymentJSON(2, "nginx:1")).Code)
+	assert.Empty(t, list(t, c, "/api/v1/namespaces/demo/pods"))
+	rs := list(t, c, "/apis/apps/v1/namespaces/demo/replicasets")[0]
+	rsName := meta(rs)["name"].(string)
+
+	failed := func() []map[string]any {
+		var out []map[string]any
+		for _, e := range list(t, c, "/api/v1/namespaces/demo/events") {
+			if e["reason"] == "FailedCreate" {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	evs := failed()
+	require.NotEmpty(t, evs)
+	for _, e := range evs {
+		assert.Equal(t, "Warning", e["type"])
+		assert.Equal(t, rsName, e["involvedObject"].(map[string]any)["name"])
+		msg := e["message"].(string)
+		assert.True(t, strings.HasPrefix(msg, "Error creating: pods \""+rsName+"-"), msg)
+		assert.True(t, strings.HasSuffix(msg, "\" is forbidden: ValidatingAdmissionPolicy 'no-pods' with binding 'no-pods' denied request: no pods here"), msg)
+	}
+	clock.Step(time.Second)
+	require.NoError(t, c.Settle(context.Background()))
+	assert.Greater(t, len(failed()), len(evs), "the ReplicaSet tries again and records the refusal again")
+}
