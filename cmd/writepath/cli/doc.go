@@ -38,6 +38,8 @@
 //   - -f refuses URLs (kubectl downloads them): the command reads local files only.
 //   - A bare --dry-run (delete, admit, patch, apply --server-side) means server, not kubectl's
 //     deprecated client; --client-side is writepath's (client-side apply is kubectl's default).
+//     Verbs that answer as the server does refuse --dry-run=client (patch, apply --server-side,
+//     delete, admit); client-side apply, which never reaches a server here, refuses server.
 //   - admit's files of Namespace objects (the namespaces admission sees) are
 //     --namespace-object FILE; its -n/--namespace is the request namespace as every verb's. The
 //     spelling of earlier versions, --namespace FILE, still reads FILE as Namespace objects when

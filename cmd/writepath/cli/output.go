@@ -65,7 +65,7 @@ func (p *templatePrinter) print(w io.Writer, v any) error {
 		_, err := w.Write(b.Bytes())
 		return err
 	}
-	if err := p.gt.Execute(w, v); err != nil {
+	if err := safeExecute(p.gt, w, v); err != nil {
 		raw, _ := json.Marshal(v)
 		fmt.Fprintf(w, "Error executing template: %v. Printing more information for debugging the template:\n", err)
 		fmt.Fprintf(w, "\ttemplate was:\n\t\t%v\n", p.raw)
@@ -74,6 +74,17 @@ func (p *templatePrinter) print(w io.Writer, v any) error {
 		return fmt.Errorf("error executing template %q: %v", p.raw, err)
 	}
 	return nil
+}
+
+// safeExecute runs t, a panic in a template function reported as an error, as kubectl's
+// GoTemplatePrinter.safeExecute does.
+func safeExecute(t *template.Template, w io.Writer, v any) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("caught panic: %+v", x)
+		}
+	}()
+	return t.Execute(w, v)
 }
 
 // readTemplateFile reads a -o ...-file template, bounded as a request body.
