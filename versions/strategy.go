@@ -123,10 +123,8 @@ func CustomResource(group, resource, kind string, opts CustomResourceOptions) St
 // Builtin returns the strategy of a kind kube-apiserver 1.37 serves (including
 // CustomResourceDefinition and APIService), by group and kind.
 func Builtin(group, kind string) (Strategy, bool) {
-	for _, s := range builtinTable() {
-		if s.Group == group && s.Kind == kind {
-			return s.clone(), true
-		}
+	if i, ok := builtinIndex().byKind[[2]string{group, kind}]; ok {
+		return builtinTable()[i].clone(), true
 	}
 	return Strategy{}, false
 }
@@ -134,13 +132,28 @@ func Builtin(group, kind string) (Strategy, bool) {
 // BuiltinResource returns the strategy of a built-in resource by group and
 // plural resource name.
 func BuiltinResource(group, resource string) (Strategy, bool) {
-	for _, s := range builtinTable() {
-		if s.Group == group && s.Resource == resource {
-			return s.clone(), true
-		}
+	if i, ok := builtinIndex().byResource[[2]string{group, resource}]; ok {
+		return builtinTable()[i].clone(), true
 	}
 	return Strategy{}, false
 }
+
+// builtinIndex indexes builtinTable by group and kind and by group and resource: the first
+// entry of each, as a scan of the table in its order finds it.
+var builtinIndex = sync.OnceValue(func() (ix struct{ byKind, byResource map[[2]string]int }) {
+	table := builtinTable()
+	ix.byKind = make(map[[2]string]int, len(table))
+	ix.byResource = make(map[[2]string]int, len(table))
+	for i, s := range table {
+		if _, ok := ix.byKind[[2]string{s.Group, s.Kind}]; !ok {
+			ix.byKind[[2]string{s.Group, s.Kind}] = i
+		}
+		if _, ok := ix.byResource[[2]string{s.Group, s.Resource}]; !ok {
+			ix.byResource[[2]string{s.Group, s.Resource}] = i
+		}
+	}
+	return ix
+})
 
 // Builtins returns the strategies of all built-in resources, ordered by group
 // and resource. The slice is fresh on each call.

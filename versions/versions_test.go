@@ -294,3 +294,37 @@ func FuzzNextGeneration(f *testing.F) {
 		assert.True(t, value.Equal(updCopy, upd), "new modified")
 	})
 }
+
+// TestBuiltinIndexAgreesWithScan: Builtin and BuiltinResource find, for every group and kind
+// and every group and resource of the table (and for names the table lacks), the entry a scan
+// of the table in its order finds first.
+func TestBuiltinIndexAgreesWithScan(t *testing.T) {
+	all := versions.Builtins()
+	require.NotEmpty(t, all)
+	scanKind := func(group, kind string) (versions.Strategy, bool) {
+		for _, s := range all {
+			if s.Group == group && s.Kind == kind {
+				return s, true
+			}
+		}
+		return versions.Strategy{}, false
+	}
+	scanResource := func(group, resource string) (versions.Strategy, bool) {
+		for _, s := range all {
+			if s.Group == group && s.Resource == resource {
+				return s, true
+			}
+		}
+		return versions.Strategy{}, false
+	}
+	for _, s := range append(all, versions.Strategy{Group: "example.com", Kind: "Widget", Resource: "widgets"}, versions.Strategy{Kind: "Deployment", Resource: "deployments"}) {
+		want, wantOK := scanKind(s.Group, s.Kind)
+		got, ok := versions.Builtin(s.Group, s.Kind)
+		assert.Equal(t, wantOK, ok, "%s/%s", s.Group, s.Kind)
+		assert.Equal(t, want, got, "%s/%s", s.Group, s.Kind)
+		want, wantOK = scanResource(s.Group, s.Resource)
+		got, ok = versions.BuiltinResource(s.Group, s.Resource)
+		assert.Equal(t, wantOK, ok, "%s/%s", s.Group, s.Resource)
+		assert.Equal(t, want, got, "%s/%s", s.Group, s.Resource)
+	}
+}
