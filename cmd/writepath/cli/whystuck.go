@@ -29,7 +29,7 @@ running, cycles of blocking owner references, pods waiting for a kubelet.
 	known := f.String("known", "", "other controllers running in the cluster (`LIST`, comma-separated)")
 	controllers := f.String("controllers", "garbagecollector,namespace", "controllers that run (`LIST` of garbagecollector, namespace)")
 	nowFlag := f.String("now", "", "the clock, RFC 3339 (`TIME`; default: now)")
-	f.Var(&out, "o", "output `FORMAT`: yaml or json (default: a report)")
+	f.Var(&out, "o", "output `FORMAT`: yaml, json, jsonpath=TEMPLATE, go-template=TEMPLATE (the report as data), or name (the objects holding it, kind.group/name) (default: a report)")
 	maxState := f.Int64("max-state-bytes", bounded.StateBytes, "bound of each -f file in `BYTES` (they hold many objects; -1: no bound)")
 	positional, code, ok := parseInterspersed(f, args)
 	if !ok {
@@ -61,6 +61,16 @@ running, cycles of blocking owner references, pods waiting for a kubelet.
 	code = exitOK
 	if !d.Removed {
 		code = exitNegative
+	}
+	if out == "name" {
+		// The objects holding the target, kind.group/name each, for scripts (xargs kubectl ...).
+		for _, b := range d.Blockers {
+			if err := e.printNames(map[string]any{"apiVersion": b.Ref.APIVersion, "kind": b.Ref.Kind,
+				"metadata": map[string]any{"name": b.Ref.Name}}); err != nil {
+				return e.fail(err)
+			}
+		}
+		return code
 	}
 	if out != "" {
 		fs := []any{}
