@@ -495,7 +495,7 @@ func (e *engine) withoutSharedFields(live, newObj map[string]any, managed manage
 		case "apiVersion", "kind", "metadata":
 			continue
 		}
-		if lv, ok := live[k]; ok && identical(lv, v) {
+		if lv, ok := live[k]; ok && equalObjects(lv, v) {
 			shared = append(shared, k)
 		}
 	}
@@ -515,47 +515,3 @@ func (e *engine) withoutSharedFields(live, newObj map[string]any, managed manage
 	return without(live), without(newObj), true
 }
 
-// identical reports whether a and b are the same object-model value, types included (an
-// int64 and a float64 of the same number differ, so do a nil and an empty map or list).
-func identical(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !identical(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for i := range x {
-			if !identical(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case int64:
-		y, ok := b.(int64)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case nil:
-		return b == nil
-	}
-	return false
-}
