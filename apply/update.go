@@ -318,7 +318,7 @@ func (e *engine) capUpdateManagers(managed managedfields.Managed) error {
 		}
 		delete(pending, bucket)
 		cur := managed.Fields[bucket]
-		managed.Fields[bucket] = fieldpath.NewVersionedSet(unionAll(append(sets, cur.Set())), cur.APIVersion(), false)
+		managed.Fields[bucket] = fieldpath.NewVersionedSet(managedfields.UnionAll(append(sets, cur.Set())), cur.APIVersion(), false)
 	}
 	for i, length := 0, len(updaters); i < len(updaters) && length > e.maxUpdaters; i++ {
 		id := updaters[i]
@@ -353,25 +353,6 @@ func (e *engine) capUpdateManagers(managed managedfields.Managed) error {
 	return nil
 }
 
-// unionAll is the union of sets, united in pairs, then pairs of pairs: each set is copied a
-// logarithmic number of times.
-func unionAll(sets []*fieldpath.Set) *fieldpath.Set {
-	if len(sets) == 0 {
-		return fieldpath.NewSet()
-	}
-	for len(sets) > 1 {
-		next := make([]*fieldpath.Set, 0, (len(sets)+1)/2)
-		for i := 0; i < len(sets); i += 2 {
-			if i+1 < len(sets) {
-				next = append(next, sets[i].Union(sets[i+1]))
-			} else {
-				next = append(next, sets[i])
-			}
-		}
-		sets = next
-	}
-	return sets[0]
-}
 
 // keepTimesOnNoop is the storage layer's IgnoreManagedFieldsTimestampsTransformer: when a write
 // changes nothing but managedFields timestamps, the old timestamps are kept (and the write is

@@ -78,7 +78,7 @@ func Upgrade(entries []Entry, csaManagers []string, ssaManager, subresource stri
 	if !touched {
 		return list, nil
 	}
-	raw, err := FieldsV1FromSet(unionAll(sets))
+	raw, err := FieldsV1FromSet(UnionAll(sets))
 	if err != nil {
 		return nil, fmt.Errorf("failed to encode field set: %w", err)
 	}
@@ -92,9 +92,13 @@ func Upgrade(entries []Entry, csaManagers []string, ssaManager, subresource stri
 	return filtered, nil
 }
 
-// unionAll is the union of sets, united in pairs, then pairs of pairs: each set is copied a
-// logarithmic number of times.
-func unionAll(sets []*fieldpath.Set) *fieldpath.Set {
+// UnionAll is the union of sets (an empty set for none), united in pairs, then pairs of pairs:
+// each set is copied a logarithmic number of times, where uniting them one by one into a growing
+// set copies the union once per set.
+func UnionAll(sets []*fieldpath.Set) *fieldpath.Set {
+	if len(sets) == 0 {
+		return fieldpath.NewSet()
+	}
 	for len(sets) > 1 {
 		next := make([]*fieldpath.Set, 0, (len(sets)+1)/2)
 		for i := 0; i < len(sets); i += 2 {
