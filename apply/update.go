@@ -353,7 +353,6 @@ func (e *engine) capUpdateManagers(managed managedfields.Managed) error {
 	return nil
 }
 
-
 // keepTimesOnNoop is the storage layer's IgnoreManagedFieldsTimestampsTransformer: when a write
 // changes nothing but managedFields timestamps, the old timestamps are kept (and the write is
 // then a no-op). newObj is owned by the caller and updated in place.
@@ -495,4 +494,3 @@ func (e *engine) withoutSharedFields(live, newObj map[string]any, managed manage
 	}
 	return without(live), without(newObj), true
 }
-
