@@ -40,12 +40,7 @@ var Builtin TypeConverter = builtinTypes{}
 type builtinTypes struct{}
 
 func (builtinTypes) ObjectToTyped(obj map[string]any, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
-	gvk := gvkOf(obj)
-	k, err := schema.Builtin(gvk)
-	if err != nil || k.SMDTypeName() == "" {
-		return nil, &NoTypeError{GVK: gvk}
-	}
-	pt, err := k.SMDType()
+	pt, err := builtinType(obj)
 	if err != nil {
 		return nil, err
 	}
@@ -55,16 +50,22 @@ func (builtinTypes) ObjectToTyped(obj map[string]any, opts ...typed.ValidationOp
 // unvalidated is ObjectToTyped without the validation, for a part of an object validated whole
 // already (withoutSharedFields): the same typed value.
 func (builtinTypes) unvalidated(obj map[string]any) (*typed.TypedValue, error) {
-	gvk := gvkOf(obj)
-	k, err := schema.Builtin(gvk)
-	if err != nil || k.SMDTypeName() == "" {
-		return nil, &NoTypeError{GVK: gvk}
-	}
-	pt, err := k.SMDType()
+	pt, err := builtinType(obj)
 	if err != nil {
 		return nil, err
 	}
 	return typed.AsTypedUnvalidated(value.NewValueInterface(obj), pt.Schema, pt.TypeRef), nil
+}
+
+// builtinType is the structured-merge-diff type of obj's built-in kind, a *NoTypeError for a
+// kind the catalogue does not type.
+func builtinType(obj map[string]any) (typed.ParseableType, error) {
+	gvk := gvkOf(obj)
+	k, err := schema.Builtin(gvk)
+	if err != nil || k.SMDTypeName() == "" {
+		return typed.ParseableType{}, &NoTypeError{GVK: gvk}
+	}
+	return k.SMDType()
 }
 
 // Deduced is the TypeConverter the apiserver uses for kinds without a schema: maps are merged key
