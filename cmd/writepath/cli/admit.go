@@ -146,7 +146,7 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 	if !enforce {
 		ns = defaultNamespace
 	}
-	objs, err := requireNamespace([]map[string]any{obj, old}, ns, enforce, namespacedBuiltinOr(crdDocs))
+	objs, err := requireNamespace([]map[string]any{obj, old}, ns, enforce, namespacedBuiltinOr(crdDocs, enforce))
 	if err != nil {
 		return e.fail(err)
 	}

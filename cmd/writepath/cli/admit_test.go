@@ -43,6 +43,8 @@ func admitCases() []cliCase {
 		// -n is the request namespace: an object without one is in it, one in another is refused.
 		{"admit-namespace-flag", []string{"admit", "-f", "-", "-ndemo"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\n", exitOK},
 		{"admit-namespace-default", []string{"admit", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\n", exitOK},
+		// a kind admit cannot place (no --crd) is left without a namespace unless -n names one
+		{"admit-namespace-unknown-kind", []string{"admit", "-f", "-"}, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n", exitOK},
 		{"admit-namespace-conflict", append(sc("denied"), "--namespace", "other"), "", exitUsage},
 		{"admit-update-stdin", []string{"admit", "-f", "-", "--old", recordedDir + "denied/object.yaml", "--policy", recordedDir + "denied/config.yaml"},
 			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: wp-adm-denied}\ndata: {a: '1'}\n", exitOK},

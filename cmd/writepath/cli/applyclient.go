@@ -67,7 +67,7 @@ validation and admission are not applied.`,
 	if *ns != "" {
 		// kubectl's -n, but an object in another namespace keeps it instead of being refused: the
 		// meaning this flag had before the other verbs took kubectl's -n.
-		in, err := requireNamespace([]map[string]any{config}, *ns, false, namespacedBuiltinOr(nil))
+		in, err := requireNamespace([]map[string]any{config}, *ns, false, namespacedBuiltinOr(nil, true))
 		if err != nil {
 			return e.fail(err)
 		}

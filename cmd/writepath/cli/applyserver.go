@@ -172,7 +172,7 @@ validated as the apiserver validates them (422).`,
 		if docsCRD != nil {
 			crds = append(crds, docsCRD)
 		}
-		in, err := requireNamespace([]map[string]any{configs[0], live}, *ns, true, namespacedBuiltinOr(crds))
+		in, err := requireNamespace([]map[string]any{configs[0], live}, *ns, true, namespacedBuiltinOr(crds, true))
 		if err != nil {
 			return e.fail(err)
 		}

@@ -60,8 +60,9 @@ func requireNamespace(objs []map[string]any, ns string, enforce bool, namespaced
 
 // namespacedBuiltinOr is the namespaced test of requireNamespace: a built-in kind by the
 // resource table, a custom resource by its CRD among crds (its spec.scope), and a kind neither
-// knows as namespaced (most custom resources are; kubectl would ask discovery).
-func namespacedBuiltinOr(crds []map[string]any) func(map[string]any) bool {
+// knows as unknown says (kubectl would ask discovery): true where -n names the namespace, as
+// most custom resources are namespaced; false where only the default would be put in.
+func namespacedBuiltinOr(crds []map[string]any, unknown bool) func(map[string]any) bool {
 	return func(obj map[string]any) bool {
 		gvk, k, err := kindOf(obj)
 		if err != nil {
@@ -73,7 +74,7 @@ func namespacedBuiltinOr(crds []map[string]any) func(map[string]any) bool {
 		if crd := crdOfKind(crds, gvk.Group, gvk.Kind); crd != nil {
 			return crdNamespaced(crd)
 		}
-		return true
+		return unknown
 	}
 }
 

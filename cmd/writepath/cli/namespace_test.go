@@ -66,7 +66,7 @@ func TestRequireNamespaceCopies(t *testing.T) {
 	ns, err := codec.DecodeValue([]byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"b"}}`))
 	assert.NoError(t, err)
 	in := []map[string]any{cm.(map[string]any), ns.(map[string]any), nil}
-	out, err := requireNamespace(in, "demo", true, namespacedBuiltinOr(nil))
+	out, err := requireNamespace(in, "demo", true, namespacedBuiltinOr(nil, true))
 	assert.NoError(t, err)
 	assert.Equal(t, "demo", out[0]["metadata"].(map[string]any)["namespace"])
 	assert.NotContains(t, in[0]["metadata"].(map[string]any), "namespace", "input changed")

@@ -124,7 +124,7 @@ OLD's resourceVersion when it has none itself.`,
 		if crdDoc != nil {
 			crds = append(crds, crdDoc)
 		}
-		in, err := requireNamespace([]map[string]any{obj, old}, *nsFlag, true, namespacedBuiltinOr(crds))
+		in, err := requireNamespace([]map[string]any{obj, old}, *nsFlag, true, namespacedBuiltinOr(crds, true))
 		if err != nil {
 			return e.fail(err)
 		}
