@@ -77,6 +77,8 @@ func TestOutputFormats(t *testing.T) {
 		{[]string{"delete", "-f", "testdata/gc/cli/deployment.yaml", "deployment/web", "-n", "demo", "-o", "name"}, exitOK, "deployment.apps/web\n", ""},
 		{[]string{"delete", "-f", "testdata/gc/cli/deployment.yaml", "deployment/web", "-n", "demo", "-o", "jsonpath={.removed[*].name}"}, exitOK, "web web-7d4b9c web-7d4b9c-a web-config", ""},
 		{[]string{"why-stuck", "-f", "testdata/gc/cli/stuck-namespace.yaml", "namespace/team-a", "-o", "jsonpath={.blockers[*].ref.name}"}, exitNegative, "orders", ""},
+		{[]string{"rollout", "-f", ex + "rollout.yaml", "--to", ex + "rollout-new-image.yaml", "-o", "jsonpath={.items[0].status.updatedReplicas}/{.items[0].spec.replicas} {.items[*].kind}"}, exitOK,
+			"4/4 Deployment ReplicaSet ReplicaSet Pod Pod Pod Pod", ""},
 		{[]string{"why-stuck", "-f", "testdata/gc/cli/stuck-namespace.yaml", "namespace/team-a", "-o", "name"}, exitNegative, "database.example.com/orders\n", ""},
 		{[]string{"diff", "-f", dep, "-f", ex + "deployment-scaled.yaml", "-o", "jsonpath={.spec.replicas}"}, exitNegative, "5", ""},
 	} {

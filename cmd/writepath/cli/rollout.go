@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,12 +38,17 @@ controllers make no more writes, or after --max-steps.`,
 		`  # Roll a Deployment to a new image
   writepath rollout -f testdata/examples/rollout.yaml --to testdata/examples/rollout-new-image.yaml --ready step
 
+  # The objects where it settles, as kubectl get -o name lists them
+  writepath rollout -f testdata/examples/rollout.yaml --to testdata/examples/rollout-new-image.yaml -o name
+
   # What `+"`kubectl rollout undo`"+` writes
   writepath rollout undo -f testdata/examples/rollout-history.yaml`)
 	f.Var(&files, "f", "`FILE` with the Deployment and its ReplicaSets and Pods (repeatable; - for stdin)")
 	to := f.String("to", "", "`FILE` with the Deployment's next version (its spec replaces the stored one)")
 	ready := f.String("ready", "now", "when new Pods become Ready: `now|never|step`")
 	maxSteps := f.Int("max-steps", 50, "stop after `N` steps")
+	var o output
+	f.Var(&o, "o", "output `FORMAT`: yaml, json, name, jsonpath=TEMPLATE, go-template=TEMPLATE: the objects where the rollout stops (the Deployment with its status, its ReplicaSets and Pods) as a List, instead of the steps")
 	ns := f.namespace("the `NAMESPACE` of the Deployment: objects of other namespaces are left out, those without one are in it (default: the Deployment's)")
 	if code, ok := f.parse(args); !ok {
 		return code
@@ -80,7 +86,26 @@ controllers make no more writes, or after --max-steps.`,
 		w.setSpec(next[0])
 	}
 	w.ready = *ready
-	w.run(e, *maxSteps)
+	if o == "" {
+		w.run(e, *maxSteps) // an error is a line of the report
+		return exitOK
+	}
+	quiet := *e
+	quiet.stdout = io.Discard
+	if err := w.run(&quiet, *maxSteps); err != nil {
+		return e.fail(err)
+	}
+	items := []any{w.d}
+	for _, rs := range w.rss {
+		items = append(items, rs)
+	}
+	for _, p := range w.pods {
+		items = append(items, p)
+	}
+	list := map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": items}
+	if err := e.printValue(o, list); err != nil {
+		return e.fail(err)
+	}
 	return exitOK
 }
 
@@ -189,7 +214,7 @@ func int64Of(o map[string]any, keys ...string) int64 {
 	return n
 }
 
-func (w *rolloutWorld) run(e *env, maxSteps int) {
+func (w *rolloutWorld) run(e *env, maxSteps int) error {
 	out := e.stdout
 	fmt.Fprintf(out, "Deployment %s/%s: %d replicas, strategy %s\n", meta(w.d)["namespace"], meta(w.d)["name"],
 		int64Of(w.d, "spec", "replicas"), strategyLine(w.d))
@@ -201,7 +226,7 @@ func (w *rolloutWorld) run(e *env, maxSteps int) {
 		res, err := deployment.Sync(deployment.Input{Deployment: w.d, ReplicaSets: w.rss, Pods: w.pods}, deployment.Options{Now: w.now})
 		if err != nil {
 			fmt.Fprintf(out, "error: %v\n", err)
-			return
+			return err
 		}
 		for _, a := range res.Actions {
 			wrote = wrote || a.Type != deployment.ActionEvent
@@ -243,9 +268,10 @@ func (w *rolloutWorld) run(e *env, maxSteps int) {
 	}
 	if step == maxSteps {
 		fmt.Fprintf(out, "\nstopped after %d steps (--max-steps)\n", maxSteps)
-		return
+		return nil
 	}
 	fmt.Fprintf(out, "\nsettled after %d steps: %s\n", step, statusLine(w.d))
+	return nil
 }
 
 func rolloutStartOf(w *rolloutWorld) time.Time {
