@@ -18,12 +18,6 @@ const (
 	Connect Operation = "CONNECT"
 )
 
-// schema.GroupVersionKind names a kind at one version.
-type GroupVersionKind struct{ Group, Version, Kind string }
-
-// schema.GroupVersionResource names a resource at one version.
-type GroupVersionResource struct{ Group, Version, Resource string }
-
 // UserInfo is the requesting user (authentication.k8s.io/v1 UserInfo).
 type UserInfo struct {
 	Username string
