@@ -83,6 +83,16 @@ func (s *memoryStore) Revision(context.Context) (int64, error) {
 }
 
 func (s *memoryStore) Get(_ context.Context, key Key) (Object, error) {
+	o, err := s.current(key)
+	if err != nil {
+		return Object{}, err
+	}
+	o.Value = copyObject(o.Value)
+	return o, nil
+}
+
+// current is the object stored under key now, its value the stored map itself.
+func (s *memoryStore) current(key Key) (Object, error) {
 	s.mu.Lock()
 	vs := s.keys[key]
 	var v version
@@ -93,7 +103,7 @@ func (s *memoryStore) Get(_ context.Context, key Key) (Object, error) {
 	if v.value == nil {
 		return Object{}, &NotFoundError{Key: key}
 	}
-	return Object{Key: key, Value: copyObject(v.value), ModRevision: v.rev}, nil
+	return Object{Key: key, Value: v.value, ModRevision: v.rev}, nil
 }
 
 func (s *memoryStore) List(_ context.Context, req ListRequest) (ListResult, error) {
@@ -214,20 +224,7 @@ type memoryShared struct{ s *memoryStore }
 
 func (m memoryShared) Revision(ctx context.Context) (int64, error) { return m.s.Revision(ctx) }
 
-func (m memoryShared) Get(_ context.Context, key Key) (Object, error) {
-	s := m.s
-	s.mu.Lock()
-	vs := s.keys[key]
-	var v version
-	if len(vs) > 0 {
-		v = vs[len(vs)-1]
-	}
-	s.mu.Unlock()
-	if v.value == nil {
-		return Object{}, &NotFoundError{Key: key}
-	}
-	return Object{Key: key, Value: v.value, ModRevision: v.rev}, nil
-}
+func (m memoryShared) Get(_ context.Context, key Key) (Object, error) { return m.s.current(key) }
 
 func (m memoryShared) List(ctx context.Context, req ListRequest) (ListResult, error) {
 	if req.Revision != 0 || req.After != nil || req.Limit != 0 {
