@@ -18,6 +18,24 @@ import (
 // object) and with writepath's Validate (on the v1 map). Run with
 // `go test -run '^$' -bench PodValidate -benchmem ./validation/`.
 func BenchmarkPodValidate(b *testing.B) {
+	reference, writepath := benchPod(b)
+	b.Run("reference", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			reference()
+		}
+	})
+	b.Run("writepath", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			writepath()
+		}
+	})
+}
+
+// benchPod is the validation of the benchmark's pod by the reference strategy and by
+// writepath, each checked once to find no error.
+func benchPod(tb testing.TB) (reference, writepath func()) {
 	k := kinds()[0]
 	r := rand.New(rand.NewSource(1))
 	var obj = k.seed(r)
@@ -25,29 +43,18 @@ func BenchmarkPodValidate(b *testing.B) {
 		obj = k.seed(r)
 	}
 	setNamespace(obj, "bench")
-	in := toInternal(b, obj)
+	in := toInternal(tb, obj)
 	ctx := ctxFor(k, "bench", "create", "")
 	k.create.PrepareForCreate(ctx, in)
-	m := toV1Map(b, k, in)
+	m := toV1Map(tb, k, in)
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
 	if errs := k.create.Validate(ctx, in); len(errs) != 0 {
-		b.Fatal(errs)
+		tb.Fatal(errs)
 	}
 	if errs := validation.Validate(gvk, m, validation.Options{}); len(errs) != 0 {
-		b.Fatal(errs)
+		tb.Fatal(errs)
 	}
-	b.Run("reference", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			k.create.Validate(ctx, in)
-		}
-	})
-	b.Run("writepath", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			validation.Validate(gvk, m, validation.Options{})
-		}
-	})
+	return func() { k.create.Validate(ctx, in) }, func() { validation.Validate(gvk, m, validation.Options{}) }
 }
 
 // cpuTime is the process's user and system CPU time in nanoseconds.
@@ -64,25 +71,8 @@ func TestPodValidateCPUTime(t *testing.T) {
 	if os.Getenv("WRITEPATH_CPUBENCH") == "" {
 		t.Skip("set WRITEPATH_CPUBENCH=1")
 	}
-	k := kinds()[0]
-	r := rand.New(rand.NewSource(1))
-	var obj = k.seed(r)
-	for len(obj.(interface{ GetName() string }).GetName()) == 0 || !rich(obj) {
-		obj = k.seed(r)
-	}
-	setNamespace(obj, "bench")
-	in := toInternal(t, obj)
-	ctx := ctxFor(k, "bench", "create", "")
-	k.create.PrepareForCreate(ctx, in)
-	m := toV1Map(t, k, in)
-	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
-	if errs := validation.Validate(gvk, m, validation.Options{}); len(errs) != 0 {
-		t.Fatal(errs)
-	}
-	impls := map[string]func(){
-		"reference": func() { k.create.Validate(ctx, in) },
-		"writepath": func() { validation.Validate(gvk, m, validation.Options{}) },
-	}
+	reference, writepath := benchPod(t)
+	impls := map[string]func(){"reference": reference, "writepath": writepath}
 	const rounds, perRound = 21, 2000
 	samples := map[string][]float64{}
 	for range rounds {
