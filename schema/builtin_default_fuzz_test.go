@@ -10,7 +10,8 @@ import (
 )
 
 // FuzzDefaultBuiltin: any JSON object of any built-in kind never panics, is never modified,
-// and defaulting a defaulted object changes nothing.
+// and defaulting a defaulted object changes nothing (for a CRD: from the second pass on, as in
+// the reference).
 func FuzzDefaultBuiltin(f *testing.F) {
 	kinds, err := schema.BuiltinKinds()
 	if err != nil {
@@ -55,7 +56,20 @@ func FuzzDefaultBuiltin(f *testing.F) {
 		if err != nil {
 			t.Fatalf("defaulted object rejected: %v\n%s", err, mustJSON(t, out))
 		}
-		if a, b := mustJSON(t, out), mustJSON(t, again); a != b {
+		a, b := mustJSON(t, out), mustJSON(t, again)
+		if a != b && gvk.Kind == "CustomResourceDefinition" {
+			// apiextensions' JSONSchemaPropsOrArray and JSONSchemaPropsOrBool read a value that
+			// is neither an object nor a list (items: false) as an empty value, which they write
+			// as null, and a second round trip drops the null: the reference's own defaulting is
+			// not idempotent there (testdata/fuzz/FuzzDefaultBuiltin/45fdb364fc755e5e). It
+			// converges: the second pass is a fixed point.
+			third, err := schema.DefaultBuiltin(gvk, again, now)
+			if err != nil {
+				t.Fatalf("defaulted object rejected: %v\n%s", err, b)
+			}
+			a, b = b, mustJSON(t, third)
+		}
+		if a != b {
 			t.Fatalf("%v: not idempotent:\n%s\n%s", gvk, a, b)
 		}
 	})
