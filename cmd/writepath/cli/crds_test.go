@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,12 +19,7 @@ func TestCRDRepeatable(t *testing.T) {
 	require.NoError(t, err)
 	const widgets = "testdata/conversion/widgets-crd.yaml"
 	crAndCRD := string(crd) + "\n---\n" + string(crontab)
-	for _, c := range []struct {
-		args  []string
-		stdin string
-		exit  int
-		want  string // in stdout, or in stderr when exit is 2
-	}{
+	checkArgvCases(t, []argvCase{
 		{[]string{"generation", "--crd", widgets, "--crd", ex + "crontab-crd.yaml", "-f", ex + "crontab.yaml", "-f", ex + "crontab-status.yaml"}, "", exitOK,
 			"custom resources with a status subresource"},
 		{[]string{"generation", "-f", ex + "crontab-crd.yaml", "-f", ex + "crontab.yaml", "-f", ex + "crontab-status.yaml"}, "", exitOK,
@@ -39,16 +32,7 @@ func TestCRDRepeatable(t *testing.T) {
 		{[]string{"apply", "--server-side", "--crd", widgets, "--crd", ex + "crontab-crd.yaml", "-f", ex + "crontab.yaml", "--live", ex + "crontab.yaml", "--now", "2026-01-01T00:00:00Z"}, "", exitOK, "kind: CronTab"},
 		{[]string{"patch", "-f", "-", "--type", "merge", "-p", `{"spec":{"cronSpec":"1 2 * * *"}}`}, crAndCRD, exitOK, "cronSpec: 1 2 * * *"},
 		{[]string{"rv", "check", "--crd", widgets, "--crd", ex + "crontab-crd.yaml", "-f", ex + "crontab.yaml", "-f", ex + "crontab.yaml"}, "", exitOK, "update accepted"},
-	} {
-		var stdout, stderr bytes.Buffer
-		code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
-		assert.Equal(t, c.exit, code, "%v: %s", c.args, stderr.String())
-		if c.exit == exitUsage {
-			assert.Contains(t, stderr.String(), c.want, "%v", c.args)
-		} else {
-			assert.Contains(t, stdout.String(), c.want, "%v", c.args)
-		}
-	}
+	})
 }
 
 // TestTakeCRDs: a CRD is taken out of the objects only when another object is of its kind.

@@ -28,12 +28,7 @@ const configMapNoNamespace = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: 
 func TestNamespaceFlag(t *testing.T) {
 	t.Chdir(repoRoot)
 	conflict := `error: the namespace from the provided object "default" does not match the namespace "other". You must pass '--namespace=default' to perform this operation.`
-	for _, c := range []struct {
-		args  []string
-		stdin string
-		exit  int
-		want  string // in stdout, or in stderr when exit is 2
-	}{
+	checkArgvCases(t, []argvCase{
 		{[]string{"apply", "--server-side", "-f", "-", "-n", "demo", "--now", "2026-01-01T00:00:00Z"}, configMapNoNamespace, exitOK, "namespace: demo"},
 		{[]string{"apply", "--server-side", "-f", "testdata/apply/cli/web-config.yaml", "--namespace=other"}, "", exitUsage, conflict},
 		{[]string{"apply", "--server-side", "-f", "testdata/apply/cli/web-config.yaml", "-n", "default", "--now", "2026-01-01T00:00:00Z"}, "", exitOK, "namespace: default"},
@@ -46,16 +41,7 @@ func TestNamespaceFlag(t *testing.T) {
 		{[]string{"rollout", "undo", "-f", "testdata/examples/rollout-history.yaml", "-n", "default"}, "", exitOK, "kind: Deployment"},
 		{[]string{"rollout", "undo", "-f", "testdata/examples/rollout-history.yaml", "-n", "other"}, "", exitUsage, "error: no Deployment given"},
 		{[]string{"rollout", "-f", "testdata/examples/rollout.yaml", "-n", "default"}, "", exitOK, "Deployment default/web"},
-	} {
-		var stdout, stderr bytes.Buffer
-		code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
-		assert.Equal(t, c.exit, code, "%v: %s", c.args, stderr.String())
-		if c.exit == exitUsage {
-			assert.Contains(t, stderr.String(), c.want, "%v", c.args)
-		} else {
-			assert.Contains(t, stdout.String(), c.want, "%v", c.args)
-		}
-	}
+	})
 }
 
 // TestRequireNamespaceCopies: requireNamespace leaves its input alone and skips cluster-scoped
@@ -72,4 +58,28 @@ func TestRequireNamespaceCopies(t *testing.T) {
 	assert.NotContains(t, in[0]["metadata"].(map[string]any), "namespace", "input changed")
 	assert.NotContains(t, out[1]["metadata"].(map[string]any), "namespace", "a Namespace is cluster-scoped")
 	assert.Nil(t, out[2])
+}
+
+// argvCase is one command line: its stdin, its exit status, and a text its stdout holds (its
+// stderr when the exit status is 2, usage).
+type argvCase struct {
+	args  []string
+	stdin string
+	exit  int
+	want  string
+}
+
+// checkArgvCases runs each case and checks its exit status and output.
+func checkArgvCases(t *testing.T, cases []argvCase) {
+	t.Helper()
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+		assert.Equal(t, c.exit, code, "%v: %s", c.args, stderr.String())
+		if c.exit == exitUsage {
+			assert.Contains(t, stderr.String(), c.want, "%v", c.args)
+		} else {
+			assert.Contains(t, stdout.String(), c.want, "%v", c.args)
+		}
+	}
 }
