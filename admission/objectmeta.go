@@ -96,7 +96,7 @@ func scopeNamespace(req *Request, obj map[string]any) error {
 // strategyOf is the versions strategy of req's resource: the built-in one, or
 // that of a custom resource (no unconditional updates).
 func strategyOf(req *Request) versions.Strategy {
-	if s, ok := versions.BuiltinResource(req.Resource.Group, req.Resource.Resource); ok {
+	if s, ok := versions.BuiltinResource(schema.GroupVersionResource{Group: req.Resource.Group, Resource: req.Resource.Resource}); ok {
 		return s
 	}
 	return versions.CustomResource(req.Resource.Group, req.Resource.Resource, req.Kind.Kind, versions.CustomResourceOptions{})

@@ -60,7 +60,7 @@ func podGeneration(obj, live map[string]any, subresource string) {
 	if !ok {
 		return
 	}
-	s, _ := versions.Builtin("", "Pod")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Kind: "Pod"})
 	g, err := versions.NextGeneration(s, live, obj, subresource)
 	if err != nil {
 		return // a live object that is not one of the model: nothing to bump from

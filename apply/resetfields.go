@@ -15,7 +15,7 @@ import (
 // everything it sets (recorded in testdata/apply/recorded/pod); see StrategyReset for their
 // value reset.
 func ResetFields(gvk schema.GroupVersionKind, subresource string) map[fieldpath.APIVersion]fieldpath.Filter {
-	st, ok := schema.BuiltinStrategy(gvk.Group, gvk.Kind)
+	st, ok := schema.BuiltinStrategy(gvk)
 	if !ok {
 		return nil
 	}
@@ -63,7 +63,7 @@ func makePath(p []string) fieldpath.Path {
 // ResetFields' exclusions. Pod /ephemeralcontainers and /resize return nil: their value reset
 // keeps everything but a few fields, see StrategyReset.
 func ResetPaths(gvk schema.GroupVersionKind, subresource string) [][]string {
-	st, _ := schema.BuiltinStrategy(gvk.Group, gvk.Kind)
+	st, _ := schema.BuiltinStrategy(gvk)
 	return st.ResetPaths(subresource)
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/writepath/writepath/gc"
+	"github.com/writepath/writepath/schema"
 )
 
 var now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -127,9 +128,9 @@ func ExampleFinalizerOwner() {
 }
 
 func ExampleBuiltin() {
-	job, _ := gc.Builtin("batch/v1", "Job")
-	pod, _ := gc.Builtin("v1", "Pod")
-	_, served := gc.Builtin("extensions/v1beta1", "Deployment")
+	job, _ := gc.Builtin(schema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"})
+	pod, _ := gc.Builtin(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+	_, served := gc.Builtin(schema.GroupVersionKind{Group: "extensions", Version: "v1beta1", Kind: "Deployment"})
 	fmt.Printf("%s %q graceful=%v served=%v\n", job.Resource, job.Policy, pod.Graceful, served)
 	// Output:
 	// jobs "OrphanDependents" graceful=true served=false

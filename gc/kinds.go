@@ -38,13 +38,13 @@ func (k Kind) APIVersion() string {
 type Kinds func(apiVersion, kind string) (k Kind, known bool)
 
 // builtinIndex holds the kinds kube-apiserver 1.37 serves by default that are stored (have a
-// REST strategy): by apiVersion + "/" + kind, and their served versions (sorted) by group + "/" +
+// REST strategy): by group, version and kind, and their served versions (sorted) by group + "/" +
 // kind.
 var builtinIndex = sync.OnceValue(func() (idx struct {
-	kinds    map[string]Kind
+	kinds    map[schema.GroupVersionKind]Kind
 	versions map[string][]string
 }) {
-	idx.kinds, idx.versions = map[string]Kind{}, map[string][]string{}
+	idx.kinds, idx.versions = map[schema.GroupVersionKind]Kind{}, map[string][]string{}
 	kinds, err := schema.BuiltinKinds()
 	if err != nil {
 		return idx
@@ -57,7 +57,7 @@ var builtinIndex = sync.OnceValue(func() (idx struct {
 		if !ok {
 			continue
 		}
-		idx.kinds[k.GVK.APIVersion()+"/"+k.GVK.Kind] = Kind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind,
+		idx.kinds[k.GVK] = Kind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind,
 			Resource: k.Resource, Namespaced: k.Namespaced, Policy: st.GCPolicy, Graceful: st.GracefulDelete,
 			ReturnDeletedObject: st.ReturnDeletedObject}
 		gk := k.GVK.Group + "/" + k.GVK.Kind
@@ -66,11 +66,21 @@ var builtinIndex = sync.OnceValue(func() (idx struct {
 	return idx
 })
 
-// Builtin looks up the kinds kube-apiserver 1.37 serves by default. Custom resources are not
-// known to it; Run and Step learn them from CustomResourceDefinitions in the snapshot.
-func Builtin(apiVersion, kind string) (Kind, bool) {
-	k, ok := builtinIndex().kinds[apiVersion+"/"+kind]
+// Builtin looks up the kinds kube-apiserver 1.37 serves by default, with the argument of
+// schema.Builtin (whose catalogue it reads). Custom resources are not known to it; Run and Step
+// learn them from CustomResourceDefinitions in the snapshot.
+func Builtin(gvk schema.GroupVersionKind) (Kind, bool) {
+	k, ok := builtinIndex().kinds[gvk]
 	return k, ok
+}
+
+// builtin is Builtin by apiVersion and kind, as objects name them.
+func builtin(apiVersion, kind string) (Kind, bool) {
+	gv, err := schema.ParseAPIVersion(apiVersion)
+	if err != nil || gv.String() != apiVersion {
+		return Kind{}, false // "/v1" and the like name no served version
+	}
+	return Builtin(gv.WithKind(kind))
 }
 
 // crdKinds reads the kinds a CustomResourceDefinition serves.
@@ -173,7 +183,7 @@ func (c *catalog) resolve(apiVersion, kind string) (Kind, bool) {
 	if k, ok := c.crds[apiVersion+"/"+kind]; ok {
 		return k, true
 	}
-	return Builtin(apiVersion, kind)
+	return builtin(apiVersion, kind)
 }
 
 // kindPtr is kindOf, shared between the objects of a kind.

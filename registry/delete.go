@@ -59,7 +59,11 @@ func (h *handler) deleteOptions() (gc.DeleteOptions, error) {
 			if k == kind.Kind {
 				return kind, true
 			}
-			return gc.Builtin(apiVersion, k)
+			gvk, err := schema.FromAPIVersionAndKind(apiVersion, k)
+			if err != nil || gvk.APIVersion() != apiVersion {
+				return gc.Kind{}, false
+			}
+			return gc.Builtin(gvk)
 		}
 	}
 	h.dryRun = len(o.DryRun) > 0

@@ -42,7 +42,7 @@ func resolve(ctx context.Context, w World, t Target) (*endpoint, error) {
 	e := &endpoint{Target: t}
 	if k, err := schema.BuiltinForResource(t.Resource); err == nil && k.ServedByDefault && k.Resource == t.Resource.Resource {
 		e.builtin, e.gvk, e.namespaced = k, k.GVK, k.Namespaced
-		if s, ok := versions.BuiltinResource(t.Resource.Group, t.Resource.Resource); ok {
+		if s, ok := versions.BuiltinResource(schema.GroupVersionResource{Group: t.Resource.Group, Resource: t.Resource.Resource}); ok {
 			e.strategy = s
 		} else {
 			e.strategy = versions.Strategy{Group: t.Resource.Group, Resource: t.Resource.Resource, Kind: k.GVK.Kind,

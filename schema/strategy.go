@@ -121,11 +121,12 @@ func (s Strategy) AllowsUnconditionalUpdate(version string) bool {
 // when it resets nothing. The slice is the strategy's: treat it as read-only.
 func (s Strategy) ResetPaths(subresource string) [][]string { return s.Reset[subresource] }
 
-// BuiltinStrategy returns the strategy of the built-in kind group/kind of kube-apiserver 1.37
-// (every version shares it), including kinds only reachable through a version no longer in the
-// catalogue (extensions Ingress). ok is false for a kind with no stored resource.
-func BuiltinStrategy(group, kind string) (s Strategy, ok bool) {
-	st, ok := strategyTable()[group+"/"+kind]
+// BuiltinStrategy returns the strategy of the built-in kind gvk of kube-apiserver 1.37 by its
+// group and kind (every version shares it, so gvk.Version is not read), including kinds only
+// reachable through a version no longer in the catalogue (extensions Ingress). ok is false for a
+// kind with no stored resource.
+func BuiltinStrategy(gvk GroupVersionKind) (s Strategy, ok bool) {
+	st, ok := strategyTable()[gvk.Group+"/"+gvk.Kind]
 	if !ok {
 		return Strategy{}, false
 	}
@@ -455,5 +456,5 @@ func (k *Kind) Strategy() (s Strategy, ok bool) {
 	if k.Resource == "" {
 		return Strategy{}, false
 	}
-	return BuiltinStrategy(k.GVK.Group, k.GVK.Kind)
+	return BuiltinStrategy(k.GVK)
 }

@@ -8,11 +8,11 @@ import (
 
 // BuiltinStrategy answers what a built-in kind's REST strategy does on writes and deletes.
 func ExampleBuiltinStrategy() {
-	pod, _ := schema.BuiltinStrategy("", "Pod")
-	job, _ := schema.BuiltinStrategy("batch", "Job")
+	pod, _ := schema.BuiltinStrategy(schema.GroupVersionKind{Kind: "Pod"})
+	job, _ := schema.BuiltinStrategy(schema.GroupVersionKind{Group: "batch", Kind: "Job"})
 	fmt.Println(pod.GracefulDelete, pod.ReturnDeletedObject, pod.ResetPaths("status"))
 	fmt.Printf("%q %v\n", job.GCPolicy, job.Generation.Why)
-	_, ok := schema.BuiltinStrategy("authorization.k8s.io", "SubjectAccessReview")
+	_, ok := schema.BuiltinStrategy(schema.GroupVersionKind{Group: "authorization.k8s.io", Kind: "SubjectAccessReview"})
 	fmt.Println(ok)
 	// Output:
 	// true true [[spec] [metadata deletionTimestamp] [metadata ownerReferences]]
@@ -21,8 +21,8 @@ func ExampleBuiltinStrategy() {
 }
 
 func ExampleGenerationRule_Tracked() {
-	cm, _ := schema.BuiltinStrategy("", "ConfigMap")
-	pc, _ := schema.BuiltinStrategy("scheduling.k8s.io", "PriorityClass")
+	cm, _ := schema.BuiltinStrategy(schema.GroupVersionKind{Kind: "ConfigMap"})
+	pc, _ := schema.BuiltinStrategy(schema.GroupVersionKind{Group: "scheduling.k8s.io", Kind: "PriorityClass"})
 	fmt.Println(cm.Generation.Tracked(), pc.Generation.Tracked())
 	// Output: false true
 }

@@ -23,11 +23,11 @@ func TestBuiltinStrategyCoversCatalogue(t *testing.T) {
 }
 
 func TestBuiltinStrategyIsACopy(t *testing.T) {
-	a, ok := schema.BuiltinStrategy("", "Pod")
+	a, ok := schema.BuiltinStrategy(schema.GroupVersionKind{Kind: "Pod"})
 	require.True(t, ok)
 	a.Reset["status"][0][0] = "changed"
 	a.ExtraSubresources[0] = "changed"
-	b, _ := schema.BuiltinStrategy("", "Pod")
+	b, _ := schema.BuiltinStrategy(schema.GroupVersionKind{Kind: "Pod"})
 	assert.Equal(t, "spec", b.Reset["status"][0][0])
 	assert.Equal(t, "resize", b.ExtraSubresources[0])
 }

@@ -17,7 +17,7 @@
 //
 // # Usage
 //
-//	s, _ := versions.Builtin("apps", "Deployment")
+//	s, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 //	if _, err := versions.CheckUpdate(s, stored, sent); err != nil {
 //		// 409: Operation cannot be fulfilled on deployments.apps "web": the object has been modified; ...
 //	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 	"github.com/writepath/writepath/versions"
 )
@@ -62,7 +63,7 @@ func configMap(uid, rv string) map[string]any {
 }
 
 func ExampleCheckUpdate() {
-	s, _ := versions.Builtin("", "ConfigMap")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Kind: "ConfigMap"})
 	stored := configMap("6b1f", "42")
 
 	_, err := versions.CheckUpdate(s, stored, configMap("", "41"))
@@ -71,7 +72,7 @@ func ExampleCheckUpdate() {
 	d, err := versions.CheckUpdate(s, stored, configMap("", ""))
 	fmt.Println(d.Unconditional, d.ResourceVersion, err)
 
-	lease, _ := versions.Builtin("coordination.k8s.io", "Lease")
+	lease, _ := versions.Builtin(schema.GroupVersionKind{Group: "coordination.k8s.io", Kind: "Lease"})
 	_, err = versions.CheckUpdate(lease, stored, configMap("", ""))
 	fmt.Println(status.CodeOf(err), err)
 	// Output:
@@ -81,7 +82,7 @@ func ExampleCheckUpdate() {
 }
 
 func ExampleCheckPreconditions() {
-	s, _ := versions.Builtin("", "ConfigMap")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Kind: "ConfigMap"})
 	uid := "other"
 	err := versions.CheckPreconditions(s, versions.Preconditions{UID: &uid}, configMap("6b1f", "42"))
 	fmt.Println(err)
@@ -89,7 +90,7 @@ func ExampleCheckPreconditions() {
 }
 
 func ExampleCheckDeletePreconditions() {
-	s, _ := versions.Builtin("", "ConfigMap")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Kind: "ConfigMap"})
 	rv := "41"
 	err := versions.CheckDeletePreconditions(s, versions.Preconditions{ResourceVersion: &rv}, configMap("6b1f", "42"))
 	fmt.Println(err)
@@ -110,7 +111,7 @@ func deployment(gen int64, replicas int64, image string) map[string]any {
 }
 
 func ExampleNextGeneration() {
-	s, _ := versions.Builtin("apps", "Deployment")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	old := deployment(3, 2, "nginx:1.27")
 
 	g, _ := versions.NextGeneration(s, old, deployment(3, 5, "nginx:1.27"), "")
@@ -126,10 +127,10 @@ func ExampleNextGeneration() {
 }
 
 func ExampleGenerationOnCreate() {
-	s, _ := versions.Builtin("apps", "Deployment")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	g, _ := versions.GenerationOnCreate(s, deployment(7, 1, "nginx"))
 	fmt.Println(g.New)
-	cm, _ := versions.Builtin("", "ConfigMap")
+	cm, _ := versions.Builtin(schema.GroupVersionKind{Kind: "ConfigMap"})
 	g, _ = versions.GenerationOnCreate(cm, configMap("", ""))
 	fmt.Println(g.New)
 	// Output:
@@ -138,7 +139,7 @@ func ExampleGenerationOnCreate() {
 }
 
 func ExampleGenerationOnDelete() {
-	s, _ := versions.Builtin("apps", "Deployment")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	g, _ := versions.GenerationOnDelete(s, deployment(4, 1, "nginx"))
 	fmt.Println(g)
 	// Output: 4 -> 5: setting deletionTimestamp for the first time bumps a positive metadata.generation
@@ -159,13 +160,13 @@ func ExampleCustomResource() {
 }
 
 func ExampleBuiltin() {
-	s, ok := versions.Builtin("policy", "PodDisruptionBudget")
+	s, ok := versions.Builtin(schema.GroupVersionKind{Group: "policy", Kind: "PodDisruptionBudget"})
 	fmt.Println(ok, s.Resource, s.AllowUnconditionalUpdate, s.Generation.Compare)
 	// Output: true poddisruptionbudgets false [spec]
 }
 
 func ExampleBuiltinResource() {
-	s, _ := versions.BuiltinResource("", "services")
+	s, _ := versions.BuiltinResource(schema.GroupVersionResource{Resource: "services"})
 	fmt.Println(s.Kind, s.StorageKey("default", "web"))
 	// Output: Service /registry/services/specs/default/web
 }
@@ -204,25 +205,25 @@ func ExampleObserve() {
 }
 
 func ExampleStrategy_AllowsUnconditionalUpdate() {
-	dtr, _ := versions.Builtin("resource.k8s.io", "DeviceTaintRule")
+	dtr, _ := versions.Builtin(schema.GroupVersionKind{Group: "resource.k8s.io", Kind: "DeviceTaintRule"})
 	fmt.Println(dtr.AllowsUnconditionalUpdate("v1"), dtr.AllowsUnconditionalUpdate("v1beta2"))
 	// Output: false true
 }
 
 func ExampleStrategy_HasSubresource() {
-	pods, _ := versions.BuiltinResource("", "pods")
+	pods, _ := versions.BuiltinResource(schema.GroupVersionResource{Resource: "pods"})
 	fmt.Println(pods.HasSubresource("status"), pods.HasSubresource("scale"), pods.HasSubresource("resize"))
 	// Output: true false true
 }
 
 func ExampleStrategy_GroupKind() {
-	s, _ := versions.Builtin("apps", "Deployment")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	fmt.Println(s.GroupKind(), s.GroupResource())
 	// Output: Deployment.apps deployments.apps
 }
 
 func ExampleGenerationChange_Bumped() {
-	s, _ := versions.Builtin("apps", "Deployment")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	g, _ := versions.NextGeneration(s, deployment(2, 1, "a"), deployment(2, 1, "b"), "")
 	fmt.Println(g.Bumped(), g.Changed)
 	// Output: true [spec.template.spec.containers[0].image]
@@ -245,7 +246,7 @@ func ExampleConditionObservation_Current() {
 }
 
 func ExampleCheckPatch() {
-	s, _ := versions.Builtin("", "ConfigMap")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Kind: "ConfigMap"})
 	stored := configMap("6b1f", "42")
 	// {"metadata":{"uid":"other"}} applied: not a precondition for PATCH.
 	d, err := versions.CheckPatch(s, stored, configMap("other", "42"))
@@ -260,7 +261,7 @@ func ExampleCheckPatch() {
 // Example is the README tour: would kube-apiserver accept this update, and
 // which generation would it store?
 func Example() {
-	s, _ := versions.Builtin("apps", "Deployment")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	stored := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
 		"metadata": map[string]any{"name": "web", "generation": int64(1), "resourceVersion": "42"},
 		"spec":     map[string]any{"replicas": int64(3)}}

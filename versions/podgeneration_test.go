@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	sigsjson "sigs.k8s.io/json"
 
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/versions"
 )
 
@@ -20,7 +21,7 @@ import (
 // /ephemeralcontainers, /status, dry runs): the generation each successful write stores is
 // NextGeneration of the stored pod and the pod the strategy wrote.
 func TestRecordedPodGeneration(t *testing.T) {
-	s, ok := versions.Builtin("", "Pod")
+	s, ok := versions.Builtin(schema.GroupVersionKind{Kind: "Pod"})
 	require.True(t, ok)
 	checked := 0
 	for _, dir := range []string{"podresize", "podephemeral", "podgeneration"} {

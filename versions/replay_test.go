@@ -14,6 +14,7 @@ import (
 
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 	"github.com/writepath/writepath/versions"
 )
@@ -100,7 +101,7 @@ func strategyOf(t *testing.T, c recorded) versions.Strategy {
 		obj = c.Stored
 	}
 	if obj == nil { // namespaces
-		s, ok := versions.BuiltinResource("", "namespaces")
+		s, ok := versions.BuiltinResource(schema.GroupVersionResource{Resource: "namespaces"})
 		require.True(t, ok)
 		return s
 	}

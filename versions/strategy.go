@@ -121,18 +121,20 @@ func CustomResource(group, resource, kind string, opts CustomResourceOptions) St
 }
 
 // Builtin returns the strategy of a kind kube-apiserver 1.37 serves (including
-// CustomResourceDefinition and APIService), by group and kind.
-func Builtin(group, kind string) (Strategy, bool) {
-	if i, ok := builtinIndex().byKind[[2]string{group, kind}]; ok {
+// CustomResourceDefinition and APIService), by group and kind: a strategy is the same at every
+// version of a kind, so gvk.Version is not read. The lookup has the argument of schema.Builtin
+// and gc.Builtin.
+func Builtin(gvk schema.GroupVersionKind) (Strategy, bool) {
+	if i, ok := builtinIndex().byKind[[2]string{gvk.Group, gvk.Kind}]; ok {
 		return builtinTable()[i].clone(), true
 	}
 	return Strategy{}, false
 }
 
-// BuiltinResource returns the strategy of a built-in resource by group and
-// plural resource name.
-func BuiltinResource(group, resource string) (Strategy, bool) {
-	if i, ok := builtinIndex().byResource[[2]string{group, resource}]; ok {
+// BuiltinResource returns the strategy of a built-in resource by group and plural resource name
+// (gvr.Version is not read), with the argument of schema.BuiltinForResource.
+func BuiltinResource(gvr schema.GroupVersionResource) (Strategy, bool) {
+	if i, ok := builtinIndex().byResource[[2]string{gvr.Group, gvr.Resource}]; ok {
 		return builtinTable()[i].clone(), true
 	}
 	return Strategy{}, false
@@ -186,7 +188,7 @@ func StrategyFor(obj map[string]any, opts CustomResourceOptions) (Strategy, erro
 	if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
 		group = apiVersion[:i]
 	}
-	if s, ok := Builtin(group, kind); ok {
+	if s, ok := Builtin(schema.GroupVersionKind{Group: group, Kind: kind}); ok {
 		return s, nil
 	}
 	if group == "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 	"github.com/writepath/writepath/versions"
 )
@@ -79,7 +80,7 @@ func quantityObj(q string) string {
 // TestNextGenerationEquality pins the two equalities: typed for built-ins,
 // unstructured for custom resources.
 func TestNextGenerationEquality(t *testing.T) {
-	dep, _ := versions.Builtin("apps", "Deployment")
+	dep, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	cr := versions.CustomResource("example.com", "widgets", "Widget", versions.CustomResourceOptions{})
 	tests := []struct {
 		name     string
@@ -121,8 +122,8 @@ func TestNextGenerationEquality(t *testing.T) {
 }
 
 func TestNextGenerationErrors(t *testing.T) {
-	dep, _ := versions.Builtin("apps", "Deployment")
-	cm, _ := versions.Builtin("", "ConfigMap")
+	dep, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
+	cm, _ := versions.Builtin(schema.GroupVersionKind{Kind: "ConfigMap"})
 	_, err := versions.NextGeneration(dep, mustDecode(t, `{"metadata":{"generation":"x"}}`), mustDecode(t, `{}`), "")
 	var fe *field.Error
 	require.ErrorAs(t, err, &fe)
@@ -139,7 +140,7 @@ func TestNextGenerationErrors(t *testing.T) {
 }
 
 func TestPodBinding(t *testing.T) {
-	pods, _ := versions.BuiltinResource("", "pods")
+	pods, _ := versions.BuiltinResource(schema.GroupVersionResource{Resource: "pods"})
 	g, err := versions.NextGeneration(pods, mustDecode(t, `{"metadata":{"generation":1},"spec":{}}`),
 		mustDecode(t, `{"metadata":{"generation":1},"spec":{"nodeName":"n1"}}`), "binding")
 	require.NoError(t, err)
@@ -151,8 +152,8 @@ func TestPodBinding(t *testing.T) {
 }
 
 func TestGenerationOnDelete(t *testing.T) {
-	ns, _ := versions.BuiltinResource("", "namespaces")
-	dep, _ := versions.Builtin("apps", "Deployment")
+	ns, _ := versions.BuiltinResource(schema.GroupVersionResource{Resource: "namespaces"})
+	dep, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	tests := []struct {
 		s    versions.Strategy
 		obj  string
@@ -174,12 +175,12 @@ func TestCheckUpdateStrategies(t *testing.T) {
 	obj := func(av, rv string) map[string]any {
 		return mustDecode(t, `{"apiVersion":"`+av+`","metadata":{"name":"r","resourceVersion":"`+rv+`"}}`)
 	}
-	dtr, _ := versions.Builtin("resource.k8s.io", "DeviceTaintRule")
+	dtr, _ := versions.Builtin(schema.GroupVersionKind{Group: "resource.k8s.io", Kind: "DeviceTaintRule"})
 	_, err := versions.CheckUpdate(dtr, obj("resource.k8s.io/v1", "5"), obj("resource.k8s.io/v1beta2", ""))
 	assert.NoError(t, err, "v1beta2 keeps unconditional updates")
 	_, err = versions.CheckUpdate(dtr, obj("resource.k8s.io/v1", "5"), obj("resource.k8s.io/v1", ""))
 	assert.Equal(t, 422, status.CodeOf(err))
-	cm, _ := versions.Builtin("", "ConfigMap")
+	cm, _ := versions.Builtin(schema.GroupVersionKind{Kind: "ConfigMap"})
 	d, err := versions.CheckUpdate(cm, obj("v1", "5"), obj("v1", "005"))
 	require.NoError(t, err)
 	assert.False(t, d.Unconditional)
@@ -215,14 +216,14 @@ func TestBuiltinsTable(t *testing.T) {
 		assert.NotEmpty(t, s.Kind, key)
 		assert.NotEmpty(t, s.Generation.Why, key)
 		assert.NotContains(t, s.Generation.Why, "%!", key)
-		got, ok := versions.BuiltinResource(s.Group, s.Resource)
+		got, ok := versions.BuiltinResource(schema.GroupVersionResource{Group: s.Group, Resource: s.Resource})
 		require.True(t, ok, key)
 		assert.Equal(t, s.Kind, got.Kind)
 	}
 	// Mutating a returned strategy does not leak into the table.
-	s, _ := versions.Builtin("apps", "Deployment")
+	s, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	s.Generation.Compare[0] = "changed"
-	again, _ := versions.Builtin("apps", "Deployment")
+	again, _ := versions.Builtin(schema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	assert.Equal(t, "spec", again.Generation.Compare[0])
 }
 
@@ -319,11 +320,11 @@ func TestBuiltinIndexAgreesWithScan(t *testing.T) {
 	}
 	for _, s := range append(all, versions.Strategy{Group: "example.com", Kind: "Widget", Resource: "widgets"}, versions.Strategy{Kind: "Deployment", Resource: "deployments"}) {
 		want, wantOK := scanKind(s.Group, s.Kind)
-		got, ok := versions.Builtin(s.Group, s.Kind)
+		got, ok := versions.Builtin(schema.GroupVersionKind{Group: s.Group, Kind: s.Kind})
 		assert.Equal(t, wantOK, ok, "%s/%s", s.Group, s.Kind)
 		assert.Equal(t, want, got, "%s/%s", s.Group, s.Kind)
 		want, wantOK = scanResource(s.Group, s.Resource)
-		got, ok = versions.BuiltinResource(s.Group, s.Resource)
+		got, ok = versions.BuiltinResource(schema.GroupVersionResource{Group: s.Group, Resource: s.Resource})
 		assert.Equal(t, wantOK, ok, "%s/%s", s.Group, s.Resource)
 		assert.Equal(t, want, got, "%s/%s", s.Group, s.Resource)
 	}

@@ -20,6 +20,7 @@ import (
 	"k8s.io/apiserver/pkg/storage"
 	storeerr "k8s.io/apiserver/pkg/storage/errors"
 
+	wpschema "github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 	wpversions "github.com/writepath/writepath/versions"
 )
@@ -46,7 +47,7 @@ func strategyPicks() []wpversions.Strategy {
 	var out []wpversions.Strategy
 	for _, gr := range [][2]string{{"", "configmaps"}, {"apps", "deployments"}, {"", "services"}, {"", "nodes"},
 		{"networking.k8s.io", "ingresses"}, {"apiextensions.k8s.io", "customresourcedefinitions"}} {
-		s, ok := wpversions.BuiltinResource(gr[0], gr[1])
+		s, ok := wpversions.BuiltinResource(wpschema.GroupVersionResource{Group: gr[0], Resource: gr[1]})
 		if ok {
 			out = append(out, s)
 		}
@@ -177,7 +178,7 @@ func TestDeletePreconditions(t *testing.T) {
 // makes for a graceful deletion (the first time deletionTimestamp is set).
 func TestDeleteGeneration(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	s, _ := wpversions.BuiltinResource("", "pods")
+	s, _ := wpversions.BuiltinResource(wpschema.GroupVersionResource{Resource: "pods"})
 	n := sampleSize(2_000)
 	failures := 0
 	for i := 0; i < n; i++ {
@@ -228,7 +229,7 @@ func TestUpdateErrors(t *testing.T) {
 }
 
 func ExampleCheckPreconditions() {
-	s, _ := wpversions.Builtin("", "ConfigMap")
+	s, _ := wpversions.Builtin(wpschema.GroupVersionKind{Kind: "ConfigMap"})
 	uid := "a"
 	obj := map[string]any{"metadata": map[string]any{"name": "cm1", "namespace": "default", "uid": "b"}}
 	fmt.Println(wpversions.CheckPreconditions(s, wpversions.Preconditions{UID: &uid}, obj))

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	wpschema "github.com/writepath/writepath/schema"
 	wpversions "github.com/writepath/writepath/versions"
 )
 
@@ -54,7 +55,7 @@ func related(r *rand.Rand, q string) string {
 // resource.Quantity values with Cmp).
 func TestQuantityGeneration(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	s, _ := wpversions.Builtin("apps", "Deployment")
+	s, _ := wpversions.Builtin(wpschema.GroupVersionKind{Group: "apps", Kind: "Deployment"})
 	obj := func(q string) map[string]any {
 		return map[string]any{"metadata": map[string]any{"generation": int64(1)}, "spec": map[string]any{"template": map[string]any{"spec": map[string]any{
 			"containers": []any{map[string]any{"name": "c", "resources": map[string]any{"limits": map[string]any{"cpu": q}}}}}}}}

@@ -341,7 +341,7 @@ func namesOf(apiVersion, kind string, crds map[[2]string][]string) resourceNames
 	if k, err := schema.Builtin(gv.WithKind(kind)); err == nil {
 		rn.names = append(rn.names, k.Resource, k.Singular)
 		rn.names = append(rn.names, k.ShortNames...)
-	} else if info, ok := gc.Builtin(apiVersion, kind); ok {
+	} else if info, ok := gc.Builtin(gv.WithKind(kind)); ok {
 		rn.names = append(rn.names, info.Resource)
 	}
 	if n, ok := crds[[2]string{gv.Group, kind}]; ok {
