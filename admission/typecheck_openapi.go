@@ -17,7 +17,7 @@ import (
 // types (type, format, properties, items, additionalProperties, refs, the
 // int-or-string and embedded-resource extensions), one definition per name,
 // and the kinds each definition is (x-kubernetes-group-version-kind).
-// Generated from internal/gen/testdata/openapi (recorded from a real
+// Generated from cluster/data/openapi/v3 (recorded from a real
 // apiserver) by TestTypeCheckOpenAPIData with UPDATE_GOLDEN=1.
 //
 //go:embed typecheck_openapi.json.gz

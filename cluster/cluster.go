@@ -115,6 +115,9 @@ type Cluster struct {
 	// namespace's objects, as before the index and the queues: the reference of their tests.
 	syncEverything bool
 
+	// openapi caches the /openapi documents for the stored CRDs (openapi.go).
+	openapi openAPICache
+
 	leader  *LeaderElection // Options.LeaderElection
 	leadMu  sync.Mutex
 	leading bool // guarded by leadMu

@@ -66,6 +66,9 @@ func (c *Cluster) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 		rw.WriteHeader(http.StatusOK)
 		_, _ = io.WriteString(rw, "ok")
 		return
+	case openAPIPath(p):
+		c.serveOpenAPI(rw, r, p) // openapi.go
+		return
 	case p == "/api" || p == "/apis" || isGroupPath(p):
 		if r.Method != http.MethodGet {
 			writeStatus(rw, status.MethodNotSupported(status.GroupResource{}, strings.ToLower(r.Method)))

@@ -28,13 +28,13 @@ import (
 )
 
 // servedResolver is resolver.ClientDiscoveryResolver over the OpenAPI v3
-// documents recorded from a real 1.37 apiserver (internal/gen/testdata/openapi).
+// documents recorded from a real 1.37 apiserver (cluster/data/openapi/v3).
 type servedResolver struct {
 	docs map[string]map[string]*spec.Schema // "group/version" -> components.schemas
 }
 
 func newServedResolver(t testing.TB) *servedResolver {
-	files, err := filepath.Glob("../../internal/gen/testdata/openapi/*.json.gz")
+	files, err := filepath.Glob("../../cluster/data/openapi/v3/*.json.gz")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	r := &servedResolver{docs: map[string]map[string]*spec.Schema{}}

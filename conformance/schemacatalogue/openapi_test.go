@@ -19,7 +19,7 @@ import (
 )
 
 // TestSMDTypesAgainstServedOpenAPI converts the OpenAPI v3 documents a real 1.37 apiserver serves
-// (internal/gen/testdata/openapi, recorded by record-openapi.sh there) into SMD types as the
+// (cluster/data/openapi/v3, recorded by record-openapi.sh there) into SMD types as the
 // apiserver's field manager does (schemaconv.ToSchemaFromOpenAPI over the definitions,
 // preserveUnknownFields=false), and compares every named type reachable from each kind served by
 // default, subresource bodies (autoscaling/v1 Scale, policy/v1 Eviction) included, with writepath's
@@ -29,7 +29,7 @@ func TestSMDTypesAgainstServedOpenAPI(t *testing.T) {
 	require.NoError(t, err)
 	kinds, err := schema.BuiltinKinds()
 	require.NoError(t, err)
-	files, err := filepath.Glob("../../internal/gen/testdata/openapi/*.json.gz")
+	files, err := filepath.Glob("../../cluster/data/openapi/v3/*.json.gz")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	ref := convertOpenAPI(t, files)

@@ -54,11 +54,11 @@ func TestJSONFieldsEmbedded(t *testing.T) {
 // TestGenerateDeterministic: the generator's output depends on its inputs only (schemaconv and
 // Go maps iterate in random order; the output must not).
 func TestGenerateDeterministic(t *testing.T) {
-	a, err := generate("testdata/discovery", "testdata/openapi")
+	a, err := generate("testdata/discovery", "../../cluster/data/openapi/v3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := generate("testdata/discovery", "testdata/openapi")
+	b, err := generate("testdata/discovery", "../../cluster/data/openapi/v3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestGenerateDeterministic(t *testing.T) {
 
 // TestGeneratedCurrent: schema/data holds what the generator writes from its recorded inputs.
 func TestGeneratedCurrent(t *testing.T) {
-	if err := run("../../schema/data", "testdata/discovery", "testdata/openapi", true); err != nil {
+	if err := run("../../schema/data", "testdata/discovery", "../../cluster/data/openapi/v3", true); err != nil {
 		t.Fatal(err)
 	}
 }

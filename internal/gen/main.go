@@ -37,7 +37,7 @@ func main() {
 	out := flag.String("out", "../../schema/data", "directory the generated files are written to")
 	verify := flag.Bool("verify", false, "do not write; fail if the files in -out differ from what would be generated")
 	discovery := flag.String("discovery", "testdata/discovery", "directory of recorded discovery documents")
-	openAPI := flag.String("openapi", "testdata/openapi", "directory of recorded OpenAPI v3 documents")
+	openAPI := flag.String("openapi", "../../cluster/data/openapi/v3", "directory of recorded OpenAPI v3 documents")
 	flag.Parse()
 	if err := run(*out, *discovery, *openAPI, *verify); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)

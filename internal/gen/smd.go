@@ -22,7 +22,7 @@ import (
 )
 
 // The SMD types come, first, from the OpenAPI v3 documents a real kube-apiserver 1.37 serves
-// (testdata/openapi, recorded by record-openapi.sh), converted exactly as the apiserver's field
+// (cluster/data/openapi/v3, recorded by record-openapi.sh there), converted exactly as the apiserver's field
 // manager converts its definitions (schemaconv.ToSchemaFromOpenAPI, preserveUnknownFields=false):
 // that is the schema server-side apply runs on. Types only served with non-default flags (alpha
 // and beta versions) are not in those documents; they come from the generated apply-configuration

@@ -8,7 +8,7 @@
 #   KUBECONFIG=/tmp/realcluster/kubeconfig KUBECTL=~/.cache/realcluster/bin/kubectl ./record-openapi.sh
 set -euo pipefail
 KUBECTL=${KUBECTL:-kubectl}
-upstream=../discovery/upstream/apis.json
+upstream=../../../../internal/gen/testdata/discovery/upstream/apis.json
 builtin_groups=$(python3 -c 'import json,sys; print(" ".join(g["name"] for g in json.load(open(sys.argv[1]))["groups"]))' "$upstream")
 rm -f ./*.json.gz
 for gv in $("$KUBECTL" api-versions); do
