@@ -49,6 +49,12 @@ type UpdateRequest struct {
 	MaxUpdateManagers int
 	CreateFrom        map[string]any
 	LibraryOnly       bool
+	// ObjectOwned hands Object over to Update: the result may hold Object's maps and lists
+	// (changed in place) instead of a copy of them. Object must then hold only the object
+	// model's types, and the caller must not use it afterwards. The result is the same value
+	// either way; registry, whose objects are fresh decodes of the request, sets it to spare
+	// a deep copy of every object it writes.
+	ObjectOwned bool
 }
 
 // UpdateResult is the outcome of Update.
@@ -96,7 +102,11 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 		if err != nil {
 			err = fmt.Errorf("failed to encode managed fields: %v", err)
 		} else {
-			out = toModelMap(obj)
+			if req.ObjectOwned {
+				out = obj
+			} else {
+				out = toModelMap(obj)
+			}
 			setManagedList(out, list)
 			if req.ResetValues != nil {
 				resetValues(out, resetBase(req.Live, live), req.ResetValues)

@@ -7,6 +7,12 @@ import (
 	kjson "sigs.k8s.io/json"
 )
 
+// DecodeFast decodes a patch body as ApplyStrategic decodes it in its common case
+// (decodeObjectFast): a well-formed JSON object without duplicate keys decodes to the map
+// the reference decoder yields; anything else answers ok false, and the caller decodes it
+// another way. The result is the caller's.
+func DecodeFast(data []byte) (map[string]any, bool) { return decodeObjectFast(data) }
+
 // decodeObjectFast decodes a JSON object exactly as
 // kjson.UnmarshalCaseSensitivePreserveInts decodes it into a map[string]any
 // (the apiserver's patch decoder): objects as map[string]any, arrays as

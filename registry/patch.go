@@ -196,10 +196,12 @@ func (h *handler) patchMayAddUnknown(k *schema.Kind) bool {
 	if err != nil {
 		return true
 	}
-	p, err := codec.DecodeValue(h.req.Body)
-	m, ok := p.(map[string]any)
-	if err != nil || !ok {
-		return true
+	m, ok := merge.DecodeFast(h.req.Body) // the decoder ApplyStrategic read it with
+	if !ok {
+		p, err := codec.DecodeValue(h.req.Body)
+		if m, ok = p.(map[string]any); err != nil || !ok {
+			return true
+		}
 	}
 	return len(schema.UnknownFields(t, m)) > 0
 }

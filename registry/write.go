@@ -153,7 +153,10 @@ func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[st
 	}
 	res, err := apply.Update(apply.UpdateRequest{Live: live, Object: obj, Kind: h.ep.gvk, Manager: h.manager(o), UserAgent: h.req.UserAgent,
 		OptionsKind: o.kind, Subresource: h.ep.Subresource, Now: h.req.Now, Types: cfg.Types, Convert: cfg.Convert,
-		ResetFields: cfg.ResetFields, ResetValues: cfg.ResetValues, Reset: cfg.Reset, Validate: cfg.Validate})
+		ResetFields: cfg.ResetFields, ResetValues: cfg.ResetValues, Reset: cfg.Reset, Validate: cfg.Validate,
+		// obj is the handler's own (decoded from the request, or the patch's result): the
+		// field manager may write into it instead of copying it.
+		ObjectOwned: true})
 	if err != nil {
 		return nil, asStatus(err)
 	}
