@@ -60,20 +60,60 @@ func NewStatic(objs []map[string]any, opts StaticOptions) (*Static, error) {
 		}
 	}
 	for _, o := range objs {
-		k, err := s.keyOf(o)
-		if err != nil {
+		if err := s.store(o); err != nil {
 			return nil, err
-		}
-		c, err := value.DeepCopyMap(o)
-		if err != nil {
-			return nil, err
-		}
-		s.objects[k] = c
-		if rv, err := strconv.ParseInt(metaString(o, "resourceVersion"), 10, 64); err == nil && rv > s.rv {
-			s.rv = rv
 		}
 	}
 	return s, nil
+}
+
+// store holds a copy of o at its key; a resourceVersion above the largest seen moves
+// NextResourceVersion past it.
+func (s *Static) store(o map[string]any) error {
+	k, err := s.keyOf(o)
+	if err != nil {
+		return err
+	}
+	c, err := value.DeepCopyMap(o)
+	if err != nil {
+		return err
+	}
+	s.objects[k] = c
+	if rv, err := strconv.ParseInt(metaString(o, "resourceVersion"), 10, 64); err == nil && rv > s.rv {
+		s.rv = rv
+	}
+	return nil
+}
+
+// Put stores obj (copied) as NewStatic would have: at the key of its kind, a CustomResourceDefinition
+// also serving its resource from now on.
+func (s *Static) Put(obj map[string]any) error {
+	if av, _ := obj["apiVersion"].(string); strings.HasPrefix(av, "apiextensions.k8s.io/") && obj["kind"] == "CustomResourceDefinition" {
+		crd, err := schema.FromCRD(obj)
+		if err != nil {
+			return fmt.Errorf("CustomResourceDefinition %s: %w", metaString(obj, "name"), err)
+		}
+		s.crds[crd.Group+"/"+crd.Names.Plural] = crd
+	}
+	return s.store(obj)
+}
+
+// Remove deletes the object at obj's key (its apiVersion, kind, namespace and name); removing a
+// CustomResourceDefinition stops serving its resource.
+func (s *Static) Remove(obj map[string]any) error {
+	k, err := s.keyOf(obj)
+	if err != nil {
+		return err
+	}
+	if k.group == "apiextensions.k8s.io" && k.resource == "customresourcedefinitions" {
+		for gr, crd := range s.crds {
+			if crd.Name == k.name {
+				delete(s.crds, gr)
+			}
+		}
+	}
+	delete(s.objects, k)
+	return nil
 }
 
 // keyOf is the storage key of obj: its group, resource, namespace and name.

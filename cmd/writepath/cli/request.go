@@ -8,18 +8,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"net/http"
 	"net/netip"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/registry"
-	"github.com/writepath/writepath/schema"
 )
 
 const requestLong = `Answer one HTTP request as kube-apiserver 1.37 answers it, without a cluster: the request goes
@@ -213,21 +211,13 @@ func printResponse(e *env, resp registry.Response, out output) error {
 	return err
 }
 
-// stateKey is where a world object is stored: its group, resource, namespace and name. The
-// version is not part of it: an object is stored once, in one version.
-type stateKey struct {
-	group, resource, namespace, name string
-}
-
-// stateWorld is a registry.World over objects read from files: storage is a map, uids, names and
-// resourceVersions come from a counter (so that the same state and request give the same
-// answer).
+// stateWorld is the registry.World of `writepath request`: registry's Static world over the
+// objects read from files (storage, CRDs, admission configuration), with uids and generated names
+// drawn from a counter (so that the same state and request give the same answer) and the
+// server's own draws fed by the replay of a recording.
 type stateWorld struct {
-	objects    map[stateKey]map[string]any
-	crds       map[[2]string]*schema.CRD
-	implicitNS bool
-	rv         *big.Int
-	serial     uint64
+	*registry.Static
+	serial uint64
 	// uids, names and rvs, when set, are what the next NewUID, GenerateName and
 	// NextResourceVersion return (the replay of a recording feeds the server's own draws).
 	uids, names, rvs []string
@@ -272,8 +262,8 @@ func (w *stateWorld) ServiceNetwork() registry.ServiceNetwork {
 	return n
 }
 
+// newStateWorld holds objs (the items of a List one by one). Every object needs a name.
 func newStateWorld(objs []map[string]any, implicitNS bool) (*stateWorld, error) {
-	w := &stateWorld{objects: map[stateKey]map[string]any{}, crds: map[[2]string]*schema.CRD{}, implicitNS: implicitNS, rv: big.NewInt(0)}
 	var flat []map[string]any
 	for _, o := range objs {
 		if items, ok := o["items"].([]any); ok && strings.HasSuffix(stringField(o, "kind"), "List") {
@@ -286,13 +276,17 @@ func newStateWorld(objs []map[string]any, implicitNS bool) (*stateWorld, error) 
 		}
 		flat = append(flat, o)
 	}
-	// CRDs first: they say which resource a custom object is.
-	sort.SliceStable(flat, func(i, j int) bool { return isCRD(flat[i]) && !isCRD(flat[j]) })
 	for _, o := range flat {
-		if err := w.put(o); err != nil {
-			return nil, err
+		if metaStr(o, "name") == "" {
+			return nil, fmt.Errorf("a %s in the state has no metadata.name", stringField(o, "kind"))
 		}
 	}
+	w := &stateWorld{}
+	st, err := registry.NewStatic(flat, registry.StaticOptions{ImplicitNamespaces: implicitNS, UID: w.newUID, GenerateName: w.generateName})
+	if err != nil {
+		return nil, err
+	}
+	w.Static = st
 	return w, nil
 }
 
@@ -310,143 +304,19 @@ func metaStr(o map[string]any, k string) string {
 	return stringField(md, k)
 }
 
-// keyOf returns where o is stored.
-func (w *stateWorld) keyOf(o map[string]any) (stateKey, error) {
-	gvk, err := schema.FromAPIVersionAndKind(stringField(o, "apiVersion"), stringField(o, "kind"))
-	if err != nil {
-		return stateKey{}, err
-	}
-	name := metaStr(o, "name")
-	if name == "" {
-		return stateKey{}, fmt.Errorf("a %s in the state has no metadata.name", gvk.Kind)
-	}
-	if k, err := schema.Builtin(gvk); err == nil && k.Resource != "" {
-		ns := ""
-		if k.Namespaced {
-			ns = metaStr(o, "namespace")
-		}
-		return stateKey{gvk.Group, k.Resource, ns, name}, nil
-	}
-	for gr, crd := range w.crds {
-		if gr[0] == gvk.Group && crd.Names.Kind == gvk.Kind {
-			ns := ""
-			if crd.Namespaced() {
-				ns = metaStr(o, "namespace")
-			}
-			return stateKey{gvk.Group, gr[1], ns, name}, nil
-		}
-	}
-	return stateKey{}, fmt.Errorf("%s %q in the state: no built-in kind and no CustomResourceDefinition in the state serves it", gvk, name)
-}
-
 // put stores o (a fresh copy).
-func (w *stateWorld) put(o map[string]any) error {
-	k, err := w.keyOf(o)
-	if err != nil {
-		return err
-	}
-	o = deepCopy(o)
-	if isCRD(o) {
-		crd, err := schema.FromCRD(o)
-		if err != nil {
-			return fmt.Errorf("CustomResourceDefinition %q: %w", metaStr(o, "name"), err)
-		}
-		w.crds[[2]string{crd.Group, crd.Names.Plural}] = crd
-	}
-	w.objects[k] = o
-	if rv, ok := new(big.Int).SetString(metaStr(o, "resourceVersion"), 10); ok && rv.Cmp(w.rv) > 0 {
-		w.rv = rv
-	}
-	return nil
-}
+func (w *stateWorld) put(o map[string]any) error { return w.Put(o) }
 
 // remove deletes the object at o's key.
-func (w *stateWorld) remove(o map[string]any) error {
-	k, err := w.keyOf(o)
-	if err != nil {
-		return err
-	}
-	if isCRD(w.objects[k]) {
-		for gr, crd := range w.crds {
-			if crd.Name == k.name {
-				delete(w.crds, gr)
-			}
-		}
-	}
-	delete(w.objects, k)
-	return nil
-}
+func (w *stateWorld) remove(o map[string]any) error { return w.Remove(o) }
 
+// deepCopy is a fresh copy of o (nil when o holds a value JSON does not).
 func deepCopy(o map[string]any) map[string]any {
-	b, err := codec.EncodeJSON(o)
-	if err != nil {
-		return nil
-	}
-	c, err := codec.DecodeObject(b)
+	c, err := value.DeepCopyMap(o)
 	if err != nil {
 		return nil
 	}
 	return c
-}
-
-// Get implements registry.World.
-func (w *stateWorld) Get(_ context.Context, r schema.GroupVersionResource, namespace, name string) (map[string]any, error) {
-	if o, ok := w.objects[stateKey{r.Group, r.Resource, namespace, name}]; ok {
-		return deepCopy(o), nil
-	}
-	if w.implicitNS {
-		return registry.ImplicitObject(r, namespace, name), nil
-	}
-	return nil, nil
-}
-
-// List implements registry.World.
-func (w *stateWorld) List(_ context.Context, r schema.GroupVersionResource, namespace string) ([]map[string]any, error) {
-	var out []map[string]any
-	for k, o := range w.objects {
-		if k.group == r.Group && k.resource == r.Resource && (namespace == "" || k.namespace == namespace) {
-			out = append(out, deepCopy(o))
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := metaStr(out[i], "namespace")+"/"+metaStr(out[i], "name"), metaStr(out[j], "namespace")+"/"+metaStr(out[j], "name")
-		return a < b
-	})
-	return out, nil
-}
-
-// CRD implements registry.World.
-func (w *stateWorld) CRD(_ context.Context, group, resource string) (*schema.CRD, error) {
-	return w.crds[[2]string{group, resource}], nil
-}
-
-var admissionKinds = map[string]bool{
-	"ValidatingAdmissionPolicy": true, "ValidatingAdmissionPolicyBinding": true,
-	"MutatingAdmissionPolicy": true, "MutatingAdmissionPolicyBinding": true,
-	"ValidatingWebhookConfiguration": true, "MutatingWebhookConfiguration": true,
-}
-
-// Admission implements registry.World: the admissionregistration objects of the state; every
-// other object may be a param.
-func (w *stateWorld) Admission(context.Context) (registry.AdmissionConfig, error) {
-	var cfg registry.AdmissionConfig
-	keys := make([]stateKey, 0, len(w.objects))
-	for k := range w.objects {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		return a.group+"/"+a.resource+"/"+a.namespace+"/"+a.name < b.group+"/"+b.resource+"/"+b.namespace+"/"+b.name
-	})
-	for _, k := range keys {
-		o := w.objects[k]
-		if k.group == "admissionregistration.k8s.io" && admissionKinds[stringField(o, "kind")] {
-			cfg.Objects = append(cfg.Objects, deepCopy(o))
-			continue
-		}
-		cfg.Params = append(cfg.Params, deepCopy(o))
-	}
-	return cfg, nil
 }
 
 // draw returns a deterministic 16-byte value for the n-th draw of what.
@@ -457,8 +327,8 @@ func (w *stateWorld) draw(what string) [32]byte {
 	return sha256.Sum256(append([]byte(what), b[:]...))
 }
 
-// NewUID implements registry.World.
-func (w *stateWorld) NewUID() string {
+// newUID is the world's NewUID: a fed uid, else a version 4 uuid of the next draw.
+func (w *stateWorld) newUID() string {
 	if len(w.uids) > 0 {
 		u := w.uids[0]
 		w.uids = w.uids[1:]
@@ -474,9 +344,9 @@ func (w *stateWorld) NewUID() string {
 // digits that look like letters.
 const generateNameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
-// GenerateName implements registry.World: base and five characters, as the apiserver's
-// SimpleNameGenerator (the base cut to 58 characters).
-func (w *stateWorld) GenerateName(base string) string {
+// generateName is the world's GenerateName: a fed name, else base and five characters, as the
+// apiserver's SimpleNameGenerator (the base cut to 58 characters).
+func (w *stateWorld) generateName(base string) string {
 	if len(w.names) > 0 {
 		n := w.names[0]
 		w.names = w.names[1:]
@@ -494,13 +364,13 @@ func (w *stateWorld) GenerateName(base string) string {
 	return b.String()
 }
 
-// NextResourceVersion implements registry.World: one more than the highest in the state.
+// NextResourceVersion implements registry.World: a fed resourceVersion, else one more than the
+// highest in the state.
 func (w *stateWorld) NextResourceVersion() string {
 	if len(w.rvs) > 0 {
 		r := w.rvs[0]
 		w.rvs = w.rvs[1:]
 		return r
 	}
-	w.rv = new(big.Int).Add(w.rv, big.NewInt(1))
-	return w.rv.String()
+	return w.Static.NextResourceVersion()
 }

@@ -14,12 +14,7 @@ import (
 )
 
 // A world built from files: every verb that answers as the server does sends one request
-// through registry.Handle over the objects its files give.
-
-// cliWorld holds the objects of a verb's files as a server would store them.
-type cliWorld struct {
-	static *registry.Static
-}
+// through registry.Handle over the objects its files give, held by registry's Static world.
 
 // endpointOf is the URL path of obj's resource (its collection when name is "") in namespace:
 // the built-in catalogue's resource, or the CRD's plural (crd nil: the object's own kind is then
@@ -120,17 +115,17 @@ func stored(obj map[string]any, namespace string) (map[string]any, error) {
 
 // newCLIWorld builds the world of objs (stored objects, CRDs, admission configuration).
 // Namespaces not among them exist.
-func newCLIWorld(objs []map[string]any, uid func() string) (*cliWorld, error) {
+func newCLIWorld(objs []map[string]any, uid func() string) (*registry.Static, error) {
 	s, err := registry.NewStatic(objs, registry.StaticOptions{ImplicitNamespaces: true, UID: uid})
 	if err != nil {
 		return nil, &inputError{err: err}
 	}
-	return &cliWorld{static: s}, nil
+	return s, nil
 }
 
 // send runs one request; the response's warnings go to stderr as kubectl prints them.
-func (e *env) send(w *cliWorld, method string, t registry.Target, query map[string][]string, contentType string, body []byte, now time.Time) (registry.Response, error) {
-	resp, _, err := registry.Handle(context.Background(), w.static, registry.Request{Method: method, Path: t.Path(), Query: query,
+func (e *env) send(w registry.World, method string, t registry.Target, query map[string][]string, contentType string, body []byte, now time.Time) (registry.Response, error) {
+	resp, _, err := registry.Handle(context.Background(), w, registry.Request{Method: method, Path: t.Path(), Query: query,
 		ContentType: contentType, Body: body, Now: now, User: registry.User{Name: "admin", Groups: []string{"system:masters", "system:authenticated"}}})
 	for _, h := range resp.Warnings {
 		fmt.Fprintf(e.stderr, "Warning: %s\n", registry.WarningText(h))
