@@ -1,16 +1,10 @@
 package cluster
 
 import (
-	"crypto/sha512"
-	"encoding/json"
-	"fmt"
-	"mime"
-	"net/http"
-	"sort"
+	"context"
 	"strings"
 
 	"github.com/writepath/writepath/schema"
-	"github.com/writepath/writepath/status"
 )
 
 // Aggregated discovery (KEP-3352, apidiscovery.k8s.io/v2): /api and /apis answer one
@@ -18,26 +12,6 @@ import (
 // client-go and kubectl do first. The documents are built from the same served resources as the
 // legacy ones; their shape is kube-apiserver 1.37's (responseKind group and version empty unless
 // a subresource answers another kind, freshness Current, metadata without creationTimestamp).
-
-const aggregatedDiscoveryType = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
-
-// wantsAggregatedDiscovery reports whether the first clause of accept the server serves asks for
-// the v2 aggregated document.
-func wantsAggregatedDiscovery(accept string) bool {
-	for _, part := range strings.Split(accept, ",") {
-		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
-			continue
-		}
-		switch {
-		case mt == "application/json" && params["g"] == "apidiscovery.k8s.io" && params["v"] == "v2" && params["as"] == "APIGroupDiscoveryList":
-			return true
-		case (mt == "application/json" || mt == "*/*" || mt == "application/*") && params["as"] == "":
-			return false
-		}
-	}
-	return false
-}
 
 type discoveryKind struct {
 	Group   string `json:"group"`
@@ -84,22 +58,16 @@ type discoveryList struct {
 	Items      []discoveryGroup `json:"items"`
 }
 
-// aggregatedDiscovery writes /api's (core) or /apis' (every other group) document.
-func (c *Cluster) aggregatedDiscovery(rw http.ResponseWriter, r *http.Request, core bool) {
-	byGV, groupVersions, err := c.served(r.Context())
+// aggregatedDiscoveryList builds /api's (core) or /apis' (every other group) document, groups in
+// the apiserver's order (groupOrder).
+func (c *Cluster) aggregatedDiscoveryList(ctx context.Context, core bool) (discoveryList, error) {
+	byGV, groupVersions, err := c.served(ctx)
 	if err != nil {
-		writeStatus(rw, status.InternalError(err))
-		return
+		return discoveryList{}, err
 	}
 	groups := []string{""}
 	if !core {
-		groups = groups[:0]
-		for g := range groupVersions {
-			if g != "" {
-				groups = append(groups, g)
-			}
-		}
-		sort.Strings(groups)
+		groups = orderedGroups(groupVersions)
 	}
 	list := discoveryList{Kind: "APIGroupDiscoveryList", APIVersion: "apidiscovery.k8s.io/v2", Items: []discoveryGroup{}}
 	for _, g := range groups {
@@ -132,15 +100,5 @@ func (c *Cluster) aggregatedDiscovery(rw http.ResponseWriter, r *http.Request, c
 			list.Items = append(list.Items, dg)
 		}
 	}
-	b, err := json.Marshal(list)
-	if err != nil {
-		writeStatus(rw, status.InternalError(err))
-		return
-	}
-	rw.Header().Set("Content-Type", aggregatedDiscoveryType)
-	rw.Header().Set("Vary", "Accept")
-	rw.Header().Set("Cache-Control", "public")
-	rw.Header().Set("Etag", fmt.Sprintf("%q", fmt.Sprintf("%X", sha512.Sum512(b))))
-	rw.WriteHeader(http.StatusOK)
-	_, _ = rw.Write(b)
+	return list, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -53,7 +54,7 @@ func TestAggregatedDiscoveryMatchesRecorded(t *testing.T) {
 	for _, p := range []string{"/api", "/apis"} {
 		req, err := http.NewRequest("GET", c.srv.URL+p, nil)
 		require.NoError(t, err)
-		req.Header.Set("Accept", "application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json")
+		req.Header.Set("Accept", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json")
 		resp, err := c.hc.Do(req)
 		require.NoError(t, err)
 		var body json.RawMessage
@@ -64,7 +65,9 @@ func TestAggregatedDiscoveryMatchesRecorded(t *testing.T) {
 		got, _ := discoveryEntries(t, body)
 		recorded, err := os.ReadFile("../testdata/cluster/discovery" + p + ".json")
 		require.NoError(t, err)
-		want, _ := discoveryEntries(t, recorded)
+		want, wantGroups := discoveryEntries(t, recorded)
+		_, gotGroups := discoveryEntries(t, body)
+		assert.Equal(t, wantGroups, gotGroups, "%s: groups in the apiserver's order", p)
 		shared := 0
 		for k, w := range want {
 			if g, ok := got[k]; ok {
@@ -73,5 +76,45 @@ func TestAggregatedDiscoveryMatchesRecorded(t *testing.T) {
 			}
 		}
 		assert.Greater(t, shared, 10, p)
+	}
+}
+
+// Accept chooses the form: v2 or v2beta1 JSON, protobuf, or the legacy document, by q and then
+// by order; a matching If-None-Match is 304.
+func TestAggregatedDiscoveryNegotiation(t *testing.T) {
+	c := start(t, cluster.Options{})
+	const v2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+	const v2beta1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList"
+	const pb = "application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+	for _, tc := range []struct{ accept, contentType, apiVersion string }{
+		{v2 + ",application/json", v2, "apidiscovery.k8s.io/v2"},
+		{v2beta1 + ",application/json", v2beta1, "apidiscovery.k8s.io/v2beta1"},
+		{"application/json;q=0.5," + v2beta1, v2beta1, "apidiscovery.k8s.io/v2beta1"},
+		{"application/json," + v2, "application/json", ""},
+		{v2 + ";q=0.8," + pb, pb, ""},
+		{"application/json;g=apidiscovery.k8s.io;v=v1;as=APIGroupDiscoveryList,application/json", "application/json", ""},
+	} {
+		req, err := http.NewRequest("GET", c.srv.URL+"/apis", nil)
+		require.NoError(t, err)
+		req.Header.Set("Accept", tc.accept)
+		resp, err := c.hc.Do(req)
+		require.NoError(t, err)
+		var body map[string]any
+		if !strings.HasPrefix(tc.contentType, "application/vnd") {
+			require.NoError(t, json.NewDecoder(resp.Body).Decode(&body), tc.accept)
+		}
+		resp.Body.Close()
+		assert.Equal(t, tc.contentType, resp.Header.Get("Content-Type"), tc.accept)
+		if tc.apiVersion != "" {
+			assert.Equal(t, tc.apiVersion, body["apiVersion"], tc.accept)
+			req.Header.Set("If-None-Match", resp.Header.Get("Etag"))
+			resp, err := c.hc.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			assert.Equal(t, http.StatusNotModified, resp.StatusCode, tc.accept)
+		}
+		if tc.contentType == "application/json" {
+			assert.Equal(t, "APIGroupList", body["kind"], tc.accept)
+		}
 	}
 }

@@ -74,9 +74,11 @@ func (c *Cluster) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 			writeStatus(rw, status.MethodNotSupported(status.GroupResource{}, strings.ToLower(r.Method)))
 			return
 		}
-		if (p == "/api" || p == "/apis") && wantsAggregatedDiscovery(r.Header.Get("Accept")) {
-			c.aggregatedDiscovery(rw, r, p == "/api")
-			return
+		if p == "/api" || p == "/apis" {
+			if form, ok := negotiateDiscovery(r.Header.Get("Accept")); ok {
+				c.aggregatedDiscovery(rw, r, p == "/api", form) // discovery_aggregated.go
+				return
+			}
 		}
 		c.discovery(rw, r, p)
 		return
@@ -279,6 +281,16 @@ func (c *Cluster) served(ctx context.Context) (map[schema.GroupVersion][]apiReso
 			byGV[gv] = append(byGV[gv], apiResource{Name: crd.Names.Plural, SingularName: crd.Names.Singular, Namespaced: crd.Namespaced(),
 				Kind: crd.Names.Kind, Verbs: []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
 				ShortNames: crd.Names.ShortNames, Categories: crd.Names.Categories})
+			// The subresources a version enables, as apiextensions' discovery lists them: status
+			// answers the custom resource, scale autoscaling/v1 Scale.
+			if v.Subresources.Status {
+				byGV[gv] = append(byGV[gv], apiResource{Name: crd.Names.Plural + "/status", Namespaced: crd.Namespaced(),
+					Kind: crd.Names.Kind, Verbs: []string{"get", "patch", "update"}})
+			}
+			if v.Subresources.Scale != nil {
+				byGV[gv] = append(byGV[gv], apiResource{Name: crd.Names.Plural + "/scale", Namespaced: crd.Namespaced(),
+					Group: "autoscaling", Version: "v1", Kind: "Scale", Verbs: []string{"get", "patch", "update"}})
+			}
 		}
 	}
 	for gv := range byGV {
@@ -340,13 +352,7 @@ func (c *Cluster) discovery(rw http.ResponseWriter, r *http.Request, p string) {
 		writeJSON(rw, http.StatusOK, map[string]any{"kind": "APIVersions", "versions": []string{"v1"},
 			"serverAddressByClientCIDRs": []any{map[string]any{"clientCIDR": "0.0.0.0/0", "serverAddress": r.Host}}})
 	case p == "/apis":
-		groups := make([]string, 0, len(groupVersions))
-		for g := range groupVersions {
-			if g != "" {
-				groups = append(groups, g)
-			}
-		}
-		sort.Strings(groups)
+		groups := orderedGroups(groupVersions)
 		list := struct {
 			Kind       string     `json:"kind"`
 			APIVersion string     `json:"apiVersion"`
