@@ -81,6 +81,10 @@ type Options struct {
 	// LeaderElection, when set, runs the controllers only while this server holds the
 	// controller Lease (Lead), for several servers sharing one store; nil runs them always.
 	LeaderElection *LeaderElection
+	// EventTTL is kube-apiserver's --event-ttl: an Event is deleted once this long has passed
+	// on the clock since its last write (create, update or patch). 0 is DefaultEventTTL (1h);
+	// negative keeps Events for ever.
+	EventTTL time.Duration
 }
 
 // Cluster is an API server's state and request path: objects in a Store, requests answered by
@@ -111,6 +115,8 @@ type Cluster struct {
 	// eventNames names their Events (events.go).
 	deploymentEvents, replicaSetEvents *eventRecorder
 	eventNames                         eventNames
+	// eventTTL is the Events' leases (eventttl.go).
+	eventTTL *eventTTL
 	// syncEverything makes every round sync every Deployment and ReplicaSet over all of its
 	// namespace's objects, as before the index and the queues: the reference of their tests.
 	syncEverything bool
@@ -134,6 +140,11 @@ func New(opts Options) (*Cluster, error) {
 	if c.clock == nil {
 		c.clock = systemClock{}
 	}
+	ttl := opts.EventTTL
+	if ttl == 0 {
+		ttl = DefaultEventTTL
+	}
+	c.eventTTL = newEventTTL(ttl)
 	seed := opts.Seed
 	if seed == 0 {
 		seed = 1
@@ -153,8 +164,15 @@ func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Respon
 		req.Now = c.clock.Now()
 	}
 	cached, concurrent := c.store.(CachedReader)
-	if !concurrent {
-		c.mu.Lock()
+	c.mu.Lock()
+	// Events past their TTL are gone before the request reads.
+	if err := c.expireEvents(ctx, c.clock.Now()); err != nil {
+		c.mu.Unlock()
+		return registry.Response{}, err
+	}
+	if concurrent {
+		c.mu.Unlock()
+	} else {
 		defer c.mu.Unlock()
 	}
 	resp, writes, stored, err := c.handle(ctx, req, cached)
@@ -327,7 +345,11 @@ func needsControllers(writes []registry.Write) bool {
 func (c *Cluster) Settle(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.settleLocked(ctx, c.clock.Now(), true)
+	now := c.clock.Now()
+	if err := c.expireEvents(ctx, now); err != nil {
+		return err
+	}
+	return c.settleLocked(ctx, now, true)
 }
 
 // settleLocked runs gc.Run over a snapshot of every object and stores what the controllers wrote,

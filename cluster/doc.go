@@ -37,7 +37,11 @@
 // ...-replicaset-controller), named <involvedObject.name>.<UnixNano in hex>, the involvedObject
 // as the sync read it (kind, apiVersion, namespace, name, uid, resourceVersion), source and
 // reportingComponent the controller, count 1, first and last timestamps the clock;
-// ScalingReplicaSet on the Deployment, SuccessfulCreate (naming the Pod the apiserver generated),
+// ScalingReplicaSet and, for a ReplicaSet create the API refuses, ReplicaSetCreateError
+// (FailedRSCreate: "Failed to create new replica set ...: " and the API's words, with the
+// Progressing condition of that reason written to the Deployment's status, as getNewReplicaSet
+// goes on from the refusal; the cluster syncs the Deployment again told that refusal) on the
+// Deployment, SuccessfulCreate (naming the Pod the apiserver generated),
 // SuccessfulDelete, FailedCreate and FailedDelete (the API's refusal) on the ReplicaSet. Each
 // recorder's EventCorrelator is modelled: identical Events are one Event whose count and
 // lastTimestamp a strategic merge patch raises; from the tenth message of similar Events (same
@@ -48,10 +52,15 @@
 // Event at that instant is named with the next nanosecond (a real clock's names differ anyway);
 // the aggregator drops an arbitrary message of its set where this one drops the least (the
 // same inputs give the same Events); KCM's broadcaster drops Events when 1,000 wait to be
-// written, and retries writes on transport errors, neither of which happens here; the
-// apiserver's Event TTL (--event-ttl, 1 h) does not expire them; events the Deployment
-// controller records for a write the API refused (FailedRSCreate) are not recorded, as the
-// cluster syncs again from fresh state instead. The service account controller gives every Active namespace its "default"
+// written, and retries writes on transport errors, neither of which happens here (both
+// depend on goroutine timing and the network, which no deterministic model reproduces); a
+// refused sync is retried when the next round or settle runs, not after the workqueue's
+// rate-limited backoff (5 ms doubling, dropped after 15 retries), so an Event counted up by
+// retries counts the syncs the cluster ran. Events expire as the apiserver's --event-ttl
+// makes them (Options.EventTTL, 1 h by default): one TTL after an Event's last write on the
+// cluster's clock it is deleted from the store, as etcd deletes a key whose lease ran out (no
+// request, no admission; watchers see DELETED), at the first request or Settle past that
+// instant; with several servers on one store, each expires the Events it wrote. The service account controller gives every Active namespace its "default"
 // ServiceAccount (the ServiceAccount admission plugin refuses Pods without one). Settle runs
 // every controller to its fixpoint on demand (after FakeClock.Step, for minReadySeconds and
 // progress deadlines).

@@ -227,3 +227,62 @@ func TestRefusedPodCreateRecordsFailedCreate(t *testing.T) {
 	require.NoError(t, c.Settle(context.Background()))
 	assert.Greater(t, len(failed()), len(evs), "the ReplicaSet tries again and records the refusal again")
 }
+
+// A ReplicaSet create the API refuses (here a ValidatingAdmissionPolicy) is the Deployment
+// controller's FailedRSCreate, as getNewReplicaSet records it: the Progressing condition
+// False with reason ReplicaSetCreateError and the API's words, written to the Deployment's
+// status, and a Warning Event of that reason and message on the Deployment. The status write
+// queues the Deployment again (its informer sees the update), and that sync is refused again:
+// the same Event, counted up; so is each later sync (after a clock step), the condition kept.
+func TestRefusedReplicaSetCreateRecordsFailedRSCreate(t *testing.T) {
+	clock := cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	c, err := cluster.New(cluster.Options{Clock: clock})
+	require.NoError(t, err)
+	do(t, c, "POST", "/api/v1/namespaces", "", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`)
+	require.Equal(t, 201, do(t, c, "POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", "",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"no-rs"},
+		"spec":{"failurePolicy":"Fail","matchConstraints":{"resourceRules":[{"apiGroups":["apps"],"apiVersions":["v1"],"operations":["CREATE"],"resources":["replicasets"]}]},
+		"validations":[{"expression":"false","message":"no replica sets here"}]}}`).Code)
+	require.Equal(t, 201, do(t, c, "POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings", "",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"no-rs"},
+		"spec":{"policyName":"no-rs","validationActions":["Deny"]}}`).Code)
+	require.Equal(t, 201, do(t, c, "POST", "/apis/apps/v1/namespaces/demo/deployments", "", deploymentJSON(2, "nginx:1")).Code)
+	assert.Empty(t, list(t, c, "/apis/apps/v1/namespaces/demo/replicasets"))
+
+	failed := func() []map[string]any {
+		var out []map[string]any
+		for _, e := range list(t, c, "/api/v1/namespaces/demo/events") {
+			if e["reason"] == "ReplicaSetCreateError" {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	evs := failed()
+	require.Len(t, evs, 1)
+	e := evs[0]
+	msg := e["message"].(string)
+	assert.Equal(t, "Warning", e["type"])
+	assert.Equal(t, map[string]any{"component": "deployment-controller"}, e["source"])
+	assert.Equal(t, "Deployment", e["involvedObject"].(map[string]any)["kind"])
+	assert.Equal(t, "web", e["involvedObject"].(map[string]any)["name"])
+	assert.Regexp(t, `^Failed to create new replica set "web-[a-z0-9]+": replicasets.apps "web-[a-z0-9]+" is forbidden: `+
+		`ValidatingAdmissionPolicy 'no-rs' with binding 'no-rs' denied request: no replica sets here$`, msg)
+	assert.Equal(t, int64(2), e["count"])
+
+	st := statusOf(t, c)
+	conds := st["conditions"].([]any)
+	require.Len(t, conds, 1, "%v", st)
+	cond := conds[0].(map[string]any)
+	assert.Equal(t, "Progressing", cond["type"])
+	assert.Equal(t, "False", cond["status"])
+	assert.Equal(t, "ReplicaSetCreateError", cond["reason"])
+	assert.Equal(t, msg, cond["message"])
+
+	clock.Step(time.Second)
+	require.NoError(t, c.Settle(context.Background()))
+	evs = failed()
+	require.Len(t, evs, 1, "the same Event, counted up")
+	assert.Equal(t, int64(3), evs[0]["count"])
+	assert.Equal(t, cond["lastTransitionTime"], statusOf(t, c)["conditions"].([]any)[0].(map[string]any)["lastTransitionTime"])
+}

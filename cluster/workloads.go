@@ -90,20 +90,63 @@ func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time, resync boo
 			}
 			c.syncWritten = map[string]string{}
 			var evs []controllerEvent
-			for _, a := range res.Actions {
+			writes := 0 // the sync's writes so far (Options.Refuse is asked once for each)
+			afterRefusal := false
+			for i := 0; i < len(res.Actions); i++ {
+				a := res.Actions[i]
 				if a.Type == deployment.ActionEvent {
 					evs = append(evs, deploymentEvent(d, a.Event))
 					continue
 				}
-				ok, err := c.applyDeploymentAction(ctx, now, a)
+				if a.Err != "" {
+					// A write the API refused, in the sync that went on from the refusal (below):
+					// not sent again; its Event reports the refusal.
+					writes++
+					if a.Event != nil {
+						evs = append(evs, deploymentEvent(d, a.Event))
+					}
+					continue
+				}
+				before, err := c.store.Revision(ctx)
 				if err != nil {
 					return err
 				}
-				if !ok {
-					refused = append(refused, k) // the controller requeues and syncs again from fresh state
-					break
+				resp, err := c.applyDeploymentAction(ctx, now, a)
+				if err != nil {
+					return err
 				}
-				wrote = true
+				writes++
+				if resp.Code >= 300 {
+					refused = append(refused, k) // the controller requeues and syncs again from fresh state
+					if a.Type != deployment.ActionCreateReplicaSet {
+						break
+					}
+					// getNewReplicaSet goes on from a refused create (the Progressing condition
+					// ReplicaSetCreateError, the FailedRSCreate Event, or a hash collision's
+					// collisionCount): the same sync again, told the API's answer to that write,
+					// gives what follows it. The writes before it are the same, accepted again.
+					again, err := deployment.Sync(deployment.Input{Deployment: d, ReplicaSets: rss, Pods: pods},
+						deployment.Options{Now: now, Refuse: refuseWrite(writes-1, resp)})
+					if err != nil || len(again.Actions) <= i || again.Actions[i].Type != a.Type || again.Actions[i].Name != a.Name {
+						break // not the same sync: leave it to the next one
+					}
+					res.Actions, afterRefusal = again.Actions, true
+					i-- // the refused create again, now with its Err (and Event)
+					writes--
+					continue
+				}
+				if afterRefusal {
+					// What follows a refusal is written whatever it changes (the status update
+					// the controller sends each time): only a stored change is work done, or a
+					// create the API keeps refusing would sync forever.
+					after, err := c.store.Revision(ctx)
+					if err != nil {
+						return err
+					}
+					wrote = wrote || after != before
+				} else {
+					wrote = true
+				}
 				if a.Event != nil {
 					evs = append(evs, deploymentEvent(d, a.Event)) // recorded once the write succeeded
 				}
@@ -455,27 +498,57 @@ func rsPath(ns, name string) string {
 	return p
 }
 
-func (c *Cluster) applyDeploymentAction(ctx context.Context, now time.Time, a deployment.Action) (bool, error) {
+// applyDeploymentAction sends a's request and returns the API's answer.
+func (c *Cluster) applyDeploymentAction(ctx context.Context, now time.Time, a deployment.Action) (registry.Response, error) {
 	const smp = "application/strategic-merge-patch+json"
+	req := func(method, path, contentType string, body any) (registry.Response, error) {
+		return c.requestResponse(ctx, now, controllerUser, controllerAgent, method, path, contentType, body)
+	}
 	switch a.Type {
 	case deployment.ActionAdoptReplicaSet, deployment.ActionReleaseReplicaSet:
-		return c.controllerRequest(ctx, now, "PATCH", rsPath(a.Namespace, a.Name), smp, a.Patch)
+		return req("PATCH", rsPath(a.Namespace, a.Name), smp, a.Patch)
 	case deployment.ActionCreateReplicaSet:
-		return c.controllerRequest(ctx, now, "POST", rsPath(a.Namespace, ""), "application/json", a.Object)
+		return req("POST", rsPath(a.Namespace, ""), "application/json", a.Object)
 	case deployment.ActionUpdateReplicaSet:
-		return c.controllerRequest(ctx, now, "PUT", rsPath(a.Namespace, a.Name), "application/json", c.chained(rsPath(a.Namespace, a.Name), a.Object))
+		return req("PUT", rsPath(a.Namespace, a.Name), "application/json", c.chained(rsPath(a.Namespace, a.Name), a.Object))
 	case deployment.ActionDeleteReplicaSet:
-		return c.controllerRequest(ctx, now, "DELETE", rsPath(a.Namespace, a.Name), "", nil)
+		return req("DELETE", rsPath(a.Namespace, a.Name), "", nil)
 	case deployment.ActionUpdateStatus, deployment.ActionUpdate:
 		path := "/apis/apps/v1/namespaces/" + a.Namespace + "/deployments/" + a.Name
 		obj := c.chained(path, a.Object)
 		if a.Type == deployment.ActionUpdateStatus {
 			path += "/status"
 		}
-		return c.controllerRequest(ctx, now, "PUT", path, "application/json", obj)
+		return req("PUT", path, "application/json", obj)
 	}
-	return false, fmt.Errorf("the Deployment controller's action %q has no request", a.Type)
+	return registry.Response{}, fmt.Errorf("the Deployment controller's action %q has no request", a.Type)
 }
+
+// refuseWrite is a deployment.Options.Refuse that accepts every write but the n-th (from 0),
+// which it refuses with the API's answer st (a metav1.Status).
+func refuseWrite(n int, resp registry.Response) func(deployment.Action) error {
+	i := 0
+	return func(deployment.Action) error {
+		i++
+		if i-1 != n {
+			return nil
+		}
+		return apiRefusal{resp.Object, int32(resp.Code)}
+	}
+}
+
+// apiRefusal is a refusal as client-go returns it (errors.StatusError): its text is the
+// Status's message; it tells its code and the NamespaceTerminating cause.
+type apiRefusal struct {
+	status map[string]any
+	code   int32
+}
+
+func (e apiRefusal) Error() string { msg, _ := e.status["message"].(string); return msg }
+
+func (e apiRefusal) StatusCode() int32 { return e.code }
+
+func (e apiRefusal) NamespaceTerminating() bool { return namespaceTerminatingCause(e.status) }
 
 // deploymentEvent is an Event the Deployment controller records on d, the Deployment its
 // sync read.

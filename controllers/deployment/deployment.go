@@ -51,7 +51,9 @@ type Action struct {
 	// unavailability, proportional scaling, ...).
 	Why string `json:"why,omitempty"`
 	// Err is the API's refusal from Options.Refuse.
-	Err   string `json:"error,omitempty"`
+	Err string `json:"error,omitempty"`
+	// Event is recorded once the write succeeded; on a refused write (Err set), it reports
+	// the refusal and is recorded all the same (FailedRSCreate).
 	Event *Event `json:"event,omitempty"`
 }
 
@@ -456,11 +458,14 @@ func (s *session) newReplicaSet(existing Object, oldRSs []Object, create bool) (
 			return nil, err
 		}
 		msg := fmt.Sprintf("Failed to create new replica set %q: %v", object.Name(rs), err)
+		create := len(s.res.Actions) - 1
 		if hasProgressDeadline(d) {
 			setCondition(d, newCondition("Progressing", "False", ReasonFailedRSCreate, msg, s.opts.Now))
 			_ = s.updateStatus("ReplicaSet creation failed")
 		}
-		s.event("Warning", ReasonFailedRSCreate, msg)
+		// The Event reports the refused create (it rides on it, Err set) and is recorded
+		// whatever the status update's fate, as the controller records it after ignoring that.
+		s.res.Actions[create].Event = &Event{"Warning", ReasonFailedRSCreate, msg}
 		return nil, err
 	}
 	if n > 0 {

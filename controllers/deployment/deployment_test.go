@@ -365,3 +365,50 @@ func TestOverlappingDeployments(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, ActionAdoptReplicaSet, res.Actions[0].Type)
 }
+
+type refusal struct {
+	code int32
+	msg  string
+}
+
+func (r refusal) Error() string     { return r.msg }
+func (r refusal) StatusCode() int32 { return r.code }
+
+// A refused ReplicaSet create is getNewReplicaSet's FailedRSCreate: with a progress deadline,
+// the Progressing condition False (ReplicaSetCreateError, the API's words) in a status
+// update; with or without one, the Warning Event on the refused create itself (it is recorded
+// whatever the status update's fate), and the sync's error.
+func TestFailedRSCreate(t *testing.T) {
+	refuseCreate := func(a Action) error {
+		if a.Type == ActionCreateReplicaSet {
+			return refusal{422, `replicasets.apps "` + a.Name + `" is forbidden: no`}
+		}
+		return nil
+	}
+	for _, deadline := range []bool{true, false} {
+		d := dep(3, rolling("25%", "25%"))
+		if deadline {
+			d["spec"].(Object)["progressDeadlineSeconds"] = int64(600)
+		}
+		res, err := Sync(Input{Deployment: d}, Options{Now: now, Refuse: refuseCreate})
+		require.NoError(t, err)
+		require.Error(t, res.Err, "deadline %v", deadline)
+		create := res.Actions[0]
+		require.Equal(t, ActionCreateReplicaSet, create.Type, "%+v", res.Actions)
+		msg := fmt.Sprintf(`Failed to create new replica set %q: replicasets.apps %q is forbidden: no`, create.Name, create.Name)
+		assert.Equal(t, &Event{"Warning", "ReplicaSetCreateError", msg}, create.Event, "deadline %v", deadline)
+		assert.NotEmpty(t, create.Err)
+		if !deadline {
+			assert.Len(t, res.Actions, 1, "%+v", res.Actions)
+			continue
+		}
+		require.Len(t, res.Actions, 2, "%+v", res.Actions)
+		st := res.Actions[1]
+		assert.Equal(t, ActionUpdateStatus, st.Type)
+		assert.Nil(t, st.Event)
+		cond := condition(st.Object, "Progressing")
+		assert.Equal(t, "False", cond["status"])
+		assert.Equal(t, "ReplicaSetCreateError", cond["reason"])
+		assert.Equal(t, msg, cond["message"])
+	}
+}
