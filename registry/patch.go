@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -10,6 +11,7 @@ import (
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/lazyjson"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/merge"
 	"github.com/writepath/writepath/patch"
@@ -141,14 +143,41 @@ func (h *handler) applyPatch(pt string, live map[string]any, o writeOptions) (ma
 		}
 	} else {
 		decodeErr = func(msg string) error {
-			js, _ := codec.EncodeJSON(res)
-			return status.Invalid(status.GroupKind{}, "", fieldErrorList("patch", string(js), msg))
+			return status.Invalid(status.GroupKind{}, "", fieldErrorList("patch", h.patchedText(pt, live, res), msg))
 		}
 	}
 	if ep.builtin != nil && pt == StrategicPatch {
 		return h.typedUnstructured(res, o.level(), decodeErr)
 	}
 	return h.typed(res, nil, o.level(), decodeErr)
+}
+
+// patchedText is the result of a JSON or merge patch of live as the apiserver's patcher holds it
+// when it quotes it in a 422: the patch applied by json-patch.v4 to the live object's JSON (a
+// built-in's in its Go field order, a custom resource's with sorted keys), which keeps the text
+// of what the patch did not go into (internal/lazyjson). res, the patch engine's result, is
+// written instead when the rendering does not apply.
+func (h *handler) patchedText(pt string, live, res map[string]any) string {
+	var doc []byte
+	var err error
+	if k := h.ep.builtin; k != nil {
+		doc, err = k.GoJSON(live)
+	} else {
+		doc, err = json.Marshal(live)
+	}
+	if err == nil {
+		var out []byte
+		if pt == MergePatch {
+			out, err = lazyjson.MergePatch(doc, h.req.Body)
+		} else {
+			out, err = lazyjson.ApplyPatch(doc, h.req.Body)
+		}
+		if err == nil {
+			return string(out)
+		}
+	}
+	js, _ := codec.EncodeJSON(res)
+	return string(js)
 }
 
 // typedUnstructured is typed for the unstructured converter's reading of a strategic merge

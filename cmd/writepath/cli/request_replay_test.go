@@ -352,7 +352,7 @@ func orDot(p string) string {
 
 func short(v any) string {
 	b, _ := json.Marshal(v)
-	if len(b) > 120 {
+	if len(b) > 120 && os.Getenv("WRITEPATH_REPLAY_FULL") == "" {
 		return string(b[:117]) + "..."
 	}
 	return string(b)
