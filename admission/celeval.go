@@ -20,16 +20,16 @@ import (
 
 // CEL variable names of admission expressions (k8s.io/apiserver/pkg/admission/plugin/cel).
 const (
-	varObject    = "object"
-	varOldObject = "oldObject"
-	varParams    = "params"
-	varRequest   = "request"
-	varNamespace = "namespaceObject"
-	varAuthz     = "authorizer"
-	varAuthzRes  = "authorizer.requestResource"
-	varVariables = "variables"
+	varObject    = cel.VarObject
+	varOldObject = cel.VarOldObject
+	varParams    = cel.VarParams
+	varRequest   = cel.VarRequest
+	varNamespace = cel.VarNamespace
+	varAuthz     = cel.VarAuthz
+	varAuthzRes  = cel.VarAuthzRes
+	varVariables = cel.VarVariables
 	// checkFrequency is celconfig.CheckFrequency.
-	checkFrequency = 100
+	checkFrequency = cel.CheckFrequency
 	// maxMessageSize is celconfig.MaxEvaluatedMessageExpressionSizeBytes.
 	maxMessageSize = 5 * 1024
 	// matchConditionsBudget is celconfig.RuntimeCELCostBudgetMatchConditions.
@@ -63,7 +63,7 @@ func admissionEnvFor(hasParams, hasAuthorizer bool) (*celgo.Env, error) {
 			envErr = err
 			return
 		}
-		req, ns := requestDecl(), namespaceDecl()
+		req, ns := cel.AdmissionRequestDeclType(), cel.NamespaceDeclType()
 		for i := range envs {
 			p, a := i&1 == 1, i&2 == 2
 			opts := []celgo.EnvOption{
@@ -100,65 +100,22 @@ func admissionEnvFor(hasParams, hasAuthorizer bool) (*celgo.Env, error) {
 	return envs[i], nil
 }
 
-// program is one compiled expression (CompilationResult).
-type program struct {
-	expr string
-	prog celgo.Program
-	// err is the compilation error's text ("compilation failed: ...").
-	err     string
-	outType *types.Type
+// newDeclProvider is the apiserver's DeclTypeProvider over base for the
+// declared roots, keywords recognised as field names (compatibility version
+// 1.37).
+func newDeclProvider(base types.Provider, roots ...*cel.DeclType) *cel.DeclTypeProvider {
+	return cel.NewDeclTypeProvider(base, true, roots...)
 }
 
-// variablesType is the object type of `variables` for one policy: a field per
-// variable with the type its expression compiled to.
-type variablesProvider struct {
-	types.Provider
-	fields map[string]*types.Type
-}
+// program is one compiled expression; namedExpr one of a policy's variables.
+type (
+	program   = cel.Program
+	namedExpr = cel.NamedExpr
+)
 
-const variablesTypeName = "kubernetes.variables"
-
-func (p *variablesProvider) FindStructType(name string) (*types.Type, bool) {
-	if name == variablesTypeName {
-		return types.NewTypeTypeWithParam(types.NewObjectType(variablesTypeName)), true
-	}
-	return p.Provider.FindStructType(name)
-}
-
-func (p *variablesProvider) FindStructFieldNames(name string) ([]string, bool) {
-	if name == variablesTypeName {
-		out := make([]string, 0, len(p.fields))
-		for k := range p.fields {
-			out = append(out, k)
-		}
-		sort.Strings(out)
-		return out, true
-	}
-	return p.Provider.FindStructFieldNames(name)
-}
-
-// FindStructFieldType gives a variable's type without accessors, as the
-// apiserver's DeclTypeProvider does: variables are read through the lazy
-// map's Find, so has(variables.x) evaluates x (and fails with it).
-func (p *variablesProvider) FindStructFieldType(name, f string) (*types.FieldType, bool) {
-	if name == variablesTypeName {
-		t, ok := p.fields[f]
-		if !ok {
-			return nil, false
-		}
-		return &types.FieldType{Type: t}, true
-	}
-	return p.Provider.FindStructFieldType(name, f)
-}
-
-// compiler compiles the expressions of one policy: variables first (each may
-// use the ones before it), then everything else against the variables' types.
-type compiler struct {
-	env  *celgo.Env
-	vars *variablesProvider
-}
-
-type namedExpr struct{ name, expr string }
+// compiler is the composition of one policy (cel.Composition); compile counts the programs
+// compiled (compilations).
+type compiler struct{ *cel.Composition }
 
 func newCompiler(hasParams bool, variables []namedExpr) (*compiler, []program, error) {
 	env, err := admissionEnv(hasParams)
@@ -169,82 +126,27 @@ func newCompiler(hasParams bool, variables []namedExpr) (*compiler, []program, e
 }
 
 func newCompilerIn(env *celgo.Env, variables []namedExpr) (*compiler, []program, error) {
-	var err error
-	prov := &variablesProvider{Provider: env.CELTypeProvider(), fields: map[string]*types.Type{}}
-	progs := make([]program, len(variables))
-	cur := env
-	for i, v := range variables {
-		c := &compiler{env: cur}
-		progs[i] = c.compile(v.expr, nil)
-		// The variable's type as the composition's DeclType holds it.
-		prov.fields[v.name] = variableType(progs[i].outType)
-		cur, err = env.Extend(celgo.CustomTypeProvider(copyProvider(prov)), celgo.Variable(varVariables, types.NewObjectType(variablesTypeName)))
-		if err != nil {
-			return nil, nil, err
-		}
+	compilations.Add(int64(len(variables)))
+	c, progs, err := cel.NewComposition(env, variables)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(variables) == 0 {
-		cur, err = env.Extend(celgo.CustomTypeProvider(prov), celgo.Variable(varVariables, types.NewObjectType(variablesTypeName)))
-		if err != nil {
-			return nil, nil, err
-		}
-	}
-	return &compiler{env: cur, vars: prov}, progs, nil
+	return &compiler{c}, progs, nil
 }
 
-// in returns a compiler for env that sees the same variables (the
-// composition's variables are declared in every environment of a policy).
+// in returns a compiler for env that sees the same variables.
 func (c *compiler) in(env *celgo.Env) (*compiler, error) {
-	prov := copyProvider(c.vars)
-	prov.Provider = env.CELTypeProvider()
-	e, err := env.Extend(celgo.CustomTypeProvider(prov), celgo.Variable(varVariables, types.NewObjectType(variablesTypeName)))
+	cc, err := c.In(env)
 	if err != nil {
 		return nil, err
 	}
-	return &compiler{env: e, vars: prov}, nil
-}
-
-func copyProvider(p *variablesProvider) *variablesProvider {
-	f := make(map[string]*types.Type, len(p.fields))
-	for k, v := range p.fields {
-		f[k] = v
-	}
-	return &variablesProvider{Provider: p.Provider, fields: f}
+	return &compiler{cc}, nil
 }
 
 // compile compiles expr; want lists the allowed output types (nil: any).
 func (c *compiler) compile(expr string, want []*celgo.Type) program {
-	p := program{expr: expr}
 	compilations.Add(1)
-	ast, iss := c.env.Compile(expr)
-	if iss != nil && iss.Err() != nil {
-		p.err = "compilation failed: " + iss.String()
-		return p
-	}
-	if want != nil {
-		found := false
-		for _, w := range want {
-			if ast.OutputType().IsExactType(w) {
-				found = true
-			}
-		}
-		if !found {
-			if len(want) == 1 {
-				p.err = fmt.Sprintf("must evaluate to %v but got %v", want[0].String(), ast.OutputType().String())
-			} else {
-				p.err = fmt.Sprintf("must evaluate to one of %v but got %v", want, ast.OutputType().String())
-			}
-			return p
-		}
-	}
-	prog, err := c.env.Program(ast, celgo.InterruptCheckFrequency(checkFrequency))
-	if err != nil {
-		p.err = "program instantiation failed: " + err.Error()
-		return p
-	}
-	p.prog = prog
-	p.outType = ast.OutputType()
-	return p
+	return c.Compile(expr, want)
 }
 
 // activation is the variables one evaluation sees.
@@ -295,11 +197,11 @@ func (e *budgetError) Error() string { return e.msg }
 // evaluate) to *budget. A nil error with a result is the expression's value or
 // error; a non-nil error ends the pass (cost budget exhausted).
 func eval(ctx context.Context, p program, act *activation, budget *int64) (evalResult, error) {
-	if p.err != "" {
-		return evalResult{err: "compilation error: " + p.err}, nil
+	if p.Err != "" {
+		return evalResult{err: "compilation error: " + p.Err}, nil
 	}
 	before := act.vars.cost
-	val, det, err := p.prog.ContextEval(ctx, act)
+	val, det, err := p.Prog.ContextEval(ctx, act)
 	varCost := act.vars.cost - before
 	if varCost > *budget {
 		*budget = -1
@@ -307,7 +209,7 @@ func eval(ctx context.Context, p program, act *activation, budget *int64) (evalR
 	}
 	*budget -= varCost
 	if det == nil || det.ActualCost() == nil {
-		return evalResult{}, &budgetError{fmt.Sprintf("runtime cost could not be calculated for expression: %v, no further expression will be run", p.expr)}
+		return evalResult{}, &budgetError{fmt.Sprintf("runtime cost could not be calculated for expression: %v, no further expression will be run", p.Expr)}
 	}
 	c := *det.ActualCost()
 	if c > math.MaxInt64 || int64(c) > *budget {
@@ -316,7 +218,7 @@ func eval(ctx context.Context, p program, act *activation, budget *int64) (evalR
 	}
 	*budget -= int64(c)
 	if err != nil {
-		return evalResult{err: fmt.Sprintf("expression '%v' resulted in error: %v", p.expr, err)}, nil
+		return evalResult{err: fmt.Sprintf("expression '%v' resulted in error: %v", p.Expr, err)}, nil
 	}
 	return evalResult{val: val}, nil
 }
@@ -344,10 +246,10 @@ func (l *lazyVariables) get(name string) (ref.Val, bool) {
 		// A variable that reads itself sees this error.
 		l.results[i] = types.NewErr("composited variable %q refers to itself", name)
 		p := l.progs[i]
-		if p.err != "" {
-			l.results[i] = types.NewErr("composited variable %q fails to compile: %v", name, p.err)
+		if p.Err != "" {
+			l.results[i] = types.NewErr("composited variable %q fails to compile: %v", name, p.Err)
 		} else {
-			val, det, err := p.prog.ContextEval(l.ctx, l.act)
+			val, det, err := p.Prog.ContextEval(l.ctx, l.act)
 			if det != nil && det.ActualCost() != nil {
 				l.cost += int64(*det.ActualCost())
 			}
@@ -363,17 +265,17 @@ func (l *lazyVariables) get(name string) (ref.Val, bool) {
 
 // lazyVariables behaves as the apiserver's lazy.MapValue.
 func (l *lazyVariables) ConvertToNative(t reflect.Type) (any, error) {
-	return nil, fmt.Errorf("disallowed conversion from %q to %q", variablesTypeName, t.Name())
+	return nil, fmt.Errorf("disallowed conversion from %q to %q", cel.VariablesTypeName, t.Name())
 }
 func (l *lazyVariables) ConvertToType(t ref.Type) ref.Val {
 	switch t {
 	case types.TypeType:
-		return types.NewObjectType(variablesTypeName)
+		return types.NewObjectType(cel.VariablesTypeName)
 	}
-	if t.TypeName() == variablesTypeName {
+	if t.TypeName() == cel.VariablesTypeName {
 		return l
 	}
-	return types.NewErr("disallowed conversion from %q to %q", variablesTypeName, t.TypeName())
+	return types.NewErr("disallowed conversion from %q to %q", cel.VariablesTypeName, t.TypeName())
 }
 func (l *lazyVariables) Equal(o ref.Val) ref.Val {
 	other, ok := o.(*lazyVariables)
@@ -382,7 +284,7 @@ func (l *lazyVariables) Equal(o ref.Val) ref.Val {
 	}
 	return types.Bool(l == other)
 }
-func (l *lazyVariables) Type() ref.Type { return types.NewObjectType(variablesTypeName) }
+func (l *lazyVariables) Type() ref.Type { return types.NewObjectType(cel.VariablesTypeName) }
 func (l *lazyVariables) Value() any     { return types.NoSuchOverloadErr() }
 func (l *lazyVariables) Get(key ref.Val) ref.Val {
 	v, ok := l.Find(key)

@@ -71,11 +71,10 @@
 // kubernetes.AdmissionRequest and kubernetes.Namespace types, so
 // `request.nope` does not compile, with the apiserver's message; authorizer
 // everywhere but in messageExpressions); matchConditions see namespaceObject
-// as null and evaluate variables afresh. TypeCheck gives the
-// status.typeChecking.expressionWarnings kube-controller-manager writes for a
-// ValidatingAdmissionPolicy (the kinds its resourceRules match with RESTMapper
-// semantics, at most 10 a rule, typed by the OpenAPI v3 schemas a real 1.37
-// apiserver serves; type names end in TypeCheckOptions.Now's nanosecond).
+// as null and evaluate variables afresh. The environments, the declared types
+// and the composition of variables are package cel's (cel.NewComposition); the
+// type checking kube-controller-manager does for status.typeChecking is package
+// controllers/policystatus.
 //
 // matchPolicy Equivalent: rules are tried against the request's resource,
 // then its equivalents (other versions of the stored resource, core and
@@ -135,9 +134,6 @@
 //   - A custom resource whose CRD is not in Versions.CRDs gets a deduced
 //     merge type (maps merged, lists replaced) and no defaulting after
 //     mutation, nor do kinds of versions a default apiserver does not serve.
-//   - TypeCheck's kinds and schemas are the built-in ones served by default
-//     and the CRDs it is given, from recorded OpenAPI v3 documents (the status
-//     controller uses the Go definitions they are generated from).
 //   - The strategy's own steps on an update (PrepareForUpdate, the generation
 //     bump) and its kind-specific validation are not applied here.
 package admission

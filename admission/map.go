@@ -347,7 +347,7 @@ func compileMAP(obj map[string]any) (*mapPolicy, error) {
 	vs, _ := spec["variables"].([]any)
 	for _, v := range vs {
 		vm, _ := v.(map[string]any)
-		vars = append(vars, namedExpr{name: getString(vm, "name"), expr: getString(vm, "expression")})
+		vars = append(vars, namedExpr{Name: getString(vm, "name"), Expr: getString(vm, "expression")})
 	}
 	c, progs, err := newCompilerIn(env, vars)
 	if err != nil {
@@ -476,8 +476,8 @@ func (c *Chain) mapInvocations(req *Request, obj map[string]any, errs *[]policyE
 
 // mutate runs one mutation on obj.
 func (c *Chain) mutate(ctx context.Context, inv invocation, m mutation, req *Request, obj map[string]any) (map[string]any, error) {
-	if m.prog.err != "" {
-		return nil, errors.New(m.prog.err)
+	if m.prog.Err != "" {
+		return nil, errors.New(m.prog.Err)
 	}
 	act := c.newActivation(ctx, &inv.p.policyCore, c.valuesAt(req, obj, inv.as.kind, inv.as.resource), inv.param)
 	budget := int64(RuntimeCELCostBudget)

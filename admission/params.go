@@ -11,6 +11,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -147,6 +148,9 @@ func storedParam(k *schema.Kind, param map[string]any) (map[string]any, *openAPI
 	return stored, node, nil
 }
 
+// openAPINode is a schema of the built-in kinds' OpenAPI (cel.BuiltinOpenAPI).
+type openAPINode = cel.OpenAPISchema
+
 var paramSchemas sync.Map // schema.GroupVersionKind -> *openAPINode (nil: none)
 
 // paramSchema is the resolved OpenAPI schema of a built-in kind, cached.
@@ -156,8 +160,8 @@ func paramSchema(gvk schema.GroupVersionKind) *openAPINode {
 		return n.(*openAPINode)
 	}
 	var node *openAPINode
-	if cat, err := loadOpenAPI(); err == nil {
-		node, _ = cat.schemaFor(key)
+	if cat, err := cel.BuiltinOpenAPI(); err == nil {
+		node, _ = cat.SchemaFor(key)
 	}
 	paramSchemas.Store(key, node)
 	return node
@@ -224,7 +228,7 @@ func typedFromSchema(v any, n *openAPINode) ref.Val {
 			for k, e := range x {
 				fields[k] = typedFromSchema(e, n.Props[k])
 			}
-			return &goStruct{fields: fields, raw: x, goType: goTypeName(n.goName)}
+			return &goStruct{fields: fields, raw: x, goType: goTypeName(n.GoName)}
 		case n.Additional != nil:
 			vals := make(map[string]ref.Val, len(x))
 			for k, e := range x {

@@ -122,7 +122,7 @@ func compileCore(name string, spec map[string]any) (policyCore, *compiler, error
 		vm, _ := v.(map[string]any)
 		n := getString(vm, "name")
 		pc.varNames[n] = len(vars)
-		vars = append(vars, namedExpr{name: n, expr: getString(vm, "expression")})
+		vars = append(vars, namedExpr{Name: n, Expr: getString(vm, "expression")})
 	}
 	c, progs, err := newCompiler(pc.paramKind != nil, vars)
 	if err != nil {
@@ -410,7 +410,7 @@ func (p *vap) validate(ctx context.Context, act *activation) ([]decision, []audi
 				message = trimmed(v.message)
 			}
 			if message == "" {
-				message = fmt.Sprintf("failed expression: %v", trimmed(v.prog.expr))
+				message = fmt.Sprintf("failed expression: %v", trimmed(v.prog.Expr))
 			}
 			d.message = message
 			decisions[i] = d

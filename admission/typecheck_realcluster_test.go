@@ -58,13 +58,13 @@ func TestRealClusterRejectedPolicies(t *testing.T) {
 			}
 			switch {
 			case strings.HasPrefix(m[1], "spec.validations[") && strings.HasSuffix(m[1], ".messageExpression"):
-				got = p.validations[idx("spec.validations[")].msgProg.err
+				got = p.validations[idx("spec.validations[")].msgProg.Err
 			case strings.HasPrefix(m[1], "spec.validations["):
-				got = p.validations[idx("spec.validations[")].prog.err
+				got = p.validations[idx("spec.validations[")].prog.Err
 			case strings.HasPrefix(m[1], "spec.matchConditions["):
-				got = p.conditions[idx("spec.matchConditions[")].prog.err
+				got = p.conditions[idx("spec.matchConditions[")].prog.Err
 			case strings.HasPrefix(m[1], "spec.variables["):
-				got = p.varProgs[idx("spec.variables[")].err
+				got = p.varProgs[idx("spec.variables[")].Err
 			default:
 				t.Fatalf("unexpected path %s", m[1])
 			}
@@ -76,15 +76,15 @@ func TestRealClusterRejectedPolicies(t *testing.T) {
 		for i, v := range p.validations {
 			path := "spec.validations[" + strconv.Itoa(i) + "]"
 			if !listed[path+".expression"] {
-				assert.Empty(t, v.prog.err, "%s.expression of %s", path, name)
+				assert.Empty(t, v.prog.Err, "%s.expression of %s", path, name)
 			}
 			if v.msgProg != nil && !listed[path+".messageExpression"] {
-				assert.Empty(t, v.msgProg.err, "%s.messageExpression of %s", path, name)
+				assert.Empty(t, v.msgProg.Err, "%s.messageExpression of %s", path, name)
 			}
 		}
 		for i, c := range p.conditions {
 			if !listed["spec.matchConditions["+strconv.Itoa(i)+"].expression"] {
-				assert.Empty(t, c.prog.err, "matchConditions[%d] of %s", i, name)
+				assert.Empty(t, c.prog.Err, "matchConditions[%d] of %s", i, name)
 			}
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 
+	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/patch"
@@ -163,7 +164,7 @@ func parseWebhooks(o map[string]any, mutating bool) ([]*webhook, error) {
 			if err != nil {
 				return nil, err
 			}
-			c := &compiler{env: env}
+			c := &compiler{&cel.Composition{Env: env}}
 			for _, x := range mcs {
 				mm, _ := x.(map[string]any)
 				w.conditions = append(w.conditions, namedProgram{name: getString(mm, "name"),

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/controllers/policystatus"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -38,7 +38,7 @@ func runTypeCheck(e *env, o output, rest []string, policies, crdFiles []string) 
 		if d["apiVersion"] != "admissionregistration.k8s.io/v1" || d["kind"] != "ValidatingAdmissionPolicy" {
 			continue
 		}
-		ws, err := admission.TypeCheck(d, admission.TypeCheckOptions{CRDs: crds})
+		ws, err := policystatus.TypeCheck(d, policystatus.Options{CRDs: crds})
 		if err != nil {
 			return e.fail(&inputError{err: err})
 		}

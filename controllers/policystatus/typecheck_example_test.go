@@ -1,9 +1,9 @@
-package admission_test
+package policystatus_test
 
 import (
 	"fmt"
 
-	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/controllers/policystatus"
 )
 
 // ExampleTypeCheck shows the warning kube-controller-manager would write to a
@@ -16,7 +16,7 @@ func ExampleTypeCheck() {
 				"apiGroups": []any{"apps"}, "apiVersions": []any{"v1"}, "operations": []any{"CREATE"}, "resources": []any{"deployments"}}}},
 			"validations": []any{map[string]any{"expression": "object.spec.replicaz <= 5"}},
 		}}
-	warnings, err := admission.TypeCheck(policy, admission.TypeCheckOptions{})
+	warnings, err := policystatus.TypeCheck(policy, policystatus.Options{})
 	if err != nil {
 		panic(err)
 	}

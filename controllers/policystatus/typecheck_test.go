@@ -1,4 +1,4 @@
-package admission_test
+package policystatus_test
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/controllers/policystatus"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
@@ -22,7 +22,7 @@ var typeNameDigits = regexp.MustCompile(`\b([A-Z][A-Za-z]*)[0-9]+\b`)
 // apiserver's TypeChecker's warnings for policies.yaml (written by conformance/admission's
 // TestTypeCheckGoldens over the real cluster's discovery and OpenAPI).
 func TestTypeCheckGoldens(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "admission", "typecheck")
+	dir := filepath.Join("..", "..", "testdata", "admission", "typecheck")
 	b, err := os.ReadFile(filepath.Join(dir, "policies.yaml"))
 	require.NoError(t, err)
 	docs, err := codec.DecodeDocuments(b)
@@ -34,7 +34,7 @@ func TestTypeCheckGoldens(t *testing.T) {
 	require.Len(t, golden, len(docs))
 	for _, d := range docs {
 		name := d["metadata"].(map[string]any)["name"].(string)
-		ws, err := admission.TypeCheck(d, admission.TypeCheckOptions{})
+		ws, err := policystatus.TypeCheck(d, policystatus.Options{})
 		require.NoError(t, err, name)
 		got, err := json.Marshal(ws)
 		require.NoError(t, err)
@@ -67,7 +67,7 @@ func TestTypeCheckCRD(t *testing.T) {
 				map[string]any{"expression": "object.spec.size == 'big'"},
 				map[string]any{"expression": "object.spec.since > 1"},
 			}}}
-	ws, err := admission.TypeCheck(pol, admission.TypeCheckOptions{CRDs: []*schema.CRD{crd}})
+	ws, err := policystatus.TypeCheck(pol, policystatus.Options{CRDs: []*schema.CRD{crd}})
 	require.NoError(t, err)
 	require.Len(t, ws, 3)
 	assert.Equal(t, "spec.validations[0].expression", ws[0].FieldRef)
@@ -78,6 +78,6 @@ func TestTypeCheckCRD(t *testing.T) {
 }
 
 func TestTypeCheckNotAPolicy(t *testing.T) {
-	_, err := admission.TypeCheck(map[string]any{"kind": "ConfigMap"}, admission.TypeCheckOptions{})
+	_, err := policystatus.TypeCheck(map[string]any{"kind": "ConfigMap"}, policystatus.Options{})
 	assert.EqualError(t, err, `type checking needs a ValidatingAdmissionPolicy, got kind "ConfigMap"`)
 }

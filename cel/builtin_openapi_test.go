@@ -1,4 +1,4 @@
-package admission
+package cel
 
 import (
 	"bytes"
@@ -17,27 +17,27 @@ import (
 )
 
 // servedNode reads the parts of an OpenAPI v3 schema the catalogue keeps.
-func servedNode(s map[string]any) *openAPINode {
+func servedNode(s map[string]any) *OpenAPISchema {
 	if ref, ok := s["$ref"].(string); ok {
-		return &openAPINode{Ref: strings.TrimPrefix(ref, "#/components/schemas/")}
+		return &OpenAPISchema{Ref: strings.TrimPrefix(ref, "#/components/schemas/")}
 	}
 	// A ref wrapped in allOf (to keep its description) is the ref (resolver.refOf).
 	if all, ok := s["allOf"].([]any); ok {
 		for _, a := range all {
 			if am, ok := a.(map[string]any); ok {
 				if n := servedNode(am); n.Ref != "" {
-					return &openAPINode{Ref: n.Ref}
+					return &OpenAPISchema{Ref: n.Ref}
 				}
 			}
 		}
 	}
-	n := &openAPINode{}
+	n := &OpenAPISchema{}
 	n.Type, _ = s["type"].(string)
 	n.Format, _ = s["format"].(string)
 	n.IntOrString, _ = s["x-kubernetes-int-or-string"].(bool)
 	n.Embedded, _ = s["x-kubernetes-embedded-resource"].(bool)
 	if props, ok := s["properties"].(map[string]any); ok {
-		n.Props = map[string]*openAPINode{}
+		n.Props = map[string]*OpenAPISchema{}
 		for k, p := range props {
 			if pm, ok := p.(map[string]any); ok {
 				n.Props[k] = servedNode(pm)
@@ -55,10 +55,10 @@ func servedNode(s map[string]any) *openAPINode {
 
 // buildOpenAPICatalogue reads the recorded OpenAPI v3 documents.
 func buildOpenAPICatalogue(t *testing.T) []byte {
-	files, err := filepath.Glob(filepath.Join("..", "internal", "gen", "testdata", "openapi", "*.json.gz"))
+	files, err := filepath.Glob(filepath.Join("..", "cluster", "data", "openapi", "v3", "*.json.gz"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
-	cat := openAPICatalogue{Kinds: map[string]string{}, Defs: map[string]*openAPINode{}}
+	cat := OpenAPICatalogue{Kinds: map[string]string{}, Defs: map[string]*OpenAPISchema{}}
 	for _, f := range files {
 		fh, err := os.Open(f)
 		require.NoError(t, err)
@@ -98,12 +98,12 @@ func buildOpenAPICatalogue(t *testing.T) []byte {
 	return buf.Bytes()
 }
 
-// TestTypeCheckOpenAPIData checks the embedded catalogue is the one the
+// TestBuiltinOpenAPIData checks the embedded catalogue is the one the
 // recorded OpenAPI documents give (UPDATE_GOLDEN=1 rewrites it).
-func TestTypeCheckOpenAPIData(t *testing.T) {
+func TestBuiltinOpenAPIData(t *testing.T) {
 	data := buildOpenAPICatalogue(t)
 	if os.Getenv("UPDATE_GOLDEN") != "" {
-		require.NoError(t, os.WriteFile("typecheck_openapi.json.gz", data, 0o644))
+		require.NoError(t, os.WriteFile("builtin_openapi.json.gz", data, 0o644))
 		return
 	}
 	unzip := func(b []byte) string {
@@ -113,5 +113,5 @@ func TestTypeCheckOpenAPIData(t *testing.T) {
 		require.NoError(t, err)
 		return string(out)
 	}
-	assert.JSONEq(t, unzip(data), unzip(typeCheckOpenAPI), "typecheck_openapi.json.gz is stale: UPDATE_GOLDEN=1 go test ./admission -run TestTypeCheckOpenAPIData")
+	assert.JSONEq(t, unzip(data), unzip(builtinOpenAPI), "builtin_openapi.json.gz is stale: UPDATE_GOLDEN=1 go test ./cel -run TestBuiltinOpenAPIData")
 }

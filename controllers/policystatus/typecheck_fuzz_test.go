@@ -1,4 +1,4 @@
-package admission_test
+package policystatus_test
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/controllers/policystatus"
 )
 
 // FuzzTypeCheck: any decoded policy type-checks without panicking and is not modified.
@@ -20,7 +20,7 @@ func FuzzTypeCheck(f *testing.F) {
 			return
 		}
 		before, _ := json.Marshal(p)
-		_, _ = admission.TypeCheck(p, admission.TypeCheckOptions{})
+		_, _ = policystatus.TypeCheck(p, policystatus.Options{})
 		after, _ := json.Marshal(p)
 		assert.JSONEq(t, string(before), string(after))
 	})

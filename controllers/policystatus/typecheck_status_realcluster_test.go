@@ -1,4 +1,4 @@
-package admission_test
+package policystatus_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/controllers/policystatus"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
@@ -22,7 +22,7 @@ import (
 // TypeCheck must give the same expressionWarnings, field refs and texts byte for byte (the
 // nanoseconds in type names aside).
 func TestRealClusterTypeCheckStatus(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "admission", "realcluster-typecheck")
+	dir := filepath.Join("..", "..", "testdata", "admission", "realcluster-typecheck")
 	cb, err := os.ReadFile(filepath.Join(dir, "crd.yaml"))
 	require.NoError(t, err)
 	crdObj, err := codec.DecodeObject(cb)
@@ -37,7 +37,7 @@ func TestRealClusterTypeCheckStatus(t *testing.T) {
 	require.NoError(t, err)
 	var status map[string]struct {
 		TypeChecking *struct {
-			ExpressionWarnings []admission.ExpressionWarning `json:"expressionWarnings"`
+			ExpressionWarnings []policystatus.ExpressionWarning `json:"expressionWarnings"`
 		} `json:"typeChecking"`
 	}
 	require.NoError(t, json.Unmarshal(sb, &status))
@@ -51,15 +51,15 @@ func TestRealClusterTypeCheckStatus(t *testing.T) {
 			require.True(t, ok)
 			require.NotNil(t, st.TypeChecking, "the controller checked %s", name)
 			want := st.TypeChecking.ExpressionWarnings
-			got, err := admission.TypeCheck(p, admission.TypeCheckOptions{CRDs: []*schema.CRD{crd}})
+			got, err := policystatus.TypeCheck(p, policystatus.Options{CRDs: []*schema.CRD{crd}})
 			require.NoError(t, err)
 			if len(want) > 0 {
 				warned++
 			}
-			norm := func(ws []admission.ExpressionWarning) []admission.ExpressionWarning {
-				out := make([]admission.ExpressionWarning, len(ws))
+			norm := func(ws []policystatus.ExpressionWarning) []policystatus.ExpressionWarning {
+				out := make([]policystatus.ExpressionWarning, len(ws))
 				for i, w := range ws {
-					out[i] = admission.ExpressionWarning{FieldRef: w.FieldRef, Warning: typeNameDigits.ReplaceAllString(w.Warning, "${1}0")}
+					out[i] = policystatus.ExpressionWarning{FieldRef: w.FieldRef, Warning: typeNameDigits.ReplaceAllString(w.Warning, "${1}0")}
 				}
 				return out
 			}

@@ -1,4 +1,4 @@
-package admission
+package policystatus
 
 import (
 	"fmt"
@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	celgo "github.com/google/cel-go/cel"
 
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/schema"
@@ -23,8 +21,8 @@ type ExpressionWarning struct {
 	Warning  string `json:"warning"`
 }
 
-// TypeCheckOptions are the inputs of TypeCheck besides the policy.
-type TypeCheckOptions struct {
+// Options are the inputs of TypeCheck besides the policy.
+type Options struct {
 	// CRDs are the custom resources the cluster serves, as the RESTMapper and
 	// the OpenAPI v3 discovery would show them to the type checker.
 	CRDs []*schema.CRD
@@ -50,7 +48,7 @@ const maxTypesToCheck = 10
 // expression and messageExpression is compiled. Kinds without a schema are
 // not checked. The result is nil when nothing is found. The policy is not
 // modified.
-func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarning, error) {
+func TypeCheck(policy map[string]any, opts Options) ([]ExpressionWarning, error) {
 	if k, _ := policy["kind"].(string); k != "ValidatingAdmissionPolicy" {
 		return nil, fmt.Errorf("type checking needs a ValidatingAdmissionPolicy, got kind %q", k)
 	}
@@ -72,7 +70,7 @@ func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarnin
 			continue
 		}
 		var d *cel.DeclType
-		if t := schemaDecl(s, true); t != nil {
+		if t := s.DeclType(true); t != nil {
 			d = t.WithTypeName(uniqueName(gvk.Kind))
 		}
 		kinds = append(kinds, checked{gvk: gvk, decl: d})
@@ -87,24 +85,24 @@ func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarnin
 	var paramDecl *cel.DeclType
 	if hasParams {
 		if s, ok := res.schema(paramGVK); ok {
-			if t := schemaDecl(s, true); t != nil {
+			if t := s.DeclType(true); t != nil {
 				paramDecl = t.WithTypeName(uniqueName(paramGVK.Kind))
 			}
 		}
 	}
-	var vars []namedExpr
+	var vars []cel.NamedExpr
 	vs, _ := spec["variables"].([]any)
 	for _, v := range vs {
 		vm, _ := v.(map[string]any)
-		vars = append(vars, namedExpr{name: getString(vm, "name"), expr: getString(vm, "expression")})
+		vars = append(vars, cel.NamedExpr{Name: getString(vm, "name"), Expr: getString(vm, "expression")})
 	}
-	compilers := make([]*compiler, len(kinds))
+	compilers := make([]*cel.Composition, len(kinds))
 	for i, k := range kinds {
-		env, err := typeCheckEnv(k.decl, paramDecl, hasParams)
+		env, err := cel.TypeCheckEnv(k.decl, paramDecl, hasParams)
 		if err != nil {
 			return nil, err
 		}
-		c, _, err := newCompilerIn(env, vars)
+		c, _, err := cel.NewComposition(env, vars)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +111,7 @@ func TypeCheck(policy map[string]any, opts TypeCheckOptions) ([]ExpressionWarnin
 	check := func(expr string) string {
 		var msgs []string
 		for i, k := range kinds {
-			if _, iss := compilers[i].env.Compile(expr); iss != nil && iss.Err() != nil {
+			if _, iss := compilers[i].Env.Compile(expr); iss != nil && iss.Err() != nil {
 				msgs = append(msgs, fmt.Sprintf("%v: %s\n", schemaGVK(k.gvk), iss.String()))
 			}
 		}
@@ -139,48 +137,13 @@ func schemaGVK(g schema.GroupVersionKind) schema.GroupVersionKind {
 	return schema.GroupVersionKind{Group: g.Group, Version: g.Version, Kind: g.Kind}
 }
 
-// typeCheckEnv is the type checker's buildEnvSet: namespaceObject and
-// request declared, object and oldObject of the kind's type (dyn without
-// one), params of the paramKind's type (dyn without one) when the policy has
-// a paramKind, and authorizer (without authorizer.requestResource).
-func typeCheckEnv(object, params *cel.DeclType, hasParams bool) (*celgo.Env, error) {
-	base, err := cel.BaseEnv(cel.V1_37)
-	if err != nil {
-		return nil, err
-	}
-	req, ns := requestDecl(), namespaceDecl()
-	roots := []*cel.DeclType{ns, req}
-	objType := celgo.DynType
-	if object != nil {
-		roots = append(roots, object)
-		objType = object.CelType()
-	}
-	opts := []celgo.EnvOption{
-		celgo.Variable(varNamespace, ns.CelType()),
-		celgo.Variable(varRequest, req.CelType()),
-		celgo.Variable(varObject, objType),
-		celgo.Variable(varOldObject, objType),
-	}
-	if hasParams {
-		pt := celgo.DynType
-		if params != nil {
-			roots = append(roots, params)
-			pt = params.CelType()
-		}
-		opts = append(opts, celgo.Variable(varParams, pt))
-	}
-	opts = append(opts, celgo.Variable(varAuthz, cel.AuthorizerType))
-	opts = append([]celgo.EnvOption{celgo.CustomTypeProvider(newDeclProvider(base.CELTypeProvider(), roots...))}, opts...)
-	return base.Extend(opts...)
-}
-
 // typeResolver answers the RESTMapper's KindsFor and the schema resolver's
 // ResolveSchema for the type checker: built-in kinds served by default and
 // the given CRDs.
 type typeResolver struct {
 	mappers []*gvMapper
-	crds    map[schema.GroupVersionKind]*openAPINode
-	cat     *openAPICatalogue
+	crds    map[schema.GroupVersionKind]*cel.OpenAPISchema
+	cat     *cel.OpenAPICatalogue
 }
 
 // gvMapper is the DefaultRESTMapper discovery builds for one group version:
@@ -273,7 +236,7 @@ func loadBuiltinMappers() ([]*gvMapper, error) {
 }
 
 func newTypeResolver(crds []*schema.CRD) (*typeResolver, error) {
-	cat, err := loadOpenAPI()
+	cat, err := cel.BuiltinOpenAPI()
 	if err != nil {
 		return nil, err
 	}
@@ -281,7 +244,7 @@ func newTypeResolver(crds []*schema.CRD) (*typeResolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &typeResolver{mappers: ms, cat: cat, crds: map[schema.GroupVersionKind]*openAPINode{}}
+	r := &typeResolver{mappers: ms, cat: cat, crds: map[schema.GroupVersionKind]*cel.OpenAPISchema{}}
 	for _, crd := range crds {
 		for _, v := range crd.Versions {
 			if !v.Served {
@@ -292,8 +255,8 @@ func newTypeResolver(crds []*schema.CRD) (*typeResolver, error) {
 			gvk := schema.GroupVersionKind{Group: crd.Group, Version: v.Name, Kind: crd.Names.Kind}
 			r.crds[gvk] = s
 			if crd.Names.ListKind != "" {
-				str := &openAPINode{Type: "string"}
-				r.crds[schema.GroupVersionKind{Group: crd.Group, Version: v.Name, Kind: crd.Names.ListKind}] = &openAPINode{Type: "object", Props: map[string]*openAPINode{
+				str := &cel.OpenAPISchema{Type: "string"}
+				r.crds[schema.GroupVersionKind{Group: crd.Group, Version: v.Name, Kind: crd.Names.ListKind}] = &cel.OpenAPISchema{Type: "object", Props: map[string]*cel.OpenAPISchema{
 					"apiVersion": str, "kind": str,
 					"metadata": {Ref: "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"},
 					"items":    {Type: "array", Items: s},
@@ -307,30 +270,30 @@ func newTypeResolver(crds []*schema.CRD) (*typeResolver, error) {
 // crdOpenAPI is the schema the apiextensions OpenAPI builder serves for a
 // version: the structural schema with apiVersion, kind and metadata (a
 // reference to ObjectMeta) at the root.
-func crdOpenAPI(s *schema.Structural) *openAPINode {
+func crdOpenAPI(s *schema.Structural) *cel.OpenAPISchema {
 	root := structuralNode(s)
 	if root == nil {
-		root = &openAPINode{Type: "object"}
+		root = &cel.OpenAPISchema{Type: "object"}
 	}
 	if root.Props == nil {
-		root.Props = map[string]*openAPINode{}
+		root.Props = map[string]*cel.OpenAPISchema{}
 	}
-	str := &openAPINode{Type: "string"}
+	str := &cel.OpenAPISchema{Type: "string"}
 	root.Props["apiVersion"], root.Props["kind"] = str, str
-	root.Props["metadata"] = &openAPINode{Ref: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
+	root.Props["metadata"] = &cel.OpenAPISchema{Ref: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
 	return root
 }
 
-func structuralNode(s *schema.Structural) *openAPINode {
+func structuralNode(s *schema.Structural) *cel.OpenAPISchema {
 	if s == nil {
 		return nil
 	}
-	n := &openAPINode{Type: s.Type, IntOrString: s.XIntOrString, Embedded: s.XEmbeddedResource}
+	n := &cel.OpenAPISchema{Type: s.Type, IntOrString: s.XIntOrString, Embedded: s.XEmbeddedResource}
 	if s.ValueValidation != nil {
 		n.Format = s.ValueValidation.Format
 	}
 	if s.Properties != nil {
-		n.Props = make(map[string]*openAPINode, len(s.Properties))
+		n.Props = make(map[string]*cel.OpenAPISchema, len(s.Properties))
 		for k, p := range s.Properties {
 			n.Props[k] = structuralNode(p)
 		}
@@ -344,12 +307,12 @@ func structuralNode(s *schema.Structural) *openAPINode {
 
 // schema is the combined resolver: the apiserver's definitions for built-in
 // kinds, the OpenAPI v3 discovery for the others.
-func (r *typeResolver) schema(gvk schema.GroupVersionKind) (*openAPINode, bool) {
-	if s, ok := r.cat.schemaFor(gvk); ok {
+func (r *typeResolver) schema(gvk schema.GroupVersionKind) (*cel.OpenAPISchema, bool) {
+	if s, ok := r.cat.SchemaFor(gvk); ok {
 		return s, true
 	}
 	if s, ok := r.crds[gvk]; ok {
-		res := r.cat.resolve(s, map[string]bool{})
+		res := r.cat.Resolve(s)
 		return res, res != nil
 	}
 	return nil, false
@@ -475,6 +438,29 @@ func noWildcards(xs []string) []string {
 			return nil
 		}
 		out = append(out, x)
+	}
+	return out
+}
+
+func getMap(m map[string]any, keys ...string) map[string]any {
+	for _, k := range keys {
+		m, _ = m[k].(map[string]any)
+	}
+	return m
+}
+
+func getString(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+// stringList is the strings of v, a list.
+func stringList(v any) (out []string) {
+	xs, _ := v.([]any)
+	for _, x := range xs {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
 	}
 	return out
 }
