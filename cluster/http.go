@@ -30,7 +30,9 @@ const maxBody = 3<<20 + 1
 // maps to a user; with no Tokens every request is the admin user.
 func (c *Cluster) Handler() http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		withProtobuf(rw, r, c.serveHTTP) // protobuf.go: built-ins in protobuf when asked
+		// table.go: Table and metadata-only protobuf output; protobuf.go: built-ins in
+		// protobuf when asked.
+		c.withOutput(rw, r, func(rw http.ResponseWriter, r *http.Request) { withProtobuf(rw, r, c.serveHTTP) })
 	})
 }
 

@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,15 +14,22 @@ import (
 )
 
 // FuzzHandler sends random requests to the REST handler: it never panics, always answers with a
-// valid status code, and a JSON answer that is not a success is a metav1.Status.
+// valid status code, and a JSON answer that is not a success is a metav1.Status. accept is the
+// Accept header (Table, PartialObjectMetadata, protobuf and their parameters).
 func FuzzHandler(f *testing.F) {
-	f.Add("POST", "/api/v1/namespaces", "application/json", []byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`))
-	f.Add("PATCH", "/api/v1/namespaces/demo/configmaps/x?fieldManager=a", "application/apply-patch+yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"))
-	f.Add("GET", "/apis/apps/v1/namespaces/demo/deployments?watch=1&sendInitialEvents=true", "", []byte(nil))
-	f.Add("DELETE", "/api/v1/namespaces/demo?propagationPolicy=Foreground", "", []byte(`{"gracePeriodSeconds":-1}`))
-	f.Add("GET", "/apis", "", []byte(nil))
-	f.Add("PUT", "/apis/x/v1/y/z", "application/yaml", []byte("{"))
-	f.Fuzz(func(t *testing.T, method, path, contentType string, body []byte) {
+	const table = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
+	f.Add("POST", "/api/v1/namespaces", "application/json", "", []byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`))
+	f.Add("PATCH", "/api/v1/namespaces/demo/configmaps/x?fieldManager=a", "application/apply-patch+yaml", table, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"))
+	f.Add("GET", "/apis/apps/v1/namespaces/demo/deployments?watch=1&sendInitialEvents=true", "", table, []byte(nil))
+	f.Add("DELETE", "/api/v1/namespaces/demo?propagationPolicy=Foreground", "", "", []byte(`{"gracePeriodSeconds":-1}`))
+	f.Add("GET", "/apis", "", "", []byte(nil))
+	f.Add("PUT", "/apis/x/v1/y/z", "application/yaml", "", []byte("{"))
+	f.Add("POST", "/api/v1/namespaces?includeObject=Object", "application/json", "application/yaml;as=Table;g=meta.k8s.io;v=v1beta1", []byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`))
+	f.Add("GET", "/api/v1/namespaces?includeObject=x", "", table, []byte(nil))
+	f.Add("GET", "/api/v1/namespaces/demo/pods?watch=true", "", "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json", []byte(nil))
+	f.Add("GET", "/apis/x.example.com/v1/ys", "", "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1;q=0", []byte(nil))
+	f.Add("GET", "/api/v1/nodes", "", "*/*;as=Table;g=meta.k8s.io;v=v1;stream=watch;sv=v2,text/*", []byte(nil))
+	f.Fuzz(func(t *testing.T, method, path, contentType, accept string, body []byte) {
 		if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, " \r\n#") {
 			return
 		}
@@ -38,14 +46,18 @@ func FuzzHandler(f *testing.F) {
 				return
 			}
 			req.Header.Set("Content-Type", contentType)
+			req.Header.Set("Accept", accept)
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)
 			cancel()
 			if rec.Code < 100 || rec.Code > 599 {
 				t.Fatalf("%s %s: status %d", m, path, rec.Code)
 			}
+			var answer struct {
+				Kind string `json:"kind"`
+			}
 			if rec.Code >= 400 && strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") &&
-				!bytes.Contains(rec.Body.Bytes(), []byte(`"kind":"Status"`)) {
+				(json.Unmarshal(rec.Body.Bytes(), &answer) != nil || answer.Kind != "Status") {
 				t.Fatalf("%s %s: %d without a Status body: %s", m, path, rec.Code, rec.Body.Bytes())
 			}
 		}

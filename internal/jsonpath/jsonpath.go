@@ -29,6 +29,7 @@
 package jsonpath
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -496,4 +497,35 @@ func cmpOrdered[T int64 | float64 | string](a, b T) int {
 		return 1
 	}
 	return 0
+}
+
+// First returns the first result of the template's first piece applied to data, as a custom
+// resource's printer column reads its JSONPath (client-go's FindResults, results[0][0]): ok is
+// false when there is none. A text piece is its own result.
+func (t *Template) First(data any, opts Options) (result any, ok bool, err error) {
+	if t.endErr != nil {
+		return nil, false, t.endErr
+	}
+	if len(t.items) == 0 {
+		return nil, false, nil
+	}
+	it := t.items[0]
+	if it.text != nil {
+		return *it.text, true, nil
+	}
+	results, err := eval([]any{data}, it.action, opts)
+	if err != nil || len(results) == 0 {
+		return nil, false, err
+	}
+	return results[0], true, nil
+}
+
+// Text is one result as Execute prints it: strings as they are, numbers and booleans as Go
+// prints them, maps and lists as compact JSON, nil as null.
+func Text(v any) (string, error) {
+	var b bytes.Buffer
+	if err := printResults(&b, []any{v}); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
