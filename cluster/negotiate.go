@@ -36,22 +36,24 @@ const yamlType = "application/yaml"
 // resource that is not served, which the apiserver checks first).
 const unacceptable = "application/x-writepath-unacceptable"
 
-type acceptClause struct {
+type mediaRange struct {
 	typ, subtype string
 	q            float64
 	params       map[string]string
 }
 
-// parseAccept is goautoneg.ParseAccept: at most maxAcceptClauses clauses are read.
-func parseAccept(header string) []acceptClause {
-	var out []acceptClause
+// parseMediaRanges is goautoneg.ParseAccept: at most maxAcceptClauses clauses are read. It
+// differs from accept.go's parseAccept (aggregated discovery's) in what goautoneg keeps: q=0
+// clauses, unquoted values, wildcards after concrete types of the same q.
+func parseMediaRanges(header string) []mediaRange {
+	var out []mediaRange
 	for i, part := range strings.Split(header, ",") {
 		if i >= maxAcceptClauses {
 			break
 		}
 		part = strings.Trim(part, " ")
 		fields := strings.Split(part, ";")
-		c := acceptClause{q: 1}
+		c := mediaRange{q: 1}
 		typ, sub, hasSub := strings.Cut(fields[0], "/")
 		c.typ = strings.Trim(typ, " ")
 		switch {
@@ -106,7 +108,7 @@ func negotiateOutput(accept string, custom bool) (output, bool) {
 		return output{mediaType: jsonType}, true
 	}
 	serializers := []string{jsonType, yamlType, protobufType}
-	for _, c := range parseAccept(accept) {
+	for _, c := range parseMediaRanges(accept) {
 		for _, s := range serializers {
 			typ, sub, _ := strings.Cut(s, "/")
 			if !(c.typ == typ && (c.subtype == sub || c.subtype == "*") || c.typ == "*" && c.subtype == "*") {
