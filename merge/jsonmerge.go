@@ -27,6 +27,10 @@ type Options struct {
 	FieldValidation schema.FieldValidation
 	// MaxRequestBytes caps the patch body; 0 means 3 MiB, negative no limit.
 	MaxRequestBytes int64
+	// ShareUnpatched lets ApplyStrategic's result share with obj the values the patch does
+	// not reach, instead of copying all of obj: the caller must then change neither. The
+	// result is the same value either way.
+	ShareUnpatched bool
 
 	stats *mergeStats // work counters, set by the scaling tests only
 }
@@ -479,6 +483,81 @@ func decodeJSON(data []byte) (any, error) {
 
 // copyObject deep-copies an object as the apiserver's JSON round trip reads it
 // back (value.RoundTripJSON: a float64 that encodes as an integer becomes int64).
+// copyAlongPatch is copyObject for a strategic merge of patch, which changes only what the
+// patch names: the maps on the way to the patch's members are copied, the values at its
+// members are copied (RoundTripJSON), and the rest of obj is shared. ok is false when the
+// result could differ from copyObject's: a directive ($patch, $retainKeys, $setElementOrder,
+// ...) at a level (the merge may then change any of its members), or a shared value
+// RoundTripJSON would change (a float64 that encodes as an integer, a typed nil map or list,
+// a value outside the model); the caller then copies obj whole.
+func copyAlongPatch(obj, patch map[string]any) (map[string]any, bool) {
+	for k := range patch {
+		if strings.HasPrefix(k, "$") {
+			return nil, false
+		}
+	}
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		pv, patched := patch[k]
+		if !patched {
+			if !roundTripsToItself(v) {
+				return nil, false
+			}
+			out[k] = v
+			continue
+		}
+		pm, pok := pv.(map[string]any)
+		om, ook := v.(map[string]any)
+		if pok && ook && om != nil {
+			c, ok := copyAlongPatch(om, pm)
+			if !ok {
+				return nil, false
+			}
+			out[k] = c
+			continue
+		}
+		c, err := value.RoundTripJSON(v)
+		if err != nil {
+			return nil, false
+		}
+		out[k] = c
+	}
+	return out, true
+}
+
+// roundTripsToItself reports whether value.RoundTripJSON(v) equals v, without copying.
+func roundTripsToItself(v any) bool {
+	switch x := v.(type) {
+	case nil, bool, int64, string:
+		return true
+	case float64:
+		r, err := value.RoundTripJSON(x)
+		_, still := r.(float64)
+		return err == nil && still
+	case map[string]any:
+		if x == nil {
+			return false
+		}
+		for _, e := range x {
+			if !roundTripsToItself(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if x == nil {
+			return false
+		}
+		for _, e := range x {
+			if !roundTripsToItself(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 func copyObject(m map[string]any) (map[string]any, error) {
 	v, err := value.RoundTripJSON(m)
 	if err != nil {

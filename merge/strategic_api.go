@@ -47,9 +47,15 @@ func ApplyStrategic(obj map[string]any, patchJSON []byte, meta Meta, opts Option
 	if err != nil {
 		return Result{}, err
 	}
-	original, err := copyObject(obj)
-	if err != nil {
-		return Result{}, fail(status.InternalError(err), err)
+	var original map[string]any
+	shared := false
+	if opts.ShareUnpatched && obj != nil {
+		original, shared = copyAlongPatch(obj, patchMap)
+	}
+	if !shared {
+		if original, err = copyObject(obj); err != nil {
+			return Result{}, fail(status.InternalError(err), err)
+		}
 	}
 	if original == nil {
 		original = map[string]any{}

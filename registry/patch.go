@@ -126,7 +126,9 @@ func (h *handler) applyPatch(pt string, live map[string]any, o writeOptions) (ma
 		if err != nil {
 			return nil, status.InternalError(err)
 		}
-		r, err := merge.ApplyStrategic(live, h.req.Body, meta, merge.Options{FieldValidation: fv})
+		// The patched object is only read until typedUnstructured makes the fresh one the
+		// write goes on with: it may share with live what the patch does not reach.
+		r, err := merge.ApplyStrategic(live, h.req.Body, meta, merge.Options{FieldValidation: fv, ShareUnpatched: ep.builtin != nil})
 		if err != nil {
 			return nil, patchStatus(err)
 		}
