@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,7 +27,7 @@ import (
 // is built on its first request and kept until the CRDs change (the names and resourceVersions of
 // the stored CRDs are the key), so a fresh cluster costs nothing until a client asks.
 
-//go:embed data/openapi/v3/*.json.gz
+//go:embed data/openapi/v3/*.json.gz data/openapi/v3-other/*.json.gz data/openapi/v2.json.gz data/openapi/crd-v3-definitions.json.gz
 var openAPIData embed.FS
 
 // openAPIDoc is one served document with its hash: the upper-case hex SHA-512 of its bytes, as
@@ -46,21 +45,25 @@ func newOpenAPIDoc(body []byte) *openAPIDoc {
 // builtinV3 is the recorded document of every built-in path of /openapi/v3 ("api/v1",
 // "apis/apps/v1", ...), decompressed on first use.
 var builtinV3 = sync.OnceValues(func() (map[string]*openAPIDoc, error) {
-	files, err := openAPIData.ReadDir("data/openapi/v3")
-	if err != nil {
-		return nil, err
-	}
 	docs := map[string]*openAPIDoc{}
-	for _, f := range files {
-		name, ok := strings.CutSuffix(f.Name(), ".json.gz")
-		if !ok {
-			continue
-		}
-		b, err := gunzipFile("data/openapi/v3/" + f.Name())
+	// v3 holds the group versions' documents (internal/gen reads them too), v3-other the rest
+	// (api, apis, apis/<group>, version, ...).
+	for _, dir := range []string{"data/openapi/v3", "data/openapi/v3-other"} {
+		files, err := openAPIData.ReadDir(dir)
 		if err != nil {
 			return nil, err
 		}
-		docs[strings.ReplaceAll(name, "__", "/")] = newOpenAPIDoc(b)
+		for _, f := range files {
+			name, ok := strings.CutSuffix(f.Name(), ".json.gz")
+			if !ok {
+				continue
+			}
+			b, err := gunzipFile(dir + "/" + f.Name())
+			if err != nil {
+				return nil, err
+			}
+			docs[strings.ReplaceAll(name, "__", "/")] = newOpenAPIDoc(b)
+		}
 	}
 	return docs, nil
 })
@@ -84,6 +87,12 @@ type openAPIState struct {
 	// v3 holds every /openapi/v3 document by path; index is /openapi/v3 itself.
 	v3    map[string]*openAPIDoc
 	index *openAPIDoc
+	// crds are the stored CRDs the documents were built for.
+	crds []map[string]any
+
+	v2Once         sync.Once
+	v2JSON, v2Prot *openAPIDoc
+	v2Err          error
 }
 
 // openAPICache keeps the state for the CRDs last seen.
@@ -112,7 +121,16 @@ func (c *Cluster) openAPI(ctx context.Context) (*openAPIState, error) {
 	for p, d := range builtin {
 		s.v3[p] = d
 	}
-	_ = crds // custom resources: next
+	s.crds = crds
+	custom, err := crdOpenAPIV3(crds) // openapi_crd.go
+	if err != nil {
+		return nil, err
+	}
+	for p, d := range custom {
+		if _, ok := s.v3[p]; !ok { // a built-in group version is never replaced by a CRD's
+			s.v3[p] = d
+		}
+	}
 	type entry struct {
 		URL string `json:"serverRelativeURL"`
 	}
@@ -160,32 +178,37 @@ func (c *Cluster) serveOpenAPIV3(rw http.ResponseWriter, r *http.Request, p stri
 	}
 	rest := strings.TrimPrefix(strings.TrimPrefix(p, "/openapi/v3"), "/")
 	if rest == "" {
-		rw.Header().Set("Content-Type", "application/json")
+		// kube-openapi writes the index without a Content-Type: net/http sniffs text/plain.
+		rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		rw.Header().Set("Cache-Control", "no-cache, private")
 		http.ServeContent(rw, r, "/openapi/v3", time.Time{}, bytes.NewReader(s.index.body))
 		return
 	}
 	d, ok := s.v3[rest]
 	if !ok {
-		http.Error(rw, "404 page not found", http.StatusNotFound)
+		rw.Header().Set("Cache-Control", "no-cache, private")
+		rw.WriteHeader(http.StatusNotFound)
 		return
 	}
+	rw.Header().Set("Vary", "Accept")
+	rw.Header().Set("Cache-Control", "no-cache, private")
 	if !acceptsJSON(r.Header.Get("Accept")) {
-		http.Error(rw, "406 - Unsupported Media Type", http.StatusNotAcceptable)
+		rw.WriteHeader(http.StatusNotAcceptable)
 		return
 	}
+	rw.Header().Set("Content-Type", "application/json")
+	rw.Header().Set("Etag", strconv.Quote(d.hash))
 	if hash := r.URL.Query().Get("hash"); hash != "" {
 		if hash != d.hash {
 			u := *r.URL
 			u.RawQuery = "hash=" + d.hash
-			http.Redirect(rw, r, u.String(), http.StatusMovedPermanently)
+			rw.Header().Set("Location", u.String())
+			rw.WriteHeader(http.StatusMovedPermanently)
 			return
 		}
-		rw.Header().Set("Vary", "Accept")
 		rw.Header().Set("Cache-Control", "public, immutable")
-		rw.Header().Set("Expires", c.clock.Now().AddDate(1, 0, 0).UTC().Format(http.TimeFormat))
+		rw.Header().Set("Expires", c.clock.Now().AddDate(1, 0, 0).UTC().Format(time.RFC1123))
 	}
-	rw.Header().Set("Content-Type", "application/json")
-	rw.Header().Set("Etag", strconv.Quote(d.hash))
 	http.ServeContent(rw, r, "", time.Time{}, bytes.NewReader(d.body))
 }
 
@@ -195,15 +218,8 @@ func acceptsJSON(accept string) bool {
 	if strings.TrimSpace(accept) == "" {
 		return true
 	}
-	for i, part := range strings.Split(accept, ",") {
-		if i >= maxAcceptClauses {
-			break
-		}
-		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
-			continue
-		}
-		if mt == "*/*" || mt == "application/*" || mt == "application/json" {
+	for _, cl := range parseAccept(accept) {
+		if cl.mediaType == "*/*" || cl.mediaType == "application/*" || cl.mediaType == "application/json" {
 			return true
 		}
 	}
@@ -212,10 +228,14 @@ func acceptsJSON(accept string) bool {
 
 // openAPIPath reports whether p is served by the OpenAPI handlers.
 func openAPIPath(p string) bool {
-	return p == "/openapi/v3" || strings.HasPrefix(p, "/openapi/v3/")
+	return p == "/openapi/v2" || p == "/openapi/v3" || strings.HasPrefix(p, "/openapi/v3/")
 }
 
-// serveOpenAPI answers /openapi/v3[/...].
+// serveOpenAPI answers /openapi/v2 and /openapi/v3[/...].
 func (c *Cluster) serveOpenAPI(rw http.ResponseWriter, r *http.Request, p string) {
+	if p == "/openapi/v2" {
+		c.serveOpenAPIV2(rw, r) // openapi_v2.go
+		return
+	}
 	c.serveOpenAPIV3(rw, r, p)
 }

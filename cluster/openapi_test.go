@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -9,9 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
 
 	"github.com/writepath/writepath/cluster"
 )
@@ -55,7 +58,8 @@ func (c *client) openAPIIndex() openAPIIndex {
 	c.t.Helper()
 	code, b, h := c.get("/openapi/v3", "application/json")
 	require.Equal(c.t, 200, code, "%s", b)
-	assert.Equal(c.t, "application/json", h.Get("Content-Type"))
+	assert.Equal(c.t, "text/plain; charset=utf-8", h.Get("Content-Type"), "kube-openapi leaves it to net/http's sniffing")
+	assert.Equal(c.t, "no-cache, private", h.Get("Cache-Control"))
 	var idx openAPIIndex
 	require.NoError(c.t, json.Unmarshal(b, &idx))
 	return idx
@@ -70,6 +74,10 @@ func TestOpenAPIV3BuiltinAsRecorded(t *testing.T) {
 	files, err := filepath.Glob("data/openapi/v3/*.json.gz")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
+	other, err := filepath.Glob("data/openapi/v3-other/*.json.gz")
+	require.NoError(t, err)
+	require.NotEmpty(t, other)
+	files = append(files, other...)
 	for _, f := range files {
 		p := strings.ReplaceAll(strings.TrimSuffix(filepath.Base(f), ".json.gz"), "__", "/")
 		e, ok := idx.Paths[p]
@@ -96,11 +104,12 @@ func TestOpenAPIV3HashAndNegotiation(t *testing.T) {
 	url := c.openAPIIndex().Paths["apis/apps/v1"].URL
 	require.NotEmpty(t, url)
 
-	// Without a hash: the document, its ETag, no caching headers.
+	// Without a hash: the document, its ETag, not cached.
 	code, _, h := c.get("/openapi/v3/apis/apps/v1", "")
 	assert.Equal(t, 200, code)
 	assert.NotEmpty(t, h.Get("Etag"))
-	assert.Empty(t, h.Get("Cache-Control"))
+	assert.Equal(t, "no-cache, private", h.Get("Cache-Control"))
+	assert.Empty(t, h.Get("Expires"))
 
 	// A stale hash is moved permanently to the current one.
 	req, err := http.NewRequest("GET", c.srv.URL+"/openapi/v3/apis/apps/v1?hash=0123", nil)
@@ -119,4 +128,133 @@ func TestOpenAPIV3HashAndNegotiation(t *testing.T) {
 	assert.Equal(t, 404, code)
 	code, _, _ = c.get(url, "text/plain")
 	assert.Equal(t, 406, code)
+}
+
+// startWithCRDs starts a cluster holding the CRDs of testdata/cluster/openapi/crds.yaml.
+func startWithCRDs(t *testing.T) *client {
+	t.Helper()
+	c, err := cluster.New(cluster.Options{Clock: cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))})
+	require.NoError(t, err)
+	b, err := os.ReadFile("../testdata/cluster/openapi/crds.yaml")
+	require.NoError(t, err)
+	var objs []map[string]any
+	for _, doc := range strings.Split(string(b), "\n---\n") {
+		var o map[string]any
+		require.NoError(t, yaml.Unmarshal([]byte(doc), &o))
+		objs = append(objs, o)
+	}
+	require.NoError(t, c.Load(context.Background(), objs))
+	srv := cluster.StartTLS(c)
+	t.Cleanup(srv.Close)
+	return &client{t: t, srv: srv, hc: srvClient(srv)}
+}
+
+func readJSON(t *testing.T, file string) any {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var v any
+	require.NoError(t, json.Unmarshal(b, &v))
+	return v
+}
+
+// The documents of the CRDs' served group versions are those the real apiserver published
+// for the same CRDs (testdata/cluster/openapi/crd-v3, record.sh), and the index lists them.
+func TestOpenAPIV3CRDsAsRecorded(t *testing.T) {
+	c := startWithCRDs(t)
+	idx := c.openAPIIndex()
+	recorded := readJSON(t, "../testdata/cluster/openapi/crd-v3/index.json").(map[string]any)["paths"].(map[string]any)
+	var want, got []string
+	for p := range recorded {
+		want = append(want, p)
+	}
+	for p := range idx.Paths {
+		got = append(got, p)
+	}
+	assert.ElementsMatch(t, want, got, "the index names the paths the apiserver's does")
+	files, err := filepath.Glob("../testdata/cluster/openapi/crd-v3/apis__*.json")
+	require.NoError(t, err)
+	require.Len(t, files, 3)
+	for _, f := range files {
+		p := strings.ReplaceAll(strings.TrimSuffix(filepath.Base(f), ".json"), "__", "/")
+		code, b, _ := c.get(idx.Paths[p].URL, "application/json")
+		require.Equal(t, 200, code, p)
+		var doc any
+		require.NoError(t, json.Unmarshal(b, &doc))
+		assert.Equal(t, readJSON(t, f), doc, p)
+	}
+	_, ok := idx.Paths["apis/other.example.org/v1"]
+	assert.False(t, ok, "a version that is not served has no document")
+}
+
+// The CRDs' paths and definitions in /openapi/v2 are the real apiserver's (its shared
+// parameters, #/parameters/..., read in place).
+func TestOpenAPIV2CRDsAsRecorded(t *testing.T) {
+	c := startWithCRDs(t)
+	code, b, h := c.get("/openapi/v2", "application/json")
+	require.Equal(t, 200, code)
+	assert.Equal(t, "application/json", h.Get("Content-Type"))
+	assert.Equal(t, []string{"Accept-Encoding", "Accept"}, h.Values("Vary"))
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(b, &doc))
+	rec := readJSON(t, "../testdata/cluster/openapi/crd-v2.json").(map[string]any)
+	params := rec["parameters"].(map[string]any)
+	var inline func(v any) any
+	inline = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			if ref, ok := x["$ref"].(string); ok && strings.HasPrefix(ref, "#/parameters/") {
+				return params[strings.TrimPrefix(ref, "#/parameters/")]
+			}
+			out := map[string]any{}
+			for k, e := range x {
+				out[k] = inline(e)
+			}
+			return out
+		case []any:
+			out := make([]any, len(x))
+			for i, e := range x {
+				out[i] = inline(e)
+			}
+			return out
+		}
+		return v
+	}
+	paths := doc["paths"].(map[string]any)
+	defs := doc["definitions"].(map[string]any)
+	for p, want := range rec["paths"].(map[string]any) {
+		assert.Equal(t, inline(want), paths[p], p)
+	}
+	for d, want := range rec["definitions"].(map[string]any) {
+		assert.Equal(t, want, defs[d], d)
+	}
+	assert.NotNil(t, defs["io.k8s.api.apps.v1.Deployment"], "the built-in definitions stay")
+}
+
+// /openapi/v2 answers JSON, protobuf for either of its media type names (kubectl sends both),
+// and 406 with no body for anything else, with the apiserver's headers (headers.txt).
+func TestOpenAPIV2Headers(t *testing.T) {
+	c := start(t, cluster.Options{})
+	for _, tc := range []struct{ accept, contentType string }{
+		{"application/json", "application/json"},
+		{"", "application/json"},
+		{"application/com.github.proto-openapi.spec.v2@v1.0+protobuf", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"},
+		{"application/com.github.proto-openapi.spec.v2.v1.0+protobuf;q=0.9,application/com.github.proto-openapi.spec.v2@v1.0+protobuf,application/json;q=0.8", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"},
+		{"application/json;q=0.5,application/com.github.proto-openapi.spec.v2@v1.0+protobuf;q=0.4", "application/json"},
+	} {
+		code, b, h := c.get("/openapi/v2", tc.accept)
+		require.Equal(t, 200, code, tc.accept)
+		assert.Equal(t, tc.contentType, h.Get("Content-Type"), tc.accept)
+		assert.Equal(t, "no-cache, private", h.Get("Cache-Control"), tc.accept)
+		assert.Equal(t, []string{"Accept-Encoding", "Accept"}, h.Values("Vary"), tc.accept)
+		assert.Len(t, h.Get("Etag"), 130, tc.accept)
+		if tc.contentType == "application/json" {
+			var doc map[string]any
+			require.NoError(t, json.Unmarshal(b, &doc))
+			assert.Equal(t, "2.0", doc["swagger"])
+		}
+	}
+	code, b, _ := c.get("/openapi/v2", "text/plain")
+	assert.Equal(t, http.StatusNotAcceptable, code)
+	assert.Empty(t, b)
 }

@@ -1,5 +1,6 @@
 // Package openapi checks cluster's /openapi and aggregated discovery documents with the
-// decoders clients use: client-go's discovery and RESTMapper, k8s.io/api's protobuf types.
+// decoders clients use: gnostic (kubectl's /openapi/v2 protobuf), client-go's discovery,
+// RESTMapper and OpenAPI v3 clients, and kube-openapi's proto models (kubectl explain, apply).
 package openapi
 
 import (
@@ -10,16 +11,24 @@ import (
 	"strings"
 	"testing"
 
+	openapi_v2 "github.com/google/gnostic-models/openapiv2"
+	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/testing/protocmp"
+	"gopkg.in/yaml.v3"
 	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/openapi3"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
+	protomodels "k8s.io/kube-openapi/pkg/util/proto"
 
 	"github.com/writepath/writepath/cluster"
 )
@@ -164,3 +173,93 @@ func TestClientGoDiscoveryAndRESTMapper(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// client-go's OpenAPI v3 client (kubectl explain's) reads the index and a group version's
+// document, for a built-in kind and a CRD.
+func TestClientGoOpenAPIV3(t *testing.T) {
+	s := start(t)
+	s.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crontabCRD)
+	dc, err := discovery.NewDiscoveryClientForConfig(s.cfg)
+	require.NoError(t, err)
+	root := openapi3.NewRoot(dc.OpenAPIV3())
+	gvs, err := root.GroupVersions()
+	require.NoError(t, err)
+	assert.Contains(t, gvs, schema.GroupVersion{Group: "apps", Version: "v1"})
+	assert.Contains(t, gvs, schema.GroupVersion{Group: "stable.example.com", Version: "v1"})
+	spec, err := root.GVSpec(schema.GroupVersion{Group: "apps", Version: "v1"})
+	require.NoError(t, err)
+	d := spec.Components.Schemas["io.k8s.api.apps.v1.DeploymentStrategy"]
+	require.NotNil(t, d)
+	assert.Contains(t, d.Description, "DeploymentStrategy")
+	spec, err = root.GVSpec(schema.GroupVersion{Group: "stable.example.com", Version: "v1"})
+	require.NoError(t, err)
+	ct := spec.Components.Schemas["com.example.stable.v1.CronTab"]
+	require.NotNil(t, ct)
+	assert.Equal(t, "CronTab runs a command.", ct.Description)
+	assert.Equal(t, "When to run.", ct.Properties["spec"].Properties["cronSpec"].Description)
+}
+
+// /openapi/v2 in protobuf is the message gnostic makes of the JSON document (what kube-openapi
+// serves), and kube-openapi's proto models (kubectl's) read it: the built-in kinds and a CRD.
+func TestOpenAPIV2ProtobufAsGnostic(t *testing.T) {
+	s := start(t)
+	s.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crontabCRD)
+	j, h := s.get("/openapi/v2", "application/json")
+	assert.Equal(t, "application/json", h.Get("Content-Type"))
+	want, err := openapi_v2.ParseDocument(j)
+	require.NoError(t, err)
+	pb, h := s.get("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")
+	assert.Equal(t, "application/com.github.proto-openapi.spec.v2.v1.0+protobuf", h.Get("Content-Type"))
+	got := &openapi_v2.Document{}
+	require.NoError(t, proto.Unmarshal(pb, got))
+	canonicalYAML(t, want.ProtoReflect())
+	canonicalYAML(t, got.ProtoReflect())
+	if diff := cmp.Diff(want, got, protocmp.Transform(), protocmp.SortRepeated(func(a, b *openapi_v2.NamedPathItem) bool { return a.Name < b.Name }),
+		protocmp.SortRepeated(func(a, b *openapi_v2.NamedSchema) bool { return a.Name < b.Name })); diff != "" {
+		t.Errorf("protobuf differs from gnostic's reading of the JSON (-gnostic +served):\n%.8000s", diff)
+	}
+
+	// kubectl's client: the discovery client's OpenAPISchema asks for the protobuf form.
+	dc, err := discovery.NewDiscoveryClientForConfig(s.cfg)
+	require.NoError(t, err)
+	doc, err := dc.OpenAPISchema()
+	require.NoError(t, err)
+	models, err := protomodels.NewOpenAPIData(doc)
+	require.NoError(t, err)
+	for _, name := range []string{"io.k8s.api.apps.v1.Deployment", "com.example.stable.v1.CronTab"} {
+		assert.NotNil(t, models.LookupModel(name), name)
+	}
+	kind, ok := models.LookupModel("io.k8s.api.apps.v1.DeploymentSpec").(*protomodels.Kind)
+	require.True(t, ok)
+	strategy, ok := kind.Fields["strategy"].(*protomodels.Ref)
+	require.True(t, ok)
+	assert.Equal(t, "io.k8s.api.apps.v1.DeploymentStrategy", strategy.Reference())
+	pod, ok := models.LookupModel("io.k8s.api.core.v1.PodSpec").(*protomodels.Kind)
+	require.True(t, ok)
+	assert.Equal(t, "merge", pod.Fields["containers"].GetExtensions()["x-kubernetes-patch-strategy"])
+	assert.Equal(t, "name", pod.Fields["containers"].GetExtensions()["x-kubernetes-patch-merge-key"])
+}
+
+// canonicalYAML rewrites every Any's YAML as yaml.v3 writes the value it holds, so that two
+// documents compare by the values their Any messages hold.
+func canonicalYAML(t *testing.T, m protoreflect.Message) {
+	if a, ok := m.Interface().(*openapi_v2.Any); ok {
+		var v any
+		require.NoError(t, yaml.Unmarshal([]byte(a.Yaml), &v), "%q", a.Yaml)
+		b, err := yaml.Marshal(v)
+		require.NoError(t, err)
+		a.Yaml = string(b)
+		return
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			for i := 0; i < v.List().Len(); i++ {
+				canonicalYAML(t, v.List().Get(i).Message())
+			}
+		case fd.Message() != nil && !fd.IsMap():
+			canonicalYAML(t, v.Message())
+		}
+		return true
+	})
+}
