@@ -82,8 +82,12 @@ func (c *Cluster) aggregatedDiscoveryList(ctx context.Context, core bool) (disco
 					if res.Namespaced {
 						scope = "Namespaced"
 					}
+					kind := discoveryKind{Kind: res.Kind}
+					if res.custom { // apiextensions' discovery names the group version
+						kind = discoveryKind{Group: g, Version: v, Kind: res.Kind}
+					}
 					index[parent] = len(dv.Resources)
-					dv.Resources = append(dv.Resources, discoveryResource{Resource: res.Name, ResponseKind: discoveryKind{Kind: res.Kind},
+					dv.Resources = append(dv.Resources, discoveryResource{Resource: res.Name, ResponseKind: kind,
 						Scope: scope, SingularResource: res.SingularName, Verbs: res.Verbs, ShortNames: res.ShortNames, Categories: res.Categories})
 					continue
 				}
@@ -91,8 +95,15 @@ func (c *Cluster) aggregatedDiscoveryList(ctx context.Context, core bool) (disco
 				if !ok {
 					continue
 				}
-				dv.Resources[i].Subresources = append(dv.Resources[i].Subresources, discoverySubresource{Subresource: sub,
-					ResponseKind: discoveryKind{Group: res.Group, Version: res.Version, Kind: res.Kind}, Verbs: res.Verbs})
+				kind := discoveryKind{Group: res.Group, Version: res.Version, Kind: res.Kind}
+				if res.custom && kind.Group == "" {
+					kind.Group, kind.Version = g, v
+				}
+				subs := append(dv.Resources[i].Subresources, discoverySubresource{Subresource: sub, ResponseKind: kind, Verbs: res.Verbs})
+				if res.custom && len(subs) == 2 && subs[0].Subresource == "scale" {
+					subs[0], subs[1] = subs[1], subs[0] // status, then scale, as apiextensions lists them
+				}
+				dv.Resources[i].Subresources = subs
 			}
 			dg.Versions = append(dg.Versions, dv)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -13,14 +14,15 @@ import (
 	"github.com/writepath/writepath/status"
 )
 
-// Content negotiation and encodings of aggregated discovery: JSON in apidiscovery.k8s.io/v2 or
-// v2beta1, and the Kubernetes protobuf envelope (client-go asks for it first when its content
-// type is protobuf), chosen by Accept as the apiserver's negotiation chooses (highest q first,
-// then the order written). A request that names no aggregated form gets the legacy documents.
+// Content negotiation and encodings of aggregated discovery: JSON in apidiscovery.k8s.io/v2, and
+// the Kubernetes protobuf envelope, chosen by Accept as the apiserver's negotiation (goautoneg:
+// highest q first, then the order written) chooses. v2beta1 is no longer served by 1.37 (a
+// request for it alone is 406, as recorded); a request that names no aggregated form gets the
+// legacy documents.
 
 // discoveryForm is one served form of the aggregated document.
 type discoveryForm struct {
-	version string // "v2" or "v2beta1"
+	version string // "v2"
 	proto   bool
 }
 
@@ -35,17 +37,41 @@ func (f discoveryForm) contentType() string {
 // negotiateDiscovery returns the aggregated form accept asks for, or false when the legacy
 // document is to be served (a plain application/json, */*, or nothing the server serves).
 func negotiateDiscovery(accept string) (discoveryForm, bool) {
-	for _, cl := range parseAccept(accept) {
-		mt, p := cl.mediaType, cl.params
+	for _, cl := range parseMediaRanges(accept) {
+		mt, p := cl.typ+"/"+cl.subtype, cl.params
 		switch {
-		case p["as"] == "APIGroupDiscoveryList" && p["g"] == "apidiscovery.k8s.io" &&
-			(p["v"] == "v2" || p["v"] == "v2beta1") && (mt == "application/json" || mt == protobufType):
+		case p["as"] == "APIGroupDiscoveryList" && p["g"] == "apidiscovery.k8s.io" && p["v"] == "v2" &&
+			(mt == "application/json" || mt == protobufType):
 			return discoveryForm{version: p["v"], proto: mt == protobufType}, true
-		case p["as"] == "" && (mt == "application/json" || mt == "*/*" || mt == "application/*" || mt == protobufType):
+		case p["as"] == "" && (mt == "application/json" || mt == "*/*" || mt == "application/*" || mt == protobufType || mt == yamlType):
 			return discoveryForm{}, false
 		}
 	}
 	return discoveryForm{}, false
+}
+
+// discoveryAcceptable reports whether Accept names a form /api or /apis is served in (an
+// empty Accept takes JSON); the apiserver answers anything else 406.
+func discoveryAcceptable(accept string) bool {
+	if strings.TrimSpace(accept) == "" {
+		return true
+	}
+	if _, ok := negotiateDiscovery(accept); ok {
+		return true
+	}
+	for _, cl := range parseMediaRanges(accept) {
+		mt := cl.typ + "/" + cl.subtype
+		if cl.params["as"] == "" && (mt == "application/json" || mt == "*/*" || mt == "application/*" || mt == protobufType || mt == yamlType) {
+			return true
+		}
+	}
+	return false
+}
+
+// discoveryNotAcceptable is the apiserver's 406 for /api and /apis.
+func discoveryNotAcceptable() *status.Error {
+	return &status.Error{Code: http.StatusNotAcceptable, Reason: "NotAcceptable",
+		Message: "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf"}
 }
 
 // aggregatedDiscovery writes /api's (core) or /apis' document in form, with the apiserver's

@@ -79,8 +79,8 @@ func TestAggregatedDiscoveryMatchesRecorded(t *testing.T) {
 	}
 }
 
-// Accept chooses the form: v2 or v2beta1 JSON, protobuf, or the legacy document, by q and then
-// by order; a matching If-None-Match is 304.
+// Accept chooses the form: v2 JSON, protobuf, or the legacy document, by q and then by order; a
+// matching If-None-Match is 304; v2beta1 alone or text/plain is 406 (testdata/cluster/openapi).
 func TestAggregatedDiscoveryNegotiation(t *testing.T) {
 	c := start(t, cluster.Options{})
 	const v2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
@@ -88,8 +88,8 @@ func TestAggregatedDiscoveryNegotiation(t *testing.T) {
 	const pb = "application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
 	for _, tc := range []struct{ accept, contentType, apiVersion string }{
 		{v2 + ",application/json", v2, "apidiscovery.k8s.io/v2"},
-		{v2beta1 + ",application/json", v2beta1, "apidiscovery.k8s.io/v2beta1"},
-		{"application/json;q=0.5," + v2beta1, v2beta1, "apidiscovery.k8s.io/v2beta1"},
+		{v2beta1 + ",application/json", "application/json", ""}, // v2beta1 is not served by 1.37
+		{"application/json;q=0.5," + v2 + ";q=0.9", v2, "apidiscovery.k8s.io/v2"},
 		{"application/json," + v2, "application/json", ""},
 		{v2 + ";q=0.8," + pb, pb, ""},
 		{"application/json;g=apidiscovery.k8s.io;v=v1;as=APIGroupDiscoveryList,application/json", "application/json", ""},
@@ -115,6 +115,66 @@ func TestAggregatedDiscoveryNegotiation(t *testing.T) {
 		}
 		if tc.contentType == "application/json" {
 			assert.Equal(t, "APIGroupList", body["kind"], tc.accept)
+		}
+	}
+}
+
+func TestAggregatedDiscoveryNotAcceptable(t *testing.T) {
+	c := start(t, cluster.Options{})
+	want := map[string]any{}
+	b, err := os.ReadFile("../testdata/cluster/openapi/discovery-v2beta1-apis.json")
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &want))
+	for _, accept := range []string{"application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList", "text/plain"} {
+		for _, p := range []string{"/api", "/apis"} {
+			req, err := http.NewRequest("GET", c.srv.URL+p, nil)
+			require.NoError(t, err)
+			req.Header.Set("Accept", accept)
+			resp, err := c.hc.Do(req)
+			require.NoError(t, err)
+			var got map[string]any
+			require.NoError(t, json.NewDecoder(resp.Body).Decode(&got))
+			resp.Body.Close()
+			assert.Equal(t, http.StatusNotAcceptable, resp.StatusCode, accept)
+			assert.Equal(t, want, got, accept)
+		}
+	}
+}
+
+// With CRDs, the aggregated documents describe their groups as the real server did
+// (testdata/cluster/openapi/discovery-v2-*.json, recorded with crds.yaml): versions in order,
+// resources, subresources, short names, categories; the groups in the apiserver's order.
+func TestAggregatedDiscoveryCRDsAsRecorded(t *testing.T) {
+	c := startWithCRDs(t)
+	for _, p := range []string{"/api", "/apis"} {
+		_, b, h := c.get(p, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
+		assert.Equal(t, "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList", h.Get("Content-Type"))
+		got, gotGroups := discoveryEntries(t, b)
+		rec, err := os.ReadFile("../testdata/cluster/openapi/discovery-v2-" + strings.TrimPrefix(p, "/") + ".json")
+		require.NoError(t, err)
+		want, wantGroups := discoveryEntries(t, rec)
+		assert.Equal(t, wantGroups, gotGroups, p)
+		for k, w := range want {
+			if strings.Contains(k, "example") {
+				assert.JSONEq(t, w, got[k], k)
+			}
+		}
+		var gotDoc, wantDoc map[string]any
+		require.NoError(t, json.Unmarshal(b, &gotDoc))
+		require.NoError(t, json.Unmarshal(rec, &wantDoc))
+		for i, g := range wantDoc["items"].([]any) {
+			name := g.(map[string]any)["metadata"].(map[string]any)["name"]
+			if s, _ := name.(string); strings.Contains(s, "example") {
+				var versions []any
+				for _, v := range gotDoc["items"].([]any)[i].(map[string]any)["versions"].([]any) {
+					versions = append(versions, v.(map[string]any)["version"])
+				}
+				var wantVersions []any
+				for _, v := range g.(map[string]any)["versions"].([]any) {
+					wantVersions = append(wantVersions, v.(map[string]any)["version"])
+				}
+				assert.Equal(t, wantVersions, versions, s)
+			}
 		}
 	}
 }

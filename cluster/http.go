@@ -77,6 +77,10 @@ func (c *Cluster) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if p == "/api" || p == "/apis" {
+			if !discoveryAcceptable(r.Header.Get("Accept")) {
+				writeStatus(rw, discoveryNotAcceptable())
+				return
+			}
 			if form, ok := negotiateDiscovery(r.Header.Get("Accept")); ok {
 				c.aggregatedDiscovery(rw, r, p == "/api", form) // discovery_aggregated.go
 				return
@@ -192,6 +196,8 @@ type apiResource struct {
 	Verbs        []string `json:"verbs"`
 	ShortNames   []string `json:"shortNames,omitempty"`
 	Categories   []string `json:"categories,omitempty"`
+	// custom marks a CRD's resource: aggregated discovery names its group and version.
+	custom bool
 }
 
 type apiResourceList struct {
@@ -282,16 +288,16 @@ func (c *Cluster) served(ctx context.Context) (map[schema.GroupVersion][]apiReso
 			addVersion(crd.Group, v.Name)
 			byGV[gv] = append(byGV[gv], apiResource{Name: crd.Names.Plural, SingularName: crd.Names.Singular, Namespaced: crd.Namespaced(),
 				Kind: crd.Names.Kind, Verbs: []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
-				ShortNames: crd.Names.ShortNames, Categories: crd.Names.Categories})
+				ShortNames: crd.Names.ShortNames, Categories: crd.Names.Categories, custom: true})
 			// The subresources a version enables, as apiextensions' discovery lists them: status
 			// answers the custom resource, scale autoscaling/v1 Scale.
 			if v.Subresources.Status {
 				byGV[gv] = append(byGV[gv], apiResource{Name: crd.Names.Plural + "/status", Namespaced: crd.Namespaced(),
-					Kind: crd.Names.Kind, Verbs: []string{"get", "patch", "update"}})
+					Kind: crd.Names.Kind, Verbs: []string{"get", "patch", "update"}, custom: true})
 			}
 			if v.Subresources.Scale != nil {
 				byGV[gv] = append(byGV[gv], apiResource{Name: crd.Names.Plural + "/scale", Namespaced: crd.Namespaced(),
-					Group: "autoscaling", Version: "v1", Kind: "Scale", Verbs: []string{"get", "patch", "update"}})
+					Group: "autoscaling", Version: "v1", Kind: "Scale", Verbs: []string{"get", "patch", "update"}, custom: true})
 			}
 		}
 	}

@@ -42,9 +42,9 @@ type mediaRange struct {
 	params       map[string]string
 }
 
-// parseMediaRanges is goautoneg.ParseAccept: at most maxAcceptClauses clauses are read. It
-// differs from accept.go's parseAccept (aggregated discovery's) in what goautoneg keeps: q=0
-// clauses, unquoted values, wildcards after concrete types of the same q.
+// parseMediaRanges is goautoneg.ParseAccept: at most maxAcceptClauses clauses are read. It is
+// also the parser of aggregated discovery's and OpenAPI's negotiation (kube-openapi and the
+// discovery handlers use goautoneg too).
 func parseMediaRanges(header string) []mediaRange {
 	var out []mediaRange
 	for i, part := range strings.Split(header, ",") {

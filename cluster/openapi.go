@@ -218,8 +218,8 @@ func acceptsJSON(accept string) bool {
 	if strings.TrimSpace(accept) == "" {
 		return true
 	}
-	for _, cl := range parseAccept(accept) {
-		if cl.mediaType == "*/*" || cl.mediaType == "application/*" || cl.mediaType == "application/json" {
+	for _, cl := range parseMediaRanges(accept) {
+		if mt := cl.typ + "/" + cl.subtype; mt == "*/*" || mt == "application/*" || mt == "application/json" {
 			return true
 		}
 	}

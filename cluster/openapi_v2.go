@@ -128,8 +128,8 @@ func negotiateOpenAPIV2(accept string) (proto, ok bool) {
 	if strings.TrimSpace(accept) == "" {
 		return false, true
 	}
-	for _, cl := range parseAccept(accept) {
-		switch cl.mediaType {
+	for _, cl := range parseMediaRanges(accept) {
+		switch cl.typ + "/" + cl.subtype {
 		case "application/json", "*/*", "application/*":
 			return false, true
 		case openAPIV2ProtoType, openAPIV2ProtoLegacy:

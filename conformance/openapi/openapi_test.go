@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/testing/protocmp"
-	"gopkg.in/yaml.v3"
+	yamlv3 "gopkg.in/yaml.v3"
 	apidiscoveryv2 "k8s.io/api/apidiscovery/v2"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -29,6 +30,7 @@ import (
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
 	protomodels "k8s.io/kube-openapi/pkg/util/proto"
+	"sigs.k8s.io/yaml"
 
 	"github.com/writepath/writepath/cluster"
 )
@@ -245,8 +247,8 @@ func TestOpenAPIV2ProtobufAsGnostic(t *testing.T) {
 func canonicalYAML(t *testing.T, m protoreflect.Message) {
 	if a, ok := m.Interface().(*openapi_v2.Any); ok {
 		var v any
-		require.NoError(t, yaml.Unmarshal([]byte(a.Yaml), &v), "%q", a.Yaml)
-		b, err := yaml.Marshal(v)
+		require.NoError(t, yamlv3.Unmarshal([]byte(a.Yaml), &v), "%q", a.Yaml)
+		b, err := yamlv3.Marshal(v)
 		require.NoError(t, err)
 		a.Yaml = string(b)
 		return
@@ -262,4 +264,44 @@ func canonicalYAML(t *testing.T, m protoreflect.Message) {
 		}
 		return true
 	})
+}
+
+// The protobuf aggregated document with the CRDs of testdata/cluster/openapi/crds.yaml decodes
+// to what the real apiserver's did (discovery-v2-apis.pb, recorded): the CRDs' groups alike,
+// every group in the same order.
+func TestAggregatedDiscoveryProtobufAsRecorded(t *testing.T) {
+	s := start(t)
+	b, err := os.ReadFile("../../testdata/cluster/openapi/crds.yaml")
+	require.NoError(t, err)
+	for _, doc := range strings.Split(string(b), "\n---\n") {
+		j, err := yaml.YAMLToJSON([]byte(doc))
+		require.NoError(t, err)
+		s.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", string(j))
+	}
+	decode := func(pb []byte) apidiscoveryv2.APIGroupDiscoveryList {
+		require.True(t, bytes.HasPrefix(pb, []byte("k8s\x00")))
+		var u runtime.Unknown
+		require.NoError(t, u.Unmarshal(pb[4:]))
+		var l apidiscoveryv2.APIGroupDiscoveryList
+		require.NoError(t, l.Unmarshal(u.Raw))
+		return l
+	}
+	rec, err := os.ReadFile("../../testdata/cluster/openapi/discovery-v2-apis.pb")
+	require.NoError(t, err)
+	want := decode(rec)
+	pb, _ := s.get("/apis", "application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
+	got := decode(pb)
+	var wantGroups, gotGroups []string
+	custom := map[string]apidiscoveryv2.APIGroupDiscovery{}
+	for _, g := range got.Items {
+		gotGroups = append(gotGroups, g.Name)
+		custom[g.Name] = g
+	}
+	for _, g := range want.Items {
+		wantGroups = append(wantGroups, g.Name)
+		if strings.Contains(g.Name, "example") {
+			assert.Equal(t, g, custom[g.Name], g.Name)
+		}
+	}
+	assert.Equal(t, wantGroups, gotGroups)
 }
