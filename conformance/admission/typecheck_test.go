@@ -23,7 +23,7 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sigs.k8s.io/yaml"
 
-	wadmission "github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/controllers/policystatus"
 	"github.com/writepath/writepath/internal/codec"
 )
 
@@ -215,17 +215,17 @@ func normaliseWarnings(ws any) string {
 	return typeNameDigits.ReplaceAllString(string(b), "$1#")
 }
 
-func refTypeCheck(t testing.TB, tc *validating.TypeChecker, p map[string]any) []wadmission.ExpressionWarning {
+func refTypeCheck(t testing.TB, tc *validating.TypeChecker, p map[string]any) []policystatus.ExpressionWarning {
 	var pol admissionregistrationv1.ValidatingAdmissionPolicy
 	fromMap(t, p, &pol)
-	var out []wadmission.ExpressionWarning
+	var out []policystatus.ExpressionWarning
 	for _, w := range tc.Check(&pol) {
-		out = append(out, wadmission.ExpressionWarning{FieldRef: w.FieldRef, Warning: w.Warning})
+		out = append(out, policystatus.ExpressionWarning{FieldRef: w.FieldRef, Warning: w.Warning})
 	}
 	return out
 }
 
-// TestTypeCheck compares admission.TypeCheck with the apiserver's TypeChecker
+// TestTypeCheck compares policystatus.TypeCheck with the apiserver's TypeChecker
 // (the validatingadmissionpolicy-status controller's) over the RESTMapper of
 // the real cluster's discovery and a schema resolver over its OpenAPI v3
 // documents, on generated policies: matched kinds, params, variables and
@@ -247,7 +247,7 @@ func TestTypeCheck(t *testing.T) {
 	for i := 0; i < n; i++ {
 		p := genTypeCheckPolicy(r)
 		ref := refTypeCheck(t, tc, p)
-		got, err := wadmission.TypeCheck(p, wadmission.TypeCheckOptions{})
+		got, err := policystatus.TypeCheck(p, policystatus.Options{})
 		require.NoError(t, err)
 		if len(ref) > 0 {
 			warned++
@@ -306,7 +306,7 @@ func BenchmarkTypeCheckOurs(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		_, _ = wadmission.TypeCheck(ps[i%len(ps)], wadmission.TypeCheckOptions{})
+		_, _ = policystatus.TypeCheck(ps[i%len(ps)], policystatus.Options{})
 	}
 }
 
