@@ -20,7 +20,10 @@
 // errors), Deployment, ReplicaSet, DaemonSet and StatefulSet (create, update, /status and the
 // warnings; the pod template through ValidatePodTemplateSpec, StatefulSet's claim templates
 // through PersistentVolumeClaimSpec), Job (create, update and the warnings; its /status rules are
-// not modelled, and its PrepareForCreate, the generated selector, is the registry's), Lease, PriorityClass,
+// not modelled, and its PrepareForCreate, the generated selector, is the registry's), CronJob
+// (create, update and the warnings; the schedule parsed as robfig/cron/v3 parses it, the time
+// zone loaded from the embedded database as kube-apiserver does; its /status strategy
+// validates nothing), Lease, PriorityClass,
 // PodDisruptionBudget (not /status), Ingress (create, update, /status and the warnings),
 // IngressClass, NetworkPolicy (with its CIDR warnings), Endpoints, EndpointSlice (with its
 // PrepareForCreate/PrepareForUpdate effect: v1 drops deprecatedTopology),

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"math/rand"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -14,6 +15,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
+	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 )
 
@@ -22,6 +24,8 @@ func workloadKinds() []harnessKind {
 	return []harnessKind{
 		{gvk: kschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}, resource: "statefulsets", seed: seedStatefulSet,
 			podSpec: "spec.template.spec.", complete: true, create: statefulset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": statefulset.Strategy, "status": statefulset.StatusStrategy}},
+		{gvk: kschema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "CronJob"}, resource: "cronjobs", seed: seedCronJob,
+			podSpec: "spec.jobTemplate.spec.template.spec.", complete: true, create: cronjob.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": cronjob.Strategy, "status": cronjob.StatusStrategy}},
 		{gvk: kschema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"}, resource: "jobs", seed: seedJob,
 			podSpec: "spec.template.spec.", create: job.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": job.Strategy, "status": job.StatusStrategy}},
 	}
@@ -117,4 +121,42 @@ func seedJob(r *rand.Rand) runtime.Object {
 		j.Status = batchv1.JobStatus{Active: 1, Ready: ptr(int32(1)), Terminating: ptr(int32(0)), StartTime: ptr(metav1.Unix(1_700_000_100, 0))}
 	}
 	return j
+}
+
+// schedules are CronJob schedules the cron parser takes, and badSchedules ones it refuses, one
+// of each of its errors among them (the mutations' words hold none).
+var (
+	schedules = []string{"*/5 * * * *", "0 0 * * *", "0 0 1 jan sun", "0 0 1-15/2 JAN-DEC MON-FRI", "? * * * *",
+		"1,,2 * * * *", "@hourly", "@daily", "@every 1h30m", "  0 0 * * *  ", "*/99999999999 * * * *"}
+	badSchedules = []string{"@every 1x", "@foo", "@every", "TZ=UTC 0 * * * *", "CRON_TZ=Europe/Berlin 0 * * * *",
+		"TZ=Mars/Phobos 0 * * * *", "TZ=UTC", "TZ=UTC @daily", "61 * * * *", "0-70 * * * *", "5-1 * * * *", "*/0 * * * *",
+		"a b c d e", "1-2-3 * * * *", "1/2/3 * * * *", "-1 * * * *", "* * * *", "* * * * * *", "0 0 0 * *", "0 24 * * *",
+		"0 0 * 13 *", "0 0 * * 7", "0 0 * foo *", "99999999999999999999 * * * *"}
+)
+
+var timeZones = []string{"UTC", "Europe/Berlin", "America/New_York", "Etc/GMT+5", "Local", "local", "Mars/Phobos", "",
+	"../x", "-x", "Europe//Berlin", "A/B/C", "toolongcomponent1", "US/Pacific-New"}
+
+func seedCronJob(r *rand.Rand) runtime.Object {
+	spec := seedJobSpec(r)
+	c := &batchv1.CronJob{TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "CronJob"}, ObjectMeta: seedMeta(r),
+		Spec: batchv1.CronJobSpec{Schedule: pick(r, schedules), JobTemplate: batchv1.JobTemplateSpec{Spec: spec}}}
+	if r.Intn(3) == 0 {
+		c.Spec.Schedule = pick(r, badSchedules)
+	}
+	if r.Intn(4) == 0 {
+		c.Spec.TimeZone = ptr(pick(r, timeZones))
+	}
+	if r.Intn(2) == 0 {
+		c.Spec.ConcurrencyPolicy = pick(r, []batchv1.ConcurrencyPolicy{batchv1.AllowConcurrent, batchv1.ForbidConcurrent, batchv1.ReplaceConcurrent})
+		c.Spec.StartingDeadlineSeconds = ptr(int64(r.Intn(200)))
+		c.Spec.SuccessfulJobsHistoryLimit = ptr(int32(r.Intn(5)))
+	}
+	if r.Intn(6) == 0 {
+		c.Name = strings.Repeat("c", 50+r.Intn(5))
+	}
+	if r.Intn(3) == 0 {
+		c.Status = batchv1.CronJobStatus{LastScheduleTime: ptr(metav1.Unix(1_700_000_100, 0))}
+	}
+	return c
 }
