@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
@@ -21,11 +20,11 @@ import (
 //     named class gives its value and policy, and a missing one is a 403.
 //   - DefaultTolerationSeconds: NoExecute tolerations of node.kubernetes.io/not-ready and
 //     unreachable for 300 seconds, unless the Pod tolerates those taints already.
+//
+// obj is the handler's own (a decode of the request, or what the field manager made of it,
+// sharing nothing with what the world holds): the plugins change it in place, as they change
+// the decoded Pod.
 func (h *handler) podCreateDefaults(obj map[string]any) (map[string]any, error) {
-	obj, err := value.DeepCopyMap(obj)
-	if err != nil {
-		return nil, err
-	}
 	spec, _ := obj["spec"].(map[string]any)
 	if spec == nil {
 		return obj, nil
