@@ -1,9 +1,16 @@
 package cluster
 
 import (
+	"encoding/json"
+	"net/http"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/codec/protobuf"
+	"github.com/writepath/writepath/registry"
+	"github.com/writepath/writepath/status"
 )
 
 // Output negotiation of resource requests, as the apiserver's NegotiateOutputMediaType does it
@@ -104,17 +111,27 @@ func parseMediaRanges(header string) []mediaRange {
 // negotiateOutput picks the output of a resource request from its Accept header; custom says
 // the resource is a custom resource. ok is false when nothing is acceptable (406).
 func negotiateOutput(accept string, custom bool) (output, bool) {
+	return negotiate(accept, []string{jsonType, yamlType, protobufType}, custom, false)
+}
+
+// negotiateWatch is negotiateOutput for a watch: only serializers that stream (JSON, protobuf).
+func negotiateWatch(accept string, custom bool) (output, bool) {
+	return negotiate(accept, []string{jsonType, protobufType}, custom, false)
+}
+
+// negotiate runs the negotiation over serializers; plain is the default endpoint
+// restrictions the apiserver encodes an error with (no transformation, no sv).
+func negotiate(accept string, serializers []string, custom, plain bool) (output, bool) {
 	if accept == "" {
-		return output{mediaType: jsonType}, true
+		return output{mediaType: serializers[0]}, true
 	}
-	serializers := []string{jsonType, yamlType, protobufType}
 	for _, c := range parseMediaRanges(accept) {
 		for _, s := range serializers {
 			typ, sub, _ := strings.Cut(s, "/")
 			if !(c.typ == typ && (c.subtype == sub || c.subtype == "*") || c.typ == "*" && c.subtype == "*") {
 				continue
 			}
-			if o, ok := acceptOutput(c.params, s, custom); ok {
+			if o, ok := acceptOutput(c.params, s, custom, plain); ok {
 				return o, true
 			}
 		}
@@ -122,7 +139,7 @@ func negotiateOutput(accept string, custom bool) (output, bool) {
 	return output{}, false
 }
 
-func acceptOutput(params map[string]string, mediaType string, custom bool) (output, bool) {
+func acceptOutput(params map[string]string, mediaType string, custom, plain bool) (output, bool) {
 	o := output{mediaType: mediaType}
 	var convert bool
 	var group string
@@ -139,10 +156,13 @@ func acceptOutput(params map[string]string, mediaType string, custom bool) (outp
 				return output{}, false
 			}
 		case "sv":
-			if v != "" && v != "v1" {
+			if v != "" && (plain || v != "v1") {
 				return output{}, false
 			}
 		}
+	}
+	if plain {
+		return o, !convert
 	}
 	if !convert {
 		return o, !custom || mediaType != protobufType
@@ -176,4 +196,89 @@ func (o output) accept() string {
 		mt = jsonType // transcoded below (protobufWatchWriter, bufferedResponse)
 	}
 	return mt + ";as=" + o.as + ";g=meta.k8s.io;v=" + o.version
+}
+
+// Negotiation failures. The apiserver refuses an Accept in two places: go-restful, before the
+// handler, when no media type of Accept (parameters cut off) is one its route produces
+// (built-in resources only: "406: Not Acceptable" and the route's representations, details
+// {}); then the handler's negotiation (NewNotAcceptableError: "only the following media types
+// are accepted: ...", the serializers' media types, or their stream forms for a watch). That
+// Status is written in the first plain media type of Accept the default restrictions take, or
+// as indented JSON when there is none (WriteObjectNegotiated's WriteRawJSON).
+
+// restfulAccepts is go-restful's Route.matchesAccept over the media types a route produces.
+func restfulAccepts(accept string, produces []string) bool {
+	if accept == "" {
+		return true
+	}
+	for _, part := range strings.Split(accept, ",") {
+		mt, _, _ := strings.Cut(part, ";")
+		mt = strings.Trim(mt, " ")
+		if mt == "*/*" {
+			return true
+		}
+		for _, p := range produces {
+			if p == mt {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writeNotAcceptable answers a resource request whose Accept nothing serves.
+func writeNotAcceptable(rw http.ResponseWriter, r *http.Request, target registry.Target, custom, watch bool) {
+	serializers := []string{jsonType, yamlType, protobufType}
+	produces := serializers
+	if r.Method == http.MethodGet && target.Name == "" {
+		produces = append(produces, jsonType+";stream=watch", protobufType+";stream=watch")
+	}
+	accept := r.Header.Get("Accept")
+	if !custom && !restfulAccepts(accept, produces) {
+		st := &status.Error{Code: http.StatusNotAcceptable, Reason: status.ReasonNotAcceptable, Details: &status.Details{},
+			Message: "406: Not Acceptable\n\nAvailable representations: " + strings.Join(produces, ", ")}
+		writeIndentedStatus(rw, st)
+		return
+	}
+	listed := serializers
+	if _, ok := negotiateOutput(accept, custom); ok && watch {
+		// ListResource negotiates the list's output first, then the watch stream's.
+		listed = []string{jsonType + ";stream=watch", protobufType + ";stream=watch"}
+	}
+	st := &status.Error{Code: http.StatusNotAcceptable, Reason: status.ReasonNotAcceptable,
+		Message: "only the following media types are accepted: " + strings.Join(listed, ", ")}
+	o, ok := negotiate(accept, serializers, custom, true)
+	if !ok {
+		writeIndentedStatus(rw, st)
+		return
+	}
+	body, err := json.Marshal(st)
+	if err == nil && o.mediaType != jsonType {
+		var obj map[string]any
+		if obj, err = codec.DecodeObject(body); err == nil {
+			if o.mediaType == yamlType {
+				body, err = codec.EncodeYAML(obj)
+			} else {
+				body, err = protobuf.Encode(obj)
+			}
+		}
+	}
+	if err != nil {
+		writeIndentedStatus(rw, st)
+		return
+	}
+	rw.Header().Set("Content-Type", o.mediaType)
+	rw.WriteHeader(http.StatusNotAcceptable)
+	_, _ = rw.Write(body)
+}
+
+func writeIndentedStatus(rw http.ResponseWriter, st *status.Error) {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		writeStatus(rw, st)
+		return
+	}
+	rw.Header().Set("Content-Type", jsonType)
+	rw.WriteHeader(int(st.Code))
+	_, _ = rw.Write(b)
 }

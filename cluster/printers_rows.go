@@ -397,9 +397,12 @@ func rowCronJob(o object, now time.Time) ([]any, []any) {
 	if o.has("spec", "timeZone") {
 		tz = o.str("spec", "timeZone")
 	}
-	suspend := "<unset>"
+	suspend := "<unset>" // printBoolPtr
 	if b, ok := o.get("spec", "suspend").(bool); ok {
-		suspend = strconv.FormatBool(b)
+		suspend = "False"
+		if b {
+			suspend = "True"
+		}
 	}
 	names, images := containerCells(o.list("spec", "jobTemplate", "spec", "template", "spec", "containers"))
 	return []any{o.name(), o.str("spec", "schedule"), tz, suspend, int64(len(o.list("status", "active"))), last, o.age(now),

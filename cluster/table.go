@@ -42,15 +42,23 @@ func (c *Cluster) withOutput(rw http.ResponseWriter, r *http.Request, next http.
 	}
 	_, berr := schema.BuiltinForResource(target.Resource)
 	custom := berr != nil
-	o, ok := negotiateOutput(r.Header.Get("Accept"), custom)
+	watch := r.Method == http.MethodGet && isWatch(r.URL.Query())
+	negotiated := negotiateOutput
+	if watch {
+		negotiated = negotiateWatch
+	}
+	o, ok := negotiated(r.Header.Get("Accept"), custom)
 	r = r.Clone(r.Context())
 	if !ok {
-		r.Header.Set("Accept", unacceptable)
-		next(rw, r)
+		if custom && !c.servesCustom(r.Context(), target) {
+			r.Header.Set("Accept", unacceptable) // registry's 404
+			next(rw, r)
+			return
+		}
+		writeNotAcceptable(rw, r, target, custom, watch)
 		return
 	}
 	r.Header.Set("Accept", o.accept())
-	watch := r.Method == http.MethodGet && isWatch(r.URL.Query())
 	switch {
 	case o.as == "Table":
 		c.serveTable(rw, r, target, o, watch, next)
@@ -67,6 +75,21 @@ func (c *Cluster) withOutput(rw http.ResponseWriter, r *http.Request, next http.
 	default:
 		next(rw, r)
 	}
+}
+
+// servesCustom reports whether a stored CRD serves the target's group, version and resource.
+func (c *Cluster) servesCustom(ctx context.Context, target registry.Target) bool {
+	res := target.Resource
+	o, err := c.store.Get(ctx, Key{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions", Name: res.Resource + "." + res.Group})
+	if err != nil {
+		return false
+	}
+	crd, err := schema.FromCRD(o.Value)
+	if err != nil {
+		return false
+	}
+	v := crd.Version(res.Version)
+	return v != nil && v.Served
 }
 
 // resourceTarget is the target of a request for a resource (not discovery).
