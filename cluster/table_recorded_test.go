@@ -55,8 +55,8 @@ func TestTableRecorded(t *testing.T) {
 	var rec struct {
 		Responses []tableRecording `json:"responses"`
 	}
-	readJSON(t, filepath.Join(dir, "steps.json"), &steps)
-	readJSON(t, filepath.Join(dir, "recorded.json"), &rec)
+	readJSONInto(t, filepath.Join(dir, "steps.json"), &steps)
+	readJSONInto(t, filepath.Join(dir, "recorded.json"), &rec)
 	require.Len(t, rec.Responses, len(steps.Steps), "recorded.json is of another steps.json: rerun record.py")
 	first, err := http.ParseTime(rec.Responses[0].Date)
 	require.NoError(t, err)
@@ -178,7 +178,7 @@ func roundTripAny(v any) any {
 	return out
 }
 
-func readJSON(t *testing.T, path string, v any) {
+func readJSONInto(t *testing.T, path string, v any) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
