@@ -270,7 +270,8 @@ func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[stri
 	// ConvertToVersion reads an ApplyConfiguration's merged unstructured
 	// object with runtime.DefaultUnstructuredConverter.
 	o.Unstructured = step == decodeApplyConfiguration
-	d, err := k.DefaultWith(out, c.now(), o)
+	o.Now = c.now()
+	d, err := k.Default(out, o)
 	if err != nil {
 		if step == decodeApplyConfiguration {
 			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))

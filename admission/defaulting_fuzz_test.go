@@ -3,7 +3,6 @@ package admission_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -51,7 +50,7 @@ func FuzzWebhookPatchDefaulting(f *testing.F) {
 			return
 		}
 		k := req.Kind
-		again, derr := schema.DefaultBuiltin(schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}, res.Object, time.Time{})
+		again, derr := schema.DefaultBuiltin(schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}, res.Object, schema.DefaultOptions{})
 		require.NoError(t, derr, "an admitted object decodes")
 		assert.True(t, value.Equal(again, res.Object), "an admitted object is defaulted")
 		require.Len(t, cl.received, 2)

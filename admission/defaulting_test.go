@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -48,7 +47,7 @@ func defaulted(t *testing.T, y string) map[string]any {
 	if g, v, ok := cutLast(gv); ok {
 		gvk.Group, gvk.Version = g, v
 	}
-	out, err := schema.DefaultBuiltin(gvk, obj, time.Time{})
+	out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
 	require.NoError(t, err)
 	return out
 }

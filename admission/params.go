@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -134,7 +133,7 @@ func paramName(param map[string]any) string {
 // none).
 func storedParam(k *schema.Kind, param map[string]any) (map[string]any, *openAPINode, error) {
 	// The clock only defaults DeviceTaint.timeAdded, which a stored object has.
-	stored, err := k.Default(param, time.Time{})
+	stored, err := k.Default(param, schema.DefaultOptions{})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -166,7 +165,7 @@ func TestRealClusterDefaulting(t *testing.T) {
 			if len(crds) > 0 {
 				obj = schema.Default(obj, crds[0].Version(version).Structural).(map[string]any)
 			} else {
-				obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, obj, time.Time{})
+				obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, obj, schema.DefaultOptions{})
 				require.NoError(t, err)
 			}
 			if len(got) > 0 {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -256,7 +255,7 @@ func decodedHPA(t *testing.T, file string, req map[string]any) map[string]any {
 	require.NoError(t, err)
 	obj, err := codec.DecodeObject(b)
 	require.NoError(t, err)
-	obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, obj, time.Time{})
+	obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, obj, schema.DefaultOptions{})
 	require.NoError(t, err)
 	obj["metadata"].(map[string]any)["managedFields"] = req["object"].(map[string]any)["metadata"].(map[string]any)["managedFields"]
 	return obj
@@ -414,7 +413,7 @@ func TestRealClusterEquivalentHPAPolicies(t *testing.T) {
 			require.NoError(t, err)
 			version := strings.TrimPrefix(obj["apiVersion"].(string), "autoscaling/")
 			kind := schema.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}
-			obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}, obj, time.Time{})
+			obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}, obj, schema.DefaultOptions{})
 			require.NoError(t, err)
 			if rec.Code == 201 {
 				obj["metadata"].(map[string]any)["managedFields"] = rec.Body["metadata"].(map[string]any)["managedFields"]

@@ -37,7 +37,7 @@ func defaulterFor(req Request, gvk schema.GroupVersionKind) func(map[string]any)
 	}
 	now := req.Now
 	return func(obj map[string]any) (map[string]any, error) {
-		out, err := schema.DefaultBuiltinUnstructured(gvk, obj, now)
+		out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now, Unstructured: true})
 		if err != nil {
 			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))
 		}

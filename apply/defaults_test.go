@@ -37,7 +37,7 @@ func TestUpdateOwnsDefaults(t *testing.T) {
 			now, err := time.Parse(time.RFC3339, want["metadata"].(map[string]any)["creationTimestamp"].(string))
 			require.NoError(t, err)
 
-			defaulted, err := schema.DefaultBuiltin(gvk, body, now)
+			defaulted, err := schema.DefaultBuiltin(gvk, body, schema.DefaultOptions{Now: now})
 			require.NoError(t, err)
 			// The apiserver's create compares with the kind's zero object (scope.Creater.New), not
 			// with nothing: fields the zero object has (spec, status) get no "." entry.
@@ -79,7 +79,7 @@ func TestApplyDefaultsNotOwned(t *testing.T) {
 			assert.Equal(t, js(mf(plain.Object)), js(mf(defaulted.Object)))
 			// Every field the recorded create has from defaulting is in the applied object.
 			gvk := gvkOfObject(t, config)
-			direct, err := schema.DefaultBuiltin(gvk, config, now)
+			direct, err := schema.DefaultBuiltin(gvk, config, schema.DefaultOptions{Now: now})
 			require.NoError(t, err)
 			got := defaulted.Object
 			delete(got["metadata"].(map[string]any), "managedFields")

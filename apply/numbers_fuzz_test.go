@@ -61,7 +61,7 @@ func FuzzApplyNumbers(f *testing.F) {
 		}
 		stored := deepCopy(res.Object)
 		delete(stored["metadata"].(map[string]any), "managedFields")
-		decoded, err := schema.DefaultBuiltin(gvk, stored, now)
+		decoded, err := schema.DefaultBuiltin(gvk, stored, schema.DefaultOptions{Now: now})
 		if err != nil {
 			t.Fatalf("the stored object is refused by the JSON decoder: %v", err)
 		}

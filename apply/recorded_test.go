@@ -401,7 +401,7 @@ func metadataValue(obj map[string]any, key string) any {
 // builtinDefaulter is the apiserver's decoding and defaulting of a built-in object.
 func builtinDefaulter(t *testing.T, gvk schema.GroupVersionKind, now time.Time) func(map[string]any) map[string]any {
 	return func(obj map[string]any) map[string]any {
-		out, err := schema.DefaultBuiltin(gvk, obj, now)
+		out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now})
 		require.NoError(t, err)
 		return out
 	}

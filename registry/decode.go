@@ -167,7 +167,7 @@ func (h *handler) typed(obj map[string]any, duplicates []string, level schema.Fi
 			unknown = documentOrder(h.document, unknown)
 		}
 	}
-	out, err := schema.DefaultBuiltin(gvk, obj, h.req.Now)
+	out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: h.req.Now})
 	if err != nil {
 		var fe *field.Error
 		if errors.As(err, &fe) {

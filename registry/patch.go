@@ -192,7 +192,7 @@ func (h *handler) typedUnstructured(obj map[string]any, level schema.FieldValida
 			unknown = schema.UnknownFields(t, obj)
 		}
 	}
-	out, err := schema.DefaultBuiltinUnstructured(h.ep.gvk, obj, h.req.Now)
+	out, err := schema.DefaultBuiltin(h.ep.gvk, obj, schema.DefaultOptions{Now: h.req.Now, Unstructured: true})
 	if err != nil {
 		return nil, decodeErr(unstructuredErrorText(err))
 	}

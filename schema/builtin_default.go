@@ -41,8 +41,9 @@ import (
 // not decode into the Go type (a string where an integer is expected, an unparsable quantity)
 // a *field.Error naming the first such path.
 //
-// now is the apiserver's clock, read by one defaulting function only: resource.k8s.io/v1
-// DeviceTaint.timeAdded defaults to now, truncated to the second.
+// o.Now is the apiserver's clock, read by one defaulting function only: resource.k8s.io/v1
+// DeviceTaint.timeAdded defaults to it, truncated to the second (the zero time leaves it unset).
+// o's other fields choose the steps (DefaultOptions; the zero value runs them all on a JSON body).
 //
 // Step 1 is the JSON decoder's reading of a request body (a create or update, a JSON or merge
 // patch's result, a webhook's patched object): an integer beyond its field's Go type is an
@@ -51,27 +52,22 @@ import (
 // field DeploymentSpec.spec.replicas of type int32", recorded in
 // testdata/apply/realcluster-numbers); the error's words are not the decoder's either. An
 // object the apiserver converts from unstructured content instead (a server-side apply's merged
-// object, a strategic merge patch's result) wraps such integers: DefaultBuiltinUnstructured.
-func DefaultBuiltin(gvk GroupVersionKind, obj map[string]any, now time.Time) (map[string]any, error) {
+// object, a strategic merge patch's result) wraps such integers: DefaultOptions.Unstructured.
+func DefaultBuiltin(gvk GroupVersionKind, obj map[string]any, o DefaultOptions) (map[string]any, error) {
 	k, err := Builtin(gvk)
 	if err != nil {
 		return nil, err
 	}
-	return k.Default(obj, now)
+	return k.Default(obj, o)
 }
 
-// Default is DefaultBuiltin for the kind k.
-func (k *Kind) Default(obj map[string]any, now time.Time) (map[string]any, error) {
-	return k.defaultAs(obj, now, false)
+// Default is DefaultBuiltin for the kind k: the four steps, steps 2 and 3 as o asks. Errors are
+// DefaultBuiltin's; with SkipDefaulting and SkipInternalRoundTrip only decoding errors remain.
+func (k *Kind) Default(obj map[string]any, o DefaultOptions) (map[string]any, error) {
+	return k.defaultWith(obj, o.Now, o)
 }
 
-// defaultAs is Default, reading numbers as the unstructured converter does when unstructured
-// is set (DefaultUnstructured).
-func (k *Kind) defaultAs(obj map[string]any, now time.Time, unstructured bool) (map[string]any, error) {
-	return k.defaultWith(obj, now, DefaultOptions{Unstructured: unstructured})
-}
-
-// defaultWith is DefaultWith: the four steps, steps 2 and 3 as o asks.
+// defaultWith is Default: the four steps, steps 2 and 3 as o asks, at now.
 func (k *Kind) defaultWith(obj map[string]any, now time.Time, o DefaultOptions) (map[string]any, error) {
 	unstructured := o.Unstructured
 	reg, err := loadDefaulting()
@@ -302,7 +298,7 @@ type bdecoder struct {
 	reg   *defaultingRegistry
 	errs  field.ErrorList
 	stack []seg
-	// unstructured reads numbers as runtime.DefaultUnstructuredConverter does (DefaultUnstructured)
+	// unstructured reads numbers as runtime.DefaultUnstructuredConverter does (DefaultOptions.Unstructured)
 	// instead of as the JSON decoder does.
 	unstructured bool
 }

@@ -23,7 +23,7 @@ func BenchmarkDefaultBuiltin(b *testing.B) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := schema.DefaultBuiltin(gvk, obj, now); err != nil {
+		if _, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now}); err != nil {
 			b.Fatal(err)
 		}
 	}

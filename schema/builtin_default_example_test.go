@@ -3,7 +3,6 @@ package schema_test
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/writepath/writepath/schema"
 )
@@ -18,7 +17,7 @@ func ExampleDefaultBuiltin() {
 		}}}},
 	}
 	gvk := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
-	out, err := schema.DefaultBuiltin(gvk, obj, time.Time{})
+	out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -45,14 +45,14 @@ func FuzzDefaultBuiltin(f *testing.F) {
 		obj["apiVersion"], obj["kind"] = gvk.APIVersion(), gvk.Kind
 		before := mustJSON(t, obj)
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		out, err := schema.DefaultBuiltin(gvk, obj, now)
+		out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now})
 		if after := mustJSON(t, obj); after != before {
 			t.Fatalf("input modified:\n%s\n%s", before, after)
 		}
 		if err != nil {
 			return
 		}
-		again, err := schema.DefaultBuiltin(gvk, out, now)
+		again, err := schema.DefaultBuiltin(gvk, out, schema.DefaultOptions{Now: now})
 		if err != nil {
 			t.Fatalf("defaulted object rejected: %v\n%s", err, mustJSON(t, out))
 		}
@@ -63,7 +63,7 @@ func FuzzDefaultBuiltin(f *testing.F) {
 			// as null, and a second round trip drops the null: the reference's own defaulting is
 			// not idempotent there (testdata/fuzz/FuzzDefaultBuiltin/45fdb364fc755e5e). It
 			// converges: the second pass is a fixed point.
-			third, err := schema.DefaultBuiltin(gvk, again, now)
+			third, err := schema.DefaultBuiltin(gvk, again, schema.DefaultOptions{Now: now})
 			if err != nil {
 				t.Fatalf("defaulted object rejected: %v\n%s", err, b)
 			}

@@ -77,7 +77,7 @@ func TestRecordedDefaults(t *testing.T) {
 			created, err := time.Parse(time.RFC3339, want["metadata"].(map[string]any)["creationTimestamp"].(string))
 			require.NoError(t, err)
 
-			got, err := schema.DefaultBuiltin(gvk, in, created)
+			got, err := schema.DefaultBuiltin(gvk, in, schema.DefaultOptions{Now: created})
 			require.NoError(t, err)
 			for _, obj := range []map[string]any{want, got} {
 				md := obj["metadata"].(map[string]any)

@@ -2,11 +2,15 @@ package schema
 
 import "time"
 
-// DefaultOptions choose the steps Kind.DefaultWith runs (see DefaultBuiltin for the four
-// steps). The zero value runs them all and reads a JSON body: DefaultWith is then Default.
+// DefaultOptions are the inputs of DefaultBuiltin and Kind.Default besides the object: the
+// request's time and the steps to run (see DefaultBuiltin for the four steps). The zero value
+// runs them all on a JSON body at the zero time.
 type DefaultOptions struct {
-	// Unstructured reads numbers as runtime.DefaultUnstructuredConverter does
-	// (DefaultUnstructured) rather than as the JSON decoder does.
+	// Now is the apiserver's clock (resource.k8s.io/v1 DeviceTaint.timeAdded defaults to it).
+	Now time.Time
+	// Unstructured reads numbers as runtime.DefaultUnstructuredConverter does (the object
+	// server-side apply merges, a strategic merge patch's result; see
+	// builtin_default_unstructured.go) rather than as the JSON decoder does.
 	Unstructured bool
 	// SkipDefaulting leaves out step 2: the object is only decoded into the Go type and
 	// encoded back (unknown fields dropped, quantities canonical, empty structs written), as
@@ -20,10 +24,4 @@ type DefaultOptions struct {
 	// autoscaling/v1 HorizontalPodAutoscaler without a CPU target does not get the 80 % one
 	// there: the conversion into the object the dispatcher holds decides).
 	SkipInternalRoundTrip bool
-}
-
-// DefaultWith is Default with the steps o chooses. Errors are Default's; with SkipDefaulting and
-// SkipInternalRoundTrip only decoding errors remain.
-func (k *Kind) DefaultWith(obj map[string]any, now time.Time, o DefaultOptions) (map[string]any, error) {
-	return k.defaultWith(obj, now, o)
 }

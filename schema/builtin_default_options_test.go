@@ -30,7 +30,7 @@ func TestDefaultWith(t *testing.T) {
 	require.NoError(t, err)
 	spec := func(o schema.DefaultOptions) map[string]any {
 		obj := hpaV1Object()
-		out, err := k.DefaultWith(obj, time.Time{}, o)
+		out, err := k.Default(obj, o)
 		require.NoError(t, err)
 		assert.Equal(t, hpaV1Object(), obj, "input not modified")
 		return out["spec"].(map[string]any)
@@ -38,7 +38,7 @@ func TestDefaultWith(t *testing.T) {
 	ref := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}
 	full := spec(schema.DefaultOptions{})
 	assert.Equal(t, map[string]any{"scaleTargetRef": ref, "minReplicas": int64(1), "maxReplicas": int64(5), "targetCPUUtilizationPercentage": int64(80)}, full)
-	def, err := schema.DefaultBuiltin(hpaV1, hpaV1Object(), time.Time{})
+	def, err := schema.DefaultBuiltin(hpaV1, hpaV1Object(), schema.DefaultOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, def["spec"], full, "the zero options are Default")
 
@@ -50,37 +50,37 @@ func TestDefaultWith(t *testing.T) {
 		spec(schema.DefaultOptions{SkipDefaulting: true}), "round trip without defaulting")
 }
 
-// TestDefaultWithUnstructured: Unstructured reads numbers as DefaultUnstructured does.
+// TestDefaultWithUnstructured: Unstructured reads numbers as the unstructured converter does.
 func TestDefaultWithUnstructured(t *testing.T) {
 	k, err := schema.Builtin(hpaV1)
 	require.NoError(t, err)
 	obj := hpaV1Object()
 	obj["spec"].(map[string]any)["maxReplicas"] = int64(4294967301)
-	_, err = k.DefaultWith(obj, time.Time{}, schema.DefaultOptions{SkipInternalRoundTrip: true})
+	_, err = k.Default(obj, schema.DefaultOptions{SkipInternalRoundTrip: true})
 	require.Error(t, err, "the JSON decoder refuses an int32 beyond range")
-	out, err := k.DefaultWith(obj, time.Time{}, schema.DefaultOptions{Unstructured: true, SkipInternalRoundTrip: true})
+	out, err := k.Default(obj, schema.DefaultOptions{Unstructured: true, SkipInternalRoundTrip: true})
 	require.NoError(t, err)
-	want, err := k.DefaultUnstructured(obj, time.Time{})
+	want, err := k.Default(obj, schema.DefaultOptions{Unstructured: true})
 	require.NoError(t, err)
 	assert.Equal(t, int64(5), out["spec"].(map[string]any)["maxReplicas"])
 	assert.Equal(t, want["spec"].(map[string]any)["maxReplicas"], out["spec"].(map[string]any)["maxReplicas"])
 }
 
-// ExampleKind_DefaultWith defaults an autoscaling/v1 HorizontalPodAutoscaler as a mutating
+// ExampleKind_Default_steps defaults an autoscaling/v1 HorizontalPodAutoscaler as a mutating
 // webhook's patched object is defaulted when the webhook was sent v1 for an autoscaling/v2
 // request: v1 defaulting (minReplicas), without the internal round trip's 80 % CPU target.
-func ExampleKind_DefaultWith() {
+func ExampleKind_Default_steps() {
 	k, _ := schema.Builtin(schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"})
 	obj := map[string]any{"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler", "metadata": map[string]any{"name": "h"},
 		"spec": map[string]any{"scaleTargetRef": map[string]any{"kind": "Deployment", "name": "web"}, "maxReplicas": int64(5)}}
 	for _, o := range []schema.DefaultOptions{{}, {SkipInternalRoundTrip: true}} {
-		out, err := k.DefaultWith(obj, time.Time{}, o)
+		out, err := k.Default(obj, o)
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
 		b, _ := json.Marshal(out["spec"])
-		fmt.Printf("%+v: %s\n", o, b)
+		fmt.Printf("{Unstructured:%v SkipDefaulting:%v SkipInternalRoundTrip:%v}: %s\n", o.Unstructured, o.SkipDefaulting, o.SkipInternalRoundTrip, b)
 	}
 	// Output:
 	// {Unstructured:false SkipDefaulting:false SkipInternalRoundTrip:false}: {"maxReplicas":5,"minReplicas":1,"scaleTargetRef":{"kind":"Deployment","name":"web"},"targetCPUUtilizationPercentage":80}
@@ -119,18 +119,18 @@ func FuzzDefaultWith(f *testing.F) {
 		o := schema.DefaultOptions{Unstructured: opts&1 != 0, SkipDefaulting: opts&2 != 0, SkipInternalRoundTrip: opts&4 != 0}
 		before := mustJSON(t, obj)
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		out, err := k.DefaultWith(obj, now, o)
+		out, err := k.Default(obj, withNow(o, now))
 		if after := mustJSON(t, obj); after != before {
 			t.Fatalf("input modified:\n%s\n%s", before, after)
 		}
-		_, decErr := k.DefaultWith(obj, now, schema.DefaultOptions{Unstructured: o.Unstructured, SkipDefaulting: true, SkipInternalRoundTrip: true})
+		_, decErr := k.Default(obj, schema.DefaultOptions{Now: now, Unstructured: o.Unstructured, SkipDefaulting: true, SkipInternalRoundTrip: true})
 		if decErr != nil && err == nil {
 			t.Fatalf("%+v accepts what decoding refuses: %v", o, decErr)
 		}
 		if err != nil || o.SkipDefaulting || !o.SkipInternalRoundTrip {
 			return
 		}
-		full, ferr := k.DefaultWith(obj, now, schema.DefaultOptions{Unstructured: o.Unstructured})
+		full, ferr := k.Default(obj, schema.DefaultOptions{Now: now, Unstructured: o.Unstructured})
 		if ferr == nil && !roundTripKinds[k.GVK.Kind] && mustJSON(t, full) != mustJSON(t, out) {
 			t.Fatalf("%v: the round trip changed a kind it does not touch:\n%s\n%s", k.GVK, mustJSON(t, full), mustJSON(t, out))
 		}
@@ -141,3 +141,9 @@ func FuzzDefaultWith(f *testing.F) {
 // (builtin_default_convert.go).
 var roundTripKinds = map[string]bool{"Node": true, "Secret": true, "Deployment": true, "DaemonSet": true,
 	"StatefulSet": true, "CustomResourceDefinition": true, "HorizontalPodAutoscaler": true}
+
+// withNow is o at now.
+func withNow(o schema.DefaultOptions, now time.Time) schema.DefaultOptions {
+	o.Now = now
+	return o
+}

@@ -24,7 +24,7 @@ var (
 )
 
 func TestDefaultBuiltinErrors(t *testing.T) {
-	_, err := schema.DefaultBuiltin(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, map[string]any{}, time.Time{})
+	_, err := schema.DefaultBuiltin(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, map[string]any{}, schema.DefaultOptions{})
 	var nf *schema.NotFoundError
 	require.ErrorAs(t, err, &nf)
 	assert.Equal(t, 404, nf.StatusCode())
@@ -36,7 +36,7 @@ func TestDefaultBuiltinErrors(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, k.ServedByDefault)
 	assert.False(t, schema.HasBuiltinDefaulting(beta))
-	_, err = schema.DefaultBuiltin(beta, map[string]any{}, time.Time{})
+	_, err = schema.DefaultBuiltin(beta, map[string]any{}, schema.DefaultOptions{})
 	require.EqualError(t, err, "schema: no built-in defaulting for admissionregistration.k8s.io/v1beta1, Kind=MutatingAdmissionPolicy")
 	assert.True(t, schema.HasBuiltinDefaulting(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}))
 	assert.True(t, schema.HasBuiltinDefaulting(podGVK))
@@ -61,7 +61,7 @@ func TestDefaultBuiltinErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := schema.DefaultBuiltin(tt.gvk, decodeJSON(t, tt.obj), time.Time{})
+			_, err := schema.DefaultBuiltin(tt.gvk, decodeJSON(t, tt.obj), schema.DefaultOptions{})
 			var fe *field.Error
 			require.True(t, errors.As(err, &fe), "%v", err)
 			assert.Equal(t, tt.want, err.Error())
@@ -81,7 +81,7 @@ func TestDefaultBuiltinFresh(t *testing.T) {
 		"spec":{"containers":[{"name":"c","image":"nginx","resources":{"limits":{"cpu":"2"}},"args":["x"]}],
 		"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`)
 	before := mustJSON(t, in)
-	out, err := schema.DefaultBuiltin(podGVK, in, time.Time{})
+	out, err := schema.DefaultBuiltin(podGVK, in, schema.DefaultOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, before, mustJSON(t, in))
 	scribble(out)
@@ -138,7 +138,7 @@ func quantityOut(t *testing.T, gvk schema.GroupVersionKind, q any) string {
 	} else {
 		obj = map[string]any{"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "overhead": map[string]any{"podFixed": map[string]any{"cpu": q}}}
 	}
-	out, err := schema.DefaultBuiltin(gvk, obj, time.Time{})
+	out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
 	if err != nil {
 		return "error: " + err.Error()
 	}
@@ -161,7 +161,7 @@ func TestImagePullPolicy(t *testing.T) {
 	}
 	for image, want := range tests {
 		obj := map[string]any{"apiVersion": "v1", "kind": "Pod", "spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": image}}}}
-		out, err := schema.DefaultBuiltin(podGVK, obj, time.Time{})
+		out, err := schema.DefaultBuiltin(podGVK, obj, schema.DefaultOptions{})
 		require.NoError(t, err)
 		c := out["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
 		assert.Equal(t, want, c["imagePullPolicy"], image)
@@ -173,10 +173,10 @@ func TestDeviceTaintClock(t *testing.T) {
 	gvk := schema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceTaintRule"}
 	obj := decodeJSON(t, `{"apiVersion":"resource.k8s.io/v1","kind":"DeviceTaintRule","spec":{"taint":{"key":"k","effect":"NoSchedule"}}}`)
 	now := time.Date(2026, 3, 4, 5, 6, 7, 890, time.FixedZone("x", 3600))
-	out, err := schema.DefaultBuiltin(gvk, obj, now)
+	out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now})
 	require.NoError(t, err)
 	assert.Equal(t, "2026-03-04T04:06:07Z", out["spec"].(map[string]any)["taint"].(map[string]any)["timeAdded"])
-	out, err = schema.DefaultBuiltin(gvk, obj, time.Time{})
+	out, err = schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
 	require.NoError(t, err)
 	assert.Nil(t, out["spec"].(map[string]any)["taint"].(map[string]any)["timeAdded"])
 }

@@ -4,10 +4,9 @@ import (
 	"encoding/base64"
 	"math"
 	"strconv"
-	"time"
 )
 
-// DefaultBuiltinUnstructured is DefaultBuiltin for an object the apiserver holds as
+// DefaultOptions.Unstructured: DefaultBuiltin for an object the apiserver holds as
 // unstructured content and converts to the Go type with runtime.DefaultUnstructuredConverter:
 // the object server-side apply merges (the field manager's conversion to the versioned type,
 // structuredMergeManager.Apply) and a strategic merge patch's result. Only numbers are read
@@ -30,18 +29,6 @@ import (
 //
 // Errors are *field.Error values whose Detail is the converter's text, as the apiserver puts it
 // behind "unable to convert unstructured object to <gvk>: ". obj is not modified.
-func DefaultBuiltinUnstructured(gvk GroupVersionKind, obj map[string]any, now time.Time) (map[string]any, error) {
-	k, err := Builtin(gvk)
-	if err != nil {
-		return nil, err
-	}
-	return k.DefaultUnstructured(obj, now)
-}
-
-// DefaultUnstructured is DefaultBuiltinUnstructured for the kind k.
-func (k *Kind) DefaultUnstructured(obj map[string]any, now time.Time) (map[string]any, error) {
-	return k.defaultAs(obj, now, true)
-}
 
 // goIntName is the Go type of an integer shape, as reflect names it in the converter's errors.
 func goIntName(kind byte) string {

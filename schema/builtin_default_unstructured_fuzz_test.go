@@ -50,11 +50,11 @@ func FuzzDefaultBuiltinUnstructured(f *testing.F) {
 		obj["apiVersion"], obj["kind"] = gvk.APIVersion(), gvk.Kind
 		before := mustJSON(t, obj)
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		out, err := schema.DefaultBuiltinUnstructured(gvk, obj, now)
+		out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now, Unstructured: true})
 		if after := mustJSON(t, obj); after != before {
 			t.Fatalf("input modified:\n%s\n%s", before, after)
 		}
-		if viaJSON, jerr := schema.DefaultBuiltin(gvk, obj, now); jerr == nil {
+		if viaJSON, jerr := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now}); jerr == nil {
 			if err != nil {
 				t.Fatalf("%v: the JSON reading succeeds, the converter's fails: %v", gvk, err)
 			}
@@ -65,7 +65,7 @@ func FuzzDefaultBuiltinUnstructured(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := schema.DefaultBuiltin(gvk, out, now)
+		again, err := schema.DefaultBuiltin(gvk, out, schema.DefaultOptions{Now: now})
 		if err != nil {
 			t.Fatalf("%v: the converted object is refused by the JSON reading: %v\n%s", gvk, err, mustJSON(t, out))
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -78,7 +77,7 @@ func TestDefaultBuiltinUnstructuredNumbers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := schema.DefaultBuiltinUnstructured(tt.gvk, tt.obj, time.Time{})
+			out, err := schema.DefaultBuiltin(tt.gvk, tt.obj, schema.DefaultOptions{Unstructured: true})
 			if tt.err {
 				require.Error(t, err)
 				var fe *field.Error
@@ -98,7 +97,7 @@ func TestDefaultBuiltinUnstructuredNumbers(t *testing.T) {
 			}
 			assert.Equal(t, tt.want, cur)
 			// What the converter stores, the JSON decoder reads back unchanged.
-			again, err := schema.DefaultBuiltin(tt.gvk, out, time.Time{})
+			again, err := schema.DefaultBuiltin(tt.gvk, out, schema.DefaultOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, out, again)
 		})
@@ -112,16 +111,16 @@ func TestDefaultBuiltinUnstructuredAgreesInRange(t *testing.T) {
 		"terminationGracePeriodSeconds": float64(40),
 		"containers": []any{map[string]any{"name": "c", "ports": []any{map[string]any{"containerPort": 8080.0}},
 			"livenessProbe": map[string]any{"httpGet": map[string]any{"port": int64(8080)}}}}}}}}
-	a, err := schema.DefaultBuiltin(deployGVK, obj, time.Time{})
+	a, err := schema.DefaultBuiltin(deployGVK, obj, schema.DefaultOptions{})
 	require.NoError(t, err)
-	b, err := schema.DefaultBuiltinUnstructured(deployGVK, obj, time.Time{})
+	b, err := schema.DefaultBuiltin(deployGVK, obj, schema.DefaultOptions{Unstructured: true})
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 
 	obj["spec"].(map[string]any)["replicas"] = int64(4294967299)
-	_, err = schema.DefaultBuiltin(deployGVK, obj, time.Time{})
+	_, err = schema.DefaultBuiltin(deployGVK, obj, schema.DefaultOptions{})
 	assert.Error(t, err, "the JSON decoder refuses an int32 overflow")
-	b, err = schema.DefaultBuiltinUnstructured(deployGVK, obj, time.Time{})
+	b, err = schema.DefaultBuiltin(deployGVK, obj, schema.DefaultOptions{Unstructured: true})
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), b["spec"].(map[string]any)["replicas"])
 }

@@ -34,8 +34,8 @@
 // a CRD's empty conversion webhook),
 // and is written as encoding/json writes the Go value ({} for empty structs, null for
 // non-omitempty nil slices, quantities canonical: "1000m" is "1", "1.5Gi" is "1536Mi", unless
-// apimachinery kept the parsed string, as it does for "+1" or "1e3"). DefaultBuiltinUnstructured
-// (Kind.DefaultUnstructured) reads the object as runtime.DefaultUnstructuredConverter does
+// apimachinery kept the parsed string, as it does for "+1" or "1e3"). With
+// DefaultOptions.Unstructured it reads the object as runtime.DefaultUnstructuredConverter does
 // instead, what the field manager does to the object a server-side apply merged: an int32
 // field takes the low 32 bits of an int64 (4294967297 is 1, 2147483648 is -2147483648), an
 // integral float converts (through int64; beyond its range as amd64 does, to math.MinInt64), a
@@ -53,14 +53,14 @@
 // HTTPGetAction.protocol), MaxUnavailableStatefulSet (on: rollingUpdate.maxUnavailable 1),
 // SELinuxMountReadWriteOncePod and VolumeLimitScaling (on: CSIDriver seLinuxMount and
 // preventPodSchedulingIfMissing false). The one default that reads the clock,
-// resource.k8s.io/v1 DeviceTaint.timeAdded, takes the now argument. CustomResourceDefinition and
+// resource.k8s.io/v1 DeviceTaint.timeAdded, reads DefaultOptions.Now. CustomResourceDefinition and
 // APIService are defaulted as apiextensions-apiserver and kube-aggregator do (their schema types'
 // custom JSON forms included). Not covered: autoscaling/v1 objects carrying the v2 round-trip
 // annotations (left as written), and what admission plugins and REST strategies add on create
 // (service accounts, tolerations, priorities, finalizers, allocated IPs, generated selectors).
 //
-// Kind.DefaultWith runs the same steps as DefaultOptions choose: Unstructured is
-// DefaultUnstructured's reading, SkipDefaulting leaves the object decoded and encoded only, and
+// DefaultOptions choose the steps: Unstructured is the converter's reading (above),
+// SkipDefaulting leaves the object decoded and encoded only, and
 // SkipInternalRoundTrip leaves out the internal round trip, giving the versioned Go object as the
 // scheme's defaulter leaves it. That is what kube-apiserver's mutating admission holds after a
 // webhook patched an object at another version than the request's (an autoscaling/v1
@@ -167,6 +167,6 @@
 // 400 on decode, worded differently: "spec.hard[cpu]: Invalid value: "1Qi": quantities must
 // match the regular expression ..."; GoDecodeError of its Field and BadValue gives the
 // decoder's words) or that the internal conversion rejects (a non-integer
-// deprecated.deployment.rollback.to annotation). DefaultBuiltinUnstructured's number errors
+// deprecated.deployment.rollback.to annotation). The unstructured reading's number errors
 // carry the converter's own words in the *field.Error's Detail.
 package schema

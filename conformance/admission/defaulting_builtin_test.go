@@ -52,7 +52,7 @@ func (o typedObjects) Default(obj runtime.Object) {
 	if err != nil {
 		panic(err)
 	}
-	out, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, m, time.Time{})
+	out, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, m, wschema.DefaultOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -124,7 +124,7 @@ func genDeployment(r *rand.Rand) map[string]any {
 		md["labels"] = map[string]any{"seen": "before"}
 	}
 	obj := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": md, "spec": spec}
-	out, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, obj, time.Time{})
+	out, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, obj, wschema.DefaultOptions{})
 	if err != nil {
 		panic(err)
 	}

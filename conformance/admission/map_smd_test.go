@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,7 +42,7 @@ func (builtinDefaulter) Default(obj runtime.Object) {
 	gvk := u.GroupVersionKind()
 	// The dispatcher converts an ApplyConfiguration's unstructured result to
 	// the Go type with the unstructured converter before defaulting.
-	if out, err := wpschema.DefaultBuiltinUnstructured(wpschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u.Object, time.Time{}); err == nil {
+	if out, err := wpschema.DefaultBuiltin(wpschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u.Object, wpschema.DefaultOptions{Unstructured: true}); err == nil {
 		u.Object = out
 	}
 }
@@ -59,7 +58,7 @@ func defaultedWorkload(t *testing.T, obj map[string]any) map[string]any {
 	if g, v, ok := strings.Cut(gv, "/"); ok {
 		gvk.Group, gvk.Version = g, v
 	}
-	out, err := wpschema.DefaultBuiltin(gvk, obj, time.Time{})
+	out, err := wpschema.DefaultBuiltin(gvk, obj, wpschema.DefaultOptions{})
 	require.NoError(t, err)
 	return out
 }

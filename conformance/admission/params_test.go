@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -261,7 +260,7 @@ func storedParams(t testing.TB, r *rand.Rand) []map[string]any {
 			}
 			gv, err := wschema.ParseAPIVersion(pk.apiVersion)
 			require.NoError(t, err)
-			stored, err := wschema.DefaultBuiltin(gv.WithKind(pk.kind), m, time.Time{})
+			stored, err := wschema.DefaultBuiltin(gv.WithKind(pk.kind), m, wschema.DefaultOptions{})
 			require.NoError(t, err, "%v", m)
 			out = append(out, stored)
 		}
@@ -295,7 +294,7 @@ func newParamWorld(t testing.TB, r *rand.Rand) *paramWorld {
 	}}, inf: map[string]informers.GenericInformer{}}
 	w.objects = storedParams(t, r)
 	for i, n := range w.namespaces {
-		stored, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, n, time.Time{})
+		stored, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, n, wschema.DefaultOptions{})
 		require.NoError(t, err)
 		w.namespaces[i] = stored
 	}

@@ -327,7 +327,7 @@ func TestDifferential(t *testing.T) {
 			now = time.Now()
 			want, werr = reference(gvk, obj)
 		}
-		got, gerr := schema.DefaultBuiltin(gvk, obj, now)
+		got, gerr := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now})
 		cases++
 		if js(obj) != before {
 			t.Fatalf("%v: input modified", gvk)

@@ -4,7 +4,6 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/writepath/writepath/schema"
 )
@@ -53,7 +52,7 @@ func TestImages(t *testing.T) {
 			"volumes":    []any{map[string]any{"name": "v", "image": map[string]any{"reference": image}}},
 		}}
 		want, werr := reference(gvk, obj)
-		got, gerr := schema.DefaultBuiltin(gvk, obj, time.Time{})
+		got, gerr := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
 		if werr != nil || gerr != nil {
 			t.Fatalf("%q: %v %v", image, werr, gerr)
 		}

@@ -5,7 +5,6 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/writepath/writepath/schema"
 )
@@ -74,7 +73,7 @@ func TestQuantities(t *testing.T) {
 					"handler": "h", "overhead": map[string]any{"podFixed": map[string]any{"cpu": q}}}
 			}
 			want, werr := reference(gvk, obj)
-			got, gerr := schema.DefaultBuiltin(gvk, obj, time.Time{})
+			got, gerr := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
 			cases++
 			if (werr == nil) != (gerr == nil) {
 				fails++

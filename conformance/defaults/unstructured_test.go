@@ -168,7 +168,7 @@ func TestUnstructuredNumbers(t *testing.T) {
 			now = time.Now()
 			want, werr = referenceUnstructured(gvk, obj)
 		}
-		got, gerr := schema.DefaultBuiltinUnstructured(gvk, obj, now)
+		got, gerr := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now, Unstructured: true})
 		cases++
 		if js(obj) != before {
 			t.Fatalf("%v: input modified", gvk)
@@ -201,7 +201,7 @@ func TestUnstructuredNumbers(t *testing.T) {
 			}
 			continue
 		}
-		if _, err := schema.DefaultBuiltin(gvk, obj, now); err != nil {
+		if _, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now}); err != nil {
 			changed++ // the JSON decoder refuses what the converter accepted (wrapped, converted)
 		}
 	}

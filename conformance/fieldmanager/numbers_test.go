@@ -39,7 +39,7 @@ func (schemaDefaulter) Default(obj runtime.Object) {
 		panic(err)
 	}
 	gvk := obj.GetObjectKind().GroupVersionKind()
-	out, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u, time.Time{})
+	out, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u, wschema.DefaultOptions{})
 	if err != nil {
 		panic(err) // the typed object's content decodes
 	}

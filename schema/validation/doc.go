@@ -50,7 +50,7 @@
 // # Usage
 //
 //	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
-//	obj, err := schema.DefaultBuiltin(gvk, body, now) // the typed round trip and defaults
+//	obj, err := schema.DefaultBuiltin(gvk, body, schema.DefaultOptions{Now: now}) // the typed round trip and defaults
 //	if err != nil { ... }
 //	if errs := validation.Validate(gvk, obj, validation.Options{}); len(errs) > 0 {
 //		return status.Invalid(status.GroupKind{Kind: gvk.Kind}, name, errs)

@@ -59,11 +59,11 @@ func FuzzValidate(f *testing.F) {
 		}
 		for _, gvk := range fuzzKinds {
 			run(t, gvk, obj, old)
-			typed, err := schema.DefaultBuiltin(gvk, obj, time.Unix(0, 0))
+			typed, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: time.Unix(0, 0)})
 			if err != nil {
 				continue
 			}
-			typedOld, err := schema.DefaultBuiltin(gvk, old, time.Unix(0, 0))
+			typedOld, err := schema.DefaultBuiltin(gvk, old, schema.DefaultOptions{Now: time.Unix(0, 0)})
 			if err != nil {
 				typedOld = typed
 			}
