@@ -23,7 +23,8 @@
 // not modelled, and its PrepareForCreate, the generated selector, is the registry's), CronJob
 // (create, update and the warnings; the schedule parsed as robfig/cron/v3 parses it, the time
 // zone loaded from the embedded database as kube-apiserver does; its /status strategy
-// validates nothing), Lease, PriorityClass,
+// validates nothing), HorizontalPodAutoscaler (create, update, /status; the autoscaling/v2
+// rules, which v1 objects get only in part, see hpa.go), Lease, PriorityClass,
 // PodDisruptionBudget (not /status), Ingress (create, update, /status and the warnings),
 // IngressClass, NetworkPolicy (with its CIDR warnings), Endpoints, EndpointSlice (with its
 // PrepareForCreate/PrepareForUpdate effect: v1 drops deprecatedTopology),

@@ -62,6 +62,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateStorageClass, validateUpdate: validateStorageClassUpdate, warnings: storageClassWarnings}, true
 	case groupKind{"", "Endpoints"}:
 		return strategy{validate: validateEndpoints, validateUpdate: validateEndpointsUpdate, warnings: endpointsWarnings}, true
+	case groupKind{"autoscaling", "HorizontalPodAutoscaler"}:
+		return strategy{validate: validateHPA, validateUpdate: validateHPAUpdate}, true
 	case groupKind{"batch", "CronJob"}:
 		return strategy{validate: validateCronJob, validateUpdate: validateCronJobUpdate, warnings: cronJobWarnings}, true
 	case groupKind{"batch", "Job"}:

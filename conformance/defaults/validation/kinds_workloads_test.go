@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -13,8 +14,10 @@ import (
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apiserver/pkg/registry/rest"
+	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install"
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
+	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 )
@@ -26,6 +29,9 @@ func workloadKinds() []harnessKind {
 			podSpec: "spec.template.spec.", complete: true, create: statefulset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": statefulset.Strategy, "status": statefulset.StatusStrategy}},
 		{gvk: kschema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "CronJob"}, resource: "cronjobs", seed: seedCronJob,
 			podSpec: "spec.jobTemplate.spec.template.spec.", complete: true, create: cronjob.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": cronjob.Strategy, "status": cronjob.StatusStrategy}},
+		{gvk: kschema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, resource: "horizontalpodautoscalers", seed: seedHPA,
+			unordered: func(l string) bool { return strings.HasSuffix(l, "must populate the given metric source only") },
+			complete: true, create: horizontalpodautoscaler.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": horizontalpodautoscaler.Strategy, "status": horizontalpodautoscaler.StatusStrategy}},
 		{gvk: kschema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"}, resource: "jobs", seed: seedJob,
 			podSpec: "spec.template.spec.", create: job.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": job.Strategy, "status": job.StatusStrategy}},
 	}
@@ -159,4 +165,46 @@ func seedCronJob(r *rand.Rand) runtime.Object {
 		c.Status = batchv1.CronJobStatus{LastScheduleTime: ptr(metav1.Unix(1_700_000_100, 0))}
 	}
 	return c
+}
+
+// seedHPA is a valid HorizontalPodAutoscaler: a CPU target, or a mix of every metric source,
+// with or without scaling behavior.
+func seedHPA(r *rand.Rand) runtime.Object {
+	h := &autoscalingv2.HorizontalPodAutoscaler{TypeMeta: metav1.TypeMeta{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler"},
+		ObjectMeta: seedMeta(r),
+		Spec: autoscalingv2.HorizontalPodAutoscalerSpec{MinReplicas: ptr(int32(1 + r.Intn(3))), MaxReplicas: int32(5 + r.Intn(5)),
+			ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: "web"}}}
+	cpu := autoscalingv2.MetricSpec{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricSource{Name: v1.ResourceCPU,
+		Target: autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: ptr(int32(70))}}}
+	h.Spec.Metrics = []autoscalingv2.MetricSpec{cpu}
+	if r.Intn(2) == 0 {
+		q := resource.MustParse("100m")
+		h.Spec.Metrics = append(h.Spec.Metrics,
+			autoscalingv2.MetricSpec{Type: autoscalingv2.PodsMetricSourceType, Pods: &autoscalingv2.PodsMetricSource{
+				Metric: autoscalingv2.MetricIdentifier{Name: "qps"}, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: &q}}},
+			autoscalingv2.MetricSpec{Type: autoscalingv2.ObjectMetricSourceType, Object: &autoscalingv2.ObjectMetricSource{
+				DescribedObject: autoscalingv2.CrossVersionObjectReference{APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Name: "main"},
+				Metric:          autoscalingv2.MetricIdentifier{Name: "requests", Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"a": "b"}}},
+				Target:          autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType, Value: &q}}},
+			autoscalingv2.MetricSpec{Type: autoscalingv2.ExternalMetricSourceType, External: &autoscalingv2.ExternalMetricSource{
+				Metric: autoscalingv2.MetricIdentifier{Name: "queue"}, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: &q}}},
+			autoscalingv2.MetricSpec{Type: autoscalingv2.ContainerResourceMetricSourceType, ContainerResource: &autoscalingv2.ContainerResourceMetricSource{
+				Name: v1.ResourceMemory, Container: "app", Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: &q}}})
+	}
+	if r.Intn(4) == 0 {
+		h.Spec.MinReplicas = ptr(int32(0))
+	}
+	if r.Intn(2) == 0 {
+		tol := resource.MustParse("0.1")
+		h.Spec.Behavior = &autoscalingv2.HorizontalPodAutoscalerBehavior{
+			ScaleUp: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(0)), SelectPolicy: ptr(autoscalingv2.MaxChangePolicySelect),
+				Policies: []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PercentScalingPolicy, Value: 100, PeriodSeconds: 15}, {Type: autoscalingv2.PodsScalingPolicy, Value: 4, PeriodSeconds: 15}}},
+			ScaleDown: &autoscalingv2.HPAScalingRules{StabilizationWindowSeconds: ptr(int32(300)), Tolerance: &tol,
+				Policies: []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PercentScalingPolicy, Value: 100, PeriodSeconds: 15}}},
+		}
+	}
+	if r.Intn(3) == 0 {
+		h.Status = autoscalingv2.HorizontalPodAutoscalerStatus{CurrentReplicas: 2, DesiredReplicas: 3, ObservedGeneration: ptr(int64(1))}
+	}
+	return h
 }
