@@ -31,6 +31,9 @@ type Options struct {
 	// not reach, instead of copying all of obj: the caller must then change neither. The
 	// result is the same value either way.
 	ShareUnpatched bool
+	// OnPatch, when set, is called by ApplyStrategic with the decoded patch before it is
+	// merged, for the caller to read (it must not keep or change it).
+	OnPatch func(patch map[string]any)
 
 	stats *mergeStats // work counters, set by the scaling tests only
 }

@@ -47,6 +47,9 @@ func ApplyStrategic(obj map[string]any, patchJSON []byte, meta Meta, opts Option
 	if err != nil {
 		return Result{}, err
 	}
+	if opts.OnPatch != nil {
+		opts.OnPatch(patchMap)
+	}
 	var original map[string]any
 	shared := false
 	if opts.ShareUnpatched && obj != nil {

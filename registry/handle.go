@@ -30,7 +30,10 @@ type handler struct {
 	ep       *endpoint
 	dryRun   bool
 	warnings []string
-	phases   *phases
+	// patchUnknown says a strategic merge patch of a built-in kind holds unknown fields (set
+	// while ApplyStrategic decodes it; see patchHasUnknown).
+	patchUnknown bool
+	phases       *phases
 	// clientManagedFields is set when the request itself carries managedFields (a body with them,
 	// a patch changing them): only then are they validated.
 	clientManagedFields bool

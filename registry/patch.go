@@ -128,7 +128,11 @@ func (h *handler) applyPatch(pt string, live map[string]any, o writeOptions) (ma
 		}
 		// The patched object is only read until typedUnstructured makes the fresh one the
 		// write goes on with: it may share with live what the patch does not reach.
-		r, err := merge.ApplyStrategic(live, h.req.Body, meta, merge.Options{FieldValidation: fv, ShareUnpatched: ep.builtin != nil})
+		mo := merge.Options{FieldValidation: fv, ShareUnpatched: ep.builtin != nil}
+		if ep.builtin != nil && fv != schema.FieldValidationIgnore {
+			mo.OnPatch = func(p map[string]any) { h.patchUnknown = patchHasUnknown(ep.builtin, p) }
+		}
+		r, err := merge.ApplyStrategic(live, h.req.Body, meta, mo)
 		if err != nil {
 			return nil, patchStatus(err)
 		}
@@ -188,7 +192,7 @@ func (h *handler) typedUnstructured(obj map[string]any, level schema.FieldValida
 	k := h.ep.builtin
 	var unknown []string
 	if level != schema.FieldValidationIgnore {
-		if t, err := k.SMDType(); err == nil && t.IsValid() && h.patchMayAddUnknown(k) {
+		if t, err := k.SMDType(); err == nil && t.IsValid() && h.patchUnknown {
 			unknown = schema.UnknownFields(t, obj)
 		}
 	}
@@ -217,24 +221,18 @@ func fieldErrorList(name string, v any, detail string) field.ErrorList {
 	return field.ErrorList{field.Invalid(field.NewPath(name), v, detail)}
 }
 
-// patchMayAddUnknown reports whether the patched object can hold unknown fields: the stored
+// patchHasUnknown reports whether the patched object can hold unknown fields: the stored
 // object holds none (it went through the typed round trip when it was written), so only the
 // patch can bring them, and a patch without unknown fields (its directives aside) brings none.
-// Checking the patch is much cheaper than walking the whole patched object; when the patch has
-// any, the patched object is walked for the paths as the apiserver reports them.
-func (h *handler) patchMayAddUnknown(k *schema.Kind) bool {
+// Checking the patch (as ApplyStrategic decoded it) is much cheaper than walking the whole
+// patched object; when the patch has any, the patched object is walked for the paths as the
+// apiserver reports them.
+func patchHasUnknown(k *schema.Kind, patch map[string]any) bool {
 	t, err := k.SMDType()
 	if err != nil {
 		return true
 	}
-	m, ok := merge.DecodeFast(h.req.Body) // the decoder ApplyStrategic read it with
-	if !ok {
-		p, err := codec.DecodeValue(h.req.Body)
-		if m, ok = p.(map[string]any); err != nil || !ok {
-			return true
-		}
-	}
-	return len(schema.UnknownFields(t, m)) > 0
+	return len(schema.UnknownFields(t, patch)) > 0
 }
 
 // patchStatus returns a patch engine's error as its status.
