@@ -31,7 +31,7 @@ func workloadKinds() []harnessKind {
 			podSpec: "spec.jobTemplate.spec.template.spec.", complete: true, create: cronjob.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": cronjob.Strategy, "status": cronjob.StatusStrategy}},
 		{gvk: kschema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, resource: "horizontalpodautoscalers", seed: seedHPA,
 			unordered: func(l string) bool { return strings.HasSuffix(l, "must populate the given metric source only") },
-			complete: true, create: horizontalpodautoscaler.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": horizontalpodautoscaler.Strategy, "status": horizontalpodautoscaler.StatusStrategy}},
+			complete:  true, create: horizontalpodautoscaler.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": horizontalpodautoscaler.Strategy, "status": horizontalpodautoscaler.StatusStrategy}},
 		{gvk: kschema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"}, resource: "jobs", seed: seedJob,
 			podSpec: "spec.template.spec.", create: job.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": job.Strategy, "status": job.StatusStrategy}},
 	}
