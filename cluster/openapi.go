@@ -90,9 +90,16 @@ type openAPIState struct {
 	// crds are the stored CRDs the documents were built for.
 	crds []map[string]any
 
-	v2Once         sync.Once
-	v2JSON, v2Prot *openAPIDoc
-	v2Err          error
+	// /openapi/v2: the CRDs' paths and definitions, then each form when first asked for.
+	v2Once          sync.Once
+	v2Paths, v2Defs map[string]any
+	v2Err           error
+	v2JSONOnce      sync.Once
+	v2JSON          *openAPIDoc
+	v2JSONErr       error
+	v2ProtOnce      sync.Once
+	v2Prot          *openAPIDoc
+	v2ProtErr       error
 }
 
 // openAPICache keeps the state for the CRDs last seen.

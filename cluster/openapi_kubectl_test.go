@@ -3,6 +3,8 @@ package cluster_test
 import (
 	"bytes"
 	"context"
+	"debug/buildinfo"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -15,6 +17,34 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// kubectl137 finds a kubectl 1.37 to run ($KUBECTL, realcluster's build, or PATH), or says
+// why there is none: the recorded outputs are 1.37's.
+func kubectl137() (string, string) {
+	k := kubectlBinary()
+	if k == "" {
+		return "", "no kubectl: set KUBECTL or build ../shared/tools/realcluster"
+	}
+	out, err := exec.Command(k, "version", "--client", "-o", "json").Output()
+	var v struct {
+		ClientVersion struct{ Major, Minor string } `json:"clientVersion"`
+	}
+	if err == nil && json.Unmarshal(out, &v) == nil && v.ClientVersion.Major == "1" && v.ClientVersion.Minor == "37" {
+		return k, ""
+	}
+	// realcluster builds kubectl from the k8s.io/kubernetes v1.37 module, without version stamps.
+	if info, err := buildinfo.ReadFile(k); err == nil {
+		if info.Main.Path == "k8s.io/kubernetes" && strings.HasPrefix(info.Main.Version, "v1.37.") {
+			return k, ""
+		}
+		for _, d := range info.Deps {
+			if d.Path == "k8s.io/kubectl" && strings.HasPrefix(d.Version, "v0.37.") {
+				return k, ""
+			}
+		}
+	}
+	return "", k + " is not kubectl 1.37: " + string(out)
+}
 
 // kubectlBinary finds a kubectl to run: $KUBECTL, realcluster's build, or PATH; "" for none.
 func kubectlBinary() string {
@@ -45,9 +75,9 @@ func fileExists(p string) bool {
 // and skips without one (CI); the documents it reads are compared without kubectl by the
 // other openapi tests.
 func TestKubectlAgainstServer(t *testing.T) {
-	kubectl := kubectlBinary()
+	kubectl, why := kubectl137()
 	if kubectl == "" {
-		t.Skip("no kubectl: set KUBECTL or build ../shared/tools/realcluster")
+		t.Skip(why)
 	}
 	c := startWithCRDs(t)
 	code, _, _ := c.do("POST", "/api/v1/namespaces", "application/json", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"default"}}`)

@@ -22,13 +22,22 @@ const (
 	openAPIV2ProtoLegacy = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
 )
 
-// builtinV2 is the recorded built-in document, decoded once and shared read-only.
-var builtinV2 = sync.OnceValues(func() (map[string]any, error) {
+// builtinV2JSON is the recorded built-in document as served; builtinV2 is it decoded, shared
+// read-only.
+var builtinV2JSON = sync.OnceValues(func() (*openAPIDoc, error) {
 	b, err := gunzipFile("data/openapi/v2.json.gz")
 	if err != nil {
 		return nil, err
 	}
-	return codec.Options{MaxBytes: -1, Format: codec.FormatJSON}.DecodeObject(b)
+	return newOpenAPIDoc(b), nil
+})
+
+var builtinV2 = sync.OnceValues(func() (map[string]any, error) {
+	d, err := builtinV2JSON()
+	if err != nil {
+		return nil, err
+	}
+	return codec.Options{MaxBytes: -1, Format: codec.FormatJSON}.DecodeObject(d.body)
 })
 
 // builtinV2Proto is the built-in document in protobuf. A state with CRDs appends a Document
@@ -42,42 +51,54 @@ var builtinV2Proto = sync.OnceValues(func() ([]byte, error) {
 	return encodeOpenAPIV2(doc), nil
 })
 
-// v2 builds (once per state) the JSON and protobuf documents.
-func (s *openAPIState) v2() (*openAPIDoc, *openAPIDoc, error) {
+// v2 builds (once per state, each form when first asked for) the JSON or protobuf document.
+func (s *openAPIState) v2(proto bool) (*openAPIDoc, error) {
 	s.v2Once.Do(func() {
+		s.v2Paths, s.v2Defs, s.v2Err = crdOpenAPIV2(s.crds)
+	})
+	if s.v2Err != nil {
+		return nil, s.v2Err
+	}
+	custom := len(s.v2Paths) > 0 || len(s.v2Defs) > 0
+	if proto {
+		s.v2ProtOnce.Do(func() {
+			prot, err := builtinV2Proto()
+			if err != nil {
+				s.v2ProtErr = err
+				return
+			}
+			if custom {
+				extra := encodeOpenAPIV2(map[string]any{"paths": s.v2Paths, "definitions": s.v2Defs})
+				prot = append(append(make([]byte, 0, len(prot)+len(extra)), prot...), extra...)
+			}
+			s.v2Prot = newOpenAPIDoc(prot)
+		})
+		return s.v2Prot, s.v2ProtErr
+	}
+	s.v2JSONOnce.Do(func() {
+		if !custom {
+			s.v2JSON, s.v2JSONErr = builtinV2JSON()
+			return
+		}
 		builtin, err := builtinV2()
 		if err != nil {
-			s.v2Err = err
-			return
-		}
-		prot, err := builtinV2Proto()
-		if err != nil {
-			s.v2Err = err
-			return
-		}
-		paths, defs, err := crdOpenAPIV2(s.crds)
-		if err != nil {
-			s.v2Err = err
+			s.v2JSONErr = err
 			return
 		}
 		doc := make(map[string]any, len(builtin))
 		for k, v := range builtin {
 			doc[k] = v
 		}
-		if len(paths) > 0 || len(defs) > 0 {
-			doc["paths"] = mergedObject(builtin["paths"], paths)
-			doc["definitions"] = mergedObject(builtin["definitions"], defs)
-			extra := encodeOpenAPIV2(map[string]any{"paths": paths, "definitions": defs})
-			prot = append(append(make([]byte, 0, len(prot)+len(extra)), prot...), extra...)
-		}
+		doc["paths"] = mergedObject(builtin["paths"], s.v2Paths)
+		doc["definitions"] = mergedObject(builtin["definitions"], s.v2Defs)
 		j, err := codec.EncodeJSON(doc)
 		if err != nil {
-			s.v2Err = err
+			s.v2JSONErr = err
 			return
 		}
-		s.v2JSON, s.v2Prot = newOpenAPIDoc(j), newOpenAPIDoc(prot)
+		s.v2JSON = newOpenAPIDoc(j)
 	})
-	return s.v2JSON, s.v2Prot, s.v2Err
+	return s.v2JSON, s.v2JSONErr
 }
 
 // mergedObject is base's properties with extra's added (base's win), without changing either.
@@ -109,14 +130,14 @@ func (c *Cluster) serveOpenAPIV2(rw http.ResponseWriter, r *http.Request) {
 		writeStatus(rw, status.InternalError(err))
 		return
 	}
-	j, p, err := s.v2()
+	d, err := s.v2(proto)
 	if err != nil {
 		writeStatus(rw, status.InternalError(err))
 		return
 	}
-	d, ct := j, "application/json"
+	ct := "application/json"
 	if proto {
-		d, ct = p, openAPIV2ProtoLegacy
+		ct = openAPIV2ProtoLegacy
 	}
 	rw.Header().Set("Content-Type", ct)
 	rw.Header().Set("Etag", strconv.Quote(d.hash))

@@ -21,10 +21,11 @@ ReplicaSet controllers running after writes. It listens on 127.0.0.1 over HTTPS 
 self-signed certificate, writes a kubeconfig (server, CA data, bearer token) for kubectl and
 client-go, creates the -f objects at start (CRDs first, namespaces as needed), and runs until
 interrupted. JSON, YAML and protobuf bodies; lists and watches with selectors, limit/continue and
-resourceVersion semantics; legacy and aggregated discovery; PartialObjectMetadata.
+resourceVersion semantics; legacy and aggregated discovery; /openapi/v2 and /openapi/v3 (kubectl
+explain, apply and diff read them; CRDs from their schemas); PartialObjectMetadata.
 
-Not served yet: OpenAPI documents (kubectl apply needs --validate=false) and Table output
-(kubectl falls back to its own columns). Every authenticated request is the admin user.`
+Not served yet: Table output (kubectl falls back to its own columns). Every authenticated request
+is the admin user.`
 
 const serveExamples = `  # Serve the README's examples, then talk to it with kubectl
   writepath serve -f testdata/examples/crontab-crd.yaml -f testdata/examples/crontab.yaml --kubeconfig /tmp/writepath.kubeconfig &
