@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
@@ -100,50 +99,4 @@ func sortedStrings(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// validateObjectMeta is ValidateObjectMetaAccessor on create and, on update,
-// ValidateObjectMetaAccessor then ValidateObjectMetaAccessorUpdate, as
-// rest.ValidateUpdate runs them for every kind (schema's implementation, names
-// as DNS subdomains), returned as the 422 Invalid error of the kind. opts says
-// whether the kind is namespaced and whether the registry has already checked
-// the resourceVersion of an update.
-func validateObjectMeta(req *Request, obj map[string]any, opts schema.ObjectMetaOptions) error {
-	md, _ := obj["metadata"].(map[string]any)
-	fld := field.NewPath("metadata")
-	var errs field.ErrorList
-	var err error
-	errs, err = schema.ValidateObjectMeta(md, opts, fld)
-	if err == nil && req.Operation == Update && req.OldObject != nil {
-		// rest.ValidateUpdate's validateCommonFields: the create-time checks
-		// (finalizer names, generateName, ...) and the update-time ones; an
-		// error both report is answered once.
-		var upd field.ErrorList
-		if upd, err = schema.ValidateObjectMetaUpdate(md, getMap(req.OldObject, "metadata"), opts, fld); err == nil {
-			errs = appendNew(errs, upd)
-		}
-	}
-	if err != nil {
-		return status.BadRequest(err.Error())
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	name, _ := md["name"].(string)
-	return status.Invalid(status.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}, name, errs)
-}
-
-// appendNew appends to errs the errors of more whose text errs does not hold.
-func appendNew(errs, more field.ErrorList) field.ErrorList {
-	seen := make(map[string]bool, len(errs))
-	for _, e := range errs {
-		seen[e.Error()] = true
-	}
-	for _, e := range more {
-		if !seen[e.Error()] {
-			seen[e.Error()] = true
-			errs = append(errs, e)
-		}
-	}
-	return errs
 }

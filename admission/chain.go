@@ -9,7 +9,6 @@ import (
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/patch"
-	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
@@ -156,8 +155,8 @@ func New(cfg Config) (*Chain, error) {
 // Admit runs req through the chain in kube-apiserver's order: the built-in
 // mutating steps (NamespaceLifecycle), Go mutators, MutatingAdmissionPolicies
 // and mutating webhooks (then once more those with reinvocationPolicy IfNeeded
-// if a later one changed the object), the registry's create/update steps (system fields, ObjectMeta
-// validation), cfg.Validate, then Go validators, ValidatingAdmissionPolicies
+// if a later one changed the object), the registry's create/update steps (system fields,
+// concurrency), cfg.Validate (registry.ValidateObjectMeta for ObjectMeta), then Go validators, ValidatingAdmissionPolicies
 // and validating webhooks. A rejection is returned as a *status.Error worded
 // as the apiserver words it. req is not modified.
 //
@@ -171,7 +170,7 @@ func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 // Mutate is the mutating phase alone, as the apiserver's handler runs it
 // after defaulting: NamespaceLifecycle (when Builtins has it), Go mutators,
 // MutatingAdmissionPolicies and mutating webhooks with their reinvocation.
-// The registry's steps (Builtins' SystemFields, Concurrency and ObjectMeta)
+// The registry's steps (Builtins' SystemFields and Concurrency)
 // and Config.Validate are the caller's. Namespaces and params are read
 // through lk (nil: the Config's). Result.Object is the mutated object (a
 // fresh value). req is not modified.
@@ -247,7 +246,6 @@ func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 		return res, err
 	}
 	b := c.cfg.Builtins
-	writes := req.Operation == Create || req.Operation == Update
 	if b.Concurrency && concurrencyChecked(&req) {
 		if err := checkResourceVersion(&req, obj); err != nil {
 			return res, err
@@ -260,15 +258,6 @@ func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 	}
 	if req.Operation == Update && b.SystemFields && obj != nil && req.OldObject != nil {
 		if err := beforeUpdate(&req, obj); err != nil {
-			return res, err
-		}
-	}
-	if b.ObjectMeta && obj != nil && writes && req.SubResource == "" {
-		// ValidateObjectMetaUpdate's own resourceVersion check never answers
-		// in the apiserver: the store has refused an update without one or
-		// given it the stored one (Concurrency).
-		opts := schema.ObjectMetaOptions{Namespaced: namespaced(&req), ResourceVersionSet: true}
-		if err := validateObjectMeta(&req, obj, opts); err != nil {
 			return res, err
 		}
 	}

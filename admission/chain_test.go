@@ -13,6 +13,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
@@ -143,7 +144,7 @@ func TestBuiltins(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			chain, err := admission.New(admission.Config{Builtins: admission.Defaults, Namespaces: tc.namespaces, Env: fixedEnv()})
+			chain, err := admission.New(admission.Config{Builtins: admission.Defaults, Validate: registry.ValidateObjectMeta, Namespaces: tc.namespaces, Env: fixedEnv()})
 			require.NoError(t, err)
 			req := cmRequest()
 			if tc.mutate != nil {
@@ -174,7 +175,7 @@ func TestGenerateName(t *testing.T) {
 func TestConcurrentAdmit(t *testing.T) {
 	docs, err := codec.DecodeDocuments([]byte(examplePolicy))
 	require.NoError(t, err)
-	chain, err := admission.New(admission.Config{Objects: docs, Builtins: admission.Defaults, Env: fixedEnv(),
+	chain, err := admission.New(admission.Config{Objects: docs, Builtins: admission.Defaults, Validate: registry.ValidateObjectMeta, Env: fixedEnv(),
 		Namespaces: []map[string]any{{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "prod"}}},
 		Params: []map[string]any{{"apiVersion": "v1", "kind": "ConfigMap",
 			"metadata": map[string]any{"name": "limits", "namespace": "prod"}, "data": map[string]any{"max": "3"}}}})

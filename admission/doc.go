@@ -29,7 +29,7 @@
 //
 // Admit runs both phases with the registry's steps in between as Builtins and
 // Config.Validate configure them (the whole chain in one call, for `writepath
-// admit`):
+// admit`, whose Validate is registry.ValidateObjectMeta):
 //
 //	res, err := chain.Admit(ctx, admission.Request{Operation: admission.Create, Kind: gvk, Resource: gvr,
 //		Namespace: "ns", Name: "x", Object: obj})
@@ -106,8 +106,7 @@
 // creationTimestamp and generateName, rest.BeforeUpdate's kept fields),
 // Concurrency (the uid precondition before mutating admission, the
 // resourceVersion check after it: 409 "the object has been modified ...", 422
-// for a missing one), ObjectMeta (ValidateObjectMeta and, on update,
-// ValidateObjectMetaUpdate), NamespaceLifecycle (404 for a missing namespace,
+// for a missing one), NamespaceLifecycle (404 for a missing namespace,
 // 403 for a terminating one, the three system namespaces not deletable).
 //
 // Validating webhooks run in parallel: the matching ones are chosen in order

@@ -81,7 +81,7 @@ func (defaultReplicas) Admit(_ context.Context, a admission.Attributes) (map[str
 func ExampleChain_Admit() {
 	chain, _ := admission.New(admission.Config{
 		Mutators: []admission.Mutator{defaultReplicas{}},
-		Builtins: admission.Builtins{SystemFields: true, ObjectMeta: true},
+		Builtins: admission.Builtins{SystemFields: true},
 		Env: admission.Env{
 			Now:    time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 			UID:    func() string { return "6a1c3f0e-0000-4000-8000-000000000001" },

@@ -10,6 +10,7 @@ import (
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/registry"
 )
 
 // FuzzAdmit runs arbitrary policies (with arbitrary expressions) over
@@ -52,7 +53,7 @@ func FuzzAdmit(f *testing.F) {
 			require.NoError(t, err)
 			before[i] = c
 		}
-		chain, err := admission.New(admission.Config{Objects: docs, Builtins: admission.Builtins{ObjectMeta: true},
+		chain, err := admission.New(admission.Config{Objects: docs, Validate: registry.ValidateObjectMeta,
 			Params: []map[string]any{{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "limits", "namespace": "prod"}, "data": map[string]any{"max": "3"}}}})
 		if err != nil {
 			return

@@ -113,15 +113,13 @@ type Builtins struct {
 	// update (rest.BeforeUpdate), and sets or clears metadata.namespace as
 	// the handler and the registry do.
 	SystemFields bool
-	// ObjectMeta validates metadata on create and update as every strategy does.
-	ObjectMeta bool
 	// Concurrency is the store's optimistic concurrency on update: the uid
 	// precondition and the resourceVersion check (objectmeta.go).
 	Concurrency bool
 }
 
 // Defaults is kube-apiserver's set of built-in steps.
-var Defaults = Builtins{NamespaceLifecycle: true, SystemFields: true, ObjectMeta: true, Concurrency: true}
+var Defaults = Builtins{NamespaceLifecycle: true, SystemFields: true, Concurrency: true}
 
 // Env carries the effects the chain needs as inputs: the request's time, uids
 // and randomness. Nil functions fail the request that needs them.

@@ -1,12 +1,14 @@
 package registry
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"time"
 
 	ivalidation "github.com/writepath/writepath/internal/validation"
 
+	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
@@ -201,18 +203,24 @@ func (h *handler) beforeUpdate(obj, old map[string]any) error {
 // an error both report is answered once).
 func (h *handler) validateObjectMeta(obj, old map[string]any, nameRule func(string, bool) []string) (field.ErrorList, error) {
 	opts := schema.ObjectMetaOptions{Namespaced: h.ep.namespaced, ResourceVersionSet: true, NameRule: nameRule}
-	fld := field.NewPath("metadata")
 	md, oldMD := metaOf(obj), metaOf(old)
 	if !h.clientManagedFields {
 		// managedFields written by the field manager are valid by construction; validating them
 		// means encoding them (the largest part of metadata) each time.
 		md, oldMD = withoutKey(md, "managedFields"), withoutKey(oldMD, "managedFields")
 	}
+	return objectMetaErrors(md, oldMD, old != nil, opts)
+}
+
+// objectMetaErrors is the common ObjectMeta validation of md (and, when update, its update
+// against oldMD); metadata that cannot be read is a 400.
+func objectMetaErrors(md, oldMD map[string]any, update bool, opts schema.ObjectMetaOptions) (field.ErrorList, error) {
+	fld := field.NewPath("metadata")
 	errs, err := schema.ValidateObjectMeta(md, opts, fld)
 	if err != nil {
 		return nil, status.BadRequest(err.Error())
 	}
-	if old != nil {
+	if update {
 		upd, err := schema.ValidateObjectMetaUpdate(md, oldMD, opts, fld)
 		if err != nil {
 			return nil, status.BadRequest(err.Error())
@@ -220,6 +228,48 @@ func (h *handler) validateObjectMeta(obj, old map[string]any, nameRule func(stri
 		errs = appendNew(errs, upd)
 	}
 	return errs, nil
+}
+
+// ValidateObjectMeta is the registry's common ObjectMeta validation as an admission step (an
+// admission.ValidateFunc, for a chain run outside Handle, as `writepath admit` runs it):
+// ValidateObjectMetaAccessor on a create or update of the main resource and, on an update with
+// req.OldObject, ValidateObjectMetaAccessorUpdate after it, as rest.ValidateUpdate's
+// validateCommonFields runs them (an error both report is answered once), with names as DNS
+// subdomains. Its resourceVersion check never answers: the store has refused an update without
+// one or given it the stored one. The scope is the catalogue's for a built-in resource, otherwise
+// (custom resources) whether the request names a namespace, as its URL would. The errors are
+// the 422 Invalid of req's kind; metadata that cannot be read is a 400.
+func ValidateObjectMeta(_ context.Context, req admission.Request, obj map[string]any) ([]string, error) {
+	if req.SubResource != "" || (req.Operation != admission.Create && req.Operation != admission.Update) {
+		return nil, nil
+	}
+	var oldMD map[string]any
+	update := req.Operation == admission.Update && req.OldObject != nil
+	if update {
+		oldMD = metaOf(req.OldObject)
+	}
+	opts := schema.ObjectMetaOptions{Namespaced: requestNamespaced(req), ResourceVersionSet: true}
+	errs, err := objectMetaErrors(metaOf(obj), oldMD, update, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(errs) == 0 {
+		return nil, nil
+	}
+	return nil, status.Invalid(status.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}, metaString(obj, "name"), errs)
+}
+
+// requestNamespaced reports whether req's resource is namespace-scoped: the catalogue's scope for
+// a built-in resource, otherwise whether the request names a namespace (the apiserver serves
+// writes of a namespaced resource only under /namespaces/<ns>/).
+func requestNamespaced(req admission.Request) bool {
+	if k, err := schema.BuiltinForResource(req.Resource); err == nil {
+		return k.Namespaced
+	}
+	if k, err := schema.Builtin(req.Kind); err == nil && k.Resource != "" {
+		return k.Namespaced
+	}
+	return req.Namespace != ""
 }
 
 // withoutKey returns m without k (m itself when it has no k).

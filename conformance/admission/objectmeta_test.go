@@ -17,6 +17,7 @@ import (
 
 	wadmission "github.com/writepath/writepath/admission"
 	wfield "github.com/writepath/writepath/field"
+	wregistry "github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
@@ -147,7 +148,8 @@ func refMetaErrors(t testing.TB, md, old map[string]any, namespaced bool) []stri
 	return out
 }
 
-// TestObjectMetaValidation compares the chain's ObjectMeta step with
+// TestObjectMetaValidation compares the registry's ObjectMeta step
+// (registry.ValidateObjectMeta, the chain's Validate) with
 // apimachinery's ValidateObjectMetaAccessor (create) and, on update,
 // ValidateObjectMetaAccessor and ValidateObjectMetaAccessorUpdate (as
 // rest.ValidateUpdate's validateCommonFields runs them) on generated metadata
@@ -155,7 +157,7 @@ func refMetaErrors(t testing.TB, md, old map[string]any, namespaced bool) []stri
 func TestObjectMetaValidation(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 4))
 	n := sampleSize(500)
-	chain, err := wadmission.New(wadmission.Config{Builtins: wadmission.Builtins{ObjectMeta: true}})
+	chain, err := wadmission.New(wadmission.Config{Validate: wregistry.ValidateObjectMeta})
 	require.NoError(t, err)
 	invalid := 0
 	for i := 0; i < n; i++ {

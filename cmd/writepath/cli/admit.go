@@ -10,6 +10,7 @@ import (
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/validation"
+	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -151,7 +152,8 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 		return e.fail(err)
 	}
 	obj, old = objs[0], objs[1]
-	cfg := admission.Config{Builtins: admission.Builtins{ObjectMeta: true}}
+	// ObjectMeta is validated as the registry validates it, between the phases.
+	cfg := admission.Config{Validate: registry.ValidateObjectMeta}
 	// Objects are sorted by kind whichever flag named their file: admission
 	// configuration, namespaces, and params (anything else).
 	for _, files := range [][]string{policies, params, namespaces} {

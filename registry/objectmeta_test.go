@@ -1,4 +1,4 @@
-package admission_test
+package registry_test
 
 import (
 	"context"
@@ -16,12 +16,14 @@ import (
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
-// registry is the chain's registry steps without admission plugins.
-var registry = admission.Builtins{SystemFields: true, ObjectMeta: true, Concurrency: true}
+// registrySteps is the chain's registry steps without admission plugins (ObjectMeta is
+// registry.ValidateObjectMeta, the chain's Config.Validate).
+var registrySteps = admission.Builtins{SystemFields: true, Concurrency: true}
 
 // setNamespace is a Go mutator that moves the object to another namespace.
 type setNamespace string
@@ -80,27 +82,27 @@ func TestRegistryMetadataSteps(t *testing.T) {
 		wantCode int
 		wantMeta map[string]any
 	}{
-		{name: "create: object namespace differs from the request's", builtins: registry,
+		{name: "create: object namespace differs from the request's", builtins: registrySteps,
 			req: func() admission.Request {
 				r := cmRequest()
 				r.Object["metadata"].(map[string]any)["namespace"] = "other"
 				return r
 			}(),
 			wantErr: "the namespace of the provided object does not match the namespace sent on the request", wantCode: 400},
-		{name: "create: a mutator moves the object", builtins: registry, mutators: []admission.Mutator{setNamespace("other")},
+		{name: "create: a mutator moves the object", builtins: registrySteps, mutators: []admission.Mutator{setNamespace("other")},
 			req:     cmRequest(),
 			wantErr: "the namespace of the provided object does not match the namespace sent on the request", wantCode: 400},
-		{name: "create: namespace from the request", builtins: registry,
+		{name: "create: namespace from the request", builtins: registrySteps,
 			req: func() admission.Request {
 				r := cmRequest()
 				delete(r.Object["metadata"].(map[string]any), "namespace")
 				return r
 			}(),
 			wantMeta: map[string]any{"name": "cm1", "namespace": "ns1", "labels": map[string]any{"app": "x"}, "uid": "uid-1", "creationTimestamp": "2026-01-02T03:04:05Z"}},
-		{name: "create: cluster-scoped object's namespace cleared", builtins: registry,
+		{name: "create: cluster-scoped object's namespace cleared", builtins: registrySteps,
 			req:      clusterRoleRequest(map[string]any{"name": "r1", "namespace": "x"}),
 			wantMeta: map[string]any{"name": "r1", "uid": "uid-1", "creationTimestamp": "2026-01-02T03:04:05Z"}},
-		{name: "create: namespaced kind without a namespace", builtins: registry,
+		{name: "create: namespaced kind without a namespace", builtins: registrySteps,
 			req: func() admission.Request {
 				r := cmRequest()
 				r.Namespace = ""
@@ -108,10 +110,10 @@ func TestRegistryMetadataSteps(t *testing.T) {
 				return r
 			}(),
 			wantErr: `ConfigMap "cm1" is invalid: metadata.namespace: Required value`, wantCode: 422},
-		{name: "ObjectMeta alone: cluster-scoped object with a namespace", builtins: admission.Builtins{ObjectMeta: true},
+		{name: "ObjectMeta alone: cluster-scoped object with a namespace", builtins: admission.Builtins{},
 			req:     clusterRoleRequest(map[string]any{"name": "r1", "namespace": "x"}),
 			wantErr: `ClusterRole.rbac.authorization.k8s.io "r1" is invalid: metadata.namespace: Forbidden: not allowed on this type`, wantCode: 422},
-		{name: "ObjectMeta alone: bad namespace", builtins: admission.Builtins{ObjectMeta: true},
+		{name: "ObjectMeta alone: bad namespace", builtins: admission.Builtins{},
 			req: func() admission.Request {
 				r := cmRequest()
 				r.Object["metadata"].(map[string]any)["namespace"] = "Bad_NS"
@@ -119,47 +121,47 @@ func TestRegistryMetadataSteps(t *testing.T) {
 			}(),
 			wantErr:  `ConfigMap "cm1" is invalid: metadata.namespace: Invalid value: "Bad_NS": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
 			wantCode: 422},
-		{name: "update: a mutator moves the object", builtins: registry, mutators: []admission.Mutator{setNamespace("other")},
+		{name: "update: a mutator moves the object", builtins: registrySteps, mutators: []admission.Mutator{setNamespace("other")},
 			req:     update(map[string]any{"name": "cm1", "namespace": "ns1", "resourceVersion": "42"}),
 			wantErr: "the namespace of the provided object does not match the namespace sent on the request", wantCode: 400},
-		{name: "update: object renamed", builtins: registry,
+		{name: "update: object renamed", builtins: registrySteps,
 			req:     update(map[string]any{"name": "cm2", "namespace": "ns1", "resourceVersion": "42"}),
 			wantErr: "the name of the object (cm2) does not match the name on the URL (cm1)", wantCode: 400},
-		{name: "update: stale resourceVersion", builtins: registry,
+		{name: "update: stale resourceVersion", builtins: registrySteps,
 			req:     update(map[string]any{"name": "cm1", "namespace": "ns1", "resourceVersion": "41"}),
 			wantErr: `Operation cannot be fulfilled on configmaps "cm1": the object has been modified; please apply your changes to the latest version and try again`, wantCode: 409},
-		{name: "update: unconditional, system fields kept", builtins: registry,
+		{name: "update: unconditional, system fields kept", builtins: registrySteps,
 			req: update(map[string]any{"name": "cm1", "generation": int64(9)}),
 			wantMeta: map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "resourceVersion": "42",
 				"creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}},
-		{name: "update: a new deletionGracePeriodSeconds is immutable", builtins: registry,
+		{name: "update: a new deletionGracePeriodSeconds is immutable", builtins: registrySteps,
 			req:     update(map[string]any{"name": "cm1", "resourceVersion": "42", "deletionGracePeriodSeconds": int64(30)}),
 			wantErr: `ConfigMap "cm1" is invalid: metadata.deletionGracePeriodSeconds: Invalid value: 30: field is immutable`, wantCode: 422},
-		{name: "update: uid precondition before mutating admission", builtins: registry, mutators: []admission.Mutator{setNamespace("other")},
+		{name: "update: uid precondition before mutating admission", builtins: registrySteps, mutators: []admission.Mutator{setNamespace("other")},
 			req:      update(map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u2"}),
 			wantErr:  `Operation cannot be fulfilled on configmaps "cm1": StorageError: invalid object, Code: 4, Key: /registry/configmaps/ns1/cm1, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u2, UID in object meta: u1`,
 			wantCode: 409},
 		// Validation's own resourceVersion check never answers in the
 		// apiserver (the store has refused or filled it in before).
-		{name: "update: ObjectMeta alone leaves the resourceVersion to the store", builtins: admission.Builtins{ObjectMeta: true},
+		{name: "update: ObjectMeta alone leaves the resourceVersion to the store", builtins: admission.Builtins{},
 			req:      update(map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}),
 			wantMeta: map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}},
-		{name: "update: custom resource without resourceVersion", builtins: registry,
+		{name: "update: custom resource without resourceVersion", builtins: registrySteps,
 			req:     widgetUpdate(map[string]any{"name": "w1", "namespace": "ns1"}, map[string]any{"name": "w1", "namespace": "ns1", "resourceVersion": "7"}),
 			wantErr: `widgets.example.com "w1" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`, wantCode: 422},
-		{name: "update: custom resource without resourceVersion, old one not from a server", builtins: registry,
+		{name: "update: custom resource without resourceVersion, old one not from a server", builtins: registrySteps,
 			req:     widgetUpdate(map[string]any{"name": "w1", "namespace": "ns1"}, map[string]any{"name": "w1", "namespace": "ns1"}),
 			wantErr: `widgets.example.com "w1" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`, wantCode: 422},
-		{name: "update: stale resourceVersion not predicted without the stored one", builtins: registry,
+		{name: "update: stale resourceVersion not predicted without the stored one", builtins: registrySteps,
 			req:      widgetUpdate(map[string]any{"name": "w1", "namespace": "ns1", "resourceVersion": "3"}, map[string]any{"name": "w1", "namespace": "ns1"}),
 			wantMeta: map[string]any{"name": "w1", "namespace": "ns1", "resourceVersion": "3"}},
-		{name: "update: resourceVersion not a number", builtins: registry,
+		{name: "update: resourceVersion not a number", builtins: registrySteps,
 			req:     update(map[string]any{"name": "cm1", "namespace": "ns1", "resourceVersion": "abc"}),
 			wantErr: `strconv.ParseUint: parsing "abc": invalid syntax`, wantCode: 500},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			chain, err := admission.New(admission.Config{Builtins: tc.builtins, Mutators: tc.mutators, Env: fixedEnv()})
+			chain, err := admission.New(admission.Config{Builtins: tc.builtins, Validate: registry.ValidateObjectMeta, Mutators: tc.mutators, Env: fixedEnv()})
 			require.NoError(t, err)
 			before, err := value.DeepCopyMap(tc.req.Object)
 			require.NoError(t, err)
@@ -179,7 +181,7 @@ func TestRegistryMetadataSteps(t *testing.T) {
 
 func TestMutatorsSeeTheRequestNamespace(t *testing.T) {
 	var seen string
-	chain, err := admission.New(admission.Config{Builtins: registry, Mutators: []admission.Mutator{seenNamespace{&seen}}, Env: fixedEnv()})
+	chain, err := admission.New(admission.Config{Builtins: registrySteps, Validate: registry.ValidateObjectMeta, Mutators: []admission.Mutator{seenNamespace{&seen}}, Env: fixedEnv()})
 	require.NoError(t, err)
 	req := cmRequest()
 	delete(req.Object["metadata"].(map[string]any), "namespace")
@@ -199,7 +201,7 @@ func (s seenMetadata) Admit(_ context.Context, a admission.Attributes) (map[stri
 
 func TestCreateWipesSystemFieldsBeforeAdmission(t *testing.T) {
 	var seen map[string]any
-	chain, err := admission.New(admission.Config{Builtins: registry, Mutators: []admission.Mutator{seenMetadata{&seen}}, Env: fixedEnv()})
+	chain, err := admission.New(admission.Config{Builtins: registrySteps, Validate: registry.ValidateObjectMeta, Mutators: []admission.Mutator{seenMetadata{&seen}}, Env: fixedEnv()})
 	require.NoError(t, err)
 	req := cmRequest()
 	md := req.Object["metadata"].(map[string]any)
@@ -217,7 +219,7 @@ func TestCreateWipesSystemFieldsBeforeAdmission(t *testing.T) {
 }
 
 func TestObjectMetaOwnersAndManagedFields(t *testing.T) {
-	chain, err := admission.New(admission.Config{Builtins: admission.Builtins{ObjectMeta: true}})
+	chain, err := admission.New(admission.Config{Validate: registry.ValidateObjectMeta})
 	require.NoError(t, err)
 	req := cmRequest()
 	md := req.Object["metadata"].(map[string]any)
@@ -235,13 +237,13 @@ func TestObjectMetaOwnersAndManagedFields(t *testing.T) {
 		"metadata.managedFields[0].fieldsType: Invalid value: \"FieldsV2\": must be `FieldsV1`]", err.Error())
 }
 
-// TestObjectMetaSharedWithSchema: the chain's ObjectMeta step and package
+// TestObjectMetaSharedWithSchema: the registry's ObjectMeta step and package
 // schema's exported validation are one implementation.
 func TestObjectMetaSharedWithSchema(t *testing.T) {
 	md := map[string]any{"name": "Bad_Name", "labels": map[string]any{"a/b/c": "x"}, "finalizers": []any{"orphan", "foregroundDeletion"}}
 	errs, err := schema.ValidateObjectMeta(md, schema.ObjectMetaOptions{Namespaced: false}, field.NewPath("metadata"))
 	require.NoError(t, err)
-	chain, err := admission.New(admission.Config{Builtins: admission.Builtins{ObjectMeta: true}})
+	chain, err := admission.New(admission.Config{Validate: registry.ValidateObjectMeta})
 	require.NoError(t, err)
 	_, admitErr := chain.Admit(context.Background(), clusterRoleRequest(md))
 	var se *status.Error
@@ -298,7 +300,7 @@ func TestRecordedUpdates(t *testing.T) {
 		c.Response = doc["response"].(map[string]any)
 		t.Run(c.Name, func(t *testing.T) {
 			req := recordedRequest(t, c)
-			chain, err := admission.New(admission.Config{Builtins: registry})
+			chain, err := admission.New(admission.Config{Builtins: registrySteps, Validate: registry.ValidateObjectMeta})
 			require.NoError(t, err)
 			res, err := chain.Admit(context.Background(), req)
 			if c.Code >= 400 {
@@ -368,7 +370,7 @@ func recordedRequest(t *testing.T, c recordedCase) admission.Request {
 // steps alone (namespace, uid precondition, resourceVersion, stored system
 // fields, ObjectMeta validation).
 func BenchmarkRegistrySteps(b *testing.B) {
-	chain, err := admission.New(admission.Config{Builtins: registry, Env: fixedEnv()})
+	chain, err := admission.New(admission.Config{Builtins: registrySteps, Validate: registry.ValidateObjectMeta, Env: fixedEnv()})
 	require.NoError(b, err)
 	md := map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "resourceVersion": "42",
 		"creationTimestamp": "2026-01-01T00:00:00Z", "labels": map[string]any{"app": "web", "tier": "front"},

@@ -1,4 +1,4 @@
-package admission_test
+package registry_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -59,7 +60,7 @@ func TestRealClusterObjectMeta(t *testing.T) {
 				Now: storedCreationTimestamp(created),
 				UID: func() string { s, _ := created["uid"].(string); return s },
 			}
-			chain, err := admission.New(admission.Config{Builtins: admission.Defaults, Env: env,
+			chain, err := admission.New(admission.Config{Builtins: admission.Defaults, Validate: registry.ValidateObjectMeta, Env: env,
 				Namespaces: []map[string]any{{"apiVersion": "v1", "kind": "Namespace",
 					"metadata": map[string]any{"name": "wp-adm-objectmeta"}, "status": map[string]any{"phase": "Active"}}}})
 			require.NoError(t, err)

@@ -1,4 +1,4 @@
-package admission_test
+package registry_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -53,7 +54,7 @@ func FuzzRegistrySteps(f *testing.F) {
 		require.NoError(t, err)
 		env := fixedEnv()
 		env.Random = func(int) int { return 0 } // the same name twice
-		chain, err := admission.New(admission.Config{Builtins: admission.Builtins{SystemFields: true, ObjectMeta: true, Concurrency: true}, Env: env})
+		chain, err := admission.New(admission.Config{Builtins: admission.Builtins{SystemFields: true, Concurrency: true}, Validate: registry.ValidateObjectMeta, Env: env})
 		require.NoError(t, err)
 		r1, err1 := chain.Admit(context.Background(), req)
 		r2, err2 := chain.Admit(context.Background(), req)
