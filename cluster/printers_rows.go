@@ -855,12 +855,42 @@ func rowPDB(o object, now time.Time) ([]any, []any) {
 }
 
 func rowHPA(o object, now time.Time) ([]any, []any) {
+	if o.str("apiVersion") == "autoscaling/v1" {
+		o = hpaV1AsV2(o)
+	}
 	ref := o.str("spec", "scaleTargetRef", "kind") + "/" + o.str("spec", "scaleTargetRef", "name")
 	minPods := "<unset>"
 	if o.has("spec", "minReplicas") {
 		minPods = itoa(o.num("spec", "minReplicas"))
 	}
 	return []any{o.name(), ref, hpaMetrics(o), minPods, o.num("spec", "maxReplicas"), o.num("status", "currentReplicas"), o.age(now)}, nil
+}
+
+// hpaV1AsV2 gives an autoscaling/v1 HPA the v2 fields the printer reads (the internal
+// version is v2's): its CPU utilization target and current value as a Resource metric.
+func hpaV1AsV2(o object) object {
+	out := object{}
+	for k, v := range o {
+		out[k] = v
+	}
+	spec := map[string]any{}
+	for k, v := range o.obj("spec") {
+		spec[k] = v
+	}
+	status := map[string]any{}
+	for k, v := range o.obj("status") {
+		status[k] = v
+	}
+	if o.has("spec", "targetCPUUtilizationPercentage") {
+		spec["metrics"] = []any{map[string]any{"type": "Resource", "resource": map[string]any{"name": "cpu",
+			"target": map[string]any{"type": "Utilization", "averageUtilization": o.num("spec", "targetCPUUtilizationPercentage")}}}}
+		if o.has("status", "currentCPUUtilizationPercentage") {
+			status["currentMetrics"] = []any{map[string]any{"type": "Resource", "resource": map[string]any{"name": "cpu",
+				"current": map[string]any{"averageUtilization": o.num("status", "currentCPUUtilizationPercentage")}}}}
+		}
+	}
+	out["spec"], out["status"] = spec, status
+	return out
 }
 
 // hpaMetrics is formatHPAMetrics over autoscaling/v2 fields.

@@ -96,3 +96,13 @@ func TestNegotiateOutput(t *testing.T) {
 		assert.Equal(t, c.want, got, "%q", c.accept)
 	}
 }
+
+// TestHPAV1PrintedAsV2: an autoscaling/v1 HPA's CPU target and current utilization print as
+// the v2 Resource metric they convert to.
+func TestHPAV1PrintedAsV2(t *testing.T) {
+	o := object{"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler", "metadata": map[string]any{"name": "web"},
+		"spec":   map[string]any{"scaleTargetRef": map[string]any{"kind": "Deployment", "name": "web"}, "minReplicas": int64(1), "maxReplicas": int64(5), "targetCPUUtilizationPercentage": int64(60)},
+		"status": map[string]any{"currentReplicas": int64(2), "currentCPUUtilizationPercentage": int64(42)}}
+	cells, _ := rowHPA(o, time.Time{})
+	assert.Equal(t, []any{"web", "Deployment/web", "cpu: 42%/60%", "1", int64(5), int64(2), "<unknown>"}, cells)
+}

@@ -13,8 +13,10 @@ POML_PB = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=me
 steps = []
 
 
-def step(name, method, path, accept="", body=None, compare=True, sleep=0):
+def step(name, method, path, accept="", body=None, compare=True, sleep=0, content_type=""):
     s = {"name": name, "method": method, "path": path}
+    if content_type:
+        s["contentType"] = content_type
     if accept:
         s["accept"] = accept
     if body is not None:
@@ -84,6 +86,39 @@ step("wait/crd", "GET", "/apis/example.com/v1", compare=False, sleep=3)
 step("create/widget", "POST", f"/apis/example.com/v1/namespaces/{NS}/widgets", body={"apiVersion": "example.com/v1", "kind": "Widget", "metadata": meta("w1"), "spec": {"size": 3.0, "ratio": 2, "on": True, "color": "red", "tags": ["a", "b"], "since": "2026-01-01T00:00:00Z", "replicas": 2}, "status": {"replicas": 1}}, compare=False)
 step("create/gadget", "POST", "/apis/example.com/v1/gadgets", body={"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": {"name": "g1"}}, compare=False, sleep=2)
 
+# More kinds, and statuses written as their controllers or kubelets would (merge patches of
+# the status subresource), so that the printers' status logic is exercised.
+more = [
+    ("/apis/networking.k8s.io/v1/ingressclasses", {"apiVersion": "networking.k8s.io/v1", "kind": "IngressClass", "metadata": meta("nginx", ns=None, annotations={"ingressclass.kubernetes.io/is-default-class": "true"}), "spec": {"controller": "example.com/ingress", "parameters": {"apiGroup": "k8s.example.com", "kind": "Params", "name": "p", "scope": "Cluster"}}}),
+    ("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding", "metadata": meta("tbl-view", ns=None), "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "view"}, "subjects": [{"kind": "ServiceAccount", "name": "default", "namespace": NS}]}),
+    ("/apis/storage.k8s.io/v1/csidrivers", {"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": meta("tbl.csi.example.com", ns=None), "spec": {"attachRequired": False, "podInfoOnMount": True, "volumeLifecycleModes": ["Persistent", "Ephemeral"], "tokenRequests": [{"audience": "a"}, {"audience": "b"}]}}),
+    ("/apis/node.k8s.io/v1/runtimeclasses", {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": meta("tbl-gvisor", ns=None), "handler": "runsc"}),
+    ("/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration", "metadata": meta("tbl-hooks", ns=None), "webhooks": []}),
+    ("/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": meta("tbl-policy", ns=None), "spec": {"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"}, "matchConstraints": {"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE"], "resources": ["configmaps"]}]}, "validations": [{"expression": "true"}, {"expression": "1 == 1"}]}}),
+    ("/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings", {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding", "metadata": meta("tbl-binding", ns=None), "spec": {"policyName": "tbl-policy", "validationActions": ["Audit"], "paramRef": {"name": "cm", "namespace": NS, "parameterNotFoundAction": "Allow"}}}),
+    ("/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations", {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "PriorityLevelConfiguration", "metadata": meta("tbl-pl", ns=None), "spec": {"type": "Limited", "limited": {"nominalConcurrencyShares": 5, "limitResponse": {"type": "Queue", "queuing": {"queues": 8, "handSize": 2, "queueLengthLimit": 10}}}}}),
+    ("/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas", {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema", "metadata": meta("tbl-fs", ns=None), "spec": {"priorityLevelConfiguration": {"name": "tbl-pl"}, "matchingPrecedence": 500, "distinguisherMethod": {"type": "ByUser"}, "rules": [{"subjects": [{"kind": "User", "user": {"name": "alice"}}], "resourceRules": [{"verbs": ["get"], "apiGroups": [""], "resources": ["pods"], "namespaces": ["*"]}]}]}}),
+]
+for path, body in more:
+    step(f"create/{body['kind'].lower()}/{body['metadata']['name']}", "POST", path, body=body, compare=False)
+MP = "application/merge-patch+json"
+step("status/pod", "PATCH", f"/api/v1/namespaces/{NS}/pods/web/status", content_type=MP, compare=False, body={"status": {
+    "phase": "Running", "podIP": "10.1.2.3", "podIPs": [{"ip": "10.1.2.3"}], "hostIP": "192.168.0.1", "hostIPs": [{"ip": "192.168.0.1"}], "startTime": "2026-01-01T00:00:00Z",
+    "conditions": [{"type": "Ready", "status": "False"}, {"type": "example.com/ready", "status": "True"}],
+    "containerStatuses": [
+        {"name": "c", "image": "nginx:1.27", "imageID": "", "ready": False, "restartCount": 3, "started": False, "state": {"waiting": {"reason": "CrashLoopBackOff"}},
+         "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "startedAt": "2026-01-01T00:00:00Z", "finishedAt": "2026-01-01T00:10:00Z"}}},
+        {"name": "side", "image": "busybox", "imageID": "", "ready": True, "restartCount": 0, "started": True, "state": {"running": {"startedAt": "2026-01-01T00:00:00Z"}}}]}})
+step("status/node", "PATCH", "/api/v1/nodes/n1/status", content_type=MP, compare=False, body={"status": {
+    "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady", "message": "ok", "lastHeartbeatTime": "2026-01-01T00:00:00Z", "lastTransitionTime": "2026-01-01T00:00:00Z"}],
+    "addresses": [{"type": "InternalIP", "address": "192.168.0.1"}, {"type": "Hostname", "address": "n1"}],
+    "nodeInfo": {"machineID": "m", "systemUUID": "s", "bootID": "b", "kernelVersion": "6.1.0", "osImage": "Debian GNU/Linux 12", "containerRuntimeVersion": "containerd://2.0.0",
+                 "kubeletVersion": "v1.37.2", "kubeProxyVersion": "", "operatingSystem": "linux", "architecture": "amd64"}}})
+step("status/job", "PATCH", f"/apis/batch/v1/namespaces/{NS}/jobs/once/status", content_type=MP, compare=False, body={"status": {"startTime": "2026-01-01T00:00:00Z"}})
+step("status/cronjob", "PATCH", f"/apis/batch/v1/namespaces/{NS}/cronjobs/nightly/status", content_type=MP, compare=False, body={"status": {"lastScheduleTime": "2026-01-01T03:00:00Z"}})
+step("status/hpa", "PATCH", f"/apis/autoscaling/v2/namespaces/{NS}/horizontalpodautoscalers/web/status", content_type=MP, compare=False, body={"status": {
+    "currentReplicas": 2, "desiredReplicas": 2, "currentMetrics": [{"type": "Resource", "resource": {"name": "cpu", "current": {"averageUtilization": 42, "averageValue": "100m"}}}]}}, sleep=1)
+
 # Tables: each list, then a few objects, variants.
 lists = [
     "/api/v1/namespaces/{ns}/pods", "/api/v1/namespaces/{ns}/configmaps", "/api/v1/namespaces/{ns}/secrets",
@@ -99,13 +134,24 @@ lists = [
     "/apis/scheduling.k8s.io/v1/priorityclasses?fieldSelector=metadata.name%3Dhigh",
     "/apis/example.com/v1/namespaces/{ns}/widgets", "/apis/example.com/v1/gadgets",
     "/api/v1/namespaces/{ns}/replicationcontrollers", "/api/v1/namespaces/{ns}/resourcequotas",
+    "/apis/apps/v1/namespaces/{ns}/replicasets", "/apis/events.k8s.io/v1/namespaces/{ns}/events",
+    "/apis/autoscaling/v1/namespaces/{ns}/horizontalpodautoscalers",
 ]
+# The events.k8s.io Events as JSON (not compared: writepath does not share core/v1 Events'
+# storage with events.k8s.io yet), for TestEventsV1PrintedAsCore.
+step("raw/events.k8s.io", "GET", f"/apis/events.k8s.io/v1/namespaces/{NS}/events", accept="application/json", compare=False)
 for l in lists:
     p = l.format(ns=NS)
     step("table/list" + p.split("?")[0], "GET", p, accept=TABLE)
 for p in [f"/api/v1/namespaces/{NS}/pods/web", f"/api/v1/namespaces/{NS}/configmaps/cm", "/apis/storage.k8s.io/v1/storageclasses/fast",
           f"/apis/example.com/v1/namespaces/{NS}/widgets/w1", f"/apis/apps/v1/namespaces/{NS}/deployments/web/scale",
-          f"/apis/example.com/v1/namespaces/{NS}/widgets/w1/scale", f"/api/v1/namespaces/{NS}/pods/web/status", f"/api/v1/namespaces/{NS}"]:
+          f"/apis/example.com/v1/namespaces/{NS}/widgets/w1/scale", f"/api/v1/namespaces/{NS}/pods/web/status", f"/api/v1/namespaces/{NS}",
+          "/apis/networking.k8s.io/v1/ingressclasses/nginx", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/tbl-view",
+          "/apis/storage.k8s.io/v1/csidrivers/tbl.csi.example.com", "/apis/node.k8s.io/v1/runtimeclasses/tbl-gvisor",
+          "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/tbl-hooks",
+          "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/tbl-policy",
+          "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/tbl-binding",
+          "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations/tbl-pl", "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/tbl-fs"]:
     step("table/get" + p, "GET", p, accept=TABLE)
 step("table/includeObject=None", "GET", f"/api/v1/namespaces/{NS}/configmaps?includeObject=None", accept=TABLE)
 step("table/includeObject=Object", "GET", f"/api/v1/namespaces/{NS}/configmaps/cm?includeObject=Object", accept=TABLE)

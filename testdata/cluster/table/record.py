@@ -11,12 +11,12 @@ ctx = ssl._create_unverified_context()
 doc = json.load(open(os.path.join(here, "steps.json")))
 
 
-def send(method, path, accept="", body=None):
+def send(method, path, accept="", body=None, content_type="application/json"):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(server + path, data=data, method=method)
     req.add_header("Authorization", "Bearer " + token)
     if data is not None:
-        req.add_header("Content-Type", "application/json")
+        req.add_header("Content-Type", content_type)
     if accept:
         req.add_header("Accept", accept)
     try:
@@ -47,7 +47,13 @@ for p in [f"/api/v1/namespaces/{ns}/persistentvolumeclaims/data", "/api/v1/persi
 send("DELETE", f"/api/v1/namespaces/{ns}/pods?gracePeriodSeconds=0")
 for p in [f"/api/v1/namespaces/{ns}", "/api/v1/persistentvolumes/pv1", "/api/v1/nodes/n1", "/apis/storage.k8s.io/v1/storageclasses/fast",
           "/apis/scheduling.k8s.io/v1/priorityclasses/high", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com",
-          "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com"]:
+          "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com",
+          "/apis/networking.k8s.io/v1/ingressclasses/nginx", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/tbl-view",
+          "/apis/storage.k8s.io/v1/csidrivers/tbl.csi.example.com", "/apis/node.k8s.io/v1/runtimeclasses/tbl-gvisor",
+          "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/tbl-hooks",
+          "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/tbl-binding",
+          "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/tbl-policy",
+          "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/tbl-fs", "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations/tbl-pl"]:
     send("DELETE", p)
 for _ in range(120):
     if all(send("GET", p)[0] == 404 for p in [f"/api/v1/namespaces/{ns}", "/api/v1/persistentvolumes/pv1",
@@ -59,7 +65,7 @@ for _ in range(120):
 
 out = []
 for s in doc["steps"]:
-    code, headers, raw = send(s["method"], s["path"], s.get("accept", ""), s.get("body"))
+    code, headers, raw = send(s["method"], s["path"], s.get("accept", ""), s.get("body"), s.get("contentType", "application/json"))
     ct = headers.get("Content-Type", "")
     rec = {"name": s["name"], "code": code, "contentType": ct, "date": headers.get("Date", "")}
     try:
