@@ -121,8 +121,10 @@ type Cluster struct {
 	// namespace's objects, as before the index and the queues: the reference of their tests.
 	syncEverything bool
 
-	// openapi caches the /openapi documents for the stored CRDs (openapi.go).
-	openapi openAPICache
+	// openapi caches the /openapi documents for the stored CRDs (openapi.go), discoveryCache
+	// the aggregated discovery documents (discovery_aggregated.go).
+	openapi        openAPICache
+	discoveryCache discoveryCache
 
 	leader  *LeaderElection // Options.LeaderElection
 	leadMu  sync.Mutex

@@ -1,12 +1,14 @@
 package cluster
 
 import (
+	"context"
 	"crypto/sha512"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -75,33 +77,73 @@ func discoveryNotAcceptable() *status.Error {
 }
 
 // aggregatedDiscovery writes /api's (core) or /apis' document in form, with the apiserver's
-// ETag (the SHA-512 of the JSON document) and a 304 for a matching If-None-Match.
+// ETag (the SHA-512 of the JSON document) and a 304 for a matching If-None-Match. Documents are
+// kept until the stored CRDs change.
 func (c *Cluster) aggregatedDiscovery(rw http.ResponseWriter, r *http.Request, core bool, form discoveryForm) {
-	list, err := c.aggregatedDiscoveryList(r.Context(), core)
+	d, err := c.discoveryDoc(r.Context(), core, form)
 	if err != nil {
 		writeStatus(rw, status.InternalError(err))
 		return
+	}
+	rw.Header().Set("Content-Type", form.contentType())
+	rw.Header().Set("Vary", "Accept")
+	rw.Header().Set("Cache-Control", "public")
+	rw.Header().Set("Etag", d.etag)
+	if r.Header.Get("If-None-Match") == d.etag {
+		rw.WriteHeader(http.StatusNotModified)
+		return
+	}
+	rw.WriteHeader(http.StatusOK)
+	_, _ = rw.Write(d.body)
+}
+
+// discoveryDoc is one encoded aggregated document.
+type discoveryDoc struct {
+	body []byte
+	etag string
+}
+
+// discoveryCache keeps the aggregated documents for the CRDs last seen.
+type discoveryCache struct {
+	mu   sync.Mutex
+	key  string
+	docs map[discoveryDocKey]*discoveryDoc
+}
+
+type discoveryDocKey struct {
+	core bool
+	form discoveryForm
+}
+
+func (c *Cluster) discoveryDoc(ctx context.Context, core bool, form discoveryForm) (*discoveryDoc, error) {
+	_, key, err := c.storedCRDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dk := discoveryDocKey{core: core, form: form}
+	c.discoveryCache.mu.Lock()
+	defer c.discoveryCache.mu.Unlock()
+	if c.discoveryCache.key != key || c.discoveryCache.docs == nil {
+		c.discoveryCache.key, c.discoveryCache.docs = key, map[discoveryDocKey]*discoveryDoc{}
+	}
+	if d, ok := c.discoveryCache.docs[dk]; ok {
+		return d, nil
+	}
+	list, err := c.aggregatedDiscoveryList(ctx, core)
+	if err != nil {
+		return nil, err
 	}
 	list.APIVersion = "apidiscovery.k8s.io/" + form.version
 	b, err := json.Marshal(list)
 	if err != nil {
-		writeStatus(rw, status.InternalError(err))
-		return
+		return nil, err
 	}
-	etag := fmt.Sprintf("%q", fmt.Sprintf("%X", sha512.Sum512(b)))
-	rw.Header().Set("Content-Type", form.contentType())
-	rw.Header().Set("Vary", "Accept")
-	rw.Header().Set("Cache-Control", "public")
-	rw.Header().Set("Etag", etag)
-	if r.Header.Get("If-None-Match") == etag {
-		rw.WriteHeader(http.StatusNotModified)
-		return
-	}
+	d := &discoveryDoc{body: b, etag: fmt.Sprintf("%q", fmt.Sprintf("%X", sha512.Sum512(b)))}
 	if form.proto {
-		b = protobufEnvelope(list.APIVersion, list.Kind, encodeDiscoveryList(list))
+		d.body = protobufEnvelope(list.APIVersion, list.Kind, encodeDiscoveryList(list))
 	}
-	rw.WriteHeader(http.StatusOK)
-	_, _ = rw.Write(b)
+	c.discoveryCache.docs[dk] = d
+	return d, nil
 }
 
 // protobufEnvelope wraps a message in the Kubernetes protobuf envelope (runtime.Unknown after the
