@@ -98,8 +98,37 @@
 // (#/parameters/...), which reads the same; legacy /apis is JSON only (the apiserver also writes
 // YAML and protobuf).
 //
-// Not served yet (issue 17): Table and PartialObjectMetadata output (protobuf or JSON),
-// watch events in a custom resource's requested version when it differs from the stored one,
+// Output transformations are the apiserver's (table.go, negotiate.go), compared with recordings
+// of the real server (testdata/cluster/table, TestTableRecorded). Accept is negotiated as
+// kube-apiserver negotiates it (goautoneg's clause order; Table only in JSON or YAML,
+// PartialObjectMetadata(List) in JSON, YAML or protobuf, for custom resources too; the two 406s:
+// go-restful's "406: Not Acceptable" for a built-in whose Accept names no media type its route
+// produces, the handler's "only the following media types are accepted"). A Table
+// (meta.k8s.io/v1 or v1beta1) is served for get, list, watch and the answers of writes, with
+// every column (the apiserver prints wide), includeObject Metadata (default), Object or None,
+// and in a watch columnDefinitions only in the first event, as kubectl get -w reads them. Its
+// columns: the built-in printers of pkg/printers/internalversion (printers.go, printers_rows.go;
+// column definitions generated from the reference source into printercolumns.json) for every
+// kind served by default that has one — Pod, Service, ConfigMap, Secret, Namespace, Node,
+// Event (and events.k8s.io's), ServiceAccount, Endpoints, PersistentVolume(Claim),
+// ReplicationController, PodTemplate, ResourceQuota, ComponentStatus, Deployment, ReplicaSet,
+// StatefulSet, DaemonSet, ControllerRevision, Job, CronJob, HorizontalPodAutoscaler (v1 and v2),
+// Scale, PodDisruptionBudget, Ingress, IngressClass, NetworkPolicy, ServiceCIDR, IPAddress,
+// EndpointSlice, (Cluster)RoleBinding, StorageClass (the list's effective default marked),
+// CSIDriver, CSINode, CSIStorageCapacity, VolumeAttachment, VolumeAttributesClass, Lease,
+// LeaseCandidate, PriorityClass, RuntimeClass, the webhook configurations, (Validating|Mutating)
+// AdmissionPolicy(Binding), FlowSchema (listed by precedence), PriorityLevelConfiguration,
+// CertificateSigningRequest, ClusterTrustBundle, PodCertificateRequest, DeviceClass,
+// DeviceTaintRule, ResourceClaim(Template), ResourceSlice, StorageVersion,
+// StorageVersionMigration; Name and Created At for the kinds without one (Roles, ClusterRoles,
+// CRDs, ...); a custom resource's additionalPrinterColumns (JSONPath cells typed as
+// apiextensions types them, Age when it has none) and its scale subresource's Desired and
+// Available. AGE cells are the time since creation on the cluster's clock (a FakeClock makes
+// them deterministic). Not the apiserver's: a Table's JSON keys are sorted where the apiserver
+// writes struct order; printers of alpha kinds not served by default fall back to the default
+// table.
+//
+// Not served yet (issue 17): watch events in a custom resource's requested version when it differs from the stored one,
 // admission plugins beyond registry's, RBAC (every authenticated user may do everything).
 //
 // # Usage

@@ -22,10 +22,10 @@ self-signed certificate, writes a kubeconfig (server, CA data, bearer token) for
 client-go, creates the -f objects at start (CRDs first, namespaces as needed), and runs until
 interrupted. JSON, YAML and protobuf bodies; lists and watches with selectors, limit/continue and
 resourceVersion semantics; legacy and aggregated discovery; /openapi/v2 and /openapi/v3 (kubectl
-explain, apply and diff read them; CRDs from their schemas); PartialObjectMetadata.
+explain, apply and diff read them; CRDs from their schemas); Table output with kube-apiserver's
+printer columns (kubectl get, get -o wide, get -w) and PartialObjectMetadata (JSON and protobuf).
 
-Not served yet: Table output (kubectl falls back to its own columns). Every authenticated request
-is the admin user.`
+Not served yet: RBAC; every authenticated request is the admin user.`
 
 const serveExamples = `  # Serve the README's examples, then talk to it with kubectl
   writepath serve -f testdata/examples/crontab-crd.yaml -f testdata/examples/crontab.yaml --kubeconfig /tmp/writepath.kubeconfig &
