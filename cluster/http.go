@@ -506,7 +506,15 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 	kind := strings.TrimSuffix(resp.Object["kind"].(string), "List")
 	// out is what a watch event carries: the object, or its metadata alone when Accept asks for
 	// PartialObjectMetadata (metadata informers).
-	out := func(obj map[string]any) map[string]any { return obj }
+	// A built-in stored in another version (autoscaling/v2 for v1 HorizontalPodAutoscalers) is
+	// sent in the watched one.
+	served := apiVersion
+	out := func(obj map[string]any) map[string]any {
+		if c, err := registry.ToServedVersion(obj, served); err == nil {
+			return c
+		}
+		return obj
+	}
 	if pv := partialWatchVersion(req.Accept); pv != "" {
 		apiVersion, kind = "meta.k8s.io/"+pv, "PartialObjectMetadata"
 		out = func(obj map[string]any) map[string]any {

@@ -78,7 +78,11 @@
 //  1. Get returns the stored object or nil, never an error for a missing object; a returned
 //     object is not modified by Handle and must not be modified by the caller while Handle runs.
 //     Objects of a custom resource may be stored at any version of their CRD (conversion strategy
-//     None is applied); built-in objects are taken to be at the request's version.
+//     None is applied); a built-in resource whose strategy names a StorageVersion
+//     (HorizontalPodAutoscaler: autoscaling/v2) is stored in it, and its objects are converted
+//     to the request's version on reads and to the storage version in the writes (the kind's
+//     rules validate the storage version's shape, field ownership is kept at both versions);
+//     other built-in objects are taken to be at the request's version.
 //  2. List returns the stored objects of a resource in a namespace ("" for every namespace or a
 //     cluster-scoped resource), in any order (Handle sorts them by namespace and name).
 //  3. CRD returns the CustomResourceDefinition serving group and plural resource, or nil; a

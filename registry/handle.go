@@ -65,6 +65,9 @@ func worldError(err error, what string) error {
 func Handle(ctx context.Context, w World, req Request) (Response, []Write, error) {
 	h := &handler{ctx: ctx, w: w, req: req}
 	out, writes, err := h.handle()
+	if err == nil && h.ep != nil {
+		writes, err = h.writesInStorageVersion(writes)
+	}
 	var ie *internalError
 	if errors.As(err, &ie) {
 		resp := h.errorResponse(status.InternalError(ie.err))

@@ -146,6 +146,9 @@ func (e *endpoint) fieldManagerConfig(sub string) (apply.Request, error) {
 	} else {
 		req.Types = apply.Builtin
 	}
+	if e.strategy.StorageVersion != "" {
+		req.Convert = builtinVersionConverter(e.gvk)
+	}
 	req.ResetFields = apply.ResetFields(e.gvk, sub)
 	req.ResetValues = apply.ResetPaths(e.gvk, sub)
 	req.Reset = apply.StrategyReset(e.gvk, sub)

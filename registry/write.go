@@ -210,11 +210,23 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		}
 		return nil
 	}
-	if old == nil && ep.Subresource == "" && validation.Modelled(ep.gvk) {
+	// The kind's rules read the stored version's shape (the internal one).
+	gvk := ep.gvk
+	if sg, differs := ep.storageGVK(); differs && ep.Subresource != "scale" {
+		var err error
+		if obj, err = h.inStorageVersion(obj); err != nil {
+			return err
+		}
+		if old, err = h.inStorageVersion(old); err != nil {
+			return err
+		}
+		gvk = sg
+	}
+	if old == nil && ep.Subresource == "" && validation.Modelled(gvk) {
 		// rest.BeforeCreate: the strategy's Validate (which validates metadata with the kind's
 		// name rule) first; only when it passes, the common ObjectMeta validation, with names
 		// as path segments.
-		if kind := validation.Validate(ep.gvk, obj, validation.Options{}); len(kind) > 0 {
+		if kind := validation.Validate(gvk, obj, validation.Options{}); len(kind) > 0 {
 			return status.Invalid(h.invalidKind(), metaString(obj, "name"), kind)
 		}
 		errs, err := h.validateObjectMeta(obj, nil, pathSegmentName)
@@ -224,7 +236,7 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		if len(errs) > 0 {
 			return status.Invalid(h.invalidKind(), metaString(obj, "name"), errs)
 		}
-		h.warnings = append(h.warnings, validation.Warnings(ep.gvk, obj, nil, validation.Options{})...)
+		h.warnings = append(h.warnings, validation.Warnings(gvk, obj, nil, validation.Options{})...)
 		return nil
 	}
 	errs, err := h.validateObjectMeta(obj, old, nil)
@@ -235,9 +247,9 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		opts := validation.Options{Subresource: ep.Subresource}
 		var kind field.ErrorList
 		if old == nil {
-			kind = validation.Validate(ep.gvk, obj, opts)
+			kind = validation.Validate(gvk, obj, opts)
 		} else {
-			kind = validation.ValidateUpdate(ep.gvk, obj, old, opts)
+			kind = validation.ValidateUpdate(gvk, obj, old, opts)
 		}
 		// A kind's own validation may include ObjectMeta's (as the strategies' Validate
 		// functions do): an error both report is answered once.
@@ -247,7 +259,7 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		return status.Invalid(h.invalidKind(), metaString(obj, "name"), errs)
 	}
 	if ep.Subresource != "scale" {
-		h.warnings = append(h.warnings, validation.Warnings(ep.gvk, obj, old, validation.Options{Subresource: ep.Subresource})...)
+		h.warnings = append(h.warnings, validation.Warnings(gvk, obj, old, validation.Options{Subresource: ep.Subresource})...)
 	}
 	return nil
 }
@@ -336,11 +348,22 @@ func (h *handler) live() (map[string]any, error) {
 }
 
 // toRequestVersion converts a stored object to the request's version. Custom resources convert as
-// conversion strategy None does (apiVersion rewritten); built-in objects are taken as stored.
+// conversion strategy None does (apiVersion rewritten); built-in objects of a resource stored in
+// another version are converted (storageversion.go), others are taken as stored.
 func (h *handler) toRequestVersion(obj map[string]any) (map[string]any, error) {
 	want := h.ep.gvk.GroupVersion().String()
-	if av, _ := obj["apiVersion"].(string); av == want || h.ep.crd == nil {
+	if av, _ := obj["apiVersion"].(string); av == want {
 		return obj, nil
+	}
+	if h.ep.crd == nil {
+		if _, differs := h.ep.storageGVK(); !differs {
+			return obj, nil
+		}
+		out, err := convertBuiltin(obj, h.ep.gvk)
+		if err != nil {
+			return nil, status.InternalError(fmt.Errorf("converting from the storage version: %w", err))
+		}
+		return out, nil
 	}
 	c := shallow(obj)
 	c["apiVersion"] = want

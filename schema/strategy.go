@@ -49,6 +49,11 @@ type Strategy struct {
 	// ReturnDeletedObject is true when a successful DELETE answers with the deleted object rather
 	// than a Status (pods, services and several other registries).
 	ReturnDeletedObject bool
+	// StorageVersion is the version objects are stored in when the resource is served at
+	// versions whose objects differ and convert (kube-apiserver's storage version: reads answer
+	// the stored object converted to the request's version, writes store the conversion of
+	// theirs); "" when every version is stored as written.
+	StorageVersion string
 	// StoragePrefix is the etcd key prefix under /registry, when it is not the default (the
 	// resource name, or group/resource for resources not served by kube-apiserver's own
 	// registry).
@@ -359,6 +364,8 @@ func builtinStrategies() map[string]Strategy {
 	})
 	edit("/Namespace", func(s *Strategy) { s.NoDeleteGenerationBump = true })
 	edit("resource.k8s.io/DeviceTaintRule", func(s *Strategy) { s.UnconditionalUpdateVersions = []string{"v1alpha3", "v1beta2"} })
+	// autoscaling/v1 HorizontalPodAutoscalers are stored as v2 (DefaultStorageVersion).
+	edit("autoscaling/HorizontalPodAutoscaler", func(s *Strategy) { s.StorageVersion = "v2" })
 	for key, prefix := range map[string]string{
 		"/ReplicationController":    "controllers",
 		"/Endpoints":                "services/endpoints",
