@@ -213,7 +213,7 @@ func buildDefaulting() (*defaultingRegistry, error) {
 			}
 		}
 	}
-	for name, fn := range builtinDefaulters {
+	for name, fn := range builtinDefaulters() {
 		if st := reg.structs[name]; st != nil {
 			st.fn = fn
 		}

@@ -6,9 +6,10 @@ package schema
 // Gates: SELinuxMountReadWriteOncePod (GA, locked on) and VolumeLimitScaling (beta, on) give
 // CSIDriver seLinuxMount and preventPodSchedulingIfMissing their false defaults.
 
-func init() {
+// apisDefaulters are this file's SetDefaults_ functions by OpenAPI name (see builtinDefaulters).
+func apisDefaulters() map[string]func(map[string]any) {
 	const ar = "io.k8s.api.admissionregistration.v1."
-	register(map[string]func(map[string]any){
+	return map[string]func(map[string]any){
 		ar + "ValidatingWebhook": defaultWebhook(false),
 		ar + "MutatingWebhook":   defaultWebhook(true),
 		ar + "Rule":              func(m map[string]any) { defaultPtr(m, "scope", "*") },
@@ -63,7 +64,7 @@ func init() {
 			defaultPtr(m, "volumeBindingMode", "Immediate")
 		},
 		"io.k8s.api.storage.v1.CSIDriver": defaultCSIDriver,
-	})
+	}
 }
 
 func defaultWebhook(mutating bool) func(map[string]any) {

@@ -10,8 +10,9 @@ import "github.com/writepath/writepath/internal/value"
 
 const core = "io.k8s.api.core.v1."
 
-func init() {
-	register(map[string]func(map[string]any){
+// coreDefaulters are this file's SetDefaults_ functions by OpenAPI name (see builtinDefaulters).
+func coreDefaulters() map[string]func(map[string]any) {
+	return map[string]func(map[string]any){
 		core + "ReplicationController":         defaultReplicationController,
 		core + "Volume":                        defaultVolume,
 		core + "Container":                     defaultContainer,
@@ -39,7 +40,7 @@ func init() {
 		core + "LimitRangeItem":                defaultLimitRangeItem,
 		core + "ConfigMap":                     defaultConfigMap,
 		core + "HostPathVolumeSource":          func(m map[string]any) { defaultPtr(m, "type", "") },
-	})
+	}
 }
 
 func defaultModeFn(mode int64) func(map[string]any) {

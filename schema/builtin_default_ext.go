@@ -6,14 +6,15 @@ import "strings"
 // and apiregistration.k8s.io/v1 (k8s.io/kube-aggregator/pkg/apis/apiregistration/v1/defaults.go)
 // of v0.37.2, served by the apiextensions-apiserver and kube-aggregator of a 1.37 apiserver.
 
-func init() {
+// extDefaulters are this file's SetDefaults_ functions by OpenAPI name (see builtinDefaulters).
+func extDefaulters() map[string]func(map[string]any) {
 	const ext = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1."
-	register(map[string]func(map[string]any){
+	return map[string]func(map[string]any){
 		ext + "CustomResourceDefinition":                                      defaultCRD,
 		ext + "CustomResourceDefinitionSpec":                                  defaultCRDSpec,
 		ext + "ServiceReference":                                              func(m map[string]any) { defaultPtr(m, "port", int64(443)) },
 		"io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference": func(m map[string]any) { defaultPtr(m, "port", int64(443)) },
-	})
+	}
 }
 
 func defaultCRD(m map[string]any) {

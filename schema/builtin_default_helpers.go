@@ -4,14 +4,17 @@ package schema
 // non-pointer scalar field that is absent holds its zero value, a pointer field that is absent
 // is nil, non-pointer struct fields are always present.
 
-// builtinDefaulters holds the SetDefaults_ function of each Go type, by OpenAPI name; the
-// files builtin_default_<group>.go register theirs.
-var builtinDefaulters = map[string]func(map[string]any){}
-
-func register(fns map[string]func(map[string]any)) {
-	for k, v := range fns {
-		builtinDefaulters[k] = v
+// builtinDefaulters returns the SetDefaults_ function of each Go type, by OpenAPI name: those
+// the files builtin_default_<group>.go list (no init() registration: loadDefaulting reads them
+// once, when the defaulting tables are built).
+func builtinDefaulters() map[string]func(map[string]any) {
+	out := map[string]func(map[string]any){}
+	for _, fns := range []map[string]func(map[string]any){apisDefaulters(), coreDefaulters(), extDefaulters(), workloadsDefaulters()} {
+		for k, v := range fns {
+			out[k] = v
+		}
 	}
+	return out
 }
 
 func dstr(m map[string]any, k string) string {

@@ -6,8 +6,9 @@ import "github.com/writepath/writepath/internal/value"
 // of v1.37.2. Gate: MaxUnavailableStatefulSet is beta and on by default in 1.37 (StatefulSet
 // rollingUpdate.maxUnavailable defaults to 1).
 
-func init() {
-	register(map[string]func(map[string]any){
+// workloadsDefaulters are this file's SetDefaults_ functions by OpenAPI name (see builtinDefaulters).
+func workloadsDefaulters() map[string]func(map[string]any) {
+	return map[string]func(map[string]any){
 		"io.k8s.api.apps.v1.Deployment":                              defaultDeployment,
 		"io.k8s.api.apps.v1.DaemonSet":                               defaultDaemonSet,
 		"io.k8s.api.apps.v1.StatefulSet":                             defaultStatefulSet,
@@ -17,7 +18,7 @@ func init() {
 		"io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern": func(m map[string]any) { defaultStr(m, "status", "True") },
 		"io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler":          func(m map[string]any) { defaultPtr(ensureMap(m, "spec"), "minReplicas", int64(1)) },
 		"io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler":          defaultHPAv2,
-	})
+	}
 }
 
 func defaultDeployment(m map[string]any) {

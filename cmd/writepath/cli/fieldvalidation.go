@@ -1,6 +1,10 @@
 package cli
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/writepath/writepath/schema"
+)
 
 // validateFlag is kubectl's --validate (apply, create): true or strict, warn, false or ignore,
 // bare --validate strict; it sets the request's fieldValidation (level) to Strict, Warn or
@@ -20,19 +24,19 @@ func (v *validateFlag) Set(s string) error {
 // apply sets the level the flag names (cmdutil.GetValidationDirective's reading of it).
 func (v *validateFlag) apply() error {
 	if b, err := strconv.ParseBool(v.raw); err == nil {
-		*v.level = "Ignore"
+		*v.level = string(schema.FieldValidationIgnore)
 		if b {
-			*v.level = "Strict"
+			*v.level = string(schema.FieldValidationStrict)
 		}
 		return nil
 	}
 	switch v.raw {
 	case "strict":
-		*v.level = "Strict"
+		*v.level = string(schema.FieldValidationStrict)
 	case "warn":
-		*v.level = "Warn"
+		*v.level = string(schema.FieldValidationWarn)
 	case "ignore":
-		*v.level = "Ignore"
+		*v.level = string(schema.FieldValidationIgnore)
 	default:
 		return usagef(`invalid - validate option %q; must be one of: strict (or true), warn, ignore (or false)`, v.raw)
 	}

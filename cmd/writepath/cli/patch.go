@@ -12,6 +12,7 @@ import (
 
 	"github.com/writepath/writepath/merge"
 	"github.com/writepath/writepath/registry"
+	"github.com/writepath/writepath/schema"
 )
 
 // runPatch is `writepath patch`: kubectl patch against a live object in a file, answered by the
@@ -50,7 +51,7 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 	p := f.String("p", "", "the `PATCH` (JSON)")
 	patchFile := f.String("patch-file", "", "`FILE` holding the patch")
 	f.Var(&files, "f", "`FILE` with the live object (- for stdin)")
-	fv := f.fieldValidation("Warn", "fieldValidation: `Strict|Warn|Ignore`", false)
+	fv := f.fieldValidation(string(schema.FieldValidationWarn), "fieldValidation: `Strict|Warn|Ignore`", false)
 	var dry dryRunFlag
 	f.Var(&dry, "dry-run", "`none|server`: server (or bare) sends dryRun=All: the answer of the patch, as the server gives it without storing (the output is the same)")
 	sub := f.String("subresource", "", "patch this `SUBRESOURCE`: status, scale, resize, ephemeralcontainers")
@@ -81,8 +82,8 @@ kept as written. LIVE is the stored object (a missing resourceVersion is taken a
 	if (*p == "") == (*patchFile == "") {
 		return e.fail(usagef("must specify --patch or --patch-file containing the contents of the patch"))
 	}
-	switch *fv {
-	case "Strict", "Warn", "Ignore":
+	switch schema.FieldValidation(*fv) {
+	case schema.FieldValidationStrict, schema.FieldValidationWarn, schema.FieldValidationIgnore:
 	default:
 		return e.fail(usagef("--field-validation must be one of Strict, Warn, Ignore, not %q", *fv))
 	}

@@ -44,7 +44,7 @@ OLD's resourceVersion when it has none itself.`,
 	oldFile := f.String("old", "", "`FILE` with the stored object: validate an update")
 	nsFlag := f.namespace("the request `NAMESPACE` (default: the object's, else default); an object in another namespace is refused (kubectl's -n)")
 	sub := f.String("subresource", "", "`SUBRESOURCE` written: status (needs --old); default the main resource")
-	fv := f.fieldValidation("Warn", "`LEVEL` for unknown and duplicate fields: Strict, Warn or Ignore (the query parameter as sent: another value is the apiserver's 422)", true)
+	fv := f.fieldValidation(string(schema.FieldValidationWarn), "`LEVEL` for unknown and duplicate fields: Strict, Warn or Ignore (the query parameter as sent: another value is the apiserver's 422)", true)
 	now := f.String("now", "", "`TIME` (RFC 3339) of the request: creationTimestamp (default: the current time)")
 	uid := f.String("uid", "", "the `UID` a create gets (default: a random UUID)")
 	f.Var(&o, "o", "output format: `yaml|json` (default yaml)")
