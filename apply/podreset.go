@@ -8,7 +8,8 @@ import (
 
 // ValueReset is a REST strategy's value reset (PrepareForUpdate) that is not a list of paths: it
 // rewrites obj, the merged object (owned by the caller, managedFields already set), from live,
-// the stored object (nil on create).
+// the stored object (nil on create). With UpdateRequest.LiveShared the values at the reset paths
+// are live's own: a reset writes only outside them.
 type ValueReset func(obj, live map[string]any)
 
 // StrategyReset returns the part of a Pod REST strategy's PrepareForUpdate that is not a list of

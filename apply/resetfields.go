@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"slices"
+
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/writepath/writepath/schema"
@@ -79,6 +81,12 @@ var statusMetadataFields = []string{"deletionTimestamp", "generation", "selfLink
 // live value back (or is removed when live has none, and always on create). "metadata" resets
 // the fields ResetObjectMetaForStatus resets.
 func resetValues(obj, live map[string]any, paths [][]string) {
+	resetValuesSharing(obj, live, paths, false)
+}
+
+// resetValuesSharing is resetValues; with share, a path no other path extends takes live's
+// value itself instead of a copy (UpdateRequest.LiveShared).
+func resetValuesSharing(obj, live map[string]any, paths [][]string, share bool) {
 	for _, p := range paths {
 		if len(p) == 1 && p[0] == "metadata" {
 			md, _ := obj["metadata"].(map[string]any)
@@ -100,8 +108,33 @@ func resetValues(obj, live map[string]any, paths [][]string) {
 		if live != nil {
 			lv, found = lookup(live, p)
 		}
+		if found && share && !extended(p, paths) {
+			setPath(obj, p, nil, true)
+			setLast(obj, p, lv)
+			continue
+		}
 		setPath(obj, p, lv, found)
 	}
+}
+
+// extended reports whether a path of paths is p and more (setting it would write into p's
+// value).
+func extended(p []string, paths [][]string) bool {
+	for _, q := range paths {
+		if len(q) > len(p) && slices.Equal(q[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// setLast sets p, whose parents exist in obj, to v itself.
+func setLast(obj map[string]any, p []string, v any) {
+	m := obj
+	for _, k := range p[:len(p)-1] {
+		m = m[k].(map[string]any)
+	}
+	m[p[len(p)-1]] = v
 }
 
 func lookup(obj map[string]any, p []string) (any, bool) {

@@ -55,6 +55,11 @@ type UpdateRequest struct {
 	// either way; registry, whose objects are fresh decodes of the request, sets it to spare
 	// a deep copy of every object it writes.
 	ObjectOwned bool
+	// LiveShared lets the values the reset paths (ResetValues) take back from Live be Live's
+	// own instead of copies; Live must then hold only the object model's types, and the
+	// caller must change neither Live nor the result below their top level and metadata
+	// (registry's pipeline changes nothing deeper). The result is the same value either way.
+	LiveShared bool
 }
 
 // UpdateResult is the outcome of Update.
@@ -109,7 +114,7 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 			}
 			setManagedList(out, list)
 			if req.ResetValues != nil {
-				resetValues(out, resetBase(req.Live, live), req.ResetValues)
+				resetValuesSharing(out, resetBase(req.Live, live), req.ResetValues, req.LiveShared)
 			}
 			if req.Reset != nil {
 				req.Reset(out, req.Live)

@@ -155,8 +155,10 @@ func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[st
 		OptionsKind: o.kind, Subresource: h.ep.Subresource, Now: h.req.Now, Types: cfg.Types, Convert: cfg.Convert,
 		ResetFields: cfg.ResetFields, ResetValues: cfg.ResetValues, Reset: cfg.Reset, Validate: cfg.Validate,
 		// obj is the handler's own (decoded from the request, or the patch's result): the
-		// field manager may write into it instead of copying it.
-		ObjectOwned: true})
+		// field manager may write into it instead of copying it; and the pipeline changes
+		// nothing below the top level and metadata (ownTop), so the values the strategy
+		// resets from live may be live's own.
+		ObjectOwned: true, LiveShared: true})
 	if err != nil {
 		return nil, asStatus(err)
 	}
