@@ -5,12 +5,14 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -314,4 +316,62 @@ func FuzzOpenAPIFromCRD(f *testing.F) {
 func builtinOpenAPIPath(p string) bool {
 	name := strings.ReplaceAll(p, "/", "__") + ".json.gz"
 	return fileExists("data/openapi/v3/"+name) || fileExists("data/openapi/v3-other/"+name)
+}
+
+// Documents are read while CRDs are created: every answer is whole (the index's URLs resolve or
+// redirect to a newer hash) and the cache is safe for concurrent use (run with -race).
+func TestOpenAPIConcurrentWithCRDs(t *testing.T) {
+	c, err := cluster.New(cluster.Options{Clock: cluster.NewFakeClock(time.Unix(0, 0).UTC())})
+	require.NoError(t, err)
+	h := c.Handler()
+	serve := func(method, path, accept string, body []byte) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", accept)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				rec := serve("GET", "/openapi/v3", "", nil)
+				var idx openAPIIndex
+				if !assert.NoError(t, json.Unmarshal(rec.Body.Bytes(), &idx)) {
+					return
+				}
+				for p, e := range idx.Paths {
+					if strings.HasPrefix(p, "apis/g") {
+						code := serve("GET", e.URL, "", nil).Code
+						assert.Contains(t, []int{200, 301, 404}, code, p) // 404: its CRD was replaced meanwhile
+					}
+				}
+				assert.Equal(t, 200, serve("GET", "/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf", nil).Code)
+				assert.Equal(t, 200, serve("GET", "/apis", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList", nil).Code)
+			}
+		}()
+	}
+	for i := 0; i < 5; i++ {
+		crd := fmt.Sprintf(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"things.g%d.example.com"},
+		"spec":{"group":"g%d.example.com","scope":"Namespaced","names":{"plural":"things","kind":"Thing"},
+		"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object"}}}}}]}}`, i, i)
+		require.Equal(t, 201, serve("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "", []byte(crd)).Code)
+	}
+	close(done)
+	wg.Wait()
+	rec := serve("GET", "/openapi/v3", "", nil)
+	var idx openAPIIndex
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &idx))
+	for i := 0; i < 5; i++ {
+		assert.Contains(t, idx.Paths, fmt.Sprintf("apis/g%d.example.com/v1", i))
+	}
 }
