@@ -178,3 +178,20 @@ func TestAggregatedDiscoveryCRDsAsRecorded(t *testing.T) {
 		}
 	}
 }
+
+// The legacy /apis lists the groups in the order the real apiserver lists them
+// (internal/gen/testdata/discovery/cluster/apis.json, recorded): by APIService priority.
+func TestDiscoveryGroupOrder(t *testing.T) {
+	c := start(t, cluster.Options{})
+	_, b, _ := c.get("/apis", "application/json")
+	var got, want struct {
+		Groups []struct {
+			Name string `json:"name"`
+		} `json:"groups"`
+	}
+	require.NoError(t, json.Unmarshal(b, &got))
+	rec, err := os.ReadFile("../internal/gen/testdata/discovery/cluster/apis.json")
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(rec, &want))
+	assert.Equal(t, want, got)
+}
