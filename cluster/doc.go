@@ -115,13 +115,14 @@
 // StatefulSet, DaemonSet, ControllerRevision, Job, CronJob, HorizontalPodAutoscaler (v1 and v2),
 // Scale, PodDisruptionBudget, Ingress, IngressClass, NetworkPolicy, ServiceCIDR, IPAddress,
 // EndpointSlice, (Cluster)RoleBinding, StorageClass (the list's effective default marked),
-// CSIDriver, CSINode, CSIStorageCapacity, VolumeAttachment, VolumeAttributesClass, Lease,
+// CSIDriver, CSINode, VolumeAttachment, VolumeAttributesClass, Lease,
 // LeaseCandidate, PriorityClass, RuntimeClass, the webhook configurations, (Validating|Mutating)
 // AdmissionPolicy(Binding), FlowSchema (listed by precedence), PriorityLevelConfiguration,
 // CertificateSigningRequest, ClusterTrustBundle, PodCertificateRequest, DeviceClass,
 // DeviceTaintRule, ResourceClaim(Template), ResourceSlice, StorageVersion,
-// StorageVersionMigration; Name and Created At for the kinds without one (Roles, ClusterRoles,
-// CRDs, ...); a custom resource's additionalPrinterColumns (JSONPath cells typed as
+// StorageVersionMigration; apiextensions' CustomResourceDefinition table and kube-aggregator's
+// APIService table; Name and Created At for the kinds without one (Roles, ClusterRoles,
+// LimitRanges, CSIStorageCapacities, ...); a custom resource's additionalPrinterColumns (JSONPath cells typed as
 // apiextensions types them, Age when it has none) and its scale subresource's Desired and
 // Available. AGE cells are the time since creation on the cluster's clock (a FakeClock makes
 // them deterministic). Not the apiserver's: a Table's JSON keys are sorted where the apiserver

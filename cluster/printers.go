@@ -42,6 +42,9 @@ type printer struct {
 	forList func(items []any) (*printer, []any)
 	// nullRows: an empty list's rows are null (the default table appends to a nil slice).
 	nullRows bool
+	// alwaysHeaders: columnDefinitions even where the watch asks for none (kube-aggregator's
+	// APIService table ignores NoHeaders).
+	alwaysHeaders bool
 }
 
 var printerColumns = sync.OnceValues(func() (map[string][]column, map[string]string) {
@@ -69,6 +72,12 @@ var printerColumns = sync.OnceValues(func() (map[string][]column, map[string]str
 func builtinPrinter(group, kind string) *printer {
 	cols, _ := printerColumns()
 	key := group + "/" + kind
+	switch key {
+	case "apiextensions.k8s.io/CustomResourceDefinition":
+		return crdDefinitionPrinter()
+	case "apiregistration.k8s.io/APIService":
+		return apiServicePrinter()
+	}
 	if key == "events.k8s.io/Event" {
 		return &printer{columns: cols["/Event"], row: func(o object, now time.Time) ([]any, []any) {
 			return rowEvent(eventsV1AsCore(o), now)
@@ -86,6 +95,84 @@ func builtinPrinter(group, kind string) *printer {
 		p.forList = flowSchemaList
 	}
 	return p
+}
+
+// crdDefinitionPrinter is apiextensions-apiserver's CustomResourceDefinition table: Name,
+// Scope, the served versions sorted ("(storage)" marked), Created At, and wide Group, Kind,
+// ShortNames, Established.
+func crdDefinitionPrinter() *printer {
+	_, om := printerColumns()
+	return &printer{
+		columns: []column{
+			{Name: "Name", Type: "string", Format: "name", Description: om["name"]},
+			{Name: "Scope", Type: "string", Description: "Cluster/Namespaced"},
+			{Name: "Versions", Type: "string", Description: "Served versions"},
+			{Name: "Created At", Type: "date", Description: om["creationTimestamp"]},
+			{Name: "Group", Type: "string", Priority: 1, Description: "API group"},
+			{Name: "Kind", Type: "string", Priority: 1, Description: "CustomResource kind"},
+			{Name: "ShortNames", Type: "string", Priority: 1, Description: "Short names"},
+			{Name: "Established", Type: "boolean", Priority: 1, Description: "Established status"},
+		},
+		row: func(o object, _ time.Time) ([]any, []any) {
+			var versions []string
+			for _, v := range objects(o.list("spec", "versions")) {
+				if v.get("served") == true {
+					label := v.str("name")
+					if v.get("storage") == true {
+						label += "(storage)"
+					}
+					versions = append(versions, label)
+				}
+			}
+			sortStrings(versions)
+			established := false
+			for _, c := range objects(o.list("status", "conditions")) {
+				if c.str("type") == "Established" && c.str("status") == "True" {
+					established = true
+				}
+			}
+			return []any{o.name(), o.str("spec", "scope"), strings.Join(versions, ","), formatRFC3339(o.str("metadata", "creationTimestamp")),
+				o.str("spec", "group"), o.str("spec", "names", "kind"), strings.Join(stringsOf(o.list("spec", "names", "shortNames")), ","), established}, nil
+		},
+		nullRows: true,
+	}
+}
+
+// apiServicePrinter is kube-aggregator's APIService table: Name, Service (namespace/name or
+// Local), Available (the condition's status, with its reason when not True), Age.
+func apiServicePrinter() *printer {
+	_, om := printerColumns()
+	return &printer{
+		columns: []column{
+			{Name: "Name", Type: "string", Format: "name", Description: om["name"]},
+			{Name: "Service", Type: "string", Description: "The reference to the service that hosts this API endpoint."},
+			{Name: "Available", Type: "string", Description: "Whether this service is available."},
+			{Name: "Age", Type: "string", Description: om["creationTimestamp"]},
+		},
+		row: func(o object, now time.Time) ([]any, []any) {
+			service := "Local"
+			if svc := o.obj("spec", "service"); svc != nil {
+				service = svc.str("namespace") + "/" + svc.str("name")
+			}
+			st := "Unknown"
+			for _, c := range objects(o.list("status", "conditions")) {
+				if c.str("type") != "Available" {
+					continue
+				}
+				switch {
+				case c.str("status") == "True":
+					st = "True"
+				case c.str("reason") != "":
+					st = c.str("status") + " (" + c.str("reason") + ")"
+				default:
+					st = c.str("status")
+				}
+				break
+			}
+			return []any{o.name(), service, st, o.age(now)}, nil
+		},
+		alwaysHeaders: true,
+	}
 }
 
 // defaultPrinter is the default table convertor's: Name and Created At (RFC 3339, UTC).

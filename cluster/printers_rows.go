@@ -12,6 +12,8 @@ import (
 
 // rowFuncs are the row functions of the built-in printers, by "group/Kind". The apiserver
 // prints wide (GenerateOptions{Wide: true}), so every row has every column's cell.
+// CSIStorageCapacity has a printer in the reference but its storage uses the default table
+// convertor (as Roles, ClusterRoles and LimitRanges, which have none).
 var rowFuncs = map[string]func(o object, now time.Time) ([]any, []any){
 	"/Pod":                                  rowPod,
 	"/Service":                              rowService,
@@ -49,7 +51,6 @@ var rowFuncs = map[string]func(o object, now time.Time) ([]any, []any){
 	"storage.k8s.io/StorageClass":                                   rowStorageClass(""),
 	"storage.k8s.io/CSIDriver":                                      rowCSIDriver,
 	"storage.k8s.io/CSINode":                                        rowCSINode,
-	"storage.k8s.io/CSIStorageCapacity":                             rowCSIStorageCapacity,
 	"storage.k8s.io/VolumeAttachment":                               rowVolumeAttachment,
 	"storage.k8s.io/VolumeAttributesClass":                          rowVolumeAttributesClass,
 	"coordination.k8s.io/Lease":                                     rowLease,
@@ -1137,14 +1138,6 @@ func rowCSIDriver(o object, now time.Time) ([]any, []any) {
 
 func rowCSINode(o object, now time.Time) ([]any, []any) {
 	return []any{o.name(), int64(len(o.list("spec", "drivers"))), o.age(now)}, nil
-}
-
-func rowCSIStorageCapacity(o object, now time.Time) ([]any, []any) {
-	capacity := "<unset>"
-	if o.has("capacity") {
-		capacity = o.str("capacity")
-	}
-	return []any{o.name(), o.str("storageClassName"), capacity}, nil
 }
 
 func rowVolumeAttachment(o object, now time.Time) ([]any, []any) {

@@ -245,7 +245,7 @@ func (t *tableConverter) convert(obj map[string]any) (map[string]any, *status.Er
 		rows = []any{t.row(p, obj, now)}
 	}
 	var cols any
-	if !t.opts.noHeaders {
+	if !t.opts.noHeaders || p.alwaysHeaders {
 		defs := make([]any, len(p.columns))
 		for i, c := range p.columns {
 			defs[i] = map[string]any{"name": c.Name, "type": c.Type, "format": c.Format, "description": c.Description, "priority": c.Priority}

@@ -120,12 +120,12 @@ func TestTableRecorded(t *testing.T) {
 				wantBody = roundTrip(t, wantBody)
 			}
 			gotBody = decodeRecordedBody(t, gotMT, rr.Body.Bytes())
+			for _, d := range knownTableDifferences[s.Name] {
+				wantBody, gotBody = dropPath(wantBody, d), dropPath(gotBody, d)
+			}
 			if dump := os.Getenv("TABLE_RECORDED_DUMP"); dump != "" {
 				b, _ := json.MarshalIndent(map[string]any{"name": s.Name, "want": normaliseRecorded(wantBody), "got": normaliseRecorded(gotBody)}, "", " ")
 				_ = os.WriteFile(filepath.Join(dump, strings.ReplaceAll(s.Name, "/", "_")+".json"), b, 0o644)
-			}
-			for _, d := range knownTableDifferences[s.Name] {
-				wantBody, gotBody = dropPath(wantBody, d), dropPath(gotBody, d)
 			}
 			assert.Equal(t, normaliseRecorded(wantBody), normaliseRecorded(gotBody), "body of %s %s (Accept %q)", s.Method, s.Path, s.Accept)
 		})
@@ -145,6 +145,9 @@ func TestTableRecorded(t *testing.T) {
 //     it), so the ReplicaSet's name, selector and labels differ.
 //   - FlowSchemas: kube-apiserver's APF configuration controller writes the Dangling condition
 //     (the last cell) into status; writepath runs no such controller.
+//   - CustomResourceDefinitions: kube-apiserver's apiextensions controllers write the
+//     Established and NamesAccepted conditions through the status subresource, a second
+//     managedFields entry (manager kube-apiserver) that writepath's CRD status lacks.
 //   - events.k8s.io Events: writepath stores them apart from core/v1 Events (the apiserver
 //     serves both from one storage), so the list of the core Event has no row; the printer
 //     itself is checked by TestEventsV1PrintedAsCore.
@@ -152,6 +155,7 @@ var knownTableDifferences = map[string][]string{
 	"table/list/apis/apps/v1/namespaces/tbl/replicasets":                {"rows.0.cells.0", "rows.0.cells.7", "rows.0.object"},
 	"table/get/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/tbl-fs": {"rows.0.cells.5", "rows.0.object.metadata.managedFields"},
 	"table/list/apis/events.k8s.io/v1/namespaces/tbl/events":            {"rows"},
+	"table/list/apis/apiextensions.k8s.io/v1/customresourcedefinitions": {"rows.0.object.metadata.managedFields", "rows.1.object.metadata.managedFields"},
 	"table/list/api/v1/namespaces/tbl/persistentvolumeclaims":           {"rows.0.cells.1", "rows.0.object.metadata.finalizers"},
 	"table/list/api/v1/persistentvolumes":                               {"rows.0.cells.4", "rows.0.object.metadata.finalizers"},
 	"table/list/apis/apps/v1/namespaces/tbl/daemonsets":                 {"rows.0.object.metadata.annotations"},

@@ -96,6 +96,8 @@ more = [
     ("/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration", "metadata": meta("tbl-hooks", ns=None), "webhooks": []}),
     ("/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": meta("tbl-policy", ns=None), "spec": {"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"}, "matchConstraints": {"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE"], "resources": ["configmaps"]}]}, "validations": [{"expression": "true"}, {"expression": "1 == 1"}]}}),
     ("/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings", {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding", "metadata": meta("tbl-binding", ns=None), "spec": {"policyName": "tbl-policy", "validationActions": ["Audit"], "paramRef": {"name": "cm", "namespace": NS, "parameterNotFoundAction": "Allow"}}}),
+    (f"/apis/storage.k8s.io/v1/namespaces/{NS}/csistoragecapacities", {"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity", "metadata": meta("cap"), "storageClassName": "fast", "capacity": "10Gi"}),
+    (f"/api/v1/namespaces/{NS}/limitranges", {"apiVersion": "v1", "kind": "LimitRange", "metadata": meta("lr"), "spec": {"limits": [{"type": "Container", "max": {"cpu": "2"}}]}}),
     ("/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations", {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "PriorityLevelConfiguration", "metadata": meta("tbl-pl", ns=None), "spec": {"type": "Limited", "limited": {"nominalConcurrencyShares": 5, "limitResponse": {"type": "Queue", "queuing": {"queues": 8, "handSize": 2, "queueLengthLimit": 10}}}}}),
     ("/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas", {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema", "metadata": meta("tbl-fs", ns=None), "spec": {"priorityLevelConfiguration": {"name": "tbl-pl"}, "matchingPrecedence": 500, "distinguisherMethod": {"type": "ByUser"}, "rules": [{"subjects": [{"kind": "User", "user": {"name": "alice"}}], "resourceRules": [{"verbs": ["get"], "apiGroups": [""], "resources": ["pods"], "namespaces": ["*"]}]}]}}),
 ]
@@ -136,6 +138,8 @@ lists = [
     "/api/v1/namespaces/{ns}/replicationcontrollers", "/api/v1/namespaces/{ns}/resourcequotas",
     "/apis/apps/v1/namespaces/{ns}/replicasets", "/apis/events.k8s.io/v1/namespaces/{ns}/events",
     "/apis/autoscaling/v1/namespaces/{ns}/horizontalpodautoscalers",
+    "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "/apis/storage.k8s.io/v1/namespaces/{ns}/csistoragecapacities",
+    "/api/v1/namespaces/{ns}/limitranges",
 ]
 # The events.k8s.io Events as JSON (not compared: writepath does not share core/v1 Events'
 # storage with events.k8s.io yet), for TestEventsV1PrintedAsCore.
