@@ -148,9 +148,6 @@ func (h *handler) typed(obj map[string]any, duplicates []string, level schema.Fi
 			k := ep.crd.Names.Kind
 			return nil, strictError(k, v.Name, ferr, decodeErr)
 		}
-		if w := v.Warning(); w != "" {
-			h.warnings = append(h.warnings, w)
-		}
 		h.warnings = append(h.warnings, warnings...)
 		if v.Structural != nil {
 			out = schema.Default(out, v.Structural).(map[string]any)

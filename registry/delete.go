@@ -79,6 +79,7 @@ func (h *handler) delete() (Response, []Write, error) {
 	if err != nil {
 		return Response{}, nil, err
 	}
+	h.warnOrphanedJobPods(o)
 	live, err := h.live()
 	if err != nil {
 		return Response{}, nil, err
@@ -87,6 +88,20 @@ func (h *handler) delete() (Response, []Write, error) {
 		return Response{}, nil, status.NotFound(ep.groupResource(), ep.Name)
 	}
 	return h.deleteOne(live, o)
+}
+
+// warnOrphanedJobPods is the Job REST storage's warning for a DELETE (one Job or a collection)
+// that names no propagation policy, whose default for batch/v1 Jobs orphans their Pods; it is
+// given before the delete runs, so a Job not found gets it too.
+func (h *handler) warnOrphanedJobPods(o gc.DeleteOptions) {
+	ep := h.ep
+	if ep.crd != nil || ep.gvk.Group != "batch" || ep.gvk.Kind != "Job" || ep.Subresource != "" {
+		return
+	}
+	if o.PropagationPolicy == nil && o.OrphanDependents == nil && ep.strategy.GCPolicy == schema.GCOrphan {
+		h.warnings = append(h.warnings, "child pods are preserved by default when jobs are deleted; "+
+			"set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning")
+	}
 }
 
 func (h *handler) deleteOne(live map[string]any, o gc.DeleteOptions) (Response, []Write, error) {
@@ -145,6 +160,7 @@ func (h *handler) deleteCollection() (Response, []Write, error) {
 	if err != nil {
 		return Response{}, nil, err
 	}
+	h.warnOrphanedJobPods(o)
 	objs, err := h.w.List(h.ctx, ep.Resource, ep.Namespace)
 	if err != nil {
 		return Response{}, nil, worldError(err, "List")

@@ -112,6 +112,10 @@ func (h *handler) handle() (Response, []Write, error) {
 		return Response{}, nil, err
 	}
 	h.ep = ep
+	// The version's deprecation warning comes first, whatever the request does.
+	if w := ep.deprecationWarning(); w != "" {
+		h.warnings = append(h.warnings, w)
+	}
 	if err := h.negotiateOutput(); err != nil {
 		return Response{}, nil, err
 	}
@@ -320,6 +324,11 @@ func (h *handler) errorResponse(err error) Response {
 		}
 	}
 	r := Response{Code: st.StatusCode(), Body: data, Object: obj, ContentType: "application/json", Warnings: headerWarnings(h.warnings)}
+	var page *pageNotFound
+	if errors.As(err, &page) {
+		r.Body, r.ContentType = []byte("404 page not found\n"), "text/plain; charset=utf-8"
+		return r
+	}
 	if h.outputYAML() {
 		if y, err := codec.EncodeYAML(obj); err == nil {
 			r.Body, r.ContentType = y, "application/yaml"

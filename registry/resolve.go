@@ -61,11 +61,17 @@ func resolve(ctx context.Context, w World, t Target) (*endpoint, error) {
 			return nil, fmt.Errorf("registry: World.CRD(%s, %s): %w", t.Resource.Group, t.Resource.Resource, err)
 		}
 		if crd == nil {
-			return nil, errNotFoundRoute()
+			if builtinGroup(t.Resource.Group) {
+				return nil, errNotFoundRoute()
+			}
+			return nil, errPageNotFound()
 		}
 		v := crd.Version(t.Resource.Version)
 		if v == nil || !v.Served {
-			return nil, errNotFoundRoute()
+			return nil, errPageNotFound()
+		}
+		if !crd.Namespaced() && t.Namespace != "" {
+			return nil, errPageNotFound()
 		}
 		e.crd, e.version, e.gvk, e.namespaced = crd, v, v.GVK(), crd.Namespaced()
 		opts := versions.CustomResourceOptions{StatusSubresource: v.Subresources.Status}
@@ -99,6 +105,37 @@ func resolve(ctx context.Context, w World, t Target) (*endpoint, error) {
 		return nil, errNotFoundRoute()
 	}
 	return e, nil
+}
+
+// deprecationWarning is the warning every request to the endpoint's version gets: a CRD
+// version's (apiextensions' handler adds it for every verb and subresource), or a built-in
+// deprecated version's (the installer adds it to the routes of the resource and of the
+// subresources that serve the same kind).
+func (e *endpoint) deprecationWarning() string {
+	if e.crd != nil {
+		return e.version.Warning()
+	}
+	switch e.Subresource {
+	case "", "status":
+		return schema.BuiltinDeprecationWarning(e.gvk)
+	}
+	return ""
+}
+
+// builtinGroup reports whether group is an API group of kube-apiserver's own (the core group
+// included): its router answers a path it does not serve with a NotFound Status, where a group
+// of no built-in API falls through to the last handler's text 404.
+func builtinGroup(group string) bool {
+	kinds, err := schema.BuiltinKinds()
+	if err != nil {
+		return true
+	}
+	for _, k := range kinds {
+		if k.ServedByDefault && k.GVK.Group == group {
+			return true
+		}
+	}
+	return false
 }
 
 func builtinHasSubresource(k *schema.Kind, sub string) bool {

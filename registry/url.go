@@ -22,6 +22,17 @@ func errNotFoundRoute() *status.Error {
 	return &status.Error{Code: 404, Reason: status.ReasonNotFound, Message: "the server could not find the requested resource", Details: &status.Details{}}
 }
 
+// pageNotFound is the 404 of a path the apiserver's API handlers leave to its last handler (a
+// group no built-in API or CRD serves, a CRD's unserved version, a cluster-scoped CRD's
+// namespaced path): Go's http.NotFound text "404 page not found", not a Status. It wraps the
+// NotFound Status that Response.Object carries for callers.
+type pageNotFound struct{ st *status.Error }
+
+func (e *pageNotFound) Error() string { return e.st.Error() }
+func (e *pageNotFound) Unwrap() error { return e.st }
+
+func errPageNotFound() error { return &pageNotFound{st: errNotFoundRoute()} }
+
 // ParsePath splits an apiserver URL path (with or without a query string) into its Target and
 // query, as the apiserver's request info resolver does (k8s.io/apiserver
 // pkg/endpoints/request/requestinfo.go): /api/v1/... for the core group, /apis/GROUP/VERSION/...

@@ -88,3 +88,59 @@ func CompareVersions(a, b string) int {
 	}
 	return an - bn
 }
+
+// builtinDeprecation is a built-in version's API lifecycle (k8s.io/api v0.37.2's
+// APILifecycleDeprecated, APILifecycleRemoved and APILifecycleReplacement, in lifecycle.go and
+// zz_generated.prerelease-lifecycle.go), for the versions deprecated by 1.37.
+type builtinDeprecation struct {
+	deprecated, removed string // "1.33"; removed "" when none is set
+	replacement         GroupVersionKind
+}
+
+var builtinDeprecations = map[GroupVersionKind]builtinDeprecation{
+	{Version: "v1", Kind: "ComponentStatus"}: {deprecated: "1.19"},
+	{Version: "v1", Kind: "Endpoints"}:       {deprecated: "1.33", replacement: GroupVersionKind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice"}},
+	{Group: "admissionregistration.k8s.io", Version: "v1alpha1", Kind: "MutatingAdmissionPolicy"}:        {deprecated: "1.35", removed: "1.38"},
+	{Group: "admissionregistration.k8s.io", Version: "v1alpha1", Kind: "MutatingAdmissionPolicyBinding"}: {deprecated: "1.35", removed: "1.38"},
+	{Group: "admissionregistration.k8s.io", Version: "v1beta1", Kind: "MutatingAdmissionPolicy"}: {deprecated: "1.37", removed: "1.40",
+		replacement: GroupVersionKind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy"}},
+	{Group: "admissionregistration.k8s.io", Version: "v1beta1", Kind: "MutatingAdmissionPolicyBinding"}: {deprecated: "1.37", removed: "1.40",
+		replacement: GroupVersionKind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding"}},
+	{Group: "certificates.k8s.io", Version: "v1beta1", Kind: "ClusterTrustBundle"}: {deprecated: "1.37", removed: "1.40",
+		replacement: GroupVersionKind{Group: "certificates.k8s.io", Version: "v1", Kind: "ClusterTrustBundle"}},
+	{Group: "certificates.k8s.io", Version: "v1beta1", Kind: "PodCertificateRequest"}: {deprecated: "1.37", removed: "1.40",
+		replacement: GroupVersionKind{Group: "certificates.k8s.io", Version: "v1", Kind: "PodCertificateRequest"}},
+	{Group: "coordination.k8s.io", Version: "v1alpha2", Kind: "LeaseCandidate"}:   {deprecated: "1.35", removed: "1.38"},
+	{Group: "coordination.k8s.io", Version: "v1beta1", Kind: "LeaseCandidate"}:    {deprecated: "1.36", removed: "1.39"},
+	{Group: "resource.k8s.io", Version: "v1alpha3", Kind: "DeviceTaintRule"}:      {deprecated: "1.36", removed: "1.39"},
+	{Group: "resource.k8s.io", Version: "v1beta1", Kind: "DeviceClass"}:           {deprecated: "1.35", removed: "1.38"},
+	{Group: "resource.k8s.io", Version: "v1beta1", Kind: "ResourceClaim"}:         {deprecated: "1.35", removed: "1.38"},
+	{Group: "resource.k8s.io", Version: "v1beta1", Kind: "ResourceClaimTemplate"}: {deprecated: "1.35", removed: "1.38"},
+	{Group: "resource.k8s.io", Version: "v1beta1", Kind: "ResourceSlice"}:         {deprecated: "1.35", removed: "1.38"},
+	{Group: "resource.k8s.io", Version: "v1beta2", Kind: "DeviceClass"}:           {deprecated: "1.36", removed: "1.39"},
+	{Group: "resource.k8s.io", Version: "v1beta2", Kind: "ResourceClaim"}:         {deprecated: "1.36", removed: "1.39"},
+	{Group: "resource.k8s.io", Version: "v1beta2", Kind: "ResourceClaimTemplate"}: {deprecated: "1.36", removed: "1.39"},
+	{Group: "resource.k8s.io", Version: "v1beta2", Kind: "ResourceSlice"}:         {deprecated: "1.36", removed: "1.39"},
+	{Group: "storagemigration.k8s.io", Version: "v1beta1", Kind: "StorageVersionMigration"}: {deprecated: "1.37", removed: "1.40",
+		replacement: GroupVersionKind{Group: "storagemigration.k8s.io", Version: "v1", Kind: "StorageVersionMigration"}},
+}
+
+// BuiltinDeprecationWarning is the warning kube-apiserver 1.37 adds to every request to a
+// built-in kind's deprecated version (apiserver's endpoints/deprecation WarningMessage, added
+// before the handler runs): "<apiVersion> <Kind> is deprecated in v<major.minor>+", then
+// ", unavailable in v<major.minor>+" and "; use <apiVersion> <Kind>" when the version says
+// them; "" for a version not deprecated by 1.37.
+func BuiltinDeprecationWarning(gvk GroupVersionKind) string {
+	d, ok := builtinDeprecations[gvk]
+	if !ok {
+		return ""
+	}
+	msg := fmt.Sprintf("%s %s is deprecated in v%s+", gvk.GroupVersion().String(), gvk.Kind, d.deprecated)
+	if d.removed != "" {
+		msg += fmt.Sprintf(", unavailable in v%s+", d.removed)
+	}
+	if d.replacement.Kind != "" {
+		msg += fmt.Sprintf("; use %s %s", d.replacement.GroupVersion().String(), d.replacement.Kind)
+	}
+	return msg
+}

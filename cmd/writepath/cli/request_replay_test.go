@@ -183,6 +183,9 @@ func disagreement(s recordedStep, resp registry.Response) string {
 		return fmt.Sprintf("status %d, want %d", resp.Code, s.Response.Status)
 	}
 	if !reflect.DeepEqual(nonNil(resp.Warnings), nonNil(s.Response.Warnings)) {
+		if os.Getenv("WRITEPATH_REPLAY_FULL") != "" {
+			return fmt.Sprintf("warnings differ: %q, want %q", resp.Warnings, s.Response.Warnings)
+		}
 		return "warnings differ"
 	}
 	want := s.expectedBody()
@@ -191,6 +194,9 @@ func disagreement(s recordedStep, resp registry.Response) string {
 	gotObj, errG := codec.DecodeObject(got)
 	if errE != nil || errG != nil {
 		if !bytes.Equal(bytes.TrimSpace(want), got) {
+			if os.Getenv("WRITEPATH_REPLAY_FULL") != "" {
+				return fmt.Sprintf("non-JSON body differs: %q, want %q", got, bytes.TrimSpace(want))
+			}
 			return "non-JSON body differs"
 		}
 		return ""
