@@ -40,7 +40,7 @@ func (c *Cluster) withOutput(rw http.ResponseWriter, r *http.Request, next http.
 		next(rw, r)
 		return
 	}
-	_, berr := schema.BuiltinForResource(target.Resource)
+	kind, berr := schema.BuiltinForResource(target.Resource)
 	custom := berr != nil
 	watch := r.Method == http.MethodGet && isWatch(r.URL.Query())
 	negotiated := negotiateOutput
@@ -50,7 +50,7 @@ func (c *Cluster) withOutput(rw http.ResponseWriter, r *http.Request, next http.
 	o, ok := negotiated(r.Header.Get("Accept"), custom)
 	r = r.Clone(r.Context())
 	if !ok {
-		if custom && !c.servesCustom(r.Context(), target) {
+		if custom && !c.servesCustom(r.Context(), target) || !custom && !kind.ServedByDefault {
 			r.Header.Set("Accept", unacceptable) // registry's 404
 			next(rw, r)
 			return

@@ -155,3 +155,17 @@ func TestPartialObjectMetadataProtobuf(t *testing.T) {
 	assert.Equal(t, "ADDED", typ)
 	assert.Equal(t, "PartialObjectMetadata", ev["kind"])
 }
+
+// TestNotAcceptableOrNotFound: a resource that is not served answers 404 whatever Accept
+// asks (the route does not exist); a served one 406.
+func TestNotAcceptableOrNotFound(t *testing.T) {
+	_, h := tableCluster(t)
+	for path, want := range map[string]int{
+		"/api/v1/namespaces/demo/configmaps":                              406,
+		"/apis/example.com/v1/namespaces/demo/widgets":                    404,
+		"/apis/storagemigration.k8s.io/v1alpha1/storageversionmigrations": 404,
+	} {
+		rec := serve(h, "GET", path, "text/plain", "")
+		assert.Equal(t, want, rec.Code, "%s: %s", path, rec.Body.String())
+	}
+}
