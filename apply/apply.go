@@ -56,7 +56,7 @@ type Request struct {
 	// Convert converts objects between versions of the kind (for managers recorded at other
 	// versions); nil means only the endpoint's version is known and ownership recorded at any
 	// other version is dropped, as the apiserver does for versions it no longer serves.
-	Convert VersionConverter
+	Convert schema.Converter
 	// ResetFields are the fields the endpoint resets and never records as owned, per apiVersion
 	// (see ResetFields in this package); nil for none.
 	ResetFields map[fieldpath.APIVersion]fieldpath.Filter
@@ -115,7 +115,7 @@ type engine struct {
 	subresource string
 	now         time.Time
 	types       TypeConverter
-	convert     VersionConverter
+	convert     schema.Converter
 	updater     merge.Updater
 	maxUpdaters int
 	defaulter   func(map[string]any) (map[string]any, error)
@@ -125,7 +125,7 @@ type engine struct {
 	wholeObjects bool
 }
 
-func newEngine(gvk schema.GroupVersionKind, subresource string, now time.Time, types TypeConverter, convert VersionConverter, reset map[fieldpath.APIVersion]fieldpath.Filter, maxUpdaters int) *engine {
+func newEngine(gvk schema.GroupVersionKind, subresource string, now time.Time, types TypeConverter, convert schema.Converter, reset map[fieldpath.APIVersion]fieldpath.Filter, maxUpdaters int) *engine {
 	if types == nil {
 		types = Builtin
 	}
@@ -366,7 +366,12 @@ func (e *engine) toVersioned(obj map[string]any) (map[string]any, error) {
 	if e.convert == nil {
 		return nil, fmt.Errorf("%w: %s", ErrVersionUnknown, av)
 	}
-	return e.convert(obj, string(e.gv))
+	from := gvkOf(obj)
+	gv, err := schema.ParseAPIVersion(string(e.gv))
+	if err != nil {
+		return nil, err
+	}
+	return e.convert.Convert(obj, from, gv.WithKind(from.Kind))
 }
 
 // stripMetaSet holds the fields never recorded as owned (stripMetaManager).

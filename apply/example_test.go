@@ -206,9 +206,10 @@ func ExampleStrategyReset() {
 
 func ExampleSameSchema() {
 	convert := apply.SameSchema("example.com/v1", "example.com/v2")
-	out, err := convert(map[string]any{"apiVersion": "example.com/v1", "kind": "Thing"}, "example.com/v2")
+	v1 := schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Thing"}
+	out, err := convert.Convert(map[string]any{"apiVersion": "example.com/v1", "kind": "Thing"}, v1, schema.GroupVersionKind{Group: "example.com", Version: "v2", Kind: "Thing"})
 	fmt.Println(out["apiVersion"], err)
-	_, err = convert(map[string]any{"apiVersion": "example.com/v1", "kind": "Thing"}, "example.com/v0")
+	_, err = convert.Convert(map[string]any{"apiVersion": "example.com/v1", "kind": "Thing"}, v1, schema.GroupVersionKind{Group: "example.com", Version: "v0", Kind: "Thing"})
 	fmt.Println(errors.Is(err, apply.ErrVersionUnknown))
 	// Output:
 	// example.com/v2 <nil>

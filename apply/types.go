@@ -86,23 +86,24 @@ type NoTypeError struct {
 
 func (e *NoTypeError) Error() string { return fmt.Sprintf("no corresponding type for %v", e.GVK) }
 
-// VersionConverter converts obj to apiVersion (same group). It is called only when obj is at
-// another version. It must not change obj. An error wrapping ErrVersionUnknown says the version
-// is not served any more: the apiserver then drops the managers recorded at that version.
-type VersionConverter func(obj map[string]any, apiVersion string) (map[string]any, error)
+// Request.Convert is a schema.Converter: it converts obj from its own version to another of the
+// same kind (same group). It is called only when obj is at another version. It must not change
+// obj. An error wrapping ErrVersionUnknown says the version is not served any more: the
+// apiserver then drops the managers recorded at that version.
 
-// ErrVersionUnknown is what a VersionConverter wraps for a version it does not know.
+// ErrVersionUnknown is what Request.Convert wraps for a version it does not know.
 var ErrVersionUnknown = errors.New("version not registered")
 
-// SameSchema returns the VersionConverter of versions that share one schema (CRD versions with
+// SameSchema returns the converter of versions that share one schema (CRD versions with
 // conversion strategy None, for instance): converting only rewrites apiVersion. Versions not
 // listed are unknown.
-func SameSchema(apiVersions ...string) VersionConverter {
+func SameSchema(apiVersions ...string) schema.Converter {
 	known := make(map[string]bool, len(apiVersions))
 	for _, v := range apiVersions {
 		known[v] = true
 	}
-	return func(obj map[string]any, apiVersion string) (map[string]any, error) {
+	return schema.ConverterFunc(func(obj map[string]any, _, to schema.GroupVersionKind) (map[string]any, error) {
+		apiVersion := to.APIVersion()
 		if !known[apiVersion] {
 			return nil, fmt.Errorf("%w: %s", ErrVersionUnknown, apiVersion)
 		}
@@ -112,13 +113,13 @@ func SameSchema(apiVersions ...string) VersionConverter {
 		}
 		out["apiVersion"] = apiVersion
 		return out, nil
-	}
+	})
 }
 
-// smdConverter adapts a VersionConverter and a TypeConverter to merge.Converter.
+// smdConverter adapts a version converter and a TypeConverter to merge.Converter.
 type smdConverter struct {
 	types   TypeConverter
-	convert VersionConverter
+	convert schema.Converter
 }
 
 type missingVersionError struct{ err error }
@@ -141,7 +142,8 @@ func (c smdConverter) Convert(object *typed.TypedValue, version fieldpath.APIVer
 	if c.convert == nil {
 		return object, &missingVersionError{err: fmt.Errorf("%w: %s", ErrVersionUnknown, version)}
 	}
-	converted, err := c.convert(obj, gv.String())
+	from := gvkOf(obj)
+	converted, err := c.convert.Convert(obj, from, gv.WithKind(from.Kind))
 	if err != nil {
 		if errors.Is(err, ErrVersionUnknown) {
 			return object, &missingVersionError{err: err}

@@ -41,7 +41,7 @@ type UpdateRequest struct {
 	// Types, Convert, ResetFields, ResetValues, Reset, Validate, MaxUpdateManagers, CreateFrom
 	// and LibraryOnly are as in Request.
 	Types             TypeConverter
-	Convert           VersionConverter
+	Convert           schema.Converter
 	ResetFields       map[fieldpath.APIVersion]fieldpath.Filter
 	ResetValues       [][]string
 	Reset             ValueReset

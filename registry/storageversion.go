@@ -14,7 +14,8 @@ import (
 // kube-apiserver stores it: a read converts the stored object to the request's version, a write
 // stores the conversion of the object it made, and the kind's rules validate the object in the
 // storage version (the internal version's shape, so errors name its paths). Field ownership
-// recorded at the other version is carried through conversions (apply's VersionConverter).
+// recorded at the other version is carried through conversions (apply.Request.Convert, a
+// schema.Converter).
 
 // storageGVK is the version objects of the endpoint are stored in, and whether it differs from
 // the request's.
@@ -75,18 +76,17 @@ func (h *handler) writesInStorageVersion(writes []Write) ([]Write, error) {
 
 // builtinVersionConverter is the field manager's converter for a built-in kind stored in another
 // version: ownership recorded at either served version is kept.
-func builtinVersionConverter(gvk schema.GroupVersionKind) apply.VersionConverter {
-	return func(obj map[string]any, apiVersion string) (map[string]any, error) {
-		gv, err := schema.ParseAPIVersion(apiVersion)
-		if err != nil || gv.Group != gvk.Group {
-			return nil, fmt.Errorf("%w: %s", apply.ErrVersionUnknown, apiVersion)
+func builtinVersionConverter(gvk schema.GroupVersionKind) schema.Converter {
+	return schema.ConverterFunc(func(obj map[string]any, _, to schema.GroupVersionKind) (map[string]any, error) {
+		if to.Group != gvk.Group {
+			return nil, fmt.Errorf("%w: %s", apply.ErrVersionUnknown, to.APIVersion())
 		}
-		out, err := convertBuiltin(obj, schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: gvk.Kind})
+		out, err := convertBuiltin(obj, schema.GroupVersionKind{Group: to.Group, Version: to.Version, Kind: gvk.Kind})
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", apply.ErrVersionUnknown, err)
 		}
 		return out, nil
-	}
+	})
 }
 
 // ToServedVersion returns obj, a stored built-in object, in apiVersion (a version its kind is
