@@ -273,10 +273,10 @@ func (s *memoryStore) write(w Write, stored map[string]any) (int64, error) {
 		// The watch cache delivers a deleted object as last stored, at the delete's revision.
 		ev.Type, ev.Value = Deleted, withResourceVersion(current.value, rv)
 	case current.value == nil:
-		stored = withResourceVersion(stored, rv)
+		stored = storedAt(stored, rv)
 		ev.Type, ev.Value = Added, stored
 	default:
-		stored = withResourceVersion(stored, rv)
+		stored = storedAt(stored, rv)
 		ev.Type, ev.Value = Modified, stored
 	}
 	s.keys[w.Key] = append(vs, version{rev: s.rev, value: stored})
@@ -317,6 +317,16 @@ func (s *memoryStore) compact() {
 		s.keys[ev.Key] = vs
 	}
 	s.events = append([]Event(nil), s.events[over:]...)
+}
+
+// storedAt is the store's own value (a copy, or handed over) with resourceVersion rv: itself
+// when it has it already (a write through registry on one server carries the revision it
+// gets), else withResourceVersion.
+func storedAt(obj map[string]any, rv string) map[string]any {
+	if md, _ := obj["metadata"].(map[string]any); md != nil && md["resourceVersion"] == rv {
+		return obj
+	}
+	return withResourceVersion(obj, rv)
 }
 
 func withResourceVersion(obj map[string]any, rv string) map[string]any {
