@@ -55,9 +55,6 @@ type Environment struct {
 	server *cluster.Server
 }
 
-// bootstrapNamespaces are the namespaces kube-apiserver's system namespaces controller creates.
-var bootstrapNamespaces = []string{"default", "kube-system", "kube-public", "kube-node-lease"}
-
 func (te *Environment) useExistingCluster() bool {
 	if te.UseExistingCluster == nil {
 		return strings.ToLower(os.Getenv("USE_EXISTING_CLUSTER")) == "true"
@@ -87,11 +84,7 @@ func (te *Environment) Start() (*rest.Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("unable to start the control plane: %w", err)
 		}
-		objs := make([]map[string]any, 0, len(bootstrapNamespaces))
-		for _, ns := range bootstrapNamespaces {
-			objs = append(objs, map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
-		}
-		if err := c.Load(context.Background(), objs); err != nil {
+		if err := c.CreateSystemNamespaces(context.Background()); err != nil {
 			return nil, fmt.Errorf("unable to create the system namespaces: %w", err)
 		}
 		te.server = cluster.StartTLS(c)

@@ -19,7 +19,8 @@ const serveLong = `Serve an in-memory Kubernetes API server: kube-apiserver 1.37
 in-memory store, with the garbage collector, namespace, service account, Deployment and
 ReplicaSet controllers running after writes. It listens on 127.0.0.1 over HTTPS with a generated
 self-signed certificate, writes a kubeconfig (server, CA data, bearer token) for kubectl and
-client-go, creates the -f objects at start (CRDs first, namespaces as needed), and runs until
+client-go, creates the -f objects at start (CRDs first, namespaces as needed) and the namespaces
+kube-apiserver creates (default, kube-system, kube-public, kube-node-lease), and runs until
 interrupted. JSON, YAML and protobuf bodies; lists and watches with selectors, limit/continue and
 resourceVersion semantics; legacy and aggregated discovery; /openapi/v2 and /openapi/v3 (kubectl
 explain, apply and diff read them; CRDs from their schemas); Table output with kube-apiserver's
@@ -129,6 +130,10 @@ func (e *env) serve(ctx context.Context, cfg serveConfig) int {
 	}
 	if err := c.Load(ctx, cfg.objects); err != nil {
 		return e.fail(&inputError{err: err})
+	}
+	// As kube-apiserver starts: kubectl puts an object that names no namespace in default.
+	if err := c.CreateSystemNamespaces(ctx); err != nil {
+		return e.fail(err)
 	}
 	var wrap func(http.Handler) http.Handler
 	if cfg.verbose {

@@ -104,3 +104,47 @@ func TestServe(t *testing.T) {
 	assert.Contains(t, stdout.String(), "serving on "+url)
 	assert.Contains(t, stderr.String(), "GET /apis/stable.example.com/v1/namespaces/"+ns+"/crontabs/"+name+" 200 ", "-v logs the request")
 }
+
+// serve creates the namespaces kube-apiserver creates, so that kubectl can create an object
+// that names no namespace (in default), as against the real server.
+func TestServeSystemNamespaces(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, verb: "serve"}
+	ctx, cancel := context.WithCancel(context.Background())
+	urls := make(chan string, 1)
+	done := make(chan int, 1)
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	ns := []map[string]any{{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "default", "labels": map[string]any{"from": "file"}}}}
+	go func() {
+		done <- e.serve(ctx, serveConfig{objects: ns, addr: "127.0.0.1:0", kubeconfig: kubeconfig, ready: func(u string) { urls <- u }})
+	}()
+	var url string
+	select {
+	case url = <-urls:
+	case code := <-done:
+		t.Fatalf("serve exited %d: %s", code, stderr.String())
+	}
+	kc, err := os.ReadFile(kubeconfig)
+	require.NoError(t, err)
+	ca := regexp.MustCompile(`certificate-authority-data: (\S+)`).FindSubmatch(kc)
+	pemBytes, err := base64.StdEncoding.DecodeString(string(ca[1]))
+	require.NoError(t, err)
+	pool := x509.NewCertPool()
+	require.True(t, pool.AppendCertsFromPEM(pemBytes))
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	token := regexp.MustCompile(`token: (\S+)`).FindSubmatch(kc)
+	for _, name := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
+		req, _ := http.NewRequest("GET", url+"/api/v1/namespaces/"+name, nil)
+		req.Header.Set("Authorization", "Bearer "+string(token[1]))
+		resp, err := hc.Do(req)
+		require.NoError(t, err)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.Equal(t, 200, resp.StatusCode, "%s: %s", name, b)
+		if name == "default" {
+			assert.Contains(t, string(b), `"from":"file"`, "a namespace of the -f objects is kept as loaded")
+		}
+	}
+	cancel()
+	assert.Equal(t, exitOK, <-done)
+}
