@@ -1,12 +1,3 @@
-// Package validation holds the string validators of apimachinery's util/validation (DNS names,
-// label keys and values, path segments), with their exact messages. Every package that checks
-// names — schema's CRD and object-metadata rules, admission's built-in steps, conversion's
-// metadata checks, CEL's format library — calls these, so a wording fix lands everywhere at once.
-//
-// # Invariants
-//
-// Pure functions over strings; safe for concurrent use. A nil result means valid; otherwise each
-// string is one message, in apimachinery's order.
 package validation
 
 import (
