@@ -92,16 +92,18 @@ func main() {
 	out := flag.String("out", "../../cluster", "directory printercolumns.json is written to")
 	verify := flag.Bool("verify", false, "do not write; fail if the file in -out differs from what would be generated")
 	flag.Parse()
-	if err := run(*out, *verify); err != nil {
+	if err := run(*out, *verify, true); err != nil {
 		fmt.Fprintln(os.Stderr, "printers:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string, verify bool) error {
+// run generates (or, with verify, checks) the file; download lets it fetch the reference
+// modules that are not in the module cache.
+func run(out string, verify, download bool) error {
 	dirs := map[string]string{}
 	for _, m := range []string{kubernetesModule, apiModule, apimachineryModul} {
-		d, err := moduleDir(m)
+		d, err := moduleDir(m, download)
 		if err != nil {
 			return err
 		}
@@ -126,13 +128,16 @@ func run(out string, verify bool) error {
 // downloaded.
 var errNoSource = errors.New("reference source not available")
 
-// moduleDir is the module cache directory of module@version.
-func moduleDir(mv string) (string, error) {
+// moduleDir is the module cache directory of module@version, downloaded when asked.
+func moduleDir(mv string, download bool) (string, error) {
 	if cache, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
 		d := filepath.Join(strings.TrimSpace(string(cache)), mv)
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
 			return d, nil
 		}
+	}
+	if !download {
+		return "", fmt.Errorf("%w: %s is not in the module cache", errNoSource, mv)
 	}
 	b, err := exec.Command("go", "mod", "download", "-json", mv).Output()
 	if err != nil {
