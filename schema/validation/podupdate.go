@@ -1,9 +1,13 @@
 package validation
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/writepath/writepath/field"
 	ivalidation "github.com/writepath/writepath/internal/validation"
@@ -112,9 +116,7 @@ func validatePodSpecUpdate(spec, oldSpec map[string]any, opts PodOptions) field.
 		}
 	}
 	if !specEqual(munged, oldSpec) {
-		// The apiserver appends a diff of the internal Go values; this package a note of the
-		// changed top-level fields instead.
-		errs = append(errs, field.Forbidden(sp, fmt.Sprintf("pod updates may not change fields other than %s\n%s", updatablePodSpecFields, changedFields(munged, oldSpec))))
+		errs = append(errs, field.Forbidden(sp, fmt.Sprintf("pod updates may not change fields other than %s\n%s", updatablePodSpecFields, podSpecDiff(oldSpec, munged))))
 	}
 	return errs
 }
@@ -199,6 +201,33 @@ func normalize(v any) any {
 	return v
 }
 
+// podSpecDiff is what the apiserver appends to a refused pod update: apimachinery's
+// diff.Diff(oldPod.Spec, mungedPodSpec), a unified diff with three lines of context of the two
+// internal PodSpecs as JSON indented by one space (Go field names, every field present), made
+// by github.com/pmezard/go-difflib as the apiserver makes it, so the hunks and line numbers are
+// the same.
+//
+// The diff's cost grows faster than the specs (about n^1.4 here: 24 ms for a container with
+// 1,000 changed ports, 270 ms for 10,000, 1.9 s for 40,000); past maxDiffLines lines in all,
+// writepath names the changed top-level fields instead ("changed: spec.nodeName"), where the
+// apiserver would still compute the diff.
+func podSpecDiff(oldSpec, munged map[string]any) string {
+	t := goTypeAt("", "Pod", "spec")
+	a, b := difflib.SplitLines(indentedJSON(internalGo(t, oldSpec))), difflib.SplitLines(indentedJSON(internalGo(t, munged)))
+	if len(a)+len(b) > maxDiffLines {
+		return changedFields(munged, oldSpec)
+	}
+	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: a, B: b, Context: 3})
+	if err != nil {
+		return fmt.Sprintf("error generating diff: %v", err)
+	}
+	return d
+}
+
+// maxDiffLines bounds the lines podSpecDiff diffs.
+const maxDiffLines = 200_000
+
+// changedFields names the top-level fields of the spec that differ.
 func changedFields(a, b map[string]any) string {
 	na, nb := mapOf(normalize(a)), mapOf(normalize(b))
 	keys := map[string]bool{}
@@ -216,6 +245,15 @@ func changedFields(a, b map[string]any) string {
 	}
 	sort.Strings(changed)
 	return "changed: " + strings.Join(changed, ", ")
+}
+
+// indentedJSON is compact JSON as json.MarshalIndent(v, "", " ") writes it.
+func indentedJSON(compact []byte) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, compact, "", " "); err != nil {
+		return string(compact)
+	}
+	return b.String()
 }
 
 // onlyAddedTolerations is validateOnlyAddedTolerations: every stored toleration is kept (its

@@ -53,3 +53,26 @@ func TestValidateScalesLinearly(t *testing.T) {
 		assert.LessOrEqual(t, u/b, 3.0, "wide=%v: an update costs %v allocations, a create %v", wide, u, b)
 	}
 }
+
+// TestForbiddenPodUpdateDiffScales: a refused pod update carries a diff of the two pod specs
+// (go-difflib, as the apiserver); with every port of the pod changed and its node moved, ten
+// times the ports cost about ten times the work, not a hundred.
+func TestForbiddenPodUpdateDiffScales(t *testing.T) {
+	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
+	changed := func(n int) (map[string]any, map[string]any) {
+		old, upd := hugePod(n, true), hugePod(n, true)
+		for _, p := range upd["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["ports"].([]any) {
+			m := p.(map[string]any)
+			m["containerPort"] = m["containerPort"].(int64)%60000 + 2
+		}
+		upd["spec"].(map[string]any)["nodeName"] = "other"
+		return upd, old
+	}
+	su, so := changed(1000)
+	lu, lo := changed(10000)
+	errs := validation.ValidateUpdate(gvk, lu, lo, validation.Options{})
+	assert.NotEmpty(t, errs)
+	a := testing.AllocsPerRun(1, func() { validation.ValidateUpdate(gvk, su, so, validation.Options{}) })
+	b := testing.AllocsPerRun(1, func() { validation.ValidateUpdate(gvk, lu, lo, validation.Options{}) })
+	assert.LessOrEqual(t, b/a, 13.0, "allocations %v for 1,000 ports and %v for 10,000", a, b)
+}
