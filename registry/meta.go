@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"time"
 
 	ivalidation "github.com/writepath/writepath/internal/validation"
@@ -36,6 +37,16 @@ func ownTop(obj map[string]any) map[string]any {
 		out["metadata"] = c
 	}
 	return out
+}
+
+// ownedTop is ownTop(obj) for what a step returned when given owned, whose top level and
+// metadata map the caller owns: owned itself when the step returned it, unchanged in identity
+// (mutating admission without policies or webhooks), else a copy of its top.
+func ownedTop(obj, owned map[string]any) map[string]any {
+	if reflect.ValueOf(obj).UnsafePointer() == reflect.ValueOf(owned).UnsafePointer() {
+		return obj
+	}
+	return ownTop(obj)
 }
 
 func metaOf(obj map[string]any) map[string]any {

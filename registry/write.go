@@ -66,16 +66,16 @@ func (h *handler) create() (Response, []Write, error) {
 // validating admission and storage.
 func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) (Response, []Write, error) {
 	ep := h.ep
-	obj, err := h.mutate(admission.Create, obj, nil, name)
+	mutated, err := h.mutate(admission.Create, obj, nil, name)
 	if err != nil {
 		return Response{}, nil, err
 	}
 	if h.isService() {
-		if obj, err = h.serviceBegin(obj, nil); err != nil {
+		if mutated, err = h.serviceBegin(mutated, nil); err != nil {
 			return Response{}, nil, err
 		}
 	}
-	obj = ownTop(obj)
+	obj = ownedTop(mutated, obj)
 	h.fillSystemFields(obj)
 	if err := h.beforeCreate(obj); err != nil {
 		return Response{}, nil, err
@@ -162,7 +162,8 @@ func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[st
 	if err != nil {
 		return nil, asStatus(err)
 	}
-	return ownTop(res.Object), nil
+	// The result's top level and metadata are obj's or fresh (ObjectOwned): the handler's own.
+	return res.Object, nil
 }
 
 // asStatus returns err as a status error (a field error of malformed metadata is the decoder's 400).
@@ -377,11 +378,11 @@ func (h *handler) toRequestVersion(obj map[string]any) (map[string]any, error) {
 // ObjectMeta), validating admission and storage. A write that changes nothing is not stored.
 func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, error) {
 	ep := h.ep
-	obj, err := h.mutate(admission.Update, obj, live, ep.Name)
+	mutated, err := h.mutate(admission.Update, obj, live, ep.Name)
 	if err != nil {
 		return Response{}, nil, err
 	}
-	obj = ownTop(obj)
+	obj = ownedTop(mutated, obj)
 	if ep.Subresource == "" || ep.Subresource == "status" {
 		d, err := versions.CheckPatch(ep.strategy, live, obj)
 		if err != nil {
