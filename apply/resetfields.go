@@ -17,16 +17,12 @@ import (
 // everything it sets (recorded in testdata/apply/recorded/pod); see StrategyReset for their
 // value reset.
 func ResetFields(gvk schema.GroupVersionKind, subresource string) map[fieldpath.APIVersion]fieldpath.Filter {
-	st, ok := schema.BuiltinStrategy(gvk)
+	paths, versions, ok := schema.BuiltinResets(gvk, subresource)
 	if !ok {
 		return nil
 	}
-	paths, ok := st.Reset[subresource]
-	if !ok {
-		return nil
-	}
-	out := make(map[fieldpath.APIVersion]fieldpath.Filter, len(st.ResetAPIVersions))
-	for _, v := range st.ResetAPIVersions {
+	out := make(map[fieldpath.APIVersion]fieldpath.Filter, len(versions))
+	for _, v := range versions {
 		out[fieldpath.APIVersion(v)] = excludeFilter(paths)
 	}
 	return out
@@ -65,8 +61,8 @@ func makePath(p []string) fieldpath.Path {
 // ResetFields' exclusions. Pod /ephemeralcontainers and /resize return nil: their value reset
 // keeps everything but a few fields, see StrategyReset.
 func ResetPaths(gvk schema.GroupVersionKind, subresource string) [][]string {
-	st, _ := schema.BuiltinStrategy(gvk)
-	return st.ResetPaths(subresource)
+	paths, _, _ := schema.BuiltinResets(gvk, subresource)
+	return paths
 }
 
 // CustomResourceResetPaths is ResetPaths for custom resources (schema.CustomResourceStrategy).

@@ -138,6 +138,26 @@ func BuiltinStrategy(gvk GroupVersionKind) (s Strategy, ok bool) {
 	return st.Clone(), true
 }
 
+// BuiltinResets returns what BuiltinStrategy(gvk) resets on the endpoint subresource, without
+// copying the rest of the strategy (the field manager asks on every write): its ResetPaths and
+// ResetAPIVersions, copies the caller may keep. reset is false when the strategy has no entry
+// for subresource, or there is no strategy.
+func BuiltinResets(gvk GroupVersionKind, subresource string) (paths [][]string, apiVersions []string, reset bool) {
+	st, ok := strategyTable()[gvk.Group+"/"+gvk.Kind]
+	if !ok {
+		return nil, nil, false
+	}
+	ps, ok := st.Reset[subresource]
+	if !ok {
+		return nil, nil, false
+	}
+	paths = make([][]string, len(ps)) // as Clone copies them
+	for i, p := range ps {
+		paths[i] = slices.Clone(p)
+	}
+	return paths, slices.Clone(st.ResetAPIVersions), true
+}
+
 // CustomResourceStrategy returns the strategy of apiextensions-apiserver for the objects of a
 // custom resource version with (status true) or without a status subresource: generation 1 on
 // create, bumped by any change outside metadata (and outside status with the status subresource,
