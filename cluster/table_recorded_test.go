@@ -39,6 +39,7 @@ type tableRecording struct {
 	Code        int    `json:"code"`
 	ContentType string `json:"contentType"`
 	Date        string `json:"date"`
+	Sent        string `json:"sent"`
 	Body        any    `json:"body"`
 	BodyBase64  string `json:"bodyBase64"`
 }
@@ -145,6 +146,9 @@ func TestTableRecorded(t *testing.T) {
 //     it), so the ReplicaSet's name, selector and labels differ.
 //   - FlowSchemas: kube-apiserver's APF configuration controller writes the Dangling condition
 //     (the last cell) into status; writepath runs no such controller.
+//   - Services of type NodePort and LoadBalancer: their cluster IPs are allocated from
+//     realcluster's --service-cluster-ip-range (10.96.0.0/24) there and from the apiserver's
+//     default range (10.0.0.0/24) here, so the CLUSTER-IP cells differ.
 //   - CustomResourceDefinitions: kube-apiserver's apiextensions controllers write the
 //     Established and NamesAccepted conditions through the status subresource, a second
 //     managedFields entry (manager kube-apiserver) that writepath's CRD status lacks.
@@ -152,8 +156,9 @@ func TestTableRecorded(t *testing.T) {
 //     serves both from one storage), so the list of the core Event has no row; the printer
 //     itself is checked by TestEventsV1PrintedAsCore.
 var knownTableDifferences = map[string][]string{
-	"table/list/apis/apps/v1/namespaces/tbl/replicasets":                {"rows.0.cells.0", "rows.0.cells.7", "rows.0.object"},
+	"table/list/apis/apps/v1/namespaces/tbl/replicasets":                {"rows.*.cells.0", "rows.*.cells.7", "rows.*.object"},
 	"table/get/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/tbl-fs": {"rows.0.cells.5", "rows.0.object.metadata.managedFields"},
+	"table/list/api/v1/namespaces/tbl/services":                         {"rows.2.cells.2", "rows.3.cells.2"},
 	"table/list/apis/events.k8s.io/v1/namespaces/tbl/events":            {"rows"},
 	"table/list/apis/apiextensions.k8s.io/v1/customresourcedefinitions": {"rows.0.object.metadata.managedFields", "rows.1.object.metadata.managedFields"},
 	"table/list/api/v1/namespaces/tbl/persistentvolumeclaims":           {"rows.0.cells.1", "rows.0.object.metadata.finalizers"},
@@ -161,10 +166,32 @@ var knownTableDifferences = map[string][]string{
 	"table/list/apis/apps/v1/namespaces/tbl/daemonsets":                 {"rows.0.object.metadata.annotations"},
 }
 
-// dropPath removes the value at a dotted path (a list index is a number).
+// dropPath removes the value at a dotted path (a list index is a number, * every index).
 func dropPath(v any, path string) any {
 	v = roundTripAny(v)
 	parts := strings.Split(path, ".")
+	for i, p := range parts {
+		if p != "*" {
+			continue
+		}
+		cur := v
+		for _, q := range parts[:i] {
+			switch x := cur.(type) {
+			case map[string]any:
+				cur = x[q]
+			case []any:
+				n, _ := strconv.Atoi(q)
+				if n < len(x) {
+					cur = x[n]
+				}
+			}
+		}
+		l, _ := cur.([]any)
+		for n := range l {
+			v = dropPath(v, strings.Join(append(append(append([]string(nil), parts[:i]...), strconv.Itoa(n)), parts[i+1:]...), "."))
+		}
+		return v
+	}
 	cur := v
 	for i, p := range parts {
 		last := i == len(parts)-1
@@ -205,8 +232,9 @@ func roundTripAny(v any) any {
 }
 
 // recordedInstant is when the real server handled a step: for a write, the time it wrote into
-// the object (its newest managedFields time, else its creationTimestamp), as the Date header
-// may already be the next second; else the Date header.
+// the object (its newest managedFields time, else its creationTimestamp); else when the
+// recorder sent the request (to the microsecond; the Date header, written after the answer was
+// computed, may already be the next second).
 func recordedInstant(r tableRecording, write bool) (time.Time, bool) {
 	if body, ok := r.Body.(map[string]any); ok && write && r.Code < 300 {
 		md, _ := body["metadata"].(map[string]any)
@@ -225,6 +253,9 @@ func recordedInstant(r tableRecording, write bool) (time.Time, bool) {
 		if !newest.IsZero() {
 			return newest, true
 		}
+	}
+	if at, err := time.Parse(time.RFC3339Nano, r.Sent); err == nil {
+		return at, true
 	}
 	at, err := http.ParseTime(r.Date)
 	return at, err == nil

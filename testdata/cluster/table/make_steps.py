@@ -97,7 +97,7 @@ more = [
     ("/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": meta("tbl-policy", ns=None), "spec": {"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"}, "matchConstraints": {"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE"], "resources": ["configmaps"]}]}, "validations": [{"expression": "true"}, {"expression": "1 == 1"}]}}),
     ("/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings", {"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding", "metadata": meta("tbl-binding", ns=None), "spec": {"policyName": "tbl-policy", "validationActions": ["Audit"], "paramRef": {"name": "cm", "namespace": NS, "parameterNotFoundAction": "Allow"}}}),
     (f"/apis/storage.k8s.io/v1/namespaces/{NS}/csistoragecapacities", {"apiVersion": "storage.k8s.io/v1", "kind": "CSIStorageCapacity", "metadata": meta("cap"), "storageClassName": "fast", "capacity": "10Gi"}),
-    (f"/api/v1/namespaces/{NS}/limitranges", {"apiVersion": "v1", "kind": "LimitRange", "metadata": meta("lr"), "spec": {"limits": [{"type": "Container", "max": {"cpu": "2"}}]}}),
+    (f"/api/v1/namespaces/{NS}/limitranges", {"apiVersion": "v1", "kind": "LimitRange", "metadata": meta("lr"), "spec": {"limits": [{"type": "PersistentVolumeClaim", "max": {"storage": "2Gi"}}]}}),
     ("/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations", {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "PriorityLevelConfiguration", "metadata": meta("tbl-pl", ns=None), "spec": {"type": "Limited", "limited": {"nominalConcurrencyShares": 5, "limitResponse": {"type": "Queue", "queuing": {"queues": 8, "handSize": 2, "queueLengthLimit": 10}}}}}),
     ("/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas", {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema", "metadata": meta("tbl-fs", ns=None), "spec": {"priorityLevelConfiguration": {"name": "tbl-pl"}, "matchingPrecedence": 500, "distinguisherMethod": {"type": "ByUser"}, "rules": [{"subjects": [{"kind": "User", "user": {"name": "alice"}}], "resourceRules": [{"verbs": ["get"], "apiGroups": [""], "resources": ["pods"], "namespaces": ["*"]}]}]}}),
 ]
@@ -120,6 +120,35 @@ step("status/job", "PATCH", f"/apis/batch/v1/namespaces/{NS}/jobs/once/status", 
 step("status/cronjob", "PATCH", f"/apis/batch/v1/namespaces/{NS}/cronjobs/nightly/status", content_type=MP, compare=False, body={"status": {"lastScheduleTime": "2026-01-01T03:00:00Z"}})
 step("status/hpa", "PATCH", f"/apis/autoscaling/v2/namespaces/{NS}/horizontalpodautoscalers/web/status", content_type=MP, compare=False, body={"status": {
     "currentReplicas": 2, "desiredReplicas": 2, "currentMetrics": [{"type": "Resource", "resource": {"name": "cpu", "current": {"averageUtilization": 42, "averageValue": "100m"}}}]}}, sleep=1)
+
+# Pods in other states, Services with node ports and a load balancer, a finished Job.
+pods = [
+    ("init", {"initContainers": [{"name": "i1", "image": "busybox"}, {"name": "sidecar", "image": "envoy", "restartPolicy": "Always"}], "containers": [{"name": "c", "image": "nginx"}]},
+     {"phase": "Pending", "conditions": [{"type": "Initialized", "status": "False"}],
+      "initContainerStatuses": [{"name": "i1", "image": "busybox", "imageID": "", "ready": False, "restartCount": 0, "state": {"terminated": {"exitCode": 0, "reason": "Completed", "startedAt": "2026-01-01T00:00:00Z", "finishedAt": "2026-01-01T00:00:01Z"}}},
+                                {"name": "sidecar", "image": "envoy", "imageID": "", "ready": True, "started": True, "restartCount": 2, "state": {"running": {"startedAt": "2026-01-01T00:00:02Z"}}, "lastState": {"terminated": {"exitCode": 1, "startedAt": "2026-01-01T00:00:00Z", "finishedAt": "2026-01-01T00:00:02Z"}}}],
+      "containerStatuses": [{"name": "c", "image": "nginx", "imageID": "", "ready": False, "restartCount": 0, "state": {"waiting": {"reason": "PodInitializing"}}}]}),
+    ("initfail", {"initContainers": [{"name": "i1", "image": "busybox"}], "containers": [{"name": "c", "image": "nginx"}]},
+     {"phase": "Pending", "initContainerStatuses": [{"name": "i1", "image": "busybox", "imageID": "", "ready": False, "restartCount": 4, "state": {"terminated": {"exitCode": 1, "reason": "Error", "startedAt": "2026-01-01T00:00:00Z", "finishedAt": "2026-01-01T00:00:01Z"}}}],
+      "containerStatuses": [{"name": "c", "image": "nginx", "imageID": "", "ready": False, "restartCount": 0, "state": {"waiting": {"reason": "PodInitializing"}}}]}),
+    ("done", {"restartPolicy": "Never", "containers": [{"name": "c", "image": "nginx"}]},
+     {"phase": "Succeeded", "containerStatuses": [{"name": "c", "image": "nginx", "imageID": "", "ready": False, "restartCount": 0, "state": {"terminated": {"exitCode": 0, "reason": "Completed", "startedAt": "2026-01-01T00:00:00Z", "finishedAt": "2026-01-01T00:00:05Z"}}}]}),
+    ("sig", {"containers": [{"name": "c", "image": "nginx"}, {"name": "d", "image": "nginx"}]},
+     {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
+      "containerStatuses": [{"name": "c", "image": "nginx", "imageID": "", "ready": False, "restartCount": 1, "state": {"terminated": {"exitCode": 137, "signal": 9, "startedAt": "2026-01-01T00:00:00Z", "finishedAt": "2026-01-01T00:00:05Z"}}},
+                            {"name": "d", "image": "nginx", "imageID": "", "ready": True, "restartCount": 0, "state": {"running": {"startedAt": "2026-01-01T00:00:00Z"}}}]}),
+]
+for name, spec, st in pods:
+    step(f"create/pod/{name}", "POST", f"/api/v1/namespaces/{NS}/pods", body={"apiVersion": "v1", "kind": "Pod", "metadata": meta(name), "spec": spec}, compare=False)
+    step(f"status/pod/{name}", "PATCH", f"/api/v1/namespaces/{NS}/pods/{name}/status", content_type=MP, body={"status": st}, compare=False)
+step("create/service/np", "POST", f"/api/v1/namespaces/{NS}/services", compare=False, body={"apiVersion": "v1", "kind": "Service", "metadata": meta("np"),
+     "spec": {"type": "NodePort", "selector": {"app": "web"}, "ports": [{"port": 80, "nodePort": 30080}]}})
+step("create/service/lb", "POST", f"/api/v1/namespaces/{NS}/services", compare=False, body={"apiVersion": "v1", "kind": "Service", "metadata": meta("lb"),
+     "spec": {"type": "LoadBalancer", "externalIPs": ["1.2.3.4"], "ports": [{"name": "a", "port": 443, "nodePort": 30443}, {"name": "b", "port": 8443, "protocol": "UDP", "nodePort": 30444}]}})
+step("status/service/lb", "PATCH", f"/api/v1/namespaces/{NS}/services/lb/status", content_type=MP, compare=False, body={"status": {"loadBalancer": {"ingress": [{"ip": "5.6.7.8"}, {"hostname": "lb.example.com"}, {"ip": "5.6.7.8"}]}}})
+step("create/deployment/expr", "POST", f"/apis/apps/v1/namespaces/{NS}/deployments", compare=False, body={"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta("expr"),
+     "spec": {"replicas": 0, "selector": {"matchLabels": {"app": "expr"}, "matchExpressions": [{"key": "tier", "operator": "NotIn", "values": ["db", "cache"]}, {"key": "canary", "operator": "DoesNotExist"}]},
+              "template": {"metadata": {"labels": {"app": "expr", "tier": "web"}}, "spec": {"containers": [{"name": "a", "image": "nginx"}]}}}}, sleep=1)
 
 # Tables: each list, then a few objects, variants.
 lists = [

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Records steps.json against the real control plane (../shared/tools/realcluster) into
 recorded.json: each step's status, Content-Type, Date and body (JSON as a value, anything else
-base64). Run: python3 testdata/cluster/table/record.py [KUBECONFIG_DIR=/tmp/realcluster]."""
+base64), and when the request was sent (the replay's clock for reads: the Date header may
+be a second past the instant the server computed AGE cells). Run: python3 testdata/cluster/table/record.py [KUBECONFIG_DIR=/tmp/realcluster]."""
 import base64, json, os, ssl, sys, time, urllib.request, urllib.error
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -65,9 +66,11 @@ for _ in range(120):
 
 out = []
 for s in doc["steps"]:
+    sent = time.time()
     code, headers, raw = send(s["method"], s["path"], s.get("accept", ""), s.get("body"), s.get("contentType", "application/json"))
     ct = headers.get("Content-Type", "")
-    rec = {"name": s["name"], "code": code, "contentType": ct, "date": headers.get("Date", "")}
+    rec = {"name": s["name"], "code": code, "contentType": ct, "date": headers.get("Date", ""),
+           "sent": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sent)) + ".%06dZ" % int((sent % 1) * 1e6)}
     try:
         rec["body"] = json.loads(raw)
     except Exception:
