@@ -15,7 +15,7 @@
 // Also modelled, each with its differential row in conformance/defaults/validation: ConfigMap,
 // Secret (types, immutable, the TLS key-pair warning), ServiceAccount (the
 // enforce-mountable-secrets warning), Namespace (create, update, /status, /finalize), Service
-// (create, update and its warnings; not /status), Role, ClusterRole, RoleBinding,
+// (create, update, /status and its warnings), Role, ClusterRole, RoleBinding,
 // ClusterRoleBinding (with 1.37's enforced declarative rules, which come after the hand-written
 // errors), Deployment, ReplicaSet, DaemonSet and StatefulSet (create, update, /status and the
 // warnings; the pod template through ValidatePodTemplateSpec, StatefulSet's claim templates

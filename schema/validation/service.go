@@ -25,7 +25,7 @@ type service struct {
 
 func newService(obj map[string]any) service {
 	spec := mapOf(obj["spec"])
-	return service{obj: obj, spec: spec, typ: str(spec, "type"), ips: stringList(spec["clusterIPs"]), families: stringList(spec["ipFamilies"])}
+	return service{obj: obj, spec: spec, typ: str(spec, "type"), ips: goStringList(spec["clusterIPs"]), families: goStringList(spec["ipFamilies"])}
 }
 
 func (s service) headless() bool { return len(s.ips) == 1 && s.ips[0] == "None" }
@@ -47,7 +47,9 @@ func validateService(obj map[string]any, _ Options) field.ErrorList {
 func validateServiceUpdate(obj, old map[string]any, opts Options) field.ErrorList {
 	errs := coreObjectMetaUpdate(obj, old)
 	if opts.Subresource == "status" {
-		return distinct(errs) // the load-balancer status rules are not modelled
+		errs = append(errs, loadBalancerStatus(field.NewPath("status", "loadBalancer"), mapOf(mapOf(obj["status"])["loadBalancer"]),
+			mapOf(mapOf(old["status"])["loadBalancer"]), str(mapOf(obj["spec"]), "type"))...)
+		return distinct(errs)
 	}
 	s, o := newService(obj), newService(old)
 	errs = append(errs, upgradeDowngradeClusterIPs(o, s)...)
@@ -543,6 +545,58 @@ func dualStack(ips []string) bool {
 		}
 	}
 	return v4 > 0 && v6 > 0
+}
+
+// loadBalancerStatus is ValidateLoadBalancerStatus (ValidateServiceStatusUpdate's rules):
+// ingress points only for a LoadBalancer Service, each IP valid (the stored ones kept as they
+// are), ipMode with an IP only and VIP or Proxy, hostnames DNS names and not IPs.
+func loadBalancerStatus(p field.Path, st, old map[string]any, serviceType string) field.ErrorList {
+	ip := p.Child("ingress")
+	ingress := listOf(st["ingress"])
+	if serviceType != "LoadBalancer" && len(ingress) != 0 {
+		return field.ErrorList{field.Forbidden(ip, "may only be used when `spec.type` is 'LoadBalancer'")}
+	}
+	var existing []string
+	for _, in := range listOf(old["ingress"]) {
+		if v := str(mapOf(in), "ip"); v != "" {
+			existing = append(existing, v)
+		}
+	}
+	var errs field.ErrorList
+	for i, in := range ingress {
+		m, p := mapOf(in), ip.Index(i)
+		addr := str(m, "ip")
+		if addr != "" {
+			errs = append(errs, legacyIPKeeping(p.Child("ip"), addr, existing)...)
+		}
+		mode, hasMode := m["ipMode"].(string)
+		switch {
+		case !hasMode:
+			if addr != "" {
+				errs = append(errs, field.Required(p.Child("ipMode"), "must be specified when `ip` is set"))
+			}
+		case addr == "":
+			errs = append(errs, field.Forbidden(p.Child("ipMode"), "may not be specified when `ip` is not set"))
+		case mode != "VIP" && mode != "Proxy":
+			errs = append(errs, field.NotSupported(p.Child("ipMode"), mode, []string{"Proxy", "VIP"}))
+		}
+		if h := str(m, "hostname"); h != "" {
+			errs = append(errs, invalids(p.Child("hostname"), h, validation.IsDNS1123Subdomain(h))...)
+			if parseIPSloppy(h) != nil {
+				errs = append(errs, field.Invalid(p.Child("hostname"), h, "must be a DNS name, not an IP address"))
+			}
+		}
+	}
+	return errs
+}
+
+// goStringList is a []string field as the Go value holds it: nil when the JSON has none (which
+// a bad value prints as null), the list (empty or not) otherwise.
+func goStringList(v any) []string {
+	if _, ok := v.([]any); !ok {
+		return nil
+	}
+	return stringList(v)
 }
 
 // legacyIPKeeping is IsValidIPForLegacyField with the stored object's values accepted as they

@@ -30,7 +30,7 @@ func coreKinds() []harnessKind {
 			create: namespace.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": namespace.Strategy,
 				"status": namespace.StatusStrategy, "finalize": namespace.FinalizeStrategy}},
 		{gvk: kschema.GroupVersionKind{Version: "v1", Kind: "Service"}, resource: "services", seed: seedService,
-			complete: true, create: service.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": service.Strategy}},
+			complete: true, create: service.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": service.Strategy, "status": service.StatusStrategy}},
 	}
 }
 
@@ -166,6 +166,10 @@ func seedService(r *rand.Rand) runtime.Object {
 	}
 	if r.Intn(4) == 0 {
 		svc.Spec.TrafficDistribution = ptr("PreferClose")
+	}
+	if r.Intn(3) == 0 {
+		vip := v1.LoadBalancerIPModeVIP
+		svc.Status.LoadBalancer.Ingress = []v1.LoadBalancerIngress{{IP: "203.0.113.5", IPMode: &vip}, {Hostname: "lb.example.com"}}
 	}
 	return svc
 }
