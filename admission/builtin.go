@@ -61,37 +61,6 @@ func (c *Chain) namespaceLifecycle(req *Request, obj map[string]any) error {
 	return nil
 }
 
-// systemFields is what rest.BeforeCreate does to metadata (with what the
-// store's Create does before it): the namespace step, no deletion fields, a
-// fresh uid and creationTimestamp, a generated name.
-func (c *Chain) systemFields(req *Request, obj map[string]any) (map[string]any, error) {
-	md, _ := obj["metadata"].(map[string]any)
-	if md == nil {
-		md = map[string]any{}
-		obj["metadata"] = md
-	}
-	if err := scopeNamespace(req, obj); err != nil {
-		return nil, err
-	}
-	delete(md, "deletionTimestamp")
-	delete(md, "deletionGracePeriodSeconds")
-	env := c.cfg.Env
-	if env.UID == nil {
-		return nil, status.InternalError(fmt.Errorf("admission: Env.UID is needed to create objects"))
-	}
-	md["creationTimestamp"] = env.Now.UTC().Format("2006-01-02T15:04:05Z")
-	md["uid"] = env.UID()
-	if g, _ := md["generateName"].(string); g != "" {
-		if n, _ := md["name"].(string); n == "" {
-			if env.Random == nil {
-				return nil, status.InternalError(fmt.Errorf("admission: Env.Random is needed to generate names"))
-			}
-			md["name"] = GenerateName(g, env.Random)
-		}
-	}
-	return obj, nil
-}
-
 func sortedStrings(m map[string]string) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

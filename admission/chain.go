@@ -155,9 +155,10 @@ func New(cfg Config) (*Chain, error) {
 // Admit runs req through the chain in kube-apiserver's order: the built-in
 // mutating steps (NamespaceLifecycle), Go mutators, MutatingAdmissionPolicies
 // and mutating webhooks (then once more those with reinvocationPolicy IfNeeded
-// if a later one changed the object), the registry's create/update steps (system fields,
-// concurrency), cfg.Validate (registry.ValidateObjectMeta for ObjectMeta), then Go validators, ValidatingAdmissionPolicies
-// and validating webhooks. A rejection is returned as a *status.Error worded
+// if a later one changed the object), cfg.Validate (registry.ValidateObjectMeta
+// for ObjectMeta), then Go validators, ValidatingAdmissionPolicies and
+// validating webhooks. The registry's steps around it (system fields,
+// concurrency) are registry.Admit's. A rejection is returned as a *status.Error worded
 // as the apiserver words it. req is not modified.
 //
 // The Result's Warnings are those the apiserver's response would carry, on
@@ -170,8 +171,7 @@ func (c *Chain) Admit(ctx context.Context, req Request) (Result, error) {
 // Mutate is the mutating phase alone, as the apiserver's handler runs it
 // after defaulting: NamespaceLifecycle (when Builtins has it), Go mutators,
 // MutatingAdmissionPolicies and mutating webhooks with their reinvocation.
-// The registry's steps (Builtins' SystemFields and Concurrency)
-// and Config.Validate are the caller's. Namespaces and params are read
+// The registry's steps and Config.Validate are the caller's. Namespaces and params are read
 // through lk (nil: the Config's). Result.Object is the mutated object (a
 // fresh value). req is not modified.
 func (c *Chain) Mutate(ctx context.Context, req Request, lk Lookup) (Result, error) {
@@ -180,7 +180,7 @@ func (c *Chain) Mutate(ctx context.Context, req Request, lk Lookup) (Result, err
 	if err := checkOperation(req.Operation); err != nil {
 		return res.finish(), err
 	}
-	obj, copied, err := c.mutatingPhase(ctx, &req, &res, false)
+	obj, copied, err := c.mutatingPhase(ctx, &req, &res)
 	if err == nil && obj != nil && !copied {
 		obj, err = value.DeepCopyMap(obj)
 		if err != nil {
@@ -241,25 +241,9 @@ func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 	if err := checkOperation(req.Operation); err != nil {
 		return res, err
 	}
-	obj, copied, err := c.mutatingPhase(ctx, &req, &res, true)
+	obj, copied, err := c.mutatingPhase(ctx, &req, &res)
 	if err != nil {
 		return res, err
-	}
-	b := c.cfg.Builtins
-	if b.Concurrency && concurrencyChecked(&req) {
-		if err := checkResourceVersion(&req, obj); err != nil {
-			return res, err
-		}
-	}
-	if req.Operation == Create && b.SystemFields && obj != nil {
-		if obj, err = c.systemFields(&req, obj); err != nil {
-			return res, err
-		}
-	}
-	if req.Operation == Update && b.SystemFields && obj != nil && req.OldObject != nil {
-		if err := beforeUpdate(&req, obj); err != nil {
-			return res, err
-		}
 	}
 	if c.cfg.Validate != nil && obj != nil && (req.Operation == Create || req.Operation == Update) {
 		w, err := c.cfg.Validate(ctx, req, obj)
@@ -281,33 +265,19 @@ func (c *Chain) admit(ctx context.Context, req Request) (Result, error) {
 }
 
 // mutatingPhase runs the mutating phase on a copy of req.Object (copied is false
-// when nothing could change it and req.Object is returned as is); with
-// registry, the registry's steps that come before and within it too (the
-// handler's namespace, the uid precondition).
-func (c *Chain) mutatingPhase(ctx context.Context, req *Request, res *Result, registry bool) (obj map[string]any, copied bool, err error) {
+// when nothing could change it and req.Object is returned as is).
+func (c *Chain) mutatingPhase(ctx context.Context, req *Request, res *Result) (obj map[string]any, copied bool, err error) {
 	// The object is copied before the first step that may change it; when
 	// nothing can (no mutating step configured), the request's object is only
 	// read and the admitted object is copied at the end.
 	obj = req.Object
 	b := c.cfg.Builtins
-	writes := req.Operation == Create || req.Operation == Update
-	mutates := len(c.cfg.Mutators) > 0 || len(c.maps) > 0 || len(c.mutating) > 0 ||
-		(registry && writes && b.SystemFields) || (registry && req.Operation == Update && b.Concurrency)
+	mutates := len(c.cfg.Mutators) > 0 || len(c.maps) > 0 || len(c.mutating) > 0
 	if obj != nil && mutates {
 		if obj, err = value.DeepCopyMap(req.Object); err != nil {
 			return nil, false, status.BadRequest(err.Error())
 		}
 		copied = true
-	}
-	if registry && b.SystemFields && writes && obj != nil {
-		if err := handlerNamespace(req, obj); err != nil {
-			return nil, copied, err
-		}
-	}
-	if registry && b.Concurrency {
-		if err := checkUIDPrecondition(req); err != nil {
-			return nil, copied, err
-		}
 	}
 	if b.NamespaceLifecycle {
 		if err := c.namespaceLifecycle(req, obj); err != nil {

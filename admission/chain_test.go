@@ -42,13 +42,17 @@ func (denyData) Validate(_ context.Context, a admission.Attributes) ([]string, e
 	return []string{"checked"}, nil
 }
 
-func fixedEnv() admission.Env {
+var fixedNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func fixedEnv() admission.Env { return admission.Env{Now: fixedNow} }
+
+// registrySteps is registry.Admit's steps at fixedNow, uid "uid-1" and generated names in
+// sequence.
+func registrySteps() registry.AdmitOptions {
 	n := 0
-	return admission.Env{
-		Now:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		UID:    func() string { return "uid-1" },
-		Random: func(int) int { n++; return n },
-	}
+	return registry.AdmitOptions{SystemFields: true, Concurrency: true, Now: fixedNow,
+		UID:          func() string { return "uid-1" },
+		GenerateName: func(base string) string { return admission.GenerateName(base, func(int) int { n++; return n }) }}
 }
 
 func TestGoPlugins(t *testing.T) {
@@ -144,13 +148,13 @@ func TestBuiltins(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			chain, err := admission.New(admission.Config{Builtins: admission.Defaults, Validate: registry.ValidateObjectMeta, Namespaces: tc.namespaces, Env: fixedEnv()})
+			chain, err := admission.New(admission.Config{Builtins: admission.Defaults, Namespaces: tc.namespaces, Env: fixedEnv()})
 			require.NoError(t, err)
 			req := cmRequest()
 			if tc.mutate != nil {
 				tc.mutate(&req)
 			}
-			res, err := chain.Admit(context.Background(), req)
+			res, err := registry.Admit(context.Background(), chain, req, registrySteps())
 			if tc.wantErr != "" {
 				require.Error(t, err)
 				assert.Equal(t, tc.wantErr, err.Error())

@@ -27,9 +27,9 @@
 //	val, err := chain.Validate(ctx, req, nil) // err is a *status.Error (403/422/404/...) or nil
 //	warnings := admission.ResponseWarnings(append(mut.RawWarnings, val.RawWarnings...))
 //
-// Admit runs both phases with the registry's steps in between as Builtins and
-// Config.Validate configure them (the whole chain in one call, for `writepath
-// admit`, whose Validate is registry.ValidateObjectMeta):
+// Admit runs both phases with Config.Validate in between (the whole chain in
+// one call, for `writepath admit`, whose Validate is
+// registry.ValidateObjectMeta; registry.Admit adds the registry's other steps):
 //
 //	res, err := chain.Admit(ctx, admission.Request{Operation: admission.Create, Kind: gvk, Resource: gvr,
 //		Namespace: "ns", Name: "x", Object: obj})
@@ -101,13 +101,11 @@
 // type (list-maps by key, sets as sets, "may not mutate atomic arrays, maps or
 // structs"); a CEL null reaches it as the plugin's structpb.NullValue.
 //
-// Registry steps in Admit (Builtins, moving to package registry):
-// SystemFields (the handler's namespace step, rest.BeforeCreate's uid,
-// creationTimestamp and generateName, rest.BeforeUpdate's kept fields),
-// Concurrency (the uid precondition before mutating admission, the
-// resourceVersion check after it: 409 "the object has been modified ...", 422
-// for a missing one), NamespaceLifecycle (404 for a missing namespace,
-// 403 for a terminating one, the three system namespaces not deletable).
+// Built-in plugin (Builtins): NamespaceLifecycle (404 for a missing
+// namespace, 403 for a terminating one, the three system namespaces not
+// deletable). The registry's steps around admission (the handler's namespace
+// and name checks, system fields, optimistic concurrency, ObjectMeta
+// validation) are package registry's: registry.Admit runs a chain with them.
 //
 // Validating webhooks run in parallel: the matching ones are chosen in order
 // (a failing match condition under failurePolicy Fail answers 403 before any

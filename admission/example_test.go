@@ -76,22 +76,17 @@ func (defaultReplicas) Admit(_ context.Context, a admission.Attributes) (map[str
 	return a.Object, nil
 }
 
-// A Go mutating plugin (a controller-runtime Defaulter in-process) and the
-// registry's create steps with injected uid, time and name suffix.
+// A Go mutating plugin (a controller-runtime Defaulter in-process). The
+// registry's create steps around the chain (uid, creationTimestamp, a
+// generated name) are registry.Admit's.
 func ExampleChain_Admit() {
 	chain, _ := admission.New(admission.Config{
 		Mutators: []admission.Mutator{defaultReplicas{}},
-		Builtins: admission.Builtins{SystemFields: true},
-		Env: admission.Env{
-			Now:    time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
-			UID:    func() string { return "6a1c3f0e-0000-4000-8000-000000000001" },
-			Random: func(n int) int { return 0 },
-		},
+		Env:      admission.Env{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
 	})
 	req := deployment(0)
 	req.Object = map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
-		"metadata": map[string]any{"generateName": "web-", "namespace": "prod"}, "spec": map[string]any{}}
-	req.Name = ""
+		"metadata": map[string]any{"name": "web", "namespace": "prod"}, "spec": map[string]any{}}
 	res, err := chain.Admit(context.Background(), req)
 	if err != nil {
 		panic(err)
@@ -100,7 +95,7 @@ func ExampleChain_Admit() {
 	fmt.Println(string(out))
 	fmt.Println(res.Patches[0].Mutator, string(res.Patches[0].Patch))
 	// Output:
-	// {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"creationTimestamp":"2026-01-01T00:00:00Z","generateName":"web-","name":"web-bbbbb","namespace":"prod","uid":"6a1c3f0e-0000-4000-8000-000000000001"},"spec":{"replicas":1}}
+	// {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"prod"},"spec":{"replicas":1}}
 	// default-replicas [{"op":"add","path":"/spec/replicas","value":1}]
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/registry"
 )
 
 const webhookDir = "../testdata/admission/realcluster-webhook"
@@ -90,16 +91,16 @@ func TestRealClusterWebhooks(t *testing.T) {
 			delete(md, "uid")
 			delete(md, "creationTimestamp")
 			now, _ := time.Parse(time.RFC3339, ts)
-			cfg.Builtins.SystemFields = true
-			cfg.Env = admission.Env{Now: now, UID: func() string { return uid },
-				ReviewUID: func() string { return wantReq["uid"].(string) }}
+			// The registry's steps around the chain set the uid and creationTimestamp.
+			steps := registry.AdmitOptions{SystemFields: true, Now: now, UID: func() string { return uid }}
+			cfg.Env = admission.Env{Now: now, ReviewUID: func() string { return wantReq["uid"].(string) }}
 			hook := &loopbackHook{}
 			cfg.Client = hook
 			chain, err := admission.New(cfg)
 			require.NoError(t, err)
 			req := configMapCreate(obj)
 			req.UserInfo = admission.UserInfo{Username: "admin", UID: "admin-uid", Groups: []string{"system:masters", "system:authenticated"}}
-			res, admitErr := chain.Admit(context.Background(), req)
+			res, admitErr := registry.Admit(context.Background(), chain, req, steps)
 			require.Len(t, hook.sent, 1)
 			wantReview, err := codec.DecodeObject(mustJSON(t, want))
 			require.NoError(t, err)

@@ -108,28 +108,17 @@ type Builtins struct {
 	// NamespaceLifecycle refuses new objects in missing or terminating
 	// namespaces and the deletion of default, kube-system and kube-public.
 	NamespaceLifecycle bool
-	// SystemFields sets uid and creationTimestamp on create and turns
-	// generateName into a name (rest.BeforeCreate), keeps the stored ones on
-	// update (rest.BeforeUpdate), and sets or clears metadata.namespace as
-	// the handler and the registry do.
-	SystemFields bool
-	// Concurrency is the store's optimistic concurrency on update: the uid
-	// precondition and the resourceVersion check (objectmeta.go).
-	Concurrency bool
 }
 
 // Defaults is kube-apiserver's set of built-in steps.
-var Defaults = Builtins{NamespaceLifecycle: true, SystemFields: true, Concurrency: true}
+var Defaults = Builtins{NamespaceLifecycle: true}
 
-// Env carries the effects the chain needs as inputs: the request's time, uids
-// and randomness. Nil functions fail the request that needs them.
+// Env carries the effects the chain needs as inputs: the request's time and
+// the uids of AdmissionReviews. (The uid, creationTimestamp and generated name
+// of a created object are the registry's: registry.Admit.)
 type Env struct {
-	// Now is the time of the request (creationTimestamp of a created object).
+	// Now is the time of the request (the clock defaulting after mutation reads).
 	Now time.Time
-	// UID returns a new object uid.
-	UID func() string
-	// Random returns n random bytes' worth of choices: an int in [0, n).
-	Random func(n int) int
 	// ReviewUID returns the uid of an AdmissionReview sent to a webhook.
 	ReviewUID func() string
 }

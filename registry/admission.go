@@ -54,7 +54,7 @@ func (h *handler) admissionPhases() (*phases, error) {
 			client = noWebhooks{}
 		}
 		base := admission.Config{Params: cfg.Params, Namespaces: nss, Client: client, Authorizer: cfg.Authorizer,
-			Env: admission.Env{Now: h.req.Now, UID: h.w.NewUID, ReviewUID: h.w.NewUID}}
+			Env: admission.Env{Now: h.req.Now, ReviewUID: h.w.NewUID}}
 		if h.ep.crd != nil {
 			base.Versions.CRDs = []*schema.CRD{h.ep.crd}
 		}

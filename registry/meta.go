@@ -135,12 +135,18 @@ func checkPatchedName(obj map[string]any, name, namespace string) error {
 // fillSystemFields is the store's Create before rest.BeforeCreate: FillObjectMetaSystemFields
 // (creationTimestamp from the request's clock, a fresh uid) and generateName.
 func (h *handler) fillSystemFields(obj map[string]any) {
+	fillSystemFields(obj, h.req.Now, h.w.NewUID, h.w.GenerateName)
+}
+
+// fillSystemFields sets obj's creationTimestamp (now, to the second), a uid and, for a
+// generateName without a name, a generated name.
+func fillSystemFields(obj map[string]any, now time.Time, uid func() string, generateName func(string) string) {
 	md := ownMeta(obj)
-	md["creationTimestamp"] = h.req.Now.UTC().Truncate(time.Second).Format(time.RFC3339)
-	md["uid"] = h.w.NewUID()
+	md["creationTimestamp"] = now.UTC().Truncate(time.Second).Format(time.RFC3339)
+	md["uid"] = uid()
 	if g, _ := md["generateName"].(string); g != "" {
 		if n, _ := md["name"].(string); n == "" {
-			md["name"] = h.w.GenerateName(g)
+			md["name"] = generateName(g)
 		}
 	}
 }
@@ -181,6 +187,14 @@ func (h *handler) beforeUpdate(obj, old map[string]any) error {
 	if err := ensureNamespace(obj, h.ep.expectedNamespaceForScope()); err != nil {
 		return err
 	}
+	restoreStoredMeta(obj, old)
+	return nil
+}
+
+// restoreStoredMeta is what rest.BeforeUpdate keeps of the stored object old in obj (owned by
+// the caller): the generation, creationTimestamp, deletionTimestamp, and the uid and
+// deletionGracePeriodSeconds when none were sent.
+func restoreStoredMeta(obj, old map[string]any) {
 	om := metaOf(old)
 	md := ownMeta(obj)
 	restore := func(k string) {
@@ -206,7 +220,6 @@ func (h *handler) beforeUpdate(obj, old map[string]any) error {
 	if om["deletionGracePeriodSeconds"] != nil && md["deletionGracePeriodSeconds"] == nil {
 		restore("deletionGracePeriodSeconds")
 	}
-	return nil
 }
 
 // validateObjectMeta is ValidateObjectMetaAccessor (and, on update, ValidateObjectMetaAccessor

@@ -52,12 +52,12 @@ func FuzzRegistrySteps(f *testing.F) {
 		require.NoError(t, err)
 		oldBefore, err := value.DeepCopyMap(old)
 		require.NoError(t, err)
-		env := fixedEnv()
-		env.Random = func(int) int { return 0 } // the same name twice
-		chain, err := admission.New(admission.Config{Builtins: admission.Builtins{SystemFields: true, Concurrency: true}, Validate: registry.ValidateObjectMeta, Env: env})
+		steps := registrySteps()
+		steps.GenerateName = func(base string) string { return admission.GenerateName(base, func(int) int { return 0 }) } // the same name twice
+		chain, err := admission.New(admission.Config{Env: fixedEnv()})
 		require.NoError(t, err)
-		r1, err1 := chain.Admit(context.Background(), req)
-		r2, err2 := chain.Admit(context.Background(), req)
+		r1, err1 := registry.Admit(context.Background(), chain, req, steps)
+		r2, err2 := registry.Admit(context.Background(), chain, req, steps)
 		if err1 != nil {
 			require.Error(t, err2)
 			assert.Equal(t, err1.Error(), err2.Error())

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -21,12 +22,17 @@ func cmRequest() admission.Request {
 	}
 }
 
-// fixedEnv is the chain's effects at a fixed time, with uid "uid-1".
-func fixedEnv() admission.Env {
+// fixedNow is the time of the metadata-step tests' requests.
+var fixedNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// fixedEnv is the chain's effects at fixedNow.
+func fixedEnv() admission.Env { return admission.Env{Now: fixedNow} }
+
+// registrySteps is registry.Admit's steps (system fields and concurrency) at fixedNow, with uid
+// "uid-1" and generated names of the apiserver's alphabet in sequence from its second letter.
+func registrySteps() registry.AdmitOptions {
 	n := 0
-	return admission.Env{
-		Now:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		UID:    func() string { return "uid-1" },
-		Random: func(int) int { n++; return n },
-	}
+	return registry.AdmitOptions{SystemFields: true, Concurrency: true, Now: fixedNow,
+		UID:          func() string { return "uid-1" },
+		GenerateName: func(base string) string { return admission.GenerateName(base, func(int) int { n++; return n }) }}
 }

@@ -54,17 +54,17 @@ func TestRealClusterObjectMeta(t *testing.T) {
 			if md, ok := resp["metadata"].(map[string]any); ok && c["method"] == "POST" {
 				created = md
 			}
-			env := admission.Env{
+			steps := registry.AdmitOptions{SystemFields: true, Concurrency: true,
 				// The stored uid and creationTimestamp of a created object;
 				// anything for a refused one.
 				Now: storedCreationTimestamp(created),
 				UID: func() string { s, _ := created["uid"].(string); return s },
 			}
-			chain, err := admission.New(admission.Config{Builtins: admission.Defaults, Validate: registry.ValidateObjectMeta, Env: env,
+			chain, err := admission.New(admission.Config{Builtins: admission.Defaults, Env: admission.Env{Now: steps.Now},
 				Namespaces: []map[string]any{{"apiVersion": "v1", "kind": "Namespace",
 					"metadata": map[string]any{"name": "wp-adm-objectmeta"}, "status": map[string]any{"phase": "Active"}}}})
 			require.NoError(t, err)
-			res, err := chain.Admit(context.Background(), req)
+			res, err := registry.Admit(context.Background(), chain, req, steps)
 			if code := c["code"].(int64); code >= 400 {
 				require.Error(t, err)
 				b, mErr := json.Marshal(err)

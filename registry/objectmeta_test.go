@@ -21,10 +21,6 @@ import (
 	"github.com/writepath/writepath/status"
 )
 
-// registrySteps is the chain's registry steps without admission plugins (ObjectMeta is
-// registry.ValidateObjectMeta, the chain's Config.Validate).
-var registrySteps = admission.Builtins{SystemFields: true, Concurrency: true}
-
 // setNamespace is a Go mutator that moves the object to another namespace.
 type setNamespace string
 
@@ -75,34 +71,34 @@ func TestRegistryMetadataSteps(t *testing.T) {
 	}
 	cases := []struct {
 		name     string
-		builtins admission.Builtins
+		steps    registry.AdmitOptions
 		mutators []admission.Mutator
 		req      admission.Request
 		wantErr  string
 		wantCode int
 		wantMeta map[string]any
 	}{
-		{name: "create: object namespace differs from the request's", builtins: registrySteps,
+		{name: "create: object namespace differs from the request's", steps: registrySteps(),
 			req: func() admission.Request {
 				r := cmRequest()
 				r.Object["metadata"].(map[string]any)["namespace"] = "other"
 				return r
 			}(),
 			wantErr: "the namespace of the provided object does not match the namespace sent on the request", wantCode: 400},
-		{name: "create: a mutator moves the object", builtins: registrySteps, mutators: []admission.Mutator{setNamespace("other")},
+		{name: "create: a mutator moves the object", steps: registrySteps(), mutators: []admission.Mutator{setNamespace("other")},
 			req:     cmRequest(),
 			wantErr: "the namespace of the provided object does not match the namespace sent on the request", wantCode: 400},
-		{name: "create: namespace from the request", builtins: registrySteps,
+		{name: "create: namespace from the request", steps: registrySteps(),
 			req: func() admission.Request {
 				r := cmRequest()
 				delete(r.Object["metadata"].(map[string]any), "namespace")
 				return r
 			}(),
 			wantMeta: map[string]any{"name": "cm1", "namespace": "ns1", "labels": map[string]any{"app": "x"}, "uid": "uid-1", "creationTimestamp": "2026-01-02T03:04:05Z"}},
-		{name: "create: cluster-scoped object's namespace cleared", builtins: registrySteps,
+		{name: "create: cluster-scoped object's namespace cleared", steps: registrySteps(),
 			req:      clusterRoleRequest(map[string]any{"name": "r1", "namespace": "x"}),
 			wantMeta: map[string]any{"name": "r1", "uid": "uid-1", "creationTimestamp": "2026-01-02T03:04:05Z"}},
-		{name: "create: namespaced kind without a namespace", builtins: registrySteps,
+		{name: "create: namespaced kind without a namespace", steps: registrySteps(),
 			req: func() admission.Request {
 				r := cmRequest()
 				r.Namespace = ""
@@ -110,10 +106,10 @@ func TestRegistryMetadataSteps(t *testing.T) {
 				return r
 			}(),
 			wantErr: `ConfigMap "cm1" is invalid: metadata.namespace: Required value`, wantCode: 422},
-		{name: "ObjectMeta alone: cluster-scoped object with a namespace", builtins: admission.Builtins{},
+		{name: "ObjectMeta alone: cluster-scoped object with a namespace", steps: registry.AdmitOptions{},
 			req:     clusterRoleRequest(map[string]any{"name": "r1", "namespace": "x"}),
 			wantErr: `ClusterRole.rbac.authorization.k8s.io "r1" is invalid: metadata.namespace: Forbidden: not allowed on this type`, wantCode: 422},
-		{name: "ObjectMeta alone: bad namespace", builtins: admission.Builtins{},
+		{name: "ObjectMeta alone: bad namespace", steps: registry.AdmitOptions{},
 			req: func() admission.Request {
 				r := cmRequest()
 				r.Object["metadata"].(map[string]any)["namespace"] = "Bad_NS"
@@ -121,51 +117,51 @@ func TestRegistryMetadataSteps(t *testing.T) {
 			}(),
 			wantErr:  `ConfigMap "cm1" is invalid: metadata.namespace: Invalid value: "Bad_NS": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
 			wantCode: 422},
-		{name: "update: a mutator moves the object", builtins: registrySteps, mutators: []admission.Mutator{setNamespace("other")},
+		{name: "update: a mutator moves the object", steps: registrySteps(), mutators: []admission.Mutator{setNamespace("other")},
 			req:     update(map[string]any{"name": "cm1", "namespace": "ns1", "resourceVersion": "42"}),
 			wantErr: "the namespace of the provided object does not match the namespace sent on the request", wantCode: 400},
-		{name: "update: object renamed", builtins: registrySteps,
+		{name: "update: object renamed", steps: registrySteps(),
 			req:     update(map[string]any{"name": "cm2", "namespace": "ns1", "resourceVersion": "42"}),
 			wantErr: "the name of the object (cm2) does not match the name on the URL (cm1)", wantCode: 400},
-		{name: "update: stale resourceVersion", builtins: registrySteps,
+		{name: "update: stale resourceVersion", steps: registrySteps(),
 			req:     update(map[string]any{"name": "cm1", "namespace": "ns1", "resourceVersion": "41"}),
 			wantErr: `Operation cannot be fulfilled on configmaps "cm1": the object has been modified; please apply your changes to the latest version and try again`, wantCode: 409},
-		{name: "update: unconditional, system fields kept", builtins: registrySteps,
+		{name: "update: unconditional, system fields kept", steps: registrySteps(),
 			req: update(map[string]any{"name": "cm1", "generation": int64(9)}),
 			wantMeta: map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "resourceVersion": "42",
 				"creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}},
-		{name: "update: a new deletionGracePeriodSeconds is immutable", builtins: registrySteps,
+		{name: "update: a new deletionGracePeriodSeconds is immutable", steps: registrySteps(),
 			req:     update(map[string]any{"name": "cm1", "resourceVersion": "42", "deletionGracePeriodSeconds": int64(30)}),
 			wantErr: `ConfigMap "cm1" is invalid: metadata.deletionGracePeriodSeconds: Invalid value: 30: field is immutable`, wantCode: 422},
-		{name: "update: uid precondition before mutating admission", builtins: registrySteps, mutators: []admission.Mutator{setNamespace("other")},
+		{name: "update: uid precondition before mutating admission", steps: registrySteps(), mutators: []admission.Mutator{setNamespace("other")},
 			req:      update(map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u2"}),
 			wantErr:  `Operation cannot be fulfilled on configmaps "cm1": StorageError: invalid object, Code: 4, Key: /registry/configmaps/ns1/cm1, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u2, UID in object meta: u1`,
 			wantCode: 409},
 		// Validation's own resourceVersion check never answers in the
 		// apiserver (the store has refused or filled it in before).
-		{name: "update: ObjectMeta alone leaves the resourceVersion to the store", builtins: admission.Builtins{},
+		{name: "update: ObjectMeta alone leaves the resourceVersion to the store", steps: registry.AdmitOptions{},
 			req:      update(map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}),
 			wantMeta: map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "creationTimestamp": "2026-01-01T00:00:00Z", "generation": int64(3)}},
-		{name: "update: custom resource without resourceVersion", builtins: registrySteps,
+		{name: "update: custom resource without resourceVersion", steps: registrySteps(),
 			req:     widgetUpdate(map[string]any{"name": "w1", "namespace": "ns1"}, map[string]any{"name": "w1", "namespace": "ns1", "resourceVersion": "7"}),
 			wantErr: `widgets.example.com "w1" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`, wantCode: 422},
-		{name: "update: custom resource without resourceVersion, old one not from a server", builtins: registrySteps,
+		{name: "update: custom resource without resourceVersion, old one not from a server", steps: registrySteps(),
 			req:     widgetUpdate(map[string]any{"name": "w1", "namespace": "ns1"}, map[string]any{"name": "w1", "namespace": "ns1"}),
 			wantErr: `widgets.example.com "w1" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`, wantCode: 422},
-		{name: "update: stale resourceVersion not predicted without the stored one", builtins: registrySteps,
+		{name: "update: stale resourceVersion not predicted without the stored one", steps: registrySteps(),
 			req:      widgetUpdate(map[string]any{"name": "w1", "namespace": "ns1", "resourceVersion": "3"}, map[string]any{"name": "w1", "namespace": "ns1"}),
 			wantMeta: map[string]any{"name": "w1", "namespace": "ns1", "resourceVersion": "3"}},
-		{name: "update: resourceVersion not a number", builtins: registrySteps,
+		{name: "update: resourceVersion not a number", steps: registrySteps(),
 			req:     update(map[string]any{"name": "cm1", "namespace": "ns1", "resourceVersion": "abc"}),
 			wantErr: `strconv.ParseUint: parsing "abc": invalid syntax`, wantCode: 500},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			chain, err := admission.New(admission.Config{Builtins: tc.builtins, Validate: registry.ValidateObjectMeta, Mutators: tc.mutators, Env: fixedEnv()})
+			chain, err := admission.New(admission.Config{Mutators: tc.mutators, Env: fixedEnv()})
 			require.NoError(t, err)
 			before, err := value.DeepCopyMap(tc.req.Object)
 			require.NoError(t, err)
-			res, err := chain.Admit(context.Background(), tc.req)
+			res, err := registry.Admit(context.Background(), chain, tc.req, tc.steps)
 			assert.Equal(t, before, tc.req.Object, "request object not modified")
 			if tc.wantErr != "" {
 				require.Error(t, err)
@@ -181,11 +177,11 @@ func TestRegistryMetadataSteps(t *testing.T) {
 
 func TestMutatorsSeeTheRequestNamespace(t *testing.T) {
 	var seen string
-	chain, err := admission.New(admission.Config{Builtins: registrySteps, Validate: registry.ValidateObjectMeta, Mutators: []admission.Mutator{seenNamespace{&seen}}, Env: fixedEnv()})
+	chain, err := admission.New(admission.Config{Mutators: []admission.Mutator{seenNamespace{&seen}}, Env: fixedEnv()})
 	require.NoError(t, err)
 	req := cmRequest()
 	delete(req.Object["metadata"].(map[string]any), "namespace")
-	_, err = chain.Admit(context.Background(), req)
+	_, err = registry.Admit(context.Background(), chain, req, registrySteps())
 	require.NoError(t, err)
 	assert.Equal(t, "ns1", seen, "the handler sets the namespace before admission")
 }
@@ -201,7 +197,7 @@ func (s seenMetadata) Admit(_ context.Context, a admission.Attributes) (map[stri
 
 func TestCreateWipesSystemFieldsBeforeAdmission(t *testing.T) {
 	var seen map[string]any
-	chain, err := admission.New(admission.Config{Builtins: registrySteps, Validate: registry.ValidateObjectMeta, Mutators: []admission.Mutator{seenMetadata{&seen}}, Env: fixedEnv()})
+	chain, err := admission.New(admission.Config{Mutators: []admission.Mutator{seenMetadata{&seen}}, Env: fixedEnv()})
 	require.NoError(t, err)
 	req := cmRequest()
 	md := req.Object["metadata"].(map[string]any)
@@ -210,7 +206,7 @@ func TestCreateWipesSystemFieldsBeforeAdmission(t *testing.T) {
 	md["deletionTimestamp"] = "2020-01-01T00:00:00Z"
 	md["deletionGracePeriodSeconds"] = int64(5)
 	md["selfLink"] = "/x"
-	res, err := chain.Admit(context.Background(), req)
+	res, err := registry.Admit(context.Background(), chain, req, registrySteps())
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"name": "cm1", "namespace": "ns1", "labels": map[string]any{"app": "x"}}, seen,
 		"the create handler wipes the system fields before admission")
@@ -219,7 +215,7 @@ func TestCreateWipesSystemFieldsBeforeAdmission(t *testing.T) {
 }
 
 func TestObjectMetaOwnersAndManagedFields(t *testing.T) {
-	chain, err := admission.New(admission.Config{Validate: registry.ValidateObjectMeta})
+	chain, err := admission.New(admission.Config{})
 	require.NoError(t, err)
 	req := cmRequest()
 	md := req.Object["metadata"].(map[string]any)
@@ -228,7 +224,7 @@ func TestObjectMetaOwnersAndManagedFields(t *testing.T) {
 		map[string]any{"apiVersion": "v1", "kind": "Event", "name": "e", "uid": "u2", "controller": true, "blockOwnerDeletion": false},
 	}
 	md["managedFields"] = []any{map[string]any{"manager": "m", "operation": "Patch", "fieldsType": "FieldsV2"}}
-	_, err = chain.Admit(context.Background(), req)
+	_, err = registry.Admit(context.Background(), chain, req, registry.AdmitOptions{})
 	require.Error(t, err)
 	assert.Equal(t, `ConfigMap "cm1" is invalid: [`+
 		`metadata.ownerReferences[1]: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"u2","controller":true,"blockOwnerDeletion":false}: /v1, Kind=Event is disallowed from being an owner, `+
@@ -243,9 +239,9 @@ func TestObjectMetaSharedWithSchema(t *testing.T) {
 	md := map[string]any{"name": "Bad_Name", "labels": map[string]any{"a/b/c": "x"}, "finalizers": []any{"orphan", "foregroundDeletion"}}
 	errs, err := schema.ValidateObjectMeta(md, schema.ObjectMetaOptions{Namespaced: false}, field.NewPath("metadata"))
 	require.NoError(t, err)
-	chain, err := admission.New(admission.Config{Validate: registry.ValidateObjectMeta})
+	chain, err := admission.New(admission.Config{})
 	require.NoError(t, err)
-	_, admitErr := chain.Admit(context.Background(), clusterRoleRequest(md))
+	_, admitErr := registry.Admit(context.Background(), chain, clusterRoleRequest(md), registry.AdmitOptions{})
 	var se *status.Error
 	require.ErrorAs(t, admitErr, &se)
 	var got []string
@@ -300,9 +296,9 @@ func TestRecordedUpdates(t *testing.T) {
 		c.Response = doc["response"].(map[string]any)
 		t.Run(c.Name, func(t *testing.T) {
 			req := recordedRequest(t, c)
-			chain, err := admission.New(admission.Config{Builtins: registrySteps, Validate: registry.ValidateObjectMeta})
+			chain, err := admission.New(admission.Config{})
 			require.NoError(t, err)
-			res, err := chain.Admit(context.Background(), req)
+			res, err := registry.Admit(context.Background(), chain, req, registrySteps())
 			if c.Code >= 400 {
 				require.Error(t, err)
 				if c.Code == 422 && !onlyResourceVersion(c.Response) {
@@ -370,7 +366,7 @@ func recordedRequest(t *testing.T, c recordedCase) admission.Request {
 // steps alone (namespace, uid precondition, resourceVersion, stored system
 // fields, ObjectMeta validation).
 func BenchmarkRegistrySteps(b *testing.B) {
-	chain, err := admission.New(admission.Config{Builtins: registrySteps, Validate: registry.ValidateObjectMeta, Env: fixedEnv()})
+	chain, err := admission.New(admission.Config{Env: fixedEnv()})
 	require.NoError(b, err)
 	md := map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1", "resourceVersion": "42",
 		"creationTimestamp": "2026-01-01T00:00:00Z", "labels": map[string]any{"app": "web", "tier": "front"},
@@ -384,7 +380,7 @@ func BenchmarkRegistrySteps(b *testing.B) {
 	req.OldObject = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": old, "data": map[string]any{"a": "1"}}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := chain.Admit(context.Background(), req); err != nil {
+		if _, err := registry.Admit(context.Background(), chain, req, registrySteps()); err != nil {
 			b.Fatal(err)
 		}
 	}
