@@ -55,10 +55,11 @@ type UpdateRequest struct {
 	// either way; registry, whose objects are fresh decodes of the request, sets it to spare
 	// a deep copy of every object it writes.
 	ObjectOwned bool
-	// LiveShared lets the values the reset paths (ResetValues) take back from Live be Live's
-	// own instead of copies; Live must then hold only the object model's types, and the
-	// caller must change neither Live nor the result below their top level and metadata
-	// (registry's pipeline changes nothing deeper). The result is the same value either way.
+	// LiveShared lets the values the reset paths (ResetValues) take back from Live, and the
+	// fieldsV1 of the managedFields entries that did not change, be Live's own instead of
+	// copies; Live must then hold only the object model's types, and the caller must change
+	// neither Live nor the result below their top level and metadata fields (registry's
+	// pipeline changes nothing deeper). The result is the same value either way.
 	LiveShared bool
 }
 
@@ -103,7 +104,12 @@ func Update(req UpdateRequest) (UpdateResult, error) {
 	var out map[string]any
 	if err == nil {
 		var list []any
-		list, err = managedfields.EncodeList(managed)
+		if req.LiveShared {
+			// The unchanged entries' sets are Live's fieldsV1, below Live's metadata.
+			list, err = managedfields.EncodeListSharing(managed)
+		} else {
+			list, err = managedfields.EncodeList(managed)
+		}
 		if err != nil {
 			err = fmt.Errorf("failed to encode managed fields: %v", err)
 		} else {

@@ -277,7 +277,14 @@ func (memo *keyMemo) anyRecognised(m map[string]any) bool {
 
 // EncodeList encodes m as the object-model value of metadata.managedFields: entry maps in the
 // apiserver's order (nil when m is empty). It equals the list WithEntries(obj, Encode(m)) writes.
-func EncodeList(m Managed) ([]any, error) {
+func EncodeList(m Managed) ([]any, error) { return encodeList(m, false) }
+
+// EncodeListSharing is EncodeList whose entries hold, for the sets that did not change, the
+// fieldsV1 maps of the object m was decoded from instead of copies of them: for a caller that
+// changes neither that object's managedFields nor the result's fieldsV1. The value is the same.
+func EncodeListSharing(m Managed) ([]any, error) { return encodeList(m, true) }
+
+func encodeList(m Managed, share bool) ([]any, error) {
 	if len(m.Fields) == 0 {
 		return nil, nil
 	}
@@ -354,7 +361,9 @@ func EncodeList(m Managed) ([]any, error) {
 			}
 		}
 		obj["fieldsType"] = FieldsTypeV1
-		if raw := items[i].raw; raw != nil {
+		if raw := items[i].raw; raw != nil && share {
+			obj["fieldsV1"] = raw
+		} else if raw != nil {
 			obj["fieldsV1"] = copyFields(raw)
 		} else {
 			fm, err := setToMap(items[i].set, fieldKeys)
