@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"sort"
 	"strconv"
@@ -596,23 +595,14 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 	}
 }
 
-// partialWatchVersion is the meta.k8s.io version of PartialObjectMetadata when the first JSON
-// clause of accept asks for it, else "".
+// partialWatchVersion is the meta.k8s.io version of PartialObjectMetadata when accept
+// negotiates it in JSON (negotiate.go), else "".
 func partialWatchVersion(accept string) string {
-	for _, part := range strings.Split(accept, ",") {
-		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil || (mt != "application/json" && mt != "*/*" && mt != "application/*") {
-			continue
-		}
-		if mt == "application/json" && params["as"] == "PartialObjectMetadata" && params["g"] == "meta.k8s.io" &&
-			(params["v"] == "v1" || params["v"] == "v1beta1") {
-			return params["v"]
-		}
-		if params["as"] == "" {
-			return ""
-		}
+	o, ok := negotiateWatch(accept, false)
+	if !ok || o.mediaType != jsonType || o.as != "PartialObjectMetadata" {
+		return ""
 	}
-	return ""
+	return o.version
 }
 
 // selectEvent is the watch cache's event conversion under a selection (cacheWatcher

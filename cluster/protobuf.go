@@ -6,8 +6,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/writepath/writepath/internal/codec"
@@ -92,47 +90,12 @@ func isProtobuf(contentType string) bool {
 	return err == nil && mt == protobufType
 }
 
-// prefersProtobuf reports whether the first media type of accept the server serves (by
-// quality, then order, as the apiserver's negotiation picks) is protobuf.
+// prefersProtobuf reports whether the output accept negotiates (negotiate.go; withOutput has
+// already reduced a resource request's Accept to the one media type chosen) is protobuf
+// without a transformation.
 func prefersProtobuf(accept string) bool {
-	type clause struct {
-		mt     string
-		params map[string]string
-		q      float64
-	}
-	var clauses []clause
-	for i, part := range strings.Split(accept, ",") {
-		if i >= maxAcceptClauses {
-			break
-		}
-		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
-			continue
-		}
-		q := 1.0
-		if s, ok := params["q"]; ok {
-			if v, err := strconv.ParseFloat(s, 64); err == nil {
-				q = v
-			}
-			delete(params, "q")
-		}
-		if q > 0 {
-			clauses = append(clauses, clause{mt, params, q})
-		}
-	}
-	sort.SliceStable(clauses, func(i, j int) bool { return clauses[i].q > clauses[j].q })
-	for _, c := range clauses {
-		switch c.mt {
-		case protobufType:
-			if len(c.params) == 0 || (len(c.params) == 1 && c.params["stream"] == "watch") {
-				return true
-			}
-			// as=Table, as=PartialObjectMetadata in protobuf: not served in protobuf here.
-		case "*/*", "application/*", jsonType, "application/yaml":
-			return false
-		}
-	}
-	return false
+	o, ok := negotiateOutput(accept, false)
+	return ok && o.mediaType == protobufType && o.as == ""
 }
 
 // bufferedResponse keeps a handler's whole response.
