@@ -277,7 +277,28 @@ func (h *handler) writeScale(live, scale map[string]any, isApply bool, o writeOp
 	if err != nil {
 		return Response{}, nil, asStatus(err)
 	}
+	if isApply && ep.crd != nil && !sameIgnoringManagedFields(res.Object, live) {
+		// The field manager of a custom resource's /scale converts the merged Scale to the
+		// resource's version and cannot (apiextensions converts custom resources only): every
+		// apply that changes the Scale is a 500 with the error as its message, no reason
+		// (recorded: crd-widget/apply-scale).
+		msg := fmt.Sprintf("failed to convert new object (%s/%s; autoscaling/v1, Kind=Scale) to proper version: request to convert CR to an invalid group/version: autoscaling/v1",
+			metaString(scale, "namespace"), metaString(scale, "name"))
+		return Response{}, nil, &status.Error{Code: 500, Message: msg}
+	}
 	return h.finishUpdate(live, ownTop(res.Object))
+}
+
+// sameIgnoringManagedFields reports whether a and b are equal but for metadata.managedFields.
+func sameIgnoringManagedFields(a, b map[string]any) bool {
+	strip := func(o map[string]any) map[string]any {
+		c := shallow(o)
+		md := shallow(metaOf(o))
+		delete(md, "managedFields")
+		c["metadata"] = md
+		return c
+	}
+	return value.Equal(strip(a), strip(b))
 }
 
 var bindingGVK = schema.GroupVersionKind{Version: "v1", Kind: "Binding"}
