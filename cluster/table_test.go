@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +168,28 @@ func TestNotAcceptableOrNotFound(t *testing.T) {
 	} {
 		rec := serve(h, "GET", path, "text/plain", "")
 		assert.Equal(t, want, rec.Code, "%s: %s", path, rec.Body.String())
+	}
+}
+
+// BenchmarkTableList: a list of 1,000 Pods as kubectl get asks for it (Table) and as JSON.
+func BenchmarkTableList(b *testing.B) {
+	clock := cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	c, err := cluster.New(cluster.Options{Clock: clock, Kubelet: cluster.PodsPending})
+	require.NoError(b, err)
+	h := c.Handler()
+	require.Equal(b, 201, serve(h, "POST", "/api/v1/namespaces", "", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`).Code)
+	for i := 0; i < 1000; i++ {
+		body := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p` + strconv.Itoa(i) + `"},"spec":{"containers":[{"name":"a","image":"x"}]}}`
+		require.Equal(b, 201, serve(h, "POST", "/api/v1/namespaces/demo/pods", "", body).Code)
+	}
+	for _, accept := range []string{tableAccept, "application/json"} {
+		b.Run(strings.SplitN(accept, ";", 2)[0]+map[bool]string{true: "-table", false: ""}[accept == tableAccept], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if rec := serve(h, "GET", "/api/v1/namespaces/demo/pods", accept, ""); rec.Code != 200 {
+					b.Fatal(rec.Code)
+				}
+			}
+		})
 	}
 }
