@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/codec/protobuf"
 	"github.com/writepath/writepath/status"
 )
@@ -52,28 +53,67 @@ func negotiateDiscovery(accept string) (discoveryForm, bool) {
 	return discoveryForm{}, false
 }
 
-// discoveryAcceptable reports whether Accept names a form /api or /apis is served in (an
-// empty Accept takes JSON); the apiserver answers anything else 406.
-func discoveryAcceptable(accept string) bool {
+// negotiateLegacyDiscovery picks the media type of a legacy discovery document: JSON or YAML
+// (protobuf is answered in JSON: writepath has no protobuf form of the discovery types; client-go
+// asks for JSON). A refused Accept is the apiserver's 406: the aggregator's words for /apis and a
+// group's document (aggregator) and for a known media type with parameters the document does
+// not take (as=Table, an aggregated form not served), the legacy handler's otherwise.
+func negotiateLegacyDiscovery(accept string, aggregator bool) (string, *status.Error) {
 	if strings.TrimSpace(accept) == "" {
-		return true
+		return jsonType, nil
 	}
-	if _, ok := negotiateDiscovery(accept); ok {
-		return true
-	}
+	known := false
 	for _, cl := range parseMediaRanges(accept) {
 		mt := cl.typ + "/" + cl.subtype
-		if cl.params["as"] == "" && (mt == "application/json" || mt == "*/*" || mt == "application/*" || mt == protobufType || mt == yamlType) {
-			return true
+		switch mt {
+		case "application/json", "*/*", "application/*", protobufType, yamlType:
+		default:
+			continue
 		}
+		known = true
+		if cl.params["as"] != "" || cl.params["g"] != "" || cl.params["v"] != "" {
+			continue
+		}
+		if mt == yamlType {
+			return yamlType, nil
+		}
+		return jsonType, nil
 	}
-	return false
+	if aggregator || known {
+		return "", discoveryNotAcceptable()
+	}
+	return "", &status.Error{Code: http.StatusNotAcceptable, Reason: "NotAcceptable", Details: &status.Details{},
+		Message: "406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.kubernetes.protobuf"}
 }
 
-// discoveryNotAcceptable is the apiserver's 406 for /api and /apis.
-func discoveryNotAcceptable() *status.Error {
-	return &status.Error{Code: http.StatusNotAcceptable, Reason: "NotAcceptable",
-		Message: "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf"}
+// writeDiscovery writes a legacy discovery document (or its 404 Status) as JSON or YAML.
+func writeDiscovery(rw http.ResponseWriter, code int, mediaType string, v any) {
+	if mediaType != yamlType {
+		if se, ok := v.(*status.Error); ok {
+			writeStatus(rw, se)
+			return
+		}
+		writeJSON(rw, code, v)
+		return
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		writeStatus(rw, status.InternalError(err))
+		return
+	}
+	obj, err := codec.DecodeValue(j)
+	if err != nil {
+		writeStatus(rw, status.InternalError(err))
+		return
+	}
+	y, err := codec.EncodeYAML(obj)
+	if err != nil {
+		writeStatus(rw, status.InternalError(err))
+		return
+	}
+	rw.Header().Set("Content-Type", yamlType)
+	rw.WriteHeader(code)
+	_, _ = rw.Write(y)
 }
 
 // aggregatedDiscovery writes /api's (core) or /apis' document in form, with the apiserver's
@@ -250,4 +290,11 @@ func orderedGroups(groupVersions map[string][]string) []string {
 		return groups[i] < groups[j]
 	})
 	return groups
+}
+
+// discoveryNotAcceptable is the aggregator's 406 for /apis and a group's document, and the
+// discovery handlers' for a media type they serve with parameters they do not take.
+func discoveryNotAcceptable() *status.Error {
+	return &status.Error{Code: http.StatusNotAcceptable, Reason: "NotAcceptable",
+		Message: "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf"}
 }

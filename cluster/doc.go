@@ -95,8 +95,8 @@
 // request of a process costs ~160 ms, v3 ~40 ms; later states ~20 ms for v2 JSON). Not the
 // apiserver's: /openapi/v3 has no protobuf form (406; kubectl and client-go ask for JSON); in v2,
 // a CRD's operations write their parameters in place where the apiserver refers to shared ones
-// (#/parameters/...), which reads the same; legacy /apis is JSON only (the apiserver also writes
-// YAML and protobuf).
+// (#/parameters/...), which reads the same; the legacy documents are JSON or YAML (the apiserver
+// also writes protobuf; asked for it, they answer JSON) and list no storageVersionHash.
 //
 // Output transformations are the apiserver's (table.go, negotiate.go), compared with recordings
 // of the real server (testdata/cluster/table, TestTableRecorded). Accept is negotiated as

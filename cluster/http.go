@@ -76,10 +76,6 @@ func (c *Cluster) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if p == "/api" || p == "/apis" {
-			if !discoveryAcceptable(r.Header.Get("Accept")) {
-				writeStatus(rw, discoveryNotAcceptable())
-				return
-			}
 			if form, ok := negotiateDiscovery(r.Header.Get("Accept")); ok {
 				c.aggregatedDiscovery(rw, r, p == "/api", form) // discovery_aggregated.go
 				return
@@ -200,8 +196,9 @@ type apiResource struct {
 }
 
 type apiResourceList struct {
-	Kind         string        `json:"kind"`
-	APIVersion   string        `json:"apiVersion"`
+	Kind string `json:"kind"`
+	// APIVersion is empty for /api/v1, whose list the apiserver writes without one.
+	APIVersion   string        `json:"apiVersion,omitempty"`
 	GroupVersion string        `json:"groupVersion"`
 	Resources    []apiResource `json:"resources"`
 }
@@ -354,11 +351,30 @@ func (c *Cluster) discovery(rw http.ResponseWriter, r *http.Request, p string) {
 		return
 	}
 	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	if len(parts) == 2 && parts[0] == "apis" {
+		if _, ok := groupVersions[parts[1]]; !ok {
+			// No handler is registered for an unknown group: the mux's plain 404.
+			http.NotFound(rw, r)
+			return
+		}
+	}
+	// A group's document and /apis are the aggregator's, the others the legacy handler's: they
+	// word a refused Accept differently (discovery_aggregated.go).
+	mediaType, refused := negotiateLegacyDiscovery(r.Header.Get("Accept"), p == "/apis" || len(parts) == 2 && parts[0] == "apis")
+	write := func(code int, v any) { writeDiscovery(rw, code, mediaType, v) }
 	switch {
 	case p == "/api":
-		writeJSON(rw, http.StatusOK, map[string]any{"kind": "APIVersions", "versions": []string{"v1"},
+		if refused != nil {
+			writeStatus(rw, refused)
+			return
+		}
+		write(http.StatusOK, map[string]any{"kind": "APIVersions", "versions": []string{"v1"},
 			"serverAddressByClientCIDRs": []any{map[string]any{"clientCIDR": "0.0.0.0/0", "serverAddress": r.Host}}})
 	case p == "/apis":
+		if refused != nil {
+			writeStatus(rw, refused)
+			return
+		}
 		groups := orderedGroups(groupVersions)
 		list := struct {
 			Kind       string     `json:"kind"`
@@ -368,16 +384,15 @@ func (c *Cluster) discovery(rw http.ResponseWriter, r *http.Request, p string) {
 		for _, g := range groups {
 			list.Groups = append(list.Groups, groupOf(g, groupVersions[g]))
 		}
-		writeJSON(rw, http.StatusOK, list)
+		write(http.StatusOK, list)
 	case len(parts) == 2 && parts[0] == "apis":
-		versions, ok := groupVersions[parts[1]]
-		if !ok {
-			writeStatus(rw, notFoundRoute())
+		if refused != nil {
+			writeStatus(rw, refused)
 			return
 		}
-		g := groupOf(parts[1], versions)
+		g := groupOf(parts[1], groupVersions[parts[1]])
 		g.Kind, g.APIVersion = "APIGroup", "v1"
-		writeJSON(rw, http.StatusOK, g)
+		write(http.StatusOK, g)
 	default:
 		gv := schema.GroupVersion{Version: parts[1]}
 		if parts[0] == "apis" {
@@ -385,10 +400,18 @@ func (c *Cluster) discovery(rw http.ResponseWriter, r *http.Request, p string) {
 		}
 		resources, ok := byGV[gv]
 		if !ok {
-			writeStatus(rw, notFoundRoute())
+			write(http.StatusNotFound, notFoundRoute())
 			return
 		}
-		writeJSON(rw, http.StatusOK, apiResourceList{Kind: "APIResourceList", APIVersion: "v1", GroupVersion: gv.String(), Resources: resources})
+		if refused != nil {
+			writeStatus(rw, refused)
+			return
+		}
+		list := apiResourceList{Kind: "APIResourceList", APIVersion: "v1", GroupVersion: gv.String(), Resources: resources}
+		if gv.Group == "" {
+			list.APIVersion = ""
+		}
+		write(http.StatusOK, list)
 	}
 }
 
