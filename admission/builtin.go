@@ -3,34 +3,13 @@ package admission
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
-// The name generator's alphabet and lengths (k8s.io/apiserver/pkg/storage/names).
-const (
-	nameAlphabet           = "bcdfghjklmnpqrstvwxz2456789"
-	randomLength           = 5
-	maxGeneratedNameLength = 63 - randomLength
-	// TotalAnnotationSizeLimit is the limit on the size of all annotations.
-	TotalAnnotationSizeLimit = schema.TotalAnnotationSizeLimit
-)
-
-// GenerateName returns generateName's name: the base (cut to 58 characters)
-// and five characters of the apiserver's alphabet chosen by random.
-func GenerateName(base string, random func(n int) int) string {
-	if len(base) > maxGeneratedNameLength {
-		base = base[:maxGeneratedNameLength]
-	}
-	var b strings.Builder
-	b.WriteString(base)
-	for i := 0; i < randomLength; i++ {
-		b.WriteByte(nameAlphabet[random(len(nameAlphabet))])
-	}
-	return b.String()
-}
+// TotalAnnotationSizeLimit is the limit on the size of all annotations.
+const TotalAnnotationSizeLimit = schema.TotalAnnotationSizeLimit
 
 // namespaceLifecycle is the NamespaceLifecycle plugin's Admit.
 func (c *Chain) namespaceLifecycle(req *Request, obj map[string]any) error {

@@ -52,7 +52,7 @@ func registrySteps() registry.AdmitOptions {
 	n := 0
 	return registry.AdmitOptions{SystemFields: true, Concurrency: true, Now: fixedNow,
 		UID:          func() string { return "uid-1" },
-		GenerateName: func(base string) string { return admission.GenerateName(base, func(int) int { n++; return n }) }}
+		GenerateName: func(base string) string { return registry.GenerateName(base, func(int) int { n++; return n }) }}
 }
 
 func TestGoPlugins(t *testing.T) {
@@ -167,11 +167,6 @@ func TestBuiltins(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestGenerateName(t *testing.T) {
-	assert.Equal(t, "web-bbbbb", admission.GenerateName("web-", func(int) int { return 0 }))
-	assert.Equal(t, "web-99999", admission.GenerateName("web-", func(n int) int { return n - 1 }))
 }
 
 // TestConcurrentAdmit runs one compiled chain from several goroutines (run

@@ -109,13 +109,6 @@ func ExampleReview() {
 	// {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"dryRun":false,"kind":{"group":"apps","kind":"Deployment","version":"v1"},"name":"web","namespace":"prod","object":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"prod"},"spec":{"replicas":2}},"oldObject":null,"operation":"CREATE","options":{"apiVersion":"meta.k8s.io/v1","kind":"CreateOptions"},"requestKind":{"group":"apps","kind":"Deployment","version":"v1"},"requestResource":{"group":"apps","resource":"deployments","version":"v1"},"resource":{"group":"apps","resource":"deployments","version":"v1"},"uid":"705ab4f5-6393-11e8-b7cc-42010a800002","userInfo":{"username":"alice"}}}
 }
 
-// The apiserver's generateName suffix: five characters of its alphabet.
-func ExampleGenerateName() {
-	i := 0
-	fmt.Println(admission.GenerateName("web-", func(n int) int { i += 7; return i % n }))
-	// Output: web-ks4cl
-}
-
 // The two phases on their own, as a registry calls them: mutating admission,
 // the caller's validation of the mutated object, validating admission; the
 // namespaces come from the caller's store at request time.

@@ -614,21 +614,12 @@ func (w *world) NewUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// nameAlphabet is the apiserver's generateName alphabet (apimachinery's rand.String: no vowels,
-// no digits that read as letters).
-const nameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
-
 // GenerateName appends five random characters to base (cut to 58), as the apiserver's
-// SimpleNameGenerator does.
+// SimpleNameGenerator does (registry.GenerateName, with the cluster's random source).
 func (w *world) GenerateName(base string) string {
-	if len(base) > 58 {
-		base = base[:58]
-	}
-	b := make([]byte, 5)
-	for i := range b {
-		b[i] = nameAlphabet[w.c.random(func(r *rand.Rand) uint64 { return uint64(r.IntN(len(nameAlphabet))) })]
-	}
-	return base + string(b)
+	return registry.GenerateName(base, func(n int) int {
+		return int(w.c.random(func(r *rand.Rand) uint64 { return uint64(r.IntN(n)) }))
+	})
 }
 
 // NextResourceVersion returns a placeholder for the revision the write will get: one past the

@@ -37,7 +37,7 @@ func ExampleAdmit() {
 	res, err := registry.Admit(context.Background(), chain, req, registry.AdmitOptions{SystemFields: true,
 		Now:          time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		UID:          func() string { return "6a1c3f0e-0000-4000-8000-000000000001" },
-		GenerateName: func(base string) string { return admission.GenerateName(base, func(n int) int { return 0 }) },
+		GenerateName: func(base string) string { return registry.GenerateName(base, func(n int) int { return 0 }) },
 	})
 	if err != nil {
 		panic(err)

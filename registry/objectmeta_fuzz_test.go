@@ -53,7 +53,7 @@ func FuzzRegistrySteps(f *testing.F) {
 		oldBefore, err := value.DeepCopyMap(old)
 		require.NoError(t, err)
 		steps := registrySteps()
-		steps.GenerateName = func(base string) string { return admission.GenerateName(base, func(int) int { return 0 }) } // the same name twice
+		steps.GenerateName = func(base string) string { return registry.GenerateName(base, func(int) int { return 0 }) } // the same name twice
 		chain, err := admission.New(admission.Config{Env: fixedEnv()})
 		require.NoError(t, err)
 		r1, err1 := registry.Admit(context.Background(), chain, req, steps)

@@ -34,5 +34,5 @@ func registrySteps() registry.AdmitOptions {
 	n := 0
 	return registry.AdmitOptions{SystemFields: true, Concurrency: true, Now: fixedNow,
 		UID:          func() string { return "uid-1" },
-		GenerateName: func(base string) string { return admission.GenerateName(base, func(int) int { n++; return n }) }}
+		GenerateName: func(base string) string { return registry.GenerateName(base, func(int) int { n++; return n }) }}
 }

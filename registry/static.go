@@ -236,20 +236,18 @@ func (s *Static) GenerateName(base string) string {
 	if s.opts.GenerateName != nil {
 		return s.opts.GenerateName(base)
 	}
-	// The apiserver appends five random characters of its alphabet
-	// (k8s.io/apiserver/pkg/storage/names); this sequence counts through them.
-	const alphabet = "bcdfghjklmnpqrstvwxz2456789"
+	// The apiserver appends five random characters of its alphabet; this sequence counts
+	// through them: the n-th name's characters are n's five base-27 digits, most significant
+	// first.
 	n := s.names
 	s.names++
-	if len(base) > 58 {
-		base = base[:58]
+	var digits [randomLength]int
+	for i := randomLength - 1; i >= 0; i-- {
+		digits[i] = n % len(nameAlphabet)
+		n /= len(nameAlphabet)
 	}
-	var suffix [5]byte
-	for i := 4; i >= 0; i-- {
-		suffix[i] = alphabet[n%len(alphabet)]
-		n /= len(alphabet)
-	}
-	return base + string(suffix[:])
+	next := 0
+	return GenerateName(base, func(int) int { d := digits[next]; next++; return d })
 }
 
 // NextResourceVersion implements World: one past the largest resourceVersion stored so far.

@@ -340,28 +340,17 @@ func (w *stateWorld) newUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", s[0:4], s[4:6], s[6:8], s[8:10], s[10:16])
 }
 
-// generateNameAlphabet is the apiserver's (k8s.io/apimachinery/pkg/util/rand): no vowels, no
-// digits that look like letters.
-const generateNameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
-
-// generateName is the world's GenerateName: a fed name, else base and five characters, as the
-// apiserver's SimpleNameGenerator (the base cut to 58 characters).
+// generateName is the world's GenerateName: a fed name, else registry.GenerateName with the
+// characters of the next draw.
 func (w *stateWorld) generateName(base string) string {
 	if len(w.names) > 0 {
 		n := w.names[0]
 		w.names = w.names[1:]
 		return n
 	}
-	if len(base) > 58 {
-		base = base[:58]
-	}
 	s := w.draw("name")
-	var b strings.Builder
-	b.WriteString(base)
-	for i := 0; i < 5; i++ {
-		b.WriteByte(generateNameAlphabet[int(s[i])%len(generateNameAlphabet)])
-	}
-	return b.String()
+	i := 0
+	return registry.GenerateName(base, func(n int) int { d := int(s[i]) % n; i++; return d })
 }
 
 // NextResourceVersion implements registry.World: a fed resourceVersion, else one more than the
