@@ -197,6 +197,12 @@ step("table/notfound", "GET", f"/api/v1/namespaces/{NS}/configmaps/nope", accept
 step("table/protobuf-falls-back", "GET", f"/api/v1/namespaces/{NS}/configmaps/cm", accept="application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json")
 step("table/wildcard", "GET", f"/api/v1/namespaces/{NS}/configmaps/cm", accept="*/*;as=Table;v=v1;g=meta.k8s.io")
 step("table/dry-run-create", "POST", f"/api/v1/namespaces/{NS}/configmaps?dryRun=All", accept=TABLE, body={"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "dry"}})
+# Writes answered as Tables (the apiserver transforms every answer that is not a Status).
+step("table/patch", "PATCH", f"/api/v1/namespaces/{NS}/configmaps/cm", accept=TABLE, content_type=MP, body={"metadata": {"labels": {"patched": "yes"}}})
+step("table/patch-status", "PATCH", f"/apis/apps/v1/namespaces/{NS}/deployments/web/scale", accept=TABLE, content_type=MP, body={"spec": {"replicas": 0}})
+step("table/create-yaml", "POST", f"/api/v1/namespaces/{NS}/configmaps?dryRun=All", accept="application/yaml;as=Table;v=v1;g=meta.k8s.io", body={"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "dry2"}, "data": {"x": "y"}})
+step("table/delete", "DELETE", f"/api/v1/namespaces/{NS}/secrets/s?dryRun=All", accept=TABLE)
+step("table/delete-collection", "DELETE", f"/api/v1/namespaces/{NS}/secrets?dryRun=All", accept=TABLE)
 # Not acceptable.
 for name, acc in [("bad-version", "application/json;as=Table;v=v2;g=meta.k8s.io"), ("bad-group", "application/json;as=Table;v=v1;g=example.com"),
                   ("bad-kind", "application/json;as=Thing;v=v1;g=meta.k8s.io"), ("protobuf-table", "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io"),
