@@ -2,6 +2,8 @@
 // request and the world it sees give the response the client receives and the writes storage
 // makes.
 //
+// # Usage
+//
 //	resp, writes, err := registry.Handle(ctx, world, registry.Request{
 //		Method: "PATCH", Path: "/apis/apps/v1/namespaces/demo/deployments/web",
 //		ContentType: "application/strategic-merge-patch+json", Body: patch, Now: now,
