@@ -182,6 +182,11 @@ func (h *handler) typed(obj map[string]any, duplicates []string, level schema.Fi
 			return nil, decodeErr(err.Error())
 		}
 	}
+	if h.document != nil {
+		if msg, refused := literalNumberError(gvk, h.document); refused {
+			return nil, decodeErr(msg)
+		}
+	}
 	warnings, ferr := schema.FieldValidationFindings(level, duplicates, unknown)
 	if ferr != nil {
 		return nil, strictError(gvk.Kind, gvk.Version, ferr, decodeErr)

@@ -115,6 +115,18 @@ func TestHandle(t *testing.T) {
 		{name: "create type error", req: registry.Request{Method: "POST", Path: "/apis/apps/v1/namespaces/demo/deployments",
 			Body: []byte(`{"metadata":{"name":"d"},"spec":{"replicas":"five"}}`)}, code: 400,
 			message: `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`},
+		// The JSON decoder reads a number's literal: 2.0 and 8e1 are no int32 (recorded:
+		// deployment/create-replicas-whole-float), though the same values through YAML or in a
+		// quantity are taken.
+		{name: "create whole float", req: registry.Request{Method: "POST", Path: "/apis/apps/v1/namespaces/demo/deployments",
+			Body: []byte(`{"metadata":{"name":"d"},"spec":{"replicas":2.0}}`)}, code: 400,
+			message: `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 2.0 into Go struct field DeploymentSpec.spec.replicas of type int32`},
+		{name: "create exponent in a list", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/pods",
+			Body: []byte(`{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"x","resources":{"limits":{"cpu":1.5}},"ports":[{"containerPort":8e1}]}]}}`)}, code: 400,
+			message: `Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 8e1 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32`},
+		{name: "create whole float in YAML", req: registry.Request{Method: "POST", Path: "/apis/apps/v1/namespaces/demo/deployments", ContentType: "application/yaml",
+			Body: []byte("metadata: {name: yd}\nspec: {replicas: 2.0, selector: {matchLabels: {app: a}}, template: {metadata: {labels: {app: a}}, spec: {containers: [{name: c, image: x}]}}}\n")},
+			code: 201, writes: 1, checks: []check{{[]any{"spec", "replicas"}, int64(2)}}},
 		{name: "create exists", req: registry.Request{Method: "POST", Path: "/apis/apps/v1/namespaces/demo/deployments", Body: []byte(deployment)},
 			code: 409, message: `deployments.apps "web" already exists`},
 		{name: "create other namespace", req: registry.Request{Method: "POST", Path: "/apis/apps/v1/namespaces/other/deployments", Body: []byte(deployment)},

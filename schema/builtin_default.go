@@ -50,7 +50,9 @@ import (
 // error. obj no longer has the body's text, so an integral float64 reads as its integer, where
 // the decoder refuses a body that says 1.0 ("json: cannot unmarshal number 1.0 into Go struct
 // field DeploymentSpec.spec.replicas of type int32", recorded in
-// testdata/apply/realcluster-numbers); the error's words are not the decoder's either. An
+// testdata/apply/realcluster-numbers); the error's words are not the decoder's either. registry
+// reads a JSON create or update body's text again for such numbers (literalnumbers.go); a JSON
+// or merge patch's result is not read again (its 2.0 is taken). An
 // object the apiserver converts from unstructured content instead (a server-side apply's merged
 // object, a strategic merge patch's result) wraps such integers: DefaultOptions.Unstructured.
 func DefaultBuiltin(gvk GroupVersionKind, obj map[string]any, o DefaultOptions) (map[string]any, error) {

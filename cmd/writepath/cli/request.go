@@ -17,6 +17,7 @@ import (
 	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/registry"
 )
 
@@ -117,7 +118,7 @@ func runRequest(e *env, args []string) int {
 	case data != "":
 		body = []byte(data)
 	}
-	w, err := newStateWorld(objs, implicitNS)
+	w, err := newStateWorld(objs, implicitNS, nil)
 	if err != nil {
 		return e.fail(&inputError{err: err})
 	}
@@ -262,8 +263,9 @@ func (w *stateWorld) ServiceNetwork() registry.ServiceNetwork {
 	return n
 }
 
-// newStateWorld holds objs (the items of a List one by one). Every object needs a name.
-func newStateWorld(objs []map[string]any, implicitNS bool) (*stateWorld, error) {
+// newStateWorld holds objs (the items of a List one by one). Every object needs a name. client
+// calls admission webhooks (nil: none is called, as `writepath request` does not).
+func newStateWorld(objs []map[string]any, implicitNS bool, client admission.WebhookClient) (*stateWorld, error) {
 	var flat []map[string]any
 	for _, o := range objs {
 		if items, ok := o["items"].([]any); ok && strings.HasSuffix(stringField(o, "kind"), "List") {
@@ -282,7 +284,7 @@ func newStateWorld(objs []map[string]any, implicitNS bool) (*stateWorld, error) 
 		}
 	}
 	w := &stateWorld{}
-	st, err := registry.NewStatic(flat, registry.StaticOptions{ImplicitNamespaces: implicitNS, UID: w.newUID, GenerateName: w.generateName})
+	st, err := registry.NewStatic(flat, registry.StaticOptions{ImplicitNamespaces: implicitNS, UID: w.newUID, GenerateName: w.generateName, Client: client})
 	if err != nil {
 		return nil, err
 	}

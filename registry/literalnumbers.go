@@ -1,0 +1,77 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/writepath/writepath/schema"
+)
+
+// literalNumberError is what kube-apiserver's JSON decoder says of a JSON body whose number is
+// written with a fraction or an exponent ("replicas": 2.0, 1e3) where the Go type holds an
+// integer: the decoder reads the literal, not its value, and refuses it ("json: cannot
+// unmarshal number 2.0 into Go struct field DeploymentSpec.spec.replicas of type int32"). The
+// object model keeps a number's value only, so the body's text is read again here, in document
+// order (the decoder stops at the first such number), for built-in kinds; ok is false when the
+// body has none the Go type refuses.
+func literalNumberError(gvk schema.GroupVersionKind, body []byte) (msg string, ok bool) {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	var found string
+	var walk func(path string) bool
+	// walk reads one value at path; it returns false to stop (an error found, or bad input).
+	walk = func(path string) bool {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				for d.More() {
+					kt, err := d.Token()
+					if err != nil {
+						return false
+					}
+					key, _ := kt.(string)
+					if !walk(childPath(path, key)) {
+						return false
+					}
+				}
+				_, err = d.Token()
+				return err == nil
+			case '[':
+				for i := 0; d.More(); i++ {
+					if !walk(path + "[" + strconv.Itoa(i) + "]") {
+						return false
+					}
+				}
+				_, err = d.Token()
+				return err == nil
+			}
+		case json.Number:
+			if strings.ContainsAny(string(t), ".eE") {
+				if m, refused := schema.GoDecodeError(gvk, path, t); refused {
+					found = m
+					return false
+				}
+			}
+		}
+		return true
+	}
+	walk("")
+	return found, found != ""
+}
+
+// childPath is path's member key, dotted. A map's key should be in brackets (field.Path's form):
+// GoDecodeError does not resolve it dotted and reports nothing there, which leaves out only the
+// integer values of maps (no built-in kind has a map of integers the decoder would refuse).
+func childPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
