@@ -60,7 +60,8 @@
 // makes them (Options.EventTTL, 1 h by default): one TTL after an Event's last write on the
 // cluster's clock it is deleted from the store, as etcd deletes a key whose lease ran out (no
 // request, no admission; watchers see DELETED), at the first request or Settle past that
-// instant; with several servers on one store, each expires the Events it wrote. The service account controller gives every Active namespace its "default"
+// instant; with several servers on one store, the server that wrote an Event last expires it
+// (a compare-and-swap on the revision of that write). The service account controller gives every Active namespace its "default"
 // ServiceAccount (the ServiceAccount admission plugin refuses Pods without one). Settle runs
 // every controller to its fixpoint on demand (after FakeClock.Step, for minReadySeconds and
 // progress deadlines).

@@ -17,12 +17,19 @@ const DefaultEventTTL = time.Hour
 // no request, no admission, finalizers or not; watchers see it DELETED.
 type eventTTL struct {
 	ttl    time.Duration // <= 0: Events never expire
-	expiry map[Key]time.Time
+	expiry map[Key]lease
 	queue  expiryQueue // may hold stale entries (an Event written again): expiry decides
 }
 
+// lease is when an Event expires, and the revision of the write that set it: the expiry
+// deletes the Event only if no one (another server on the store) has written it since.
+type lease struct {
+	at  time.Time
+	rev int64
+}
+
 func newEventTTL(ttl time.Duration) *eventTTL {
-	return &eventTTL{ttl: ttl, expiry: map[Key]time.Time{}}
+	return &eventTTL{ttl: ttl, expiry: map[Key]lease{}}
 }
 
 // isEvent reports whether k is stored with the Event TTL: core/v1 Events and
@@ -31,8 +38,8 @@ func isEvent(k Key) bool {
 	return k.Resource == "events" && (k.Group == "" || k.Group == "events.k8s.io")
 }
 
-// written renews k's lease after a write at now (value nil: deleted, no lease).
-func (t *eventTTL) written(k Key, value map[string]any, now time.Time) {
+// written renews k's lease after a write at now stored at rev (value nil: deleted, no lease).
+func (t *eventTTL) written(k Key, value map[string]any, rev int64, now time.Time) {
 	if t.ttl <= 0 || !isEvent(k) {
 		return
 	}
@@ -41,23 +48,23 @@ func (t *eventTTL) written(k Key, value map[string]any, now time.Time) {
 		return
 	}
 	at := now.Add(t.ttl)
-	t.expiry[k] = at
+	t.expiry[k] = lease{at: at, rev: rev}
 	heap.Push(&t.queue, expiryEntry{key: k, at: at})
 }
 
-// expired pops the keys whose lease has run out at now (an etcd lease expires once its TTL
-// has elapsed), earliest first.
-func (t *eventTTL) expired(now time.Time) []Key {
-	var out []Key
+// expired pops the writes whose lease has run out at now (an etcd lease expires once its TTL
+// has elapsed), earliest first: each key with the revision it was last written at.
+func (t *eventTTL) expired(now time.Time) []Write {
+	var out []Write
 	for t.queue.Len() > 0 {
 		e := t.queue[0]
 		if now.Before(e.at) {
 			break
 		}
 		heap.Pop(&t.queue)
-		if at, ok := t.expiry[e.key]; ok && at.Equal(e.at) {
+		if l, ok := t.expiry[e.key]; ok && l.at.Equal(e.at) {
 			delete(t.expiry, e.key)
-			out = append(out, e.key)
+			out = append(out, Write{Key: e.key, ModRevision: l.rev})
 		}
 	}
 	return out
@@ -87,12 +94,14 @@ func (q *expiryQueue) Pop() any {
 	return e
 }
 
-// expireEvents deletes the Events whose TTL has run out at now. Called with c.mu held.
+// expireEvents deletes the Events whose TTL has run out at now, each as a compare-and-swap on
+// the revision this cluster last wrote it at: one gone already, or written since by another
+// server (whose lease it is then), is left alone. Called with c.mu held.
 func (c *Cluster) expireEvents(ctx context.Context, now time.Time) error {
-	for _, k := range c.eventTTL.expired(now) {
-		_, err := c.write(ctx, Write{Key: k, Value: nil, ModRevision: AnyRevision})
+	for _, w := range c.eventTTL.expired(now) {
+		_, err := c.write(ctx, w)
 		var nf *NotFoundError
-		if err != nil && !errors.As(err, &nf) {
+		if err != nil && !errors.As(err, &nf) && !isConflict(err) {
 			return err
 		}
 	}

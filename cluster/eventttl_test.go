@@ -79,3 +79,23 @@ func TestControllerEventsExpire(t *testing.T) {
 		}
 	}
 }
+
+// With two servers on one store, an Event written again by the other server is that server's
+// lease: the first one's expiry leaves it alone, the second one's deletes it.
+func TestEventTTLOnSharedStore(t *testing.T) {
+	clock := cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	store := cluster.NewMemoryStore(cluster.MemoryOptions{})
+	a, err := cluster.New(cluster.Options{Clock: clock, Store: store})
+	require.NoError(t, err)
+	b, err := cluster.New(cluster.Options{Clock: clock, Store: store})
+	require.NoError(t, err)
+	do(t, a, "POST", "/api/v1/namespaces", "", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`)
+	require.Equal(t, 201, do(t, a, "POST", "/api/v1/namespaces/demo/events", "", eventJSON("a")).Code)
+	clock.Step(30 * time.Minute)
+	require.Equal(t, 200, do(t, b, "PATCH", "/api/v1/namespaces/demo/events/a", "application/strategic-merge-patch+json", `{"count":2}`).Code)
+	clock.Step(30 * time.Minute)
+	assert.Equal(t, []string{"a"}, eventNames(t, a), "b renewed it")
+	clock.Step(30 * time.Minute)
+	assert.Equal(t, []string{"a"}, eventNames(t, a), "b's lease, not a's")
+	assert.Empty(t, eventNames(t, b), "b's lease ran out")
+}
