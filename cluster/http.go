@@ -119,6 +119,9 @@ func (c *Cluster) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 		writeStatus(rw, status.InternalError(err))
 		return
 	}
+	if recv, ok := rw.(objectReceiver); ok && resp.Object != nil {
+		recv.receiveObject(resp.Object)
+	}
 	for _, w := range resp.Warnings {
 		rw.Header().Add("Warning", w)
 	}

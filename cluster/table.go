@@ -142,14 +142,17 @@ func (c *Cluster) serveTable(rw http.ResponseWriter, r *http.Request, target reg
 		w.finish()
 		return
 	}
-	w := &bufferedResponse{header: http.Header{}}
+	w := &objectResponse{bufferedResponse: bufferedResponse{header: http.Header{}}}
 	next(w, r)
 	code := w.code
 	if code == 0 {
 		code = http.StatusOK
 	}
 	body := w.body.Bytes()
-	obj, err := codec.DecodeObject(body)
+	obj, err := w.object, error(nil)
+	if obj == nil {
+		obj, err = codec.DecodeObject(body)
+	}
 	if err != nil || isStatusObject(obj) || code >= 300 {
 		copyHeader(rw, w.header)
 		rw.WriteHeader(code)
@@ -185,6 +188,19 @@ func (c *Cluster) serveTable(rw http.ResponseWriter, r *http.Request, target reg
 	rw.WriteHeader(code)
 	_, _ = rw.Write(out)
 }
+
+// objectReceiver is a ResponseWriter that also takes the answer as registry's object
+// (serveHTTP hands it over), so that a Table is built without decoding the JSON again.
+type objectReceiver interface{ receiveObject(obj map[string]any) }
+
+// objectResponse is a bufferedResponse that keeps the answer's object; the object is only
+// read.
+type objectResponse struct {
+	bufferedResponse
+	object map[string]any
+}
+
+func (o *objectResponse) receiveObject(obj map[string]any) { o.object = obj }
 
 func copyHeader(rw http.ResponseWriter, h http.Header) {
 	for k, v := range h {
