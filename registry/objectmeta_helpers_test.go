@@ -36,3 +36,7 @@ func registrySteps() registry.AdmitOptions {
 		UID:          func() string { return "uid-1" },
 		GenerateName: func(base string) string { return registry.GenerateName(base, func(int) int { n++; return n }) }}
 }
+
+func nsList() []map[string]any {
+	return []map[string]any{{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "ns1", "labels": map[string]any{"team": "a"}}}}
+}

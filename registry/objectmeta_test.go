@@ -385,3 +385,98 @@ func BenchmarkRegistrySteps(b *testing.B) {
 		}
 	}
 }
+
+// TestBuiltins: the chain's NamespaceLifecycle plugin and the registry's steps around it
+// (system fields, generated names, ObjectMeta validation, the uid precondition).
+func TestBuiltins(t *testing.T) {
+	terminating := map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "ns1"}, "status": map[string]any{"phase": "Terminating"}}
+	cases := []struct {
+		name       string
+		namespaces []map[string]any
+		mutate     func(r *admission.Request)
+		wantErr    string
+		wantCode   int
+		check      func(t *testing.T, obj map[string]any)
+	}{
+		{name: "system fields and generated name", namespaces: nsList(),
+			mutate: func(r *admission.Request) {
+				md := r.Object["metadata"].(map[string]any)
+				delete(md, "name")
+				md["generateName"] = strings.Repeat("x", 70)
+				r.Name = ""
+			},
+			check: func(t *testing.T, obj map[string]any) {
+				md := obj["metadata"].(map[string]any)
+				assert.Equal(t, strings.Repeat("x", 58)+"cdfgh", md["name"])
+				assert.Equal(t, "uid-1", md["uid"])
+				assert.Equal(t, "2026-01-02T03:04:05Z", md["creationTimestamp"])
+			}},
+		{name: "missing namespace", namespaces: nil,
+			wantErr: `namespaces "ns1" not found`, wantCode: 404},
+		{name: "terminating namespace", namespaces: []map[string]any{terminating},
+			wantErr: `configmaps "cm1" is forbidden: unable to create new content in namespace ns1 because it is being terminated`, wantCode: 403},
+		{name: "immortal namespace", namespaces: nsList(),
+			mutate: func(r *admission.Request) {
+				*r = admission.Request{Operation: admission.Delete, Kind: schema.GroupVersionKind{Version: "v1", Kind: "Namespace"},
+					Resource: schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}, Name: "kube-system"}
+			},
+			wantErr: `namespaces "kube-system" is forbidden: this namespace may not be deleted`, wantCode: 403},
+		{name: "invalid metadata", namespaces: nsList(),
+			mutate: func(r *admission.Request) {
+				md := r.Object["metadata"].(map[string]any)
+				md["name"] = "Bad_Name"
+				md["labels"] = map[string]any{"a/b/c": "x", "ok": "bad value!"}
+				md["finalizers"] = []any{"-bad"}
+				md["annotations"] = map[string]any{"big": strings.Repeat("y", admission.TotalAnnotationSizeLimit)}
+			},
+			wantErr: `ConfigMap "Bad_Name" is invalid: [` +
+				`metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), ` +
+				`metadata.labels: Invalid value: "a/b/c": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName'), ` +
+				`metadata.labels: Invalid value: "bad value!": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?'), ` +
+				`metadata.annotations: Too long: may not be more than 262144 bytes, ` +
+				`metadata.finalizers: Invalid value: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')]`,
+			wantCode: 422},
+		{name: "no new finalizers while deleting", namespaces: nsList(),
+			mutate: func(r *admission.Request) {
+				r.Operation = admission.Update
+				r.OldObject = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm1", "namespace": "ns1",
+					"deletionTimestamp": "2026-01-01T00:00:00Z", "finalizers": []any{"a.io/x"}}}
+				md := r.Object["metadata"].(map[string]any)
+				md["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+				md["finalizers"] = []any{"a.io/x", "b.io/y"}
+			},
+			wantErr:  `ConfigMap "cm1" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"b.io/y"}`,
+			wantCode: 422},
+		// A changed uid is the storage precondition's 409 before validation
+		// could say it is immutable (testdata/versions/cases/configmap-update-wrong-uid.json).
+		{name: "uid precondition", namespaces: nsList(),
+			mutate: func(r *admission.Request) {
+				r.Operation = admission.Update
+				r.OldObject = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm1", "namespace": "ns1", "uid": "u1"}}
+				r.Object["metadata"].(map[string]any)["uid"] = "u2"
+			},
+			wantErr:  `Operation cannot be fulfilled on configmaps "cm1": StorageError: invalid object, Code: 4, Key: /registry/configmaps/ns1/cm1, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: u2, UID in object meta: u1`,
+			wantCode: 409},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			chain, err := admission.New(admission.Config{Builtins: admission.Defaults, Namespaces: tc.namespaces, Env: fixedEnv()})
+			require.NoError(t, err)
+			req := cmRequest()
+			if tc.mutate != nil {
+				tc.mutate(&req)
+			}
+			res, err := registry.Admit(context.Background(), chain, req, registrySteps())
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Equal(t, tc.wantErr, err.Error())
+				assert.Equal(t, tc.wantCode, status.CodeOf(err))
+				return
+			}
+			require.NoError(t, err)
+			if tc.check != nil {
+				tc.check(t, res.Object)
+			}
+		})
+	}
+}
