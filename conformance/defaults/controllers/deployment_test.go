@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -13,10 +14,13 @@ import (
 	"github.com/stretchr/testify/require"
 	apps "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	core "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/controller/deployment"
 
 	wpd "github.com/writepath/writepath/controllers/deployment"
@@ -316,10 +320,18 @@ func TestDeploymentSyncAgainstController(t *testing.T) {
 		require.NoError(t, err)
 		field[interface{ ShutDown() }](dc, "queue").ShutDown()
 		field[interface{ Shutdown() }](dc, "eventBroadcaster").Shutdown()
+		// The Events getNewReplicaSet records on a refused create, to compare with ours.
+		recorder := record.NewFakeRecorder(1 << 16)
+		setField(dc, "eventRecorder", record.EventRecorder(recorder))
 		sync := field[syncFunc](dc, "syncHandler")
+		refuseRS := false // this step's ReplicaSet creates are refused (a quota)
 		client.PrependReactor("*", "*", func(a core.Action) (bool, runtime.Object, error) {
 			switch a.GetVerb() {
 			case "create":
+				if refuseRS {
+					name := a.(core.CreateAction).GetObject().(*apps.ReplicaSet).Name
+					return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "replicasets"}, name, errors.New(rsQuotaMessage))
+				}
 				return true, a.(core.CreateAction).GetObject(), nil
 			case "update":
 				return true, a.(core.UpdateAction).GetObject(), nil
@@ -358,18 +370,42 @@ func TestDeploymentSyncAgainstController(t *testing.T) {
 				require.NoError(t, podInf.Informer().GetIndexer().Add(&pod))
 			}
 			client.ClearActions()
+			refuseRS = r.IntN(8) == 0
 			refErr := sync(ctx, "ns/d")
 			now := time.Now()
 			want := refDActions(client.Actions(), now)
+			var wantEvents []string
+			for len(recorder.Events) > 0 {
+				if e := <-recorder.Events; strings.Contains(e, wpd.ReasonFailedRSCreate) {
+					wantEvents = append(wantEvents, e)
+				}
+			}
 			// The Deployment as the apiserver stores it (the typed round trip).
 			stored := toMap(&d)
-			res, err := wpd.Sync(wpd.Input{Deployment: stored, ReplicaSets: w.rss, Pods: pods}, wpd.Options{Now: now})
+			refuse := func(a wpd.Action) error {
+				if refuseRS && a.Type == wpd.ActionCreateReplicaSet {
+					return forbidden{`replicasets.apps "` + a.Name + `" is forbidden: ` + rsQuotaMessage}
+				}
+				return nil
+			}
+			res, err := wpd.Sync(wpd.Input{Deployment: stored, ReplicaSets: w.rss, Pods: pods}, wpd.Options{Now: now, Refuse: refuse})
 			require.NoError(t, err)
 			rename := w.hashRenames(client.Actions(), res.Actions)
 			got := ourDActions(res.Actions, now)
+			var gotEvents []string
+			for _, a := range res.Actions {
+				if a.Event != nil && a.Event.Reason == wpd.ReasonFailedRSCreate {
+					gotEvents = append(gotEvents, a.Event.Type+" "+a.Event.Reason+" "+a.Event.Message)
+				}
+			}
 			for i := range got {
 				for from, to := range rename {
 					got[i] = strings.ReplaceAll(got[i], from, to)
+				}
+			}
+			for i := range gotEvents {
+				for from, to := range rename {
+					gotEvents[i] = strings.ReplaceAll(gotEvents[i], from, to)
 				}
 			}
 			sortPatchRuns(want)
@@ -389,8 +425,12 @@ func TestDeploymentSyncAgainstController(t *testing.T) {
 				disagreements++
 				break
 			}
+			if !assert.Equal(t, wantEvents, gotEvents, "history %d step %d: FailedRSCreate Events", h, s) {
+				disagreements++
+				break
+			}
 			assert.Equal(t, refErr != nil, res.Err != nil, "history %d step %d: error %v vs %v", h, s, refErr, res.Err)
-			w.applyRef(client.Actions())
+			w.applyRef(client.Actions(), refuseRS)
 		}
 	}
 	t.Logf("%d syncs (%d writes) compared, %d disagreements; writes and events by kind: %v", syncs, writes, disagreements, kinds)
@@ -443,11 +483,24 @@ func sortPatchRuns(s []string) {
 	}
 }
 
-// applyRef writes the reference's writes into the world, as the apiserver stores them.
-func (w *dWorld) applyRef(actions []core.Action) {
+// rsQuotaMessage is the refusal of the steps whose ReplicaSet creates the API refuses.
+const rsQuotaMessage = "exceeded quota: q, requested: count/replicasets.apps=1, used: count/replicasets.apps=5, limited: count/replicasets.apps=5"
+
+// forbidden is a 403 as Options.Refuse tells it: the text client-go's StatusError has.
+type forbidden struct{ msg string }
+
+func (e forbidden) Error() string     { return e.msg }
+func (e forbidden) StatusCode() int32 { return 403 }
+
+// applyRef writes the reference's writes into the world, as the apiserver stores them (a
+// create the API refused, when refusedCreates, stores nothing).
+func (w *dWorld) applyRef(actions []core.Action, refusedCreates bool) {
 	for _, a := range actions {
 		switch a.GetVerb() {
 		case "create":
+			if refusedCreates {
+				continue
+			}
 			rs := toMap(a.(core.CreateAction).GetObject())
 			w.rsSeq++
 			md := rs["metadata"].(map[string]any)

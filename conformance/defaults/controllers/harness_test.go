@@ -35,6 +35,12 @@ func field[T any](ptr any, name string) T {
 	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem().Interface().(T)
 }
 
+// setField sets an unexportable field of a controller (its event recorder).
+func setField(ptr any, name string, v any) {
+	f := reflect.ValueOf(ptr).Elem().FieldByName(name)
+	reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(v))
+}
+
 type syncFunc = func(context.Context, string) error
 
 // toTyped converts an object-model map into a typed object through JSON.
