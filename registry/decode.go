@@ -69,7 +69,12 @@ func parseErrorText(err error) string {
 // readBody decodes the body of a create or update (k8s.io/apiserver handlers/create.go and
 // update.go: limitedReadBody, the serializer's Decode with the endpoint's kind as default, the
 // API version check). Duplicate fields are kept (last wins) and reported for field validation.
-func (h *handler) readBody(format codec.Format, into schema.GroupVersionKind) (decoded, error) {
+//
+// level is the request's field validation: a custom resource body of a version its CRD does not
+// have is decoded with no schema, so under Warn each of its top-level fields but apiVersion, kind
+// and metadata is an unknown field warning before the version mismatch's 400 (recorded:
+// crd-widget/create-wrong-version).
+func (h *handler) readBody(format codec.Format, into schema.GroupVersionKind, level schema.FieldValidation) (decoded, error) {
 	if err := limitBody(h.req.Body); err != nil {
 		return decoded{}, err
 	}
@@ -106,6 +111,17 @@ func (h *handler) readBody(format codec.Format, into schema.GroupVersionKind) (d
 		return decoded{}, status.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v", into.Kind, err))
 	}
 	if gv.Group != into.Group || gv.Version != into.Version {
+		if h.ep != nil && h.ep.crd != nil && gv.Group == into.Group && kind == into.Kind && h.ep.crd.Version(gv.Version) == nil && level == schema.FieldValidationWarn {
+			var unknown []string
+			for k := range obj {
+				if k != "apiVersion" && k != "kind" && k != "metadata" {
+					unknown = append(unknown, k)
+				}
+			}
+			sort.Strings(unknown)
+			w, _ := schema.FieldValidationFindings(level, nil, unknown)
+			h.warnings = append(h.warnings, w...)
+		}
 		return decoded{}, status.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", av, into.GroupVersion().String()))
 	}
 	if kind != into.Kind && h.ep.crd == nil {

@@ -224,7 +224,7 @@ func (h *handler) binding() (Response, []Write, error) {
 	if _, err := h.parseWriteOptions("CreateOptions", false); err != nil {
 		return Response{}, nil, err
 	}
-	d, err := h.readBody(format, bindingGVK)
+	d, err := h.readBody(format, bindingGVK, schema.FieldValidationIgnore)
 	if err != nil {
 		return Response{}, nil, err
 	}

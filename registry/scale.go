@@ -176,7 +176,7 @@ func labelsString(m map[string]any) string {
 // updateScale is PUT on /scale.
 func (h *handler) updateScale(format codec.Format, o writeOptions) (Response, []Write, error) {
 	ep := h.ep
-	d, err := h.readBody(format, apply.ScaleGVK)
+	d, err := h.readBody(format, apply.ScaleGVK, schema.FieldValidationIgnore)
 	if err != nil {
 		return Response{}, nil, err
 	}

@@ -32,7 +32,7 @@ func (h *handler) create() (Response, []Write, error) {
 	if err != nil {
 		return Response{}, nil, err
 	}
-	d, err := h.readBody(format, ep.gvk)
+	d, err := h.readBody(format, ep.gvk, o.level())
 	if err != nil {
 		return Response{}, nil, err
 	}
@@ -292,7 +292,7 @@ func (h *handler) update() (Response, []Write, error) {
 	if ep.Subresource == "scale" {
 		return h.updateScale(format, o)
 	}
-	d, err := h.readBody(format, ep.gvk)
+	d, err := h.readBody(format, ep.gvk, o.level())
 	if err != nil {
 		return Response{}, nil, err
 	}
