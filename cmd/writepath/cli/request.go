@@ -14,10 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/bounded"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
-	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/registry"
 )
 

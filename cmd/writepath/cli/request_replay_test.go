@@ -19,8 +19,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/registry"
 )
 
