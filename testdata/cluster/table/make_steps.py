@@ -78,6 +78,16 @@ creates = [
         {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"}]}]}}),
     ("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": {"name": "gadgets.example.com"}, "spec": {"group": "example.com", "scope": "Cluster", "names": {"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"}, "versions": [{"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}}]}}),
 ]
+# Cluster-scoped objects carry fixture=tbl and their lists select it: others may share the
+# real control plane (their CRDs, PVs and nodes stay out of these tables).
+def label_cluster_scoped(body):
+    md = body["metadata"]
+    if "namespace" not in md and body["kind"] != "Namespace":
+        md.setdefault("labels", {})["fixture"] = "tbl"
+
+
+for _, body in creates:
+    label_cluster_scoped(body)
 for i, (path, body) in enumerate(creates):
     step(f"create/{body['kind'].lower()}/{body['metadata']['name']}", "POST", path, body=body, compare=False, sleep=1 if i % 5 == 4 else 0)
 
@@ -102,6 +112,7 @@ more = [
     ("/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas", {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema", "metadata": meta("tbl-fs", ns=None), "spec": {"priorityLevelConfiguration": {"name": "tbl-pl"}, "matchingPrecedence": 500, "distinguisherMethod": {"type": "ByUser"}, "rules": [{"subjects": [{"kind": "User", "user": {"name": "alice"}}], "resourceRules": [{"verbs": ["get"], "apiGroups": [""], "resources": ["pods"], "namespaces": ["*"]}]}]}}),
 ]
 for path, body in more:
+    label_cluster_scoped(body)
     step(f"create/{body['kind'].lower()}/{body['metadata']['name']}", "POST", path, body=body, compare=False)
 MP = "application/merge-patch+json"
 step("status/pod", "PATCH", f"/api/v1/namespaces/{NS}/pods/web/status", content_type=MP, compare=False, body={"status": {
@@ -154,20 +165,20 @@ step("create/deployment/expr", "POST", f"/apis/apps/v1/namespaces/{NS}/deploymen
 lists = [
     "/api/v1/namespaces/{ns}/pods", "/api/v1/namespaces/{ns}/configmaps", "/api/v1/namespaces/{ns}/secrets",
     "/api/v1/namespaces/{ns}/services", "/api/v1/namespaces/{ns}/endpoints", "/api/v1/namespaces/{ns}/serviceaccounts",
-    "/api/v1/namespaces/{ns}/events", "/api/v1/namespaces/{ns}/persistentvolumeclaims", "/api/v1/persistentvolumes",
-    "/api/v1/nodes", "/apis/discovery.k8s.io/v1/namespaces/{ns}/endpointslices",
+    "/api/v1/namespaces/{ns}/events", "/api/v1/namespaces/{ns}/persistentvolumeclaims", "/api/v1/persistentvolumes?labelSelector=fixture%3Dtbl",
+    "/api/v1/nodes?labelSelector=fixture%3Dtbl", "/apis/discovery.k8s.io/v1/namespaces/{ns}/endpointslices",
     "/apis/apps/v1/namespaces/{ns}/deployments", "/apis/apps/v1/namespaces/{ns}/statefulsets", "/apis/apps/v1/namespaces/{ns}/daemonsets",
     "/apis/batch/v1/namespaces/{ns}/jobs", "/apis/batch/v1/namespaces/{ns}/cronjobs",
     "/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/roles", "/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings",
     "/apis/networking.k8s.io/v1/namespaces/{ns}/ingresses", "/apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies",
     "/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets", "/apis/autoscaling/v2/namespaces/{ns}/horizontalpodautoscalers",
-    "/apis/coordination.k8s.io/v1/namespaces/{ns}/leases", "/apis/storage.k8s.io/v1/storageclasses",
-    "/apis/scheduling.k8s.io/v1/priorityclasses?fieldSelector=metadata.name%3Dhigh",
+    "/apis/coordination.k8s.io/v1/namespaces/{ns}/leases", "/apis/storage.k8s.io/v1/storageclasses?labelSelector=fixture%3Dtbl",
+    "/apis/scheduling.k8s.io/v1/priorityclasses?labelSelector=fixture%3Dtbl",
     "/apis/example.com/v1/namespaces/{ns}/widgets", "/apis/example.com/v1/gadgets",
     "/api/v1/namespaces/{ns}/replicationcontrollers", "/api/v1/namespaces/{ns}/resourcequotas",
     "/apis/apps/v1/namespaces/{ns}/replicasets", "/apis/events.k8s.io/v1/namespaces/{ns}/events",
     "/apis/autoscaling/v1/namespaces/{ns}/horizontalpodautoscalers",
-    "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "/apis/storage.k8s.io/v1/namespaces/{ns}/csistoragecapacities",
+    "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?labelSelector=fixture%3Dtbl", "/apis/storage.k8s.io/v1/namespaces/{ns}/csistoragecapacities",
     "/api/v1/namespaces/{ns}/limitranges",
 ]
 # The events.k8s.io Events as JSON (not compared: writepath does not share core/v1 Events'
