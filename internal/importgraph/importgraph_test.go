@@ -76,8 +76,10 @@ var thirdParty = map[string][]string{
 	"github.com/evanphx/json-patch":     {"patch"},
 	"github.com/google/cel-go":          {"cel", "admission"},
 	"sigs.k8s.io/structured-merge-diff": {"schema", "managedfields", "apply", "admission"},
-	// protowire, for the Kubernetes protobuf codec only (internal/codec/protobuf).
-	"google.golang.org/protobuf": {"internal"},
+	// protowire: the Kubernetes protobuf codec (internal/codec/protobuf), and cluster's own
+	// protobuf documents (aggregated discovery, the OpenAPI v2 document), which are not objects
+	// of the codec's catalogue.
+	"google.golang.org/protobuf": {"internal", "cluster"},
 }
 
 type pkg struct {
