@@ -453,14 +453,16 @@ func (w *tableWatchWriter) event(line []byte) error {
 	}
 	typ, _ := ev["type"].(string)
 	obj, _ := ev["object"].(map[string]any)
-	if obj != nil && !isStatusObject(obj) {
-		tbl, se := w.conv.convert(obj)
-		if se != nil {
-			obj = statusObject(se)
-		} else {
-			obj = tbl
-			w.conv.opts.noHeaders = true
+	if obj != nil {
+		// As the apiserver's watchEmbeddedEncoder: a Status goes as it is, an object that
+		// does not convert goes untransformed, and after the first object encoded (whatever
+		// it was) the Tables carry no column definitions.
+		if !isStatusObject(obj) {
+			if tbl, se := w.conv.convert(obj); se == nil {
+				obj = tbl
+			}
 		}
+		w.conv.opts.noHeaders = true
 	}
 	var b bytes.Buffer
 	writeEvent(&b, typ, obj)
