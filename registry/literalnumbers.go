@@ -17,6 +17,14 @@ import (
 // order (the decoder stops at the first such number), for built-in kinds; ok is false when the
 // body has none the Go type refuses.
 func literalNumberError(gvk schema.GroupVersionKind, body []byte) (msg string, ok bool) {
+	if !hasFractionOrExponent(body) {
+		return "", false // no number the walk could stop at: most bodies, read once
+	}
+	return walkLiteralNumbers(gvk, body)
+}
+
+// walkLiteralNumbers is literalNumberError's reading of the body's text.
+func walkLiteralNumbers(gvk schema.GroupVersionKind, body []byte) (msg string, ok bool) {
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.UseNumber()
 	var found string
@@ -64,6 +72,36 @@ func literalNumberError(gvk schema.GroupVersionKind, body []byte) (msg string, o
 	}
 	walk("")
 	return found, found != ""
+}
+
+// hasFractionOrExponent reports whether body may hold a number written with a fraction or an
+// exponent: a '.', 'e' or 'E' right after a digit outside a string (JSON's number grammar puts
+// one there, and nothing else does: true and false have no digit before their 'e'). A false
+// answer means literalNumberError's walk would find nothing.
+func hasFractionOrExponent(body []byte) bool {
+	inString, escaped := false, false
+	for i, c := range body {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '.', 'e', 'E':
+			if i > 0 && body[i-1] >= '0' && body[i-1] <= '9' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // childPath is path's member key, dotted. A map's key should be in brackets (field.Path's form):
