@@ -369,8 +369,12 @@ func (c *Cluster) settleLocked(ctx context.Context, now time.Time, resync bool) 
 		if err != nil {
 			return err
 		}
+		released, err := c.settleProtection(ctx, now)
+		if err != nil {
+			return err
+		}
 		_ = wrote // the workloads settled; only what the garbage collector did can give them work again
-		if !acted {
+		if !acted && !released {
 			return nil
 		}
 	}

@@ -20,7 +20,10 @@
 // write that can give them work (a deletion, a Terminating object, ownerReferences), the garbage
 // collector and the namespace controller run to their fixpoint (gc.Run over a snapshot) and their
 // writes are stored in order, so a foreground deletion or a namespace deletion has finished when
-// the DELETE returns. A write to a Deployment, ReplicaSet or Pod also runs the Deployment and
+// the DELETE returns. The storage protection controllers (pvc-protection, pv-protection,
+// vac-protection; protection.go) run with them: a deleted claim no unfinished Pod mounts, an
+// unbound volume and an unused VolumeAttributesClass lose the finalizer the
+// StorageObjectInUseProtection admission plugin gave them, and go. A write to a Deployment, ReplicaSet or Pod also runs the Deployment and
 // ReplicaSet controllers (controllers/deployment, controllers/replicaset) and a stand-in kubelet
 // (Options.Kubelet: Pods Running and Ready at once, left Pending, or Ready once the clock moved;
 // SetPodReady for one Pod) until nothing changes: each controller write is a request through

@@ -109,6 +109,7 @@ func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name s
 				return nil, err
 			}
 		}
+		obj = h.storageProtection(obj)
 	}
 	p, err := h.admissionPhases()
 	if err != nil {
@@ -123,6 +124,34 @@ func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name s
 		return nil, err
 	}
 	return res.Object, nil
+}
+
+// protectionFinalizers are the finalizers the StorageObjectInUseProtection admission plugin
+// gives a created PersistentVolume, PersistentVolumeClaim or VolumeAttributesClass
+// (plugin/pkg/admission/storage/storageobjectinuseprotection; recorded: kinds/pvc-create); their
+// controllers in kube-controller-manager remove them once the object is deleted and unused.
+var protectionFinalizers = map[status.GroupResource]string{
+	{Resource: "persistentvolumes"}:                                "kubernetes.io/pv-protection",
+	{Resource: "persistentvolumeclaims"}:                           "kubernetes.io/pvc-protection",
+	{Group: "storage.k8s.io", Resource: "volumeattributesclasses"}: "kubernetes.io/vac-protection",
+}
+
+// storageProtection is the StorageObjectInUseProtection plugin on a create: the object's
+// protection finalizer is appended unless it has it. obj is the handler's own.
+func (h *handler) storageProtection(obj map[string]any) map[string]any {
+	f, ok := protectionFinalizers[h.ep.groupResource()]
+	if !ok || h.ep.crd != nil || h.ep.Subresource != "" {
+		return obj
+	}
+	md := ownMeta(obj)
+	fs, _ := md["finalizers"].([]any)
+	for _, x := range fs {
+		if x == f {
+			return obj
+		}
+	}
+	md["finalizers"] = append(append([]any(nil), fs...), f)
+	return obj
 }
 
 // validate is validating admission: ValidatingAdmissionPolicies and validating webhooks.

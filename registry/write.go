@@ -88,6 +88,7 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 	if ep.crd == nil && ep.Subresource != "scale" {
 		// The kind's own PrepareForCreate effects (dropped and derived fields).
 		obj = validation.PrepareForCreate(ep.gvk, obj, validation.Options{Subresource: ep.Subresource})
+		obj = readBackDefaults(ep, obj)
 	}
 	if err := h.validateWrite(obj, nil); err != nil {
 		return Response{}, nil, err
@@ -423,6 +424,16 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 	if err := h.validate(admission.Update, obj, live, ep.Name); err != nil {
 		return Response{}, nil, err
 	}
+	if deletedByUpdate(obj, live) {
+		// The store deletes an object whose last finalizer an update removes once its deletion
+		// was requested (genericregistry's ShouldDeleteDuringUpdate, then deleteWithoutFinalizers):
+		// the client gets the object it sent, watchers the last stored state DELETED.
+		resp, err := h.respond(200, h.responseObject(obj))
+		if h.dryRun {
+			return resp, nil, err
+		}
+		return resp, []Write{{Delete: true, Resource: ep.Resource, Namespace: metaString(live, "namespace"), Name: metaString(live, "name"), Object: live}}, err
+	}
 	if value.Equal(obj, live) {
 		// GuaranteedUpdate writes nothing when the bytes do not change.
 		resp, err := h.respond(200, h.responseObject(obj))
@@ -432,6 +443,43 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 }
 
 var errNoScale = fmt.Errorf("no scale subresource")
+
+// deletedByUpdate is genericregistry's ShouldDeleteDuringUpdate: the update leaves no finalizer on
+// an object whose deletion was requested, with no grace period left (deletionGracePeriodSeconds
+// 0 or unset).
+func deletedByUpdate(obj, live map[string]any) bool {
+	if fs, _ := metaOf(obj)["finalizers"].([]any); len(fs) > 0 {
+		return false
+	}
+	lm := metaOf(live)
+	if lm["deletionTimestamp"] == nil {
+		return false
+	}
+	g, ok := lm["deletionGracePeriodSeconds"].(int64)
+	return !ok || g == 0
+}
+
+// readBackDefaults is what decoding the created object back from storage adds to it, where the
+// strategy reset a field its version's defaults fill: a PersistentVolumeClaim's and a
+// PersistentVolume's status.phase is Pending (SetDefaults_PersistentVolumeClaim and
+// SetDefaults_PersistentVolume, run on the stored bytes after PrepareForCreate emptied the
+// status; recorded: kinds/pvc-create). obj is the handler's own.
+func readBackDefaults(ep *endpoint, obj map[string]any) map[string]any {
+	if ep.gvk.Group != "" || ep.Subresource != "" || (ep.gvk.Kind != "PersistentVolumeClaim" && ep.gvk.Kind != "PersistentVolume") {
+		return obj
+	}
+	st, _ := obj["status"].(map[string]any)
+	if p, _ := st["phase"].(string); p != "" {
+		return obj
+	}
+	c := make(map[string]any, len(st)+1)
+	for k, v := range st {
+		c[k] = v
+	}
+	c["phase"] = "Pending"
+	obj["status"] = c
+	return obj
+}
 
 // appendNew appends to errs the errors of more whose text errs does not hold.
 func appendNew(errs, more field.ErrorList) field.ErrorList {
