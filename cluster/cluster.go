@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/controllers/replicaset"
 	"github.com/writepath/writepath/gc"
 	"github.com/writepath/writepath/registry"
@@ -91,6 +92,11 @@ type Options struct {
 // registry.Handle over them, writes serialised, the controllers run after writes. Safe for
 // concurrent use.
 type Cluster struct {
+	// crds holds the CRDs parsed from storage, by name, with their compiled CEL rules: a
+	// request to a custom resource parses its CRD and compiles its rules once per stored
+	// version of the CRD, not on every request.
+	crds crdCache
+
 	store Store
 	clock Clock
 	ctrl  Controllers
@@ -528,12 +534,58 @@ func (w *world) CRD(ctx context.Context, group, resource string) (*schema.CRD, e
 	if err != nil {
 		return nil, err
 	}
+	return w.c.crds.parse(resource+"."+group, o), nil
+}
+
+// CELValidators implements registry.CELCache: the compiled rules of a CRD the cache parsed.
+func (w *world) CELValidators(crd *schema.CRD) *cel.Validators { return w.c.crds.validators(crd) }
+
+// crdCache is the cluster's parsed CRDs and their CEL validators, each kept until the CRD is
+// stored again (a new parse, with fresh validators) or deleted; safe for concurrent use.
+type crdCache struct {
+	mu sync.Mutex
+	m  map[string]*crdEntry // by name
+}
+
+type crdEntry struct {
+	rev int64
+	crd *schema.CRD // nil when the stored CRD does not parse
+	cel *cel.Validators
+}
+
+// parse returns the CRD stored as o, parsed once per mod revision; nil for one that no longer
+// parses (it serves nothing).
+func (c *crdCache) parse(name string, o Object) *schema.CRD {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[name]; ok && e.rev == o.ModRevision && o.ModRevision != 0 {
+		return e.crd
+	}
 	crd, err := schema.FromCRD(o.Value)
 	if err != nil {
-		return nil, nil // a stored CRD that no longer parses serves nothing
+		crd = nil
 	}
-	return crd, nil
+	if c.m == nil || len(c.m) >= maxCachedCRDs {
+		c.m = map[string]*crdEntry{} // a bound for stores with very many CRDs; they are parsed again as used
+	}
+	c.m[name] = &crdEntry{rev: o.ModRevision, crd: crd, cel: &cel.Validators{}}
+	return crd
 }
+
+// validators returns the validators of a CRD parse returned, nil for another CRD value.
+func (c *crdCache) validators(crd *schema.CRD) *cel.Validators {
+	if crd == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[crd.Name]; ok && e.crd == crd {
+		return e.cel
+	}
+	return nil
+}
+
+const maxCachedCRDs = 10_000
 
 // Admission returns the stored admissionregistration.k8s.io/v1 objects and, as params, the
 // objects of every kind a policy names as its paramKind.

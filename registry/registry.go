@@ -118,6 +118,14 @@ type World interface {
 	NextResourceVersion() string
 }
 
+// CELCache is what a World that keeps compiled CEL rules across requests implements: the
+// validators of the CRD a request writes a custom resource of. A World without it gets the
+// rules compiled on every write (cel.ValidateCustomResource). The cache is the World's: it lives
+// as long as the World keeps the CRD.
+type CELCache interface {
+	CELValidators(crd *schema.CRD) *cel.Validators
+}
+
 // AdmissionConfig is the admission configuration a World serves.
 type AdmissionConfig struct {
 	// Objects are the admissionregistration.k8s.io/v1 objects: ValidatingAdmissionPolicy,

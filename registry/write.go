@@ -206,7 +206,12 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		default:
 			errs = v.ValidateUpdate(obj, old)
 		}
-		r := cel.ValidateCustomResource(h.ctx, v, obj, old, errs)
+		var r cel.Result
+		if cc, ok := h.w.(CELCache); ok && cc.CELValidators(ep.crd) != nil {
+			r = cc.CELValidators(ep.crd).ValidateCustomResource(h.ctx, v, obj, old, errs)
+		} else {
+			r = cel.ValidateCustomResource(h.ctx, v, obj, old, errs)
+		}
 		errs = append(errs, r.Errors...)
 		h.warnings = append(h.warnings, r.Warnings...)
 		if len(errs) > 0 {
