@@ -278,13 +278,19 @@ func (ix *workloadIndex) drain(res Prefix, sync func(Key) error) error {
 	return nil
 }
 
-// sortedKeys returns the keys of s in key order.
-func sortedKeys(s map[Key]struct{}) []Key {
-	out := make([]Key, 0, len(s))
-	for k := range s {
-		out = append(out, k)
+// keyList collects keys, some perhaps more than once, for sorted: a slice where a set would
+// allocate a map per sync over thousands of Pods.
+type keyList []Key
+
+// sorted returns the keys collected, each once, by sortKey.
+func (l keyList) sorted() []Key {
+	sort.Slice(l, func(i, j int) bool { return sortKey(l[i]) < sortKey(l[j]) })
+	out := l[:0]
+	for _, k := range l {
+		if len(out) == 0 || k != out[len(out)-1] {
+			out = append(out, k)
+		}
 	}
-	sort.Slice(out, func(i, j int) bool { return sortKey(out[i]) < sortKey(out[j]) })
 	return out
 }
 

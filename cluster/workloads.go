@@ -353,16 +353,16 @@ func (c *Cluster) deploymentInputs(ctx context.Context, k Key, d map[string]any)
 		pods, err = c.sharedNamespace(ctx, Prefix{Resource: "pods", Namespace: k.Namespace})
 		return rss, pods, err
 	}
-	rsKeys := map[Key]struct{}{}
+	var rsKeys keyList
 	for rk := range ix.controlled[metaString(d, "uid")] {
 		if nsPrefix(rk) == nsPrefix(Key{Group: "apps", Resource: "replicasets", Namespace: k.Namespace}) {
-			rsKeys[rk] = struct{}{}
+			rsKeys = append(rsKeys, rk)
 		}
 	}
 	for rk := range ix.orphans[Prefix{Group: "apps", Resource: "replicasets", Namespace: k.Namespace}] {
-		rsKeys[rk] = struct{}{}
+		rsKeys = append(rsKeys, rk)
 	}
-	if rss, err = c.sharedGetAll(ctx, sortedKeys(rsKeys)); err != nil {
+	if rss, err = c.sharedGetAll(ctx, rsKeys.sorted()); err != nil {
 		return nil, nil, err
 	}
 	spec, _ := d["spec"].(map[string]any)
@@ -370,15 +370,15 @@ func (c *Cluster) deploymentInputs(ctx context.Context, k Key, d map[string]any)
 	if strategy["type"] == "RollingUpdate" {
 		return rss, nil, nil
 	}
-	podKeys := map[Key]struct{}{}
+	var podKeys keyList
 	for _, rs := range rss {
 		for pk := range ix.controlled[metaString(rs, "uid")] {
 			if nsPrefix(pk) == nsPrefix(Key{Resource: "pods", Namespace: k.Namespace}) {
-				podKeys[pk] = struct{}{}
+				podKeys = append(podKeys, pk)
 			}
 		}
 	}
-	pods, err = c.sharedGetAll(ctx, sortedKeys(podKeys))
+	pods, err = c.sharedGetAll(ctx, podKeys.sorted())
 	return rss, pods, err
 }
 
@@ -404,16 +404,16 @@ func (c *Cluster) replicaSetInput(ctx context.Context, k Key, rs map[string]any,
 			return in, err
 		}
 	} else {
-		podKeys := map[Key]struct{}{}
+		var podKeys keyList
 		for pk := range ix.controlled[metaString(rs, "uid")] {
 			if nsPrefix(pk) == podsNS {
-				podKeys[pk] = struct{}{}
+				podKeys = append(podKeys, pk)
 			}
 		}
 		for pk := range ix.orphans[podsNS] {
-			podKeys[pk] = struct{}{}
+			podKeys = append(podKeys, pk)
 		}
-		pods, err := c.sharedGetAll(ctx, sortedKeys(podKeys))
+		pods, err := c.sharedGetAll(ctx, podKeys.sorted())
 		if err != nil {
 			return in, err
 		}
@@ -421,13 +421,13 @@ func (c *Cluster) replicaSetInput(ctx context.Context, k Key, rs map[string]any,
 	}
 	if ctrl := controllerUID(rs); ctrl != "" {
 		rsNS := nsPrefix(k)
-		sibKeys := map[Key]struct{}{}
+		var sibKeys keyList
 		for sk := range ix.controlled[ctrl] {
 			if nsPrefix(sk) == rsNS {
-				sibKeys[sk] = struct{}{}
+				sibKeys = append(sibKeys, sk)
 			}
 		}
-		sibs, err := c.sharedGetAll(ctx, sortedKeys(sibKeys))
+		sibs, err := c.sharedGetAll(ctx, sibKeys.sorted())
 		if err != nil {
 			return in, err
 		}
