@@ -470,6 +470,20 @@ func str(op map[string]json.RawMessage, k string) (string, bool) {
 	return s, true
 }
 
+// source is a move's or a copy's "from": its container, key and value.
+func source(root *node, op map[string]json.RawMessage) (container, string, *node, error) {
+	from, ok := str(op, "from")
+	if !ok {
+		return container{}, "", nil, errNotApplied
+	}
+	c, key, ok := findObject(root, from)
+	if !ok {
+		return container{}, "", nil, errNotApplied
+	}
+	v, err := c.get(key)
+	return c, key, v, err
+}
+
 // applyOp applies one operation to the document root and returns the root (a new one when the
 // operation replaces the whole document).
 func applyOp(root *node, op map[string]json.RawMessage) (*node, error) {
@@ -518,15 +532,7 @@ func applyOp(root *node, op map[string]json.RawMessage) (*node, error) {
 		}
 		return root, c.set(key, value(op))
 	case "move":
-		from, ok := str(op, "from")
-		if !ok {
-			return nil, errNotApplied
-		}
-		c, key, ok := findObject(root, from)
-		if !ok {
-			return nil, errNotApplied
-		}
-		v, err := c.get(key)
+		c, key, v, err := source(root, op)
 		if err != nil {
 			return nil, err
 		}
@@ -538,20 +544,13 @@ func applyOp(root *node, op map[string]json.RawMessage) (*node, error) {
 		}
 		return root, c.add(key, v)
 	case "copy":
-		from, ok := str(op, "from")
-		if !ok {
-			return nil, errNotApplied
-		}
-		c, key, ok := findObject(root, from)
-		if !ok {
-			return nil, errNotApplied
-		}
-		v, err := c.get(key)
+		_, _, v, err := source(root, op)
 		if err != nil {
 			return nil, err
 		}
 		// The destination is found first: finding it may decode what is copied.
-		if c, key, ok = findObject(root, path); !ok {
+		c, key, ok := findObject(root, path)
+		if !ok {
 			return nil, errNotApplied
 		}
 		if v != nil {
