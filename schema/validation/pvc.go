@@ -161,7 +161,7 @@ func basicResource(p field.Path, v any) field.ErrorList {
 	if !ok {
 		return nil
 	}
-	if n := scaledValue(q, 0); n < 0 {
+	if n := q.ScaledValue(0); n < 0 {
 		return field.ErrorList{field.Invalid(p, n, "must be a valid resource quantity")}
 	}
 	return nil

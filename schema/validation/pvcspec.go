@@ -125,7 +125,7 @@ func ClaimSpecWarnings(p field.Path, spec map[string]any) []string {
 	res := mapOf(spec["resources"])
 	for _, k := range []string{"requests", "limits"} {
 		q, ok := qtyOrZero(mapOf(res[k])["storage"])
-		if ok && scaledValue(q, -3)%1000 != 0 {
+		if ok && q.ScaledValue(-3)%1000 != 0 {
 			ws = append(ws, fmt.Sprintf("%s: fractional byte value %q is invalid, must be an integer", p.Child("resources", k).Key("storage"), q.String()))
 		}
 	}

@@ -2,8 +2,6 @@ package validation
 
 import (
 	"fmt"
-	"math"
-	"math/big"
 	"sort"
 	"strings"
 
@@ -110,29 +108,6 @@ func qty(v any) (quantity.Quantity, bool) {
 	return quantity.Quantity{}, false
 }
 
-// scaledValue is resource.Quantity.ScaledValue: the value in units of 10^scale, rounded away
-// from zero, saturated at the int64 range.
-func scaledValue(q quantity.Quantity, scale int32) int64 {
-	r, _ := q.RoundUp(scale)
-	if v, ok := r.AsInt64(); ok && scale == 0 {
-		return v
-	}
-	rat := r.Rat()
-	if scale > 0 {
-		rat.Quo(rat, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)))
-	} else if scale < 0 {
-		rat.Mul(rat, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-scale)), nil)))
-	}
-	n := new(big.Int).Quo(rat.Num(), rat.Denom())
-	if n.IsInt64() {
-		return n.Int64()
-	}
-	if n.Sign() < 0 {
-		return math.MinInt64
-	}
-	return math.MaxInt64
-}
-
 // ValidateResourceQuantityValue is ValidateResourceQuantityValue: not negative, whole for
 // integer resources.
 func ValidateResourceQuantityValue(p field.Path, name string, q quantity.Quantity) field.ErrorList {
@@ -140,7 +115,7 @@ func ValidateResourceQuantityValue(p field.Path, name string, q quantity.Quantit
 	if q.Sign() < 0 {
 		errs = append(errs, field.Invalid(p, q.String(), "must be greater than or equal to 0"))
 	}
-	if isIntegerResource(name) && scaledValue(q, -3)%1000 != 0 {
+	if isIntegerResource(name) && q.ScaledValue(-3)%1000 != 0 {
 		errs = append(errs, field.Invalid(p, quantityValue{q}, "must be an integer"))
 	}
 	return errs
@@ -155,14 +130,14 @@ func (v quantityValue) MarshalJSON() ([]byte, error) { return v.q.MarshalJSON() 
 // hugePageDivisible is helper.IsHugePageResourceValueDivisible.
 func hugePageDivisible(name string, q quantity.Quantity) bool {
 	page, err := quantity.Parse(strings.TrimPrefix(name, "hugepages-"))
-	if err != nil || page.Sign() <= 0 || scaledValue(page, -3)%1000 != 0 {
+	if err != nil || page.Sign() <= 0 || page.ScaledValue(-3)%1000 != 0 {
 		return false
 	}
-	pv := scaledValue(page, 0)
+	pv := page.ScaledValue(0)
 	if pv == 0 {
 		return false
 	}
-	return scaledValue(q, 0)%pv == 0
+	return q.ScaledValue(0)%pv == 0
 }
 
 // resourceRequirements is validateResourceRequirements with the resource name rule nameFn.

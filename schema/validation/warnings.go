@@ -132,7 +132,7 @@ func podSpecWarnings(base *field.Path, spec, meta map[string]any) []string {
 	}
 	oh := mapOf(spec["overhead"])
 	for _, r := range []string{"memory", "ephemeral-storage"} {
-		if q, ok := qty(oh[r]); ok && has(oh, r) && scaledValue(q, -3)%1000 != 0 {
+		if q, ok := qty(oh[r]); ok && has(oh, r) && q.ScaledValue(-3)%1000 != 0 {
 			w = append(w, fmt.Sprintf("%s: fractional byte value %q is invalid, must be an integer", child(base, "spec", "overhead").Key(r), q.String()))
 		}
 	}
@@ -163,7 +163,7 @@ func podSpecWarnings(base *field.Path, spec, meta map[string]any) []string {
 		for _, r := range []string{"memory", "ephemeral-storage"} {
 			for _, kind := range []string{"limits", "requests"} {
 				l := mapOf(res[kind])
-				if q, ok := qty(l[r]); ok && has(l, r) && scaledValue(q, -3)%1000 != 0 {
+				if q, ok := qty(l[r]); ok && has(l, r) && q.ScaledValue(-3)%1000 != 0 {
 					w = append(w, fmt.Sprintf("%s: fractional byte value %q is invalid, must be an integer", cp.Child("resources", kind).Key(r), q.String()))
 				}
 			}
