@@ -206,16 +206,26 @@ func (w *protobufWatchWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (w *protobufWatchWriter) frame(line []byte) error {
+// watchLine decodes one line of the JSON watch stream into its event type and object; blank is
+// true for an empty line (which carries no event).
+func watchLine(line []byte) (typ string, obj map[string]any, blank bool, err error) {
 	if len(bytes.TrimSpace(line)) == 0 {
-		return nil
+		return "", nil, true, nil
 	}
 	ev, err := codec.DecodeObject(line)
 	if err != nil {
+		return "", nil, false, err
+	}
+	typ, _ = ev["type"].(string)
+	obj, _ = ev["object"].(map[string]any)
+	return typ, obj, false, nil
+}
+
+func (w *protobufWatchWriter) frame(line []byte) error {
+	typ, obj, blank, err := watchLine(line)
+	if blank || err != nil {
 		return err
 	}
-	typ, _ := ev["type"].(string)
-	obj, _ := ev["object"].(map[string]any)
 	frame, err := protobuf.EncodeWatchEvent(typ, obj)
 	if err != nil {
 		return err

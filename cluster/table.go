@@ -444,15 +444,10 @@ func (w *tableWatchWriter) Write(p []byte) (int, error) {
 }
 
 func (w *tableWatchWriter) event(line []byte) error {
-	if len(bytes.TrimSpace(line)) == 0 {
-		return nil
-	}
-	ev, err := codec.DecodeObject(line)
-	if err != nil {
+	typ, obj, blank, err := watchLine(line)
+	if blank || err != nil {
 		return err
 	}
-	typ, _ := ev["type"].(string)
-	obj, _ := ev["object"].(map[string]any)
 	if obj != nil {
 		// As the apiserver's watchEmbeddedEncoder: a Status goes as it is, an object that
 		// does not convert goes untransformed, and after the first object encoded (whatever
