@@ -12,6 +12,7 @@ import (
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
+	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 )
@@ -145,8 +146,7 @@ func applyNative(v ref.Val) (any, error) {
 		out, _, err := convertMembers(v, applyNative, nil)
 		return out, err
 	}
-	switch v.(type) {
-	case *goList, *goMap, *goStruct:
+	if cel.IsTyped(v) {
 		// A typed value (a MutatingAdmissionPolicy's param) is no literal:
 		// the plugin converts its members recursively, so a nil field inside
 		// it is CEL null at any depth.

@@ -1,7 +1,6 @@
 package admission
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -118,7 +117,7 @@ func paramCELValue(param map[string]any, pk *paramKind, mutating bool) any {
 	}
 	delete(stored, "apiVersion")
 	delete(stored, "kind")
-	return typedFromSchema(stored, node)
+	return cel.TypedValueOf(stored, node)
 }
 
 func paramName(param map[string]any) string {
@@ -208,60 +207,6 @@ func normalizeStored(v any, n *openAPINode) any {
 	return v
 }
 
-// typedFromSchema is SchemalessTypedToVal of the Go value whose unstructured
-// form is v: objects with properties are Go structs, objects with
-// additionalProperties Go maps, arrays Go slices; what marshals itself
-// (quantities, times, int-or-strings, raw extensions) is plain.
-func typedFromSchema(v any, n *openAPINode) ref.Val {
-	if v == nil {
-		return types.NullValue
-	}
-	if n == nil || n.IntOrString || n.Format == "int-or-string" {
-		return sortedAdapter{}.NativeToValue(v)
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		switch {
-		case n.Props != nil:
-			fields := make(map[string]ref.Val, len(x))
-			for k, e := range x {
-				fields[k] = typedFromSchema(e, n.Props[k])
-			}
-			return &goStruct{fields: fields, raw: x, goType: goTypeName(n.GoName)}
-		case n.Additional != nil:
-			vals := make(map[string]ref.Val, len(x))
-			for k, e := range x {
-				vals[k] = typedFromSchema(e, n.Additional)
-			}
-			return &goMap{vals: vals}
-		}
-		// RawExtension, FieldsV1: marshalled by themselves, plain.
-		return sortedAdapter{}.NativeToValue(x)
-	case []any:
-		if n.Type != "array" {
-			return sortedAdapter{}.NativeToValue(x)
-		}
-		elems := make([]ref.Val, len(x))
-		for i, e := range x {
-			elems[i] = typedFromSchema(e, n.Items)
-		}
-		return &goList{elems: elems}
-	}
-	return sortedAdapter{}.NativeToValue(v)
-}
-
-// goTypeName is how reflect prints the Go type of an OpenAPI definition:
-// its package's name (the segment before the type's) and the type's
-// ("io.k8s.api.core.v1.ServiceStatus" is v1.ServiceStatus).
-func goTypeName(def string) string {
-	i := strings.LastIndexByte(def, '.')
-	if i < 0 {
-		return ""
-	}
-	j := strings.LastIndexByte(def[:i], '.')
-	return def[j+1:]
-}
-
 // jsonPatchValue is the value of a JSONPatch operation as JSON: the
 // apiserver converts it to a structpb.Value, which a typed param's struct,
 // map or list (anywhere in the value) refuses, with its own words.
@@ -277,17 +222,10 @@ func jsonPatchValue(v ref.Val) (any, error) {
 const jsonValueType = "*structpb.Value"
 
 func typedJSONError(v ref.Val) error {
+	if err := cel.TypedConversionError(v, jsonValueType); err != nil {
+		return err
+	}
 	switch x := v.(type) {
-	case *goStruct:
-		name := x.goType
-		if name == "" {
-			name = "map"
-		}
-		return fmt.Errorf("type conversion error from struct type %s to %s", name, jsonValueType)
-	case *goMap:
-		return fmt.Errorf("type conversion error from '%s' to '%s'", x.Type(), jsonValueType)
-	case *goList:
-		return fmt.Errorf("type conversion error from '%s' to '%s'", x.Type(), jsonValueType)
 	case traits.Mapper:
 		for it := x.Iterator(); it.HasNext() == types.True; {
 			if err := typedJSONError(x.Get(it.Next())); err != nil {

@@ -233,7 +233,7 @@ type requestValues struct {
 
 func (rv *requestValues) requestValue() any {
 	if rv.request == nil {
-		rv.request = typedValue(celRequest(rv.req), requestShape)
+		rv.request = cel.RequestValue(celRequest(rv.req))
 	}
 	return rv.request
 }
@@ -601,7 +601,7 @@ func namespaceValue(ns map[string]any) any {
 		}
 		st["conditions"] = out
 	}
-	return typedValue(map[string]any{"metadata": m, "spec": spec, "status": st}, namespaceShape)
+	return cel.NamespaceValue(map[string]any{"metadata": m, "spec": spec, "status": st})
 }
 
 // emptyJSON is encoding/json's omitempty test on a decoded value.

@@ -2,7 +2,9 @@
 // compatibility version (cel-go options, the cel-go extension libraries it enables, and the
 // Kubernetes libraries lists, regex, urls, ip, cidr, quantity, semver, format and the
 // authorizer's call shape), their static and runtime cost prices, the CEL types and values of
-// structural schemas, and the evaluation of CRD x-kubernetes-validations rules as apiextensions'
+// structural schemas (ValueOf), the values admission expressions see (UnstructuredValue for
+// unstructured content; RequestValue, NamespaceValue and TypedValueOf for typed Go objects, as
+// SchemalessTypedToVal gives them), and the evaluation of CRD x-kubernetes-validations rules as apiextensions'
 // schema/cel validator does it (messages, messageExpression, reason, fieldPath, transition rules
 // and optionalOldSelf, ratcheting, per-call and per-request cost budgets), plus the checks the
 // apiserver runs on those rules when a CRD is written (compilation, oldSelf correlation, static

@@ -1,4 +1,4 @@
-package admission
+package cel
 
 import (
 	"testing"
@@ -11,10 +11,10 @@ import (
 // A map reaches CEL without an allocation, and iterates in sorted key order.
 func TestSortedMap(t *testing.T) {
 	m := map[string]any{"b": int64(2), "a": int64(1), "c": map[string]any{"z": "1", "y": "2"}}
-	allocs := testing.AllocsPerRun(100, func() { _ = sortedAdapter{}.NativeToValue(m) })
+	allocs := testing.AllocsPerRun(100, func() { _ = UnstructuredValue(m) })
 	assert.Zero(t, allocs, "allocations of NativeToValue(map)")
 
-	v := sortedAdapter{}.NativeToValue(m).(traits.Mapper)
+	v := UnstructuredValue(m).(traits.Mapper)
 	var keys []string
 	for it := v.Iterator(); it.HasNext() == types.True; {
 		keys = append(keys, string(it.Next().(types.String)))

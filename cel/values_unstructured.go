@@ -1,4 +1,4 @@
-package admission
+package cel
 
 import (
 	"reflect"
@@ -8,6 +8,12 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 )
+
+// UnstructuredValue converts an object-model value for CEL without a schema, as the admission
+// plugins hand unstructured content (object, oldObject, params of custom kinds) to their
+// expressions: cel-go's DefaultTypeAdapter, except that maps iterate in sorted key order
+// (sortedAdapter). The value is read, never modified.
+func UnstructuredValue(v any) ref.Val { return sortedAdapter{}.NativeToValue(v) }
 
 // sortedAdapter converts object-model values for CEL as cel-go's DefaultTypeAdapter does, except
 // that maps iterate in sorted key order. The apiserver iterates a Go map in random order, so an
