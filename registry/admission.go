@@ -120,6 +120,7 @@ func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name s
 	}
 	res, err := p.mutating.Admit(h.ctx, h.admissionRequest(op, obj, old, name))
 	h.warnings = append(h.warnings, res.RawWarnings...)
+	h.recordAudit(res)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +166,19 @@ func (h *handler) validate(op admission.Operation, obj, old map[string]any, name
 	}
 	res, err := p.validating.Admit(h.ctx, h.admissionRequest(op, obj, old, name))
 	h.warnings = append(h.warnings, res.RawWarnings...)
+	h.recordAudit(res)
 	return err
+}
+
+// recordAudit keeps what an admission phase recorded for the request's audit event.
+func (h *handler) recordAudit(res admission.Result) {
+	h.audit.Patches = append(h.audit.Patches, res.Patches...)
+	for k, v := range res.AuditAnnotations {
+		if h.audit.Annotations == nil {
+			h.audit.Annotations = map[string]string{}
+		}
+		h.audit.Annotations[k] = v
+	}
 }
 
 // namespaceLifecycle is the NamespaceLifecycle plugin on create: the namespace must exist and not

@@ -30,6 +30,7 @@ type handler struct {
 	ep       *endpoint
 	dryRun   bool
 	warnings []string
+	audit    Audit
 	// patchUnknown says a strategic merge patch of a built-in kind holds unknown fields (set
 	// while ApplyStrategic decodes it; see patchHasUnknown).
 	patchUnknown bool
@@ -79,12 +80,14 @@ func Handle(ctx context.Context, w World, req Request) (Response, []Write, error
 			resp = h.errorResponse(status.InternalError(err))
 			resp.Reset = true
 		}
+		resp.Audit = h.audit
 		return resp, nil, nil
 	}
 	if h.dryRun {
 		writes = nil
 	}
 	out.Warnings = headerWarnings(h.warnings)
+	out.Audit = h.audit
 	return out, writes, nil
 }
 

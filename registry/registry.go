@@ -77,6 +77,18 @@ type Response struct {
 	// Selection is, for a list, the label and field selection the request made, so that a
 	// caller serving a watch filters its events the same way.
 	Selection Selection
+	// Audit is what admission added to the request's audit event: not sent to the client.
+	Audit Audit
+}
+
+// Audit is what admission recorded for a request, as the apiserver's audit event holds it: the
+// mutators that changed the object (in the order they ran, mutating phase of every attempt) and
+// the audit annotations webhooks and policies added (a later value of a key wins). It is kept on
+// error responses too: a request denied by a validating policy still carries the annotations of
+// the policies before it.
+type Audit struct {
+	Patches     []admission.Mutation
+	Annotations map[string]string
 }
 
 // Write is one change to storage the request makes. Writes are returned in the order the

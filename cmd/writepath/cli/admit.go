@@ -7,11 +7,12 @@ import (
 	"sort"
 	"strings"
 
+	"net/url"
+
 	"github.com/writepath/writepath/admission"
-	"github.com/writepath/writepath/conversion"
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/validation"
 	"github.com/writepath/writepath/registry"
-	"github.com/writepath/writepath/schema"
 )
 
 type multiFlag []string
@@ -27,11 +28,15 @@ func runAdmit(e *env, args []string) int {
 	var o output
 	var policies, params, namespaces, crdFiles multiFlag
 	f := e.flags("admit -f OBJECT [--old OLD] [--operation CREATE|UPDATE|DELETE] --policy FILE [--params FILE] [--namespace-object FILE] [-n NAMESPACE] [--crd FILE] [--webhook-url URL] [-o yaml|json]\n       writepath admit --type-check --policy FILE [--crd FILE] [-o yaml|json]",
-		`Run a write through kube-apiserver 1.37's admission chain: NamespaceLifecycle (when
+		`Run a write through kube-apiserver 1.37's request path, admission included: the object is
+sent as a create (an update with --old, a delete with --operation DELETE) through the same path
+as every request (registry.Handle): decoded into its kind (the typed round trip: a ConfigMap's
+data: null is dropped before a policy sees it), defaulted, then NamespaceLifecycle (when
 namespaces are given), MutatingAdmissionPolicies and mutating webhooks (with reinvocation),
-ObjectMeta validation, then ValidatingAdmissionPolicies and validating webhooks, with the
-apiserver's matching (rules, namespace and object selectors, match conditions), params,
-failure policies and messages.
+ObjectMeta and the kind's own validation, then ValidatingAdmissionPolicies and validating
+webhooks, with the apiserver's matching (rules, namespace and object selectors, match
+conditions), params, failure policies and messages. Requests carry user admin in group
+system:masters unless --user/--group say otherwise.
 
 --policy files hold admissionregistration.k8s.io/v1 objects: ValidatingAdmissionPolicy,
 MutatingAdmissionPolicy, their bindings, and webhook configurations (called over HTTPS with
@@ -50,8 +55,9 @@ refuses a write into a namespace missing from them). The spelling of earlier ver
 --namespace FILE, still reads FILE as --namespace-object when FILE exists and is not a
 namespace name (a file named like a namespace, such as "demo", is refused as ambiguous).
 
-Prints the admitted object, then on stderr the patches each mutator applied, the warnings
-("Warning: ...") and the audit annotations. Exit status 1 if admission rejects the write.
+Prints the object as the server would store it (managedFields hidden), then on stderr the
+patches each mutator applied, the warnings ("Warning: ...") and the audit annotations. Exit
+status 1 if the server would refuse the write (admission, validation, a conflict).
 
 --type-check prints, for each ValidatingAdmissionPolicy of the --policy files, the
 status.typeChecking kube-controller-manager would write: its expressions compiled against the
@@ -76,7 +82,11 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 	f.StringVar(&ns, "n", "", "the request `NAMESPACE` (default: the object's, else default); --namespace FILE of earlier versions is --namespace-object FILE")
 	f.Var(&crdFiles, "crd", "`FILE` with CustomResourceDefinitions served (repeatable)")
 	webhookURL := f.String("webhook-url", "", "send every webhook call to `URL`")
-	user := f.String("user", "", "the requesting user's `NAME`")
+	user := f.String("user", "admin", "the requesting user's `NAME`")
+	var groups fileList
+	f.Var(&groups, "group", "a `GROUP` of the user (repeatable; default system:masters and system:authenticated)")
+	now := f.String("now", "", "`TIME` (RFC 3339) of the request: creationTimestamp (default: the current time)")
+	uid := f.String("uid", "", "the `UID` a create gets (default: a random UUID)")
 	var dry dryRunFlag
 	f.Var(&dry, "dry-run", "`none|server`: server (or bare) is dryRun=All: webhooks with side effects refuse the request")
 	dryRun := new(bool)
@@ -152,10 +162,11 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 		return e.fail(err)
 	}
 	obj, old = objs[0], objs[1]
-	// ObjectMeta is validated as the registry validates it, between the phases.
-	cfg := admission.Config{Validate: registry.ValidateObjectMeta}
-	// Objects are sorted by kind whichever flag named their file: admission
-	// configuration, namespaces, and params (anything else).
+	// The world: the CRDs served, the admission configuration, params and namespaces (sorted by
+	// kind whichever flag named their file), and the stored object of an update or delete.
+	var world []map[string]any
+	world = append(world, crdDocs...)
+	namespacesGiven := false
 	for _, files := range [][]string{policies, params, namespaces} {
 		for _, file := range files {
 			docs, err := e.readObjects([]string{file})
@@ -164,63 +175,128 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 			}
 			for _, d := range docs {
 				av, _ := d["apiVersion"].(string)
-				switch {
-				case strings.HasPrefix(av, "admissionregistration.k8s.io/"):
-					cfg.Objects = append(cfg.Objects, d)
-				case av == "v1" && d["kind"] == "Namespace":
-					cfg.Namespaces = append(cfg.Namespaces, d)
-				default:
-					cfg.Params = append(cfg.Params, d)
+				if av == "v1" && d["kind"] == "Namespace" {
+					namespacesGiven = true
 				}
+				world = append(world, d)
 			}
 		}
 	}
-	cfg.Builtins.NamespaceLifecycle = len(cfg.Namespaces) > 0
-	cfg.Versions.Converter = conversion.Builtin{}
-	if len(crdDocs) > 0 {
-		if cfg.Versions, err = admitVersions(crdDocs); err != nil {
-			return e.fail(err)
-		}
-	}
 	if *webhookURL != "" {
-		cfg.Objects = withWebhookURL(cfg.Objects, *webhookURL)
+		world = withWebhookURL(world, *webhookURL)
 	}
 	ref := obj
 	if ref == nil {
 		ref = old
 	}
-	req, err := admitRequest(ref, operation, cfg.Versions.CRDs)
+	crdDoc, err := crdFor(crdDocs, ref)
 	if err != nil {
 		return e.fail(err)
 	}
-	req.Object, req.OldObject, req.DryRun = obj, old, *dryRun
-	req.UserInfo.Username = *user
-	chain, err := admission.New(cfg)
+	if crdDoc == nil && !isBuiltin(ref) {
+		// A kind no --crd serves: a stand-in CRD that keeps every field, namespaced when the
+		// object is.
+		md, _ := ref["metadata"].(map[string]any)
+		objNS, _ := md["namespace"].(string)
+		crdDoc = standInCRD(ref, objNS != "", false)
+		world = append(world, crdDoc)
+	}
+	md, _ := ref["metadata"].(map[string]any)
+	reqNS, _ := md["namespace"].(string)
+	t, err := endpointOf(ref, crdDoc, reqNS, operation != admission.Create, "")
+	if err != nil {
+		return e.fail(err)
+	}
+	method, body := "POST", []byte(nil)
+	if obj != nil {
+		sent := obj
+		if old != nil {
+			// An edit of the stored object carries its resourceVersion.
+			omd, _ := old["metadata"].(map[string]any)
+			if rv, _ := md["resourceVersion"].(string); rv == "" {
+				sent = shallowObject(obj)
+				m := make(map[string]any, len(md)+1)
+				for k, v := range md {
+					m[k] = v
+				}
+				m["resourceVersion"] = "1"
+				if orv, _ := omd["resourceVersion"].(string); orv != "" {
+					m["resourceVersion"] = orv
+				}
+				sent["metadata"] = m
+			}
+		} else if _, has := md["resourceVersion"]; has {
+			// A create of an object copied from a server: its content, without the
+			// resourceVersion a create refuses.
+			sent = shallowObject(obj)
+			m := make(map[string]any, len(md))
+			for k, v := range md {
+				if k != "resourceVersion" {
+					m[k] = v
+				}
+			}
+			sent["metadata"] = m
+		}
+		if body, err = codec.EncodeJSON(sent); err != nil {
+			return e.fail(&inputError{err: err})
+		}
+	}
+	switch operation {
+	case admission.Update:
+		method = "PUT"
+	case admission.Delete:
+		method = "DELETE"
+	}
+	if old != nil {
+		st, err := stored(old, t.Namespace)
+		if err != nil {
+			return e.fail(err)
+		}
+		world = append(world, st)
+	}
+	reqTime, err := requestTime(*now)
+	if err != nil {
+		return e.fail(err)
+	}
+	newUID := randomUID
+	if *uid != "" {
+		newUID = func() string { return *uid }
+	}
+	w, err := registry.NewStatic(world, registry.StaticOptions{ImplicitNamespaces: !namespacesGiven, UID: newUID, Client: admission.HTTPSClient{}})
 	if err != nil {
 		return e.fail(&inputError{err: err})
 	}
-	res, err := chain.Admit(context.Background(), req)
-	for _, p := range res.Patches {
+	query := url.Values{}
+	if *dryRun {
+		query.Set("dryRun", "All")
+	}
+	if len(groups) == 0 {
+		groups = fileList{"system:masters", "system:authenticated"}
+	}
+	resp, _, err := registry.Handle(context.Background(), w, registry.Request{Method: method, Path: t.Path(), Query: query,
+		ContentType: "application/json", Body: body, Now: reqTime, User: registry.User{Name: *user, Groups: groups}})
+	for _, p := range resp.Audit.Patches {
 		fmt.Fprintf(e.stderr, "Patch (%s, round %d): %s\n", p.Mutator, p.Round, p.Patch)
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(e.stderr, "Warning: %s\n", w)
+	for _, h := range resp.Warnings {
+		fmt.Fprintf(e.stderr, "Warning: %s\n", registry.WarningText(h))
 	}
-	keys := make([]string, 0, len(res.AuditAnnotations))
-	for k := range res.AuditAnnotations {
+	keys := make([]string, 0, len(resp.Audit.Annotations))
+	for k := range resp.Audit.Annotations {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(e.stderr, "Audit annotation: %s: %s\n", k, res.AuditAnnotations[k])
+		fmt.Fprintf(e.stderr, "Audit annotation: %s: %s\n", k, resp.Audit.Annotations[k])
+	}
+	if err == nil {
+		err = responseError(resp)
 	}
 	if err != nil {
 		return e.fail(err)
 	}
-	if res.Object != nil {
-		if err := e.printValue(o, res.Object); err != nil {
-			return e.fail(err)
-		}
+	if err := e.printValue(o, withoutManagedFields(resp.Object)); err != nil {
+		return e.fail(err)
 	}
 	return exitOK
 }
@@ -264,34 +340,6 @@ func admitLegacyNamespace(args []string) ([]string, error) {
 	return out, nil
 }
 
-// admitRequest names the request's kind and resource from the object: the
-// built-in catalogue's plural, a CRD's plural, or the apiserver's plural guess
-// (schema.GuessResource) for other kinds.
-func admitRequest(obj map[string]any, op admission.Operation, crds []*schema.CRD) (admission.Request, error) {
-	av, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	gv, err := schema.ParseAPIVersion(av)
-	if err != nil || kind == "" {
-		return admission.Request{}, &inputError{err: fmt.Errorf("the object needs apiVersion and kind")}
-	}
-	resource, _ := schema.GuessResource(kind)
-	if k, err := schema.Builtin(gv.WithKind(kind)); err == nil && k.Resource != "" {
-		resource = k.Resource
-	}
-	for _, crd := range crds {
-		if crd.Group == gv.Group && crd.Names.Kind == kind {
-			resource = crd.Names.Plural
-		}
-	}
-	md, _ := obj["metadata"].(map[string]any)
-	name, _ := md["name"].(string)
-	ns, _ := md["namespace"].(string)
-	return admission.Request{Operation: op,
-		Kind:     schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind},
-		Resource: schema.GroupVersionResource{Group: gv.Group, Version: gv.Version, Resource: resource},
-		Name:     name, Namespace: ns}, nil
-}
-
 // withWebhookURL points every webhook of the configurations at url (copies).
 func withWebhookURL(objs []map[string]any, url string) []map[string]any {
 	out := make([]map[string]any, len(objs))
@@ -324,35 +372,4 @@ func withWebhookURL(objs []map[string]any, url string) []map[string]any {
 		out[i] = c
 	}
 	return out
-}
-
-// admitVersions reads the --crd documents: their schemas, and a converter
-// that converts custom resources by their CRD's strategy (package
-// conversion: None, or the conversion webhook) and built-in kinds as
-// kube-apiserver does (conversion.Builtin).
-func admitVersions(docs []map[string]any) (admission.Versions, error) {
-	var v admission.Versions
-	var convs []*conversion.Converter
-	for _, d := range docs {
-		crd, err := conversion.FromCRD(d)
-		if err != nil {
-			return v, err
-		}
-		opts := conversion.Options{}
-		if crd.Strategy == conversion.StrategyWebhook {
-			cl, err := conversion.NewClient(crd, conversion.ClientOptions{Timeout: conversion.DefaultTimeout})
-			if err != nil {
-				return v, err
-			}
-			opts.Caller = cl
-		}
-		c, err := conversion.New(crd, opts)
-		if err != nil {
-			return v, err
-		}
-		v.CRDs = append(v.CRDs, crd.Schema)
-		convs = append(convs, c)
-	}
-	v.Converter = conversion.Builtin{CRDs: v.CRDs, Custom: convs}
-	return v, nil
 }

@@ -52,6 +52,12 @@ func admitCases() []cliCase {
 			"--policy", admitCLI + "equivalent-policy.yaml"}, "", exitOK},
 		{"admit-equivalent-hpa", []string{"admit", "-f", "testdata/admission/realcluster-equivalent/hpa/object.yaml",
 			"--policy", admitCLI + "equivalent-hpa-policy.yaml"}, "", exitOK},
+		// The typed round trip before admission: the ConfigMap's data: null is gone when the
+		// policy reads the object, so has(object.data) is false and the create is admitted.
+		{"admit-typed-roundtrip", []string{"admit", "-f", "-", "--policy", admitCLI + "typed-roundtrip-policy.yaml"},
+			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: default}\ndata: null\n", exitOK},
+		{"admit-typed-roundtrip-denied", []string{"admit", "-f", "-", "--policy", admitCLI + "typed-roundtrip-policy.yaml"},
+			"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: default}\ndata: {a: \"1\"}\n", exitNegative},
 		{"admit-invalid-metadata", []string{"admit", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name, namespace: default}\n", exitNegative},
 	}
 }
@@ -76,6 +82,10 @@ func TestAdmitCLI(t *testing.T) {
 	t.Chdir(repoRoot)
 	for _, c := range admitCases() {
 		t.Run(c.name, func(t *testing.T) {
+			if c.exit != exitUsage && c.args[len(c.args)-1] != "--help" {
+				// The server's draws, fixed: the clock and the created object's uid.
+				c.args = append(append([]string(nil), c.args...), "--now", "2026-01-02T03:04:05Z", "--uid", "0f1e2d3c-4b5a-4678-9abc-def012345678")
+			}
 			var stdout, stderr bytes.Buffer
 			code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
 			assert.Equal(t, c.exit, code, "exit code of %v; stderr: %s", c.args, stderr.String())
