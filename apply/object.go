@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -52,58 +53,12 @@ func withoutManagedFields(obj map[string]any) map[string]any {
 	return out
 }
 
-// toModelMap deep-copies a map into the object model, turning every integer kind into int64 and
-// float32 into float64 (callers may build objects with Go's other number types), so results
-// never share memory with inputs and hold only the model's types. It does more than
-// value.DeepCopyMap, which refuses such numbers.
-func toModelMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = toModel(v)
-	}
-	return out
-}
+// toModelMap is value.FromGoMap: a deep copy into the object model (callers may build objects
+// with Go's other number types), so results never share memory with inputs.
+func toModelMap(m map[string]any) map[string]any { return value.FromGoMap(m) }
 
-// toModel is toModelMap for any value.
-func toModel(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		return toModelMap(t)
-	case []any:
-		if t == nil {
-			return t
-		}
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = toModel(x)
-		}
-		return out
-	case int:
-		return int64(t)
-	case int32:
-		return int64(t)
-	case int16:
-		return int64(t)
-	case int8:
-		return int64(t)
-	case uint8:
-		return int64(t)
-	case uint16:
-		return int64(t)
-	case uint32:
-		return int64(t)
-	case uint64:
-		return int64(t)
-	case uint:
-		return int64(t)
-	case float32:
-		return float64(t)
-	}
-	return v
-}
+// toModel is value.FromGo, toModelMap for any value.
+func toModel(v any) any { return value.FromGo(v) }
 
 // equalObjects compares two values of the object model, nil different from empty (the store's
 // DeepEqualWithNilDifferentFromEmpty for unstructured objects).

@@ -13,12 +13,15 @@
 // immutable foreign leaves (decoded quantities) or are known to be well formed; RoundTripJSON
 // copies as an encode and decode through encoding/json would (an integral float64 becomes int64,
 // a nil map or list null), what the patch handlers' objects look like.
+// FromGo (and FromGoMap) copies a value built in Go into the model: every integer kind becomes
+// int64 and float32 float64, where DeepCopy refuses them.
 //
 // # Usage
 //
 //	c, err := value.DeepCopyMap(obj)
 //	shared := value.Clone(decoded)       // maps and lists fresh, leaves shared
 //	rt, err := value.RoundTripJSON(obj)  // float64(2) is int64(2)
+//	m := value.FromGoMap(map[string]any{"replicas": 3}) // int(3) is int64(3)
 //	same := value.Equal(oldObj, newObj)
 //	img, found, err := value.Get(obj, value.NewPath("spec", "containers").Index(0).Key("image"))
 //	obj2, err := value.SetMap(obj, value.NewPath("metadata", "labels", "app"), "web")

@@ -144,6 +144,59 @@ func Clone(v any) any {
 	return v
 }
 
+// FromGoMap deep-copies a map into the object model, turning every integer kind into int64 and
+// float32 into float64 (callers may build objects with Go's other number types), so results
+// never share memory with inputs and hold only the model's types. It does more than
+// DeepCopyMap, which refuses such numbers.
+func FromGoMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = FromGo(v)
+	}
+	return out
+}
+
+// FromGo is FromGoMap for any value.
+func FromGo(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		return FromGoMap(t)
+	case []any:
+		if t == nil {
+			return t
+		}
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = FromGo(x)
+		}
+		return out
+	case int:
+		return int64(t)
+	case int32:
+		return int64(t)
+	case int16:
+		return int64(t)
+	case int8:
+		return int64(t)
+	case uint8:
+		return int64(t)
+	case uint16:
+		return int64(t)
+	case uint32:
+		return int64(t)
+	case uint64:
+		return int64(t)
+	case uint:
+		return int64(t)
+	case float32:
+		return float64(t)
+	}
+	return v
+}
+
 // fastCopy is deepCopy without the path bookkeeping (copying is on every write's hot path);
 // ok is false where deepCopy fails, which then runs for the error and its path.
 func fastCopy(v any, depth int) (any, bool) {
