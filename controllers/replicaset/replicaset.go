@@ -78,12 +78,13 @@ type Expectations struct {
 	Timestamp time.Time
 }
 
-// Satisfied is SatisfiedExpectations: none recorded, all observed, or expired.
-func (e *Expectations) Satisfied(now time.Time) bool {
+// Satisfied is SatisfiedExpectations as a sync with opts sees them (at opts.Now): none
+// recorded, all observed, or expired.
+func (e *Expectations) Satisfied(opts Options) bool {
 	if e == nil {
 		return true
 	}
-	return (e.Add <= 0 && e.Del <= 0) || now.Sub(e.Timestamp) > ExpectationsTimeout
+	return (e.Add <= 0 && e.Del <= 0) || opts.Now.Sub(e.Timestamp) > ExpectationsTimeout
 }
 
 // CreationObserved is the informer seeing one of the expected Pods created (or a
@@ -176,7 +177,7 @@ func Sync(in Input, opts Options) (Result, error) {
 		burst = BurstReplicas
 	}
 	res := Result{Expectations: in.Expectations}
-	needsSync := in.Expectations.Satisfied(opts.Now)
+	needsSync := in.Expectations.Satisfied(opts)
 	sel, err := labels.FromLabelSelector(object.Map(rs, "spec")["selector"])
 	if err != nil {
 		// The controller logs and drops the key: no writes.

@@ -390,7 +390,7 @@ func TestReplicaSetSyncAgainstController(t *testing.T) {
 			}
 			assert.Equal(t, refErr != nil, res.Err != nil, "history %d step %d: error %v vs %v", h, s, refErr, res.Err)
 			// Expectations agree: the reference's are satisfied exactly when ours are.
-			assert.Equal(t, w.refExp.SatisfiedExpectations(logger, "ns/web"), res.Expectations.Satisfied(now), "history %d step %d: expectations", h, s)
+			assert.Equal(t, w.refExp.SatisfiedExpectations(logger, "ns/web"), res.Expectations.Satisfied(wprs.Options{Now: now}), "history %d step %d: expectations", h, s)
 			w.ourExp = res.Expectations
 			w.failNext = 0
 			w.apply(res, logger)
