@@ -58,8 +58,17 @@ func (h *handler) admissionPhases() (*phases, error) {
 		if h.ep.crd != nil {
 			base.Versions.CRDs = []*schema.CRD{h.ep.crd}
 		}
-		// matchPolicy Equivalent converts as the apiserver does.
-		base.Versions.Converter = conversion.Builtin{CRDs: base.Versions.CRDs}
+		// matchPolicy Equivalent converts as the apiserver does: a custom resource by its CRD's
+		// strategy (the conversion webhook when the world gives its converter).
+		conv := conversion.Builtin{CRDs: base.Versions.CRDs}
+		if h.ep.crd != nil {
+			for _, c := range cfg.Converters {
+				if s := c.CRD().Schema; s != nil && s.Name == h.ep.crd.Name {
+					conv.Custom = append(conv.Custom, c)
+				}
+			}
+		}
+		base.Versions.Converter = conv
 		if len(mut) > 0 {
 			c := base
 			c.Objects = mut

@@ -7,6 +7,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/cel"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -150,4 +151,8 @@ type AdmissionConfig struct {
 	Client admission.WebhookClient
 	// Authorizer answers the policies' authorizer variable; nil leaves it undefined.
 	Authorizer cel.Authorizer
+	// Converters convert the custom resources of CRDs whose strategy is Webhook for admission's
+	// matchPolicy Equivalent (a policy or webhook registered for another version sees the object
+	// the CRD's conversion webhook returns); a CRD without one converts as strategy None.
+	Converters []*conversion.Converter
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 )
@@ -21,9 +22,11 @@ type Static struct {
 	opts    StaticOptions
 	objects map[storageKey]map[string]any
 	crds    map[string]*schema.CRD // group/plural
-	rv      int64
-	uids    int
-	names   int
+	// converters are the CRDs' conversion webhooks (StaticOptions.ConversionWebhooks).
+	converters []*conversion.Converter
+	rv         int64
+	uids       int
+	names      int
 }
 
 // StaticOptions configure a Static world.
@@ -39,6 +42,10 @@ type StaticOptions struct {
 	GenerateName func(base string) string
 	// Client calls admission webhooks; nil refuses every call.
 	Client admission.WebhookClient
+	// ConversionWebhooks lets admission's matchPolicy Equivalent call the conversion webhooks of
+	// CRDs whose strategy is Webhook (over HTTPS, trusting their caBundle; conversion.NewClient).
+	// False converts every custom resource as strategy None.
+	ConversionWebhooks bool
 }
 
 type storageKey struct {
@@ -57,6 +64,19 @@ func NewStatic(objs []map[string]any, opts StaticOptions) (*Static, error) {
 				return nil, fmt.Errorf("CustomResourceDefinition %s: %w", metaString(o, "name"), err)
 			}
 			s.crds[crd.Group+"/"+crd.Names.Plural] = crd
+			if opts.ConversionWebhooks {
+				cc, err := conversion.FromCRD(o)
+				if err != nil {
+					return nil, fmt.Errorf("CustomResourceDefinition %s: %w", metaString(o, "name"), err)
+				}
+				if cc.Strategy == conversion.StrategyWebhook {
+					c, err := conversion.New(cc, conversion.Options{})
+					if err != nil {
+						return nil, fmt.Errorf("CustomResourceDefinition %s: %w", metaString(o, "name"), err)
+					}
+					s.converters = append(s.converters, c)
+				}
+			}
 		}
 	}
 	for _, o := range objs {
@@ -219,6 +239,7 @@ func (s *Static) Admission(context.Context) (AdmissionConfig, error) {
 		cfg.Params = append(cfg.Params, o)
 	}
 	cfg.Client = s.opts.Client
+	cfg.Converters = s.converters
 	return cfg, nil
 }
 

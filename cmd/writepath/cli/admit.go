@@ -262,7 +262,7 @@ per rule, wildcards skipped. Exit status 1 if any expression has a warning.`,
 	if *uid != "" {
 		newUID = func() string { return *uid }
 	}
-	w, err := registry.NewStatic(world, registry.StaticOptions{ImplicitNamespaces: !namespacesGiven, UID: newUID, Client: admission.HTTPSClient{}})
+	w, err := registry.NewStatic(world, registry.StaticOptions{ImplicitNamespaces: !namespacesGiven, UID: newUID, Client: admission.HTTPSClient{}, ConversionWebhooks: true})
 	if err != nil {
 		return e.fail(&inputError{err: err})
 	}

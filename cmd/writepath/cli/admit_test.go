@@ -135,3 +135,83 @@ webhooks:
 	assert.Equal(t, exitNegative, code, stderr.String())
 	assert.Equal(t, "Error from server: admission webhook \"gate.example.com\" denied the request: not today\n", stderr.String())
 }
+
+// TestAdmitConversionWebhook: a policy registered for v1 of a CRD whose strategy is Webhook sees a
+// request made through v2 as the CRD's conversion webhook converts it (matchPolicy Equivalent):
+// the webhook moves spec.knob to spec.level, which the policy reads.
+func TestAdmitConversionWebhook(t *testing.T) {
+	calls := 0
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		var review map[string]any
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&review))
+		req := review["request"].(map[string]any)
+		var out []any
+		for _, o := range req["objects"].([]any) {
+			obj := o.(map[string]any)
+			obj["apiVersion"] = req["desiredAPIVersion"]
+			if spec, ok := obj["spec"].(map[string]any); ok && req["desiredAPIVersion"] == "ex.com/v1" {
+				spec["level"] = spec["knob"]
+				delete(spec, "knob")
+			}
+			out = append(out, obj)
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+			"response": map[string]any{"uid": req["uid"], "result": map[string]any{"status": "Success"}, "convertedObjects": out}})
+	}))
+	defer srv.Close()
+	ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}))
+	dir := t.TempDir()
+	crd := fmt.Sprintf(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: dials.ex.com}
+spec:
+  group: ex.com
+  scope: Namespaced
+  names: {plural: dials, singular: dial, kind: Dial, listKind: DialList}
+  conversion:
+    strategy: Webhook
+    webhook:
+      clientConfig: {url: %q, caBundle: %s}
+      conversionReviewVersions: [v1]
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {level: {type: string}}}}}}
+  - name: v2
+    served: true
+    storage: false
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {knob: {type: string}}}}}}
+`, srv.URL+"/convert", ca)
+	policy := `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: level}
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules: [{apiGroups: [ex.com], apiVersions: [v1], operations: [CREATE], resources: [dials]}]
+  validations: [{expression: "object.spec.level == 'high'", message: level must be high}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: level-binding}
+spec: {policyName: level, validationActions: [Deny]}
+`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "crd.yaml"), []byte(crd), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "policy.yaml"), []byte(policy), 0o644))
+	admit := func(knob string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"admit", "-f", "-", "--crd", filepath.Join(dir, "crd.yaml"), "--policy", filepath.Join(dir, "policy.yaml")},
+			strings.NewReader("apiVersion: ex.com/v2\nkind: Dial\nmetadata: {name: d, namespace: default}\nspec: {knob: "+knob+"}\n"), &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+	code, _, stderr := admit("low")
+	assert.Equal(t, exitNegative, code, stderr)
+	assert.Equal(t, "The dials \"d\" is invalid: : ValidatingAdmissionPolicy 'level' with binding 'level-binding' denied request: level must be high\n", stderr)
+	code, stdout, stderr := admit("high")
+	assert.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stdout, "apiVersion: ex.com/v2")
+	assert.Contains(t, stdout, "knob: high")
+	assert.Equal(t, 2, calls, "one conversion to v1 per admission")
+}
