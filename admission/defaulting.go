@@ -10,6 +10,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/status"
 )
 
@@ -39,7 +40,7 @@ const (
 // the patcher's decoding, ConvertToVersion, Default): before, the object the
 // mutator was given, and out, what it made of it, are of kind (the kind the
 // webhook or policy matched the request as). A built-in kind gets the
-// scheme's defaulting (schema.DefaultBuiltin, which also gives the object the
+// scheme's defaulting (defaults.Builtin, which also gives the object the
 // shape its Go type encodes to); a custom resource its CRD's structural
 // defaulting for the version its apiVersion names (the CRD's unstructured
 // defaulter), when the CRD is in Versions.CRDs.
@@ -58,7 +59,7 @@ const (
 // have held after decoding the patched object without defaults).
 //
 // versioned leaves out the internal round trip of a built-in kind
-// (schema.DefaultOptions.SkipInternalRoundTrip): the mutating webhook
+// (defaults.Options.SkipInternalRoundTrip): the mutating webhook
 // dispatcher defaults the versioned object and converts it into the internal
 // object itself, which for a webhook sent another version than the request's
 // is the conversion back to the request's kind, not the kind's round trip.
@@ -68,7 +69,7 @@ func (c *Chain) defaultMutated(kind schema.GroupVersionKind, before, out map[str
 	}
 	sg := schema.GroupVersionKind{Group: kind.Group, Version: kind.Version, Kind: kind.Kind}
 	if _, err := schema.Builtin(sg); err == nil {
-		d, err := c.defaultBuiltin(sg, before, out, step, schema.DefaultOptions{SkipInternalRoundTrip: versioned})
+		d, err := c.defaultBuiltin(sg, before, out, step, defaults.Options{SkipInternalRoundTrip: versioned})
 		if err != nil || d == nil {
 			return d, true, err
 		}
@@ -257,8 +258,8 @@ func zeroValue(v any) bool {
 // defaultBuiltin decodes out, the mutated object of the built-in kind gvk, as
 // step says, and defaults it with the steps o chooses (o.Unstructured is set
 // from step).
-func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[string]any, step decodeStep, o schema.DefaultOptions) (map[string]any, error) {
-	if !schema.HasBuiltinDefaulting(gvk) {
+func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[string]any, step decodeStep, o defaults.Options) (map[string]any, error) {
+	if !defaults.Handles(gvk) {
 		// Kinds of versions a default apiserver does not serve: no
 		// defaulting functions modelled.
 		return out, nil
@@ -271,7 +272,7 @@ func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[stri
 	// object with runtime.DefaultUnstructuredConverter.
 	o.Unstructured = step == decodeApplyConfiguration
 	o.Now = c.now()
-	d, err := k.Default(out, o)
+	d, err := defaults.ForKind(k, out, o)
 	if err != nil {
 		if step == decodeApplyConfiguration {
 			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))

@@ -11,6 +11,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // FuzzWebhookPatchDefaulting: a webhook answering with an arbitrary JSON
@@ -50,7 +51,7 @@ func FuzzWebhookPatchDefaulting(f *testing.F) {
 			return
 		}
 		k := req.Kind
-		again, derr := schema.DefaultBuiltin(schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}, res.Object, schema.DefaultOptions{})
+		again, derr := defaults.Builtin(schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}, res.Object, defaults.Options{})
 		require.NoError(t, derr, "an admitted object decodes")
 		assert.True(t, value.Equal(again, res.Object), "an admitted object is defaulted")
 		require.Len(t, cl.received, 2)

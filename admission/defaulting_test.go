@@ -12,6 +12,7 @@ import (
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // patchClient answers every webhook with the JSON Patch patches[name] (none
@@ -47,7 +48,7 @@ func defaulted(t *testing.T, y string) map[string]any {
 	if g, v, ok := cutLast(gv); ok {
 		gvk.Group, gvk.Version = g, v
 	}
-	out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
+	out, err := defaults.Builtin(gvk, obj, defaults.Options{})
 	require.NoError(t, err)
 	return out
 }

@@ -91,7 +91,7 @@
 //
 // Defaulting after mutation: a webhook's patched object and each policy
 // mutation's result are decoded and defaulted at the version the webhook or
-// policy saw (schema.DefaultBuiltin for built-in kinds; the CRD's structural
+// policy saw (defaults.Builtin for built-in kinds; the CRD's structural
 // defaults when it is in Versions.CRDs) before the next one sees it, as
 // recorded in testdata/admission/realcluster-defaulting. A patched object
 // that does not decode is a 500 whatever the failurePolicy, worded by

@@ -11,6 +11,7 @@ import (
 
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // The `params` variable, as kube-apiserver 1.37 presents a param object.
@@ -33,7 +34,7 @@ import (
 // with "no such overload", and no kind or apiVersion.
 //
 // Both read the Go value, not the JSON a client sent: a built-in param is
-// first brought to its stored form with schema.DefaultBuiltin (fields the
+// first brought to its stored form with defaults.Builtin (fields the
 // type does not have dropped, non-omitempty fields present with their zero
 // values, defaults applied, quantities canonical, times to the second; a
 // no-op for an object read from a server), then empty lists and maps become
@@ -132,7 +133,7 @@ func paramName(param map[string]any) string {
 // none).
 func storedParam(k *schema.Kind, param map[string]any) (map[string]any, *openAPINode, error) {
 	// The clock only defaults DeviceTaint.timeAdded, which a stored object has.
-	stored, err := k.Default(param, schema.DefaultOptions{})
+	stored, err := defaults.ForKind(k, param, defaults.Options{})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 const defaultingDir = "../testdata/admission/realcluster-defaulting"
@@ -165,7 +166,7 @@ func TestRealClusterDefaulting(t *testing.T) {
 			if len(crds) > 0 {
 				obj = schema.Default(obj, crds[0].Version(version).Structural).(map[string]any)
 			} else {
-				obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, obj, schema.DefaultOptions{})
+				obj, err = defaults.Builtin(schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, obj, defaults.Options{})
 				require.NoError(t, err)
 			}
 			if len(got) > 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 const equivalentDir = "../testdata/admission/realcluster-equivalent"
@@ -255,7 +256,7 @@ func decodedHPA(t *testing.T, file string, req map[string]any) map[string]any {
 	require.NoError(t, err)
 	obj, err := codec.DecodeObject(b)
 	require.NoError(t, err)
-	obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, obj, schema.DefaultOptions{})
+	obj, err = defaults.Builtin(schema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, obj, defaults.Options{})
 	require.NoError(t, err)
 	obj["metadata"].(map[string]any)["managedFields"] = req["object"].(map[string]any)["metadata"].(map[string]any)["managedFields"]
 	return obj
@@ -413,7 +414,7 @@ func TestRealClusterEquivalentHPAPolicies(t *testing.T) {
 			require.NoError(t, err)
 			version := strings.TrimPrefix(obj["apiVersion"].(string), "autoscaling/")
 			kind := schema.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}
-			obj, err = schema.DefaultBuiltin(schema.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}, obj, schema.DefaultOptions{})
+			obj, err = defaults.Builtin(schema.GroupVersionKind{Group: "autoscaling", Version: version, Kind: "HorizontalPodAutoscaler"}, obj, defaults.Options{})
 			require.NoError(t, err)
 			if rec.Code == 201 {
 				obj["metadata"].(map[string]any)["managedFields"] = rec.Body["metadata"].(map[string]any)["managedFields"]

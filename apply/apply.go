@@ -77,7 +77,7 @@ type Request struct {
 	MaxUpdateManagers int
 	// CreateFrom is the object a create (Live nil) starts from; nil means what the apiserver's
 	// scope.Creater.New gives: the kind's zero object for built-in kinds typed by Builtin
-	// (schema.Kind.Zero), {apiVersion, kind} for others. Drivers of the bare field manager,
+	// (defaults.Zero), {apiVersion, kind} for others. Drivers of the bare field manager,
 	// whose reference starts from an empty object, pass {apiVersion, kind}.
 	CreateFrom map[string]any
 	// LibraryOnly stops at what k8s.io/apimachinery's field manager returns and skips the

@@ -2,12 +2,13 @@ package apply
 
 import (
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // createBase is the object a create starts from (the apiserver's scope.Creater.New, which the
 // patcher merges into and the field manager compares with): from when the caller gives one;
 // for a built-in kind typed by Builtin, the kind's zero object as its Go type encodes
-// (schema.Kind.Zero: spec and status present, so a create records no "." entry for them and
+// (defaults.Zero: spec and status present, so a create records no "." entry for them and
 // the strategy's status reset leaves "status": {}); {apiVersion, kind} otherwise (custom
 // resources, whose zero object is an empty Unstructured). The result is fresh.
 func createBase(from map[string]any, types TypeConverter, gvk schema.GroupVersionKind) map[string]any {
@@ -18,14 +19,14 @@ func createBase(from map[string]any, types TypeConverter, gvk schema.GroupVersio
 	if types != nil && types != Builtin {
 		return minimal
 	}
-	if !schema.HasBuiltinDefaulting(gvk) {
+	if !defaults.Handles(gvk) {
 		return minimal
 	}
 	k, err := schema.Builtin(gvk)
 	if err != nil {
 		return minimal
 	}
-	zero, err := k.Zero()
+	zero, err := defaults.Zero(k)
 	if err != nil {
 		return minimal
 	}

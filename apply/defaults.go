@@ -7,17 +7,18 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // defaulterFor returns what the field manager's objectDefaulter does to the merged object of req
 // (structuredMergeManager.Apply: TypedToObject, toVersioned, Default, toUnversioned): req.Default
 // when set; for a built-in kind typed by Builtin (req.Types nil or Builtin), the scheme's
-// defaulting of the endpoint's version (schema.DefaultBuiltinUnstructured, with req.Now as the
+// defaulting of the endpoint's version (defaults.Builtin with Options.Unstructured, with req.Now as the
 // apiserver's clock), which also gives the object the shape the typed Go value encodes to; nil
 // otherwise (custom resources get theirs from ConfigureCRD, kinds typed by Deduced or Types
 // have none). The merged object reaches the Go type through the unstructured converter, not the
 // JSON decoder: an integer beyond an int32 field's range wraps (4294967297 becomes 1), an
-// integral float converts, a float with a fraction fails (see schema.DefaultBuiltinUnstructured).
+// integral float converts, a float with a fraction fails (see defaults.Builtin with Options.Unstructured).
 //
 // The defaulted fields are not owned by the applier: the merge has already recorded ownership,
 // as in the apiserver. A merged object that does not decode into the Go type (an unparsable
@@ -32,12 +33,12 @@ func defaulterFor(req Request, gvk schema.GroupVersionKind) func(map[string]any)
 	if req.Types != nil && req.Types != Builtin {
 		return nil
 	}
-	if !schema.HasBuiltinDefaulting(gvk) {
+	if !defaults.Handles(gvk) {
 		return nil
 	}
 	now := req.Now
 	return func(obj map[string]any) (map[string]any, error) {
-		out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now, Unstructured: true})
+		out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: now, Unstructured: true})
 		if err != nil {
 			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))
 		}

@@ -16,12 +16,13 @@ import (
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // TestUpdateOwnsDefaults replays the managedFields of the dry-run creates in testdata/defaults
 // (kubectl create: an Update by kubectl-create). The apiserver decodes and defaults the body
 // before the field manager sees it, so the creator owns every defaulted field; apply.Update
-// records exactly that when given the body through schema.DefaultBuiltin, as its contract asks
+// records exactly that when given the body through defaults.Builtin, as its contract asks
 // (the Object is the new object as the write produced it).
 func TestUpdateOwnsDefaults(t *testing.T) {
 	files, err := filepath.Glob("../testdata/defaults/in/*.yaml")
@@ -37,13 +38,13 @@ func TestUpdateOwnsDefaults(t *testing.T) {
 			now, err := time.Parse(time.RFC3339, want["metadata"].(map[string]any)["creationTimestamp"].(string))
 			require.NoError(t, err)
 
-			defaulted, err := schema.DefaultBuiltin(gvk, body, schema.DefaultOptions{Now: now})
+			defaulted, err := defaults.Builtin(gvk, body, defaults.Options{Now: now})
 			require.NoError(t, err)
 			// The apiserver's create compares with the kind's zero object (scope.Creater.New), not
 			// with nothing: fields the zero object has (spec, status) get no "." entry.
 			k, err := schema.Builtin(gvk)
 			require.NoError(t, err)
-			zero, err := k.Zero()
+			zero, err := defaults.Zero(k)
 			require.NoError(t, err)
 			res, err := apply.Update(apply.UpdateRequest{Live: zero, Object: defaulted, Kind: gvk, Manager: "kubectl-create",
 				OptionsKind: "CreateOptions", Now: now, ResetFields: apply.ResetFields(gvk, "")})
@@ -79,7 +80,7 @@ func TestApplyDefaultsNotOwned(t *testing.T) {
 			assert.Equal(t, js(mf(plain.Object)), js(mf(defaulted.Object)))
 			// Every field the recorded create has from defaulting is in the applied object.
 			gvk := gvkOfObject(t, config)
-			direct, err := schema.DefaultBuiltin(gvk, config, schema.DefaultOptions{Now: now})
+			direct, err := defaults.Builtin(gvk, config, defaults.Options{Now: now})
 			require.NoError(t, err)
 			got := defaulted.Object
 			delete(got["metadata"].(map[string]any), "managedFields")

@@ -62,19 +62,19 @@
 // Defaulting: after the merge the apiserver's field manager defaults the object
 // (structuredMergeManager.Apply: TypedToObject, toVersioned, the scheme's defaulter,
 // toUnversioned). Apply does the same: Request.Default when set (ConfigureCRD sets the CRD's
-// structural defaulting), otherwise, for a built-in kind typed by Builtin, schema.DefaultBuiltin
+// structural defaulting), otherwise, for a built-in kind typed by Builtin, defaults.Builtin
 // at the endpoint's version with Request.Now as the clock (SetDefaults_* functions, +default
 // markers, the internal round trip and the typed object's encoding: {} for empty structs,
 // canonical quantities). The defaulted fields are owned by nobody (managedFields are those of the
 // merge); NoDefault turns it off, as the k8s.io/apimachinery field manager with a no-op
 // defaulter behaves. Update does not default: its Object is the object the write produced, and
 // the apiserver decodes and defaults a PUT or PATCH body before the field manager compares it,
-// so the writer owns the defaulted fields. Pass the body through schema.DefaultBuiltin first
+// so the writer owns the defaulted fields. Pass the body through defaults.Builtin first
 // (a strategic merge patch's result through schema.DefaultBuiltinUnstructured: the apiserver
 // converts the patched map as it converts an apply's merged object, so an out-of-range int32
 // wraps there too, where a PUT or a JSON or merge patch is refused).
 // A create (Live nil), for Apply and Update alike, starts from what the apiserver's
-// scope.Creater.New gives: for built-in kinds the zero object of the Go type (schema.Kind.Zero),
+// scope.Creater.New gives: for built-in kinds the zero object of the Go type (schema/defaults.Zero),
 // so the fields it already has (spec, status) get no "." entry, the strategy's status reset
 // leaves "status": {}, and before-first-apply compares with it too; {apiVersion, kind} for
 // custom resources. Request.CreateFrom and UpdateRequest.CreateFrom override it (the bare field

@@ -10,6 +10,7 @@ import (
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/status"
 )
 
@@ -61,7 +62,7 @@ func FuzzApplyNumbers(f *testing.F) {
 		}
 		stored := deepCopy(res.Object)
 		delete(stored["metadata"].(map[string]any), "managedFields")
-		decoded, err := schema.DefaultBuiltin(gvk, stored, schema.DefaultOptions{Now: now})
+		decoded, err := defaults.Builtin(gvk, stored, defaults.Options{Now: now})
 		if err != nil {
 			t.Fatalf("the stored object is refused by the JSON decoder: %v", err)
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/managedfields"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/status"
 )
 
@@ -52,7 +53,7 @@ type recordedScenario struct {
 	kindOf func(path string) schema.GroupVersionKind
 	// generation compares metadata.generation too (the strategies' bump, StrategyReset).
 	generation bool
-	// defaults runs the built-in defaulting (schema.DefaultBuiltin) on the merged object, and on
+	// defaults runs the built-in defaulting (defaults.Builtin) on the merged object, and on
 	// a PUT's body, as the apiserver decodes them.
 	defaults bool
 	// admitted names, per step, the paths that admission plugins and the REST strategy set on
@@ -401,7 +402,7 @@ func metadataValue(obj map[string]any, key string) any {
 // builtinDefaulter is the apiserver's decoding and defaulting of a built-in object.
 func builtinDefaulter(t *testing.T, gvk schema.GroupVersionKind, now time.Time) func(map[string]any) map[string]any {
 	return func(obj map[string]any) map[string]any {
-		out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now})
+		out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: now})
 		require.NoError(t, err)
 		return out
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/status"
 )
 
@@ -180,7 +181,7 @@ func (h *handler) typed(obj map[string]any, duplicates []string, level schema.Fi
 			unknown = documentOrder(h.document, unknown)
 		}
 	}
-	out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: h.req.Now})
+	out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: h.req.Now})
 	if err != nil {
 		var fe *field.Error
 		if errors.As(err, &fe) {

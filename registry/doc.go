@@ -30,7 +30,7 @@
 //     object (patch, merge), or server-side apply merges it (apply; create by apply when the
 //     object does not exist) (handlers/patch.go).
 //  5. Typed round trip (built-in kinds: the Go type's decoding and the scheme's defaulting,
-//     schema.DefaultBuiltin; a value it refuses is a 400 for a body, a 422 naming the patch for a
+//     defaults.Builtin; a value it refuses is a 400 for a body, a 422 naming the patch for a
 //     patched object, in the decoder's words, schema.GoDecodeError) or the structural schema's
 //     coercion, pruning and defaulting (custom resources, schema.Version.Coerce and Default);
 //     unknown and duplicate fields under fieldValidation (default Warn: warnings; Strict: the

@@ -16,6 +16,7 @@ import (
 	"github.com/writepath/writepath/merge"
 	"github.com/writepath/writepath/patch"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/status"
 )
 
@@ -196,7 +197,7 @@ func (h *handler) typedUnstructured(obj map[string]any, level schema.FieldValida
 			unknown = schema.UnknownFields(t, obj)
 		}
 	}
-	out, err := schema.DefaultBuiltin(h.ep.gvk, obj, schema.DefaultOptions{Now: h.req.Now, Unstructured: true})
+	out, err := defaults.Builtin(h.ep.gvk, obj, defaults.Options{Now: h.req.Now, Unstructured: true})
 	if err != nil {
 		return nil, decodeErr(unstructuredErrorText(err))
 	}

@@ -18,6 +18,7 @@ import (
 var (
 	gtDeployGVK = schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
 	gtCRDGVK    = schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}
+	podGVK      = schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
 )
 
 // TestGoDecodeError: the decoder's rule, case by case (conformance/defaults' TestGoDecodeErrors

@@ -28,12 +28,13 @@ import (
 
 	wadmission "github.com/writepath/writepath/admission"
 	wschema "github.com/writepath/writepath/schema"
+	wdefaults "github.com/writepath/writepath/schema/defaults"
 )
 
 // typedObjects are the ObjectInterfaces of a built-in resource's request
 // scope over typed objects: the json serializer decodes patched objects into
 // the Go type, and the scheme's defaulting functions (k8s.io/kubernetes is not
-// a dependency of this module) are schema.DefaultBuiltin's, which
+// a dependency of this module) are defaults.Builtin's, which
 // conformance/defaults checks against k8s.io/kubernetes' legacyscheme. The
 // attributes hold apps/v1 objects, so the final conversion is a copy.
 type typedObjects struct {
@@ -52,7 +53,7 @@ func (o typedObjects) Default(obj runtime.Object) {
 	if err != nil {
 		panic(err)
 	}
-	out, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, m, wschema.DefaultOptions{})
+	out, err := wdefaults.Builtin(wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, m, wdefaults.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -124,7 +125,7 @@ func genDeployment(r *rand.Rand) map[string]any {
 		md["labels"] = map[string]any{"seen": "before"}
 	}
 	obj := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": md, "spec": spec}
-	out, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, obj, wschema.DefaultOptions{})
+	out, err := wdefaults.Builtin(wschema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, obj, wdefaults.Options{})
 	if err != nil {
 		panic(err)
 	}

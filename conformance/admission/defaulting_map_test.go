@@ -58,7 +58,7 @@ var deploymentMutations = []map[string]any{
 // dispatcher over typed Deployments (JSONPatch results decoded strictly into
 // apps/v1.Deployment by the json serializer, ApplyConfiguration results
 // converted by the scheme, each defaulted before the next mutation, with
-// schema.DefaultBuiltin as the scheme's defaulter) and Admit on generated
+// defaults.Builtin as the scheme's defaulter) and Admit on generated
 // policies of one to three mutations: the admitted object and the errors
 // must be equal, encoding/json's type errors included. 200 cases normally,
 // 100,000 with WRITEPATH_LONG=1.

@@ -48,7 +48,7 @@
 //
 // Defaulting after mutation: k8s.io/apiserver's mutating webhook plugin with a
 // custom resource handler's structural defaulter (TestWebhookPatchDefaulting,
-// 300) and over typed Deployments with schema.DefaultBuiltin as the scheme's
+// 300) and over typed Deployments with defaults.Builtin as the scheme's
 // defaulter (TestWebhookPatchDefaultingBuiltin, 300), and the mutating policy
 // dispatcher over typed Deployments (TestPolicyMutationDefaulting, 200): the
 // reviews sent, reinvocations included, the admitted objects and the errors

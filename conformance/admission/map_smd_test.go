@@ -19,12 +19,13 @@ import (
 
 	wadmission "github.com/writepath/writepath/admission"
 	wpschema "github.com/writepath/writepath/schema"
+	wpdefaults "github.com/writepath/writepath/schema/defaults"
 )
 
 // schemeDefaulting is the ObjectInterfaces of a built-in resource's request
 // scope with the scheme's defaulting functions: the suite's scheme has none
 // (k8s.io/kubernetes is not a dependency of this module), so objects are
-// defaulted by schema.DefaultBuiltin, which conformance/defaults checks
+// defaulted by defaults.Builtin, which conformance/defaults checks
 // against k8s.io/kubernetes' legacyscheme. The dispatcher calls it after each
 // mutation, as it calls the apiserver's (objects read as the unstructured
 // converter reads them, schema.DefaultBuiltinUnstructured).
@@ -42,7 +43,7 @@ func (builtinDefaulter) Default(obj runtime.Object) {
 	gvk := u.GroupVersionKind()
 	// The dispatcher converts an ApplyConfiguration's unstructured result to
 	// the Go type with the unstructured converter before defaulting.
-	if out, err := wpschema.DefaultBuiltin(wpschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u.Object, wpschema.DefaultOptions{Unstructured: true}); err == nil {
+	if out, err := wpdefaults.Builtin(wpschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u.Object, wpdefaults.Options{Unstructured: true}); err == nil {
 		u.Object = out
 	}
 }
@@ -58,7 +59,7 @@ func defaultedWorkload(t *testing.T, obj map[string]any) map[string]any {
 	if g, v, ok := strings.Cut(gv, "/"); ok {
 		gvk.Group, gvk.Version = g, v
 	}
-	out, err := wpschema.DefaultBuiltin(gvk, obj, wpschema.DefaultOptions{})
+	out, err := wpdefaults.Builtin(gvk, obj, wpdefaults.Options{})
 	require.NoError(t, err)
 	return out
 }

@@ -33,6 +33,7 @@ import (
 
 	wadmission "github.com/writepath/writepath/admission"
 	wschema "github.com/writepath/writepath/schema"
+	wdefaults "github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/status"
 )
 
@@ -239,7 +240,7 @@ type paramWorld struct {
 }
 
 // storedParams generates two objects of every kind and brings them to the
-// form the apiserver stores (schema.DefaultBuiltin, checked against the
+// form the apiserver stores (defaults.Builtin, checked against the
 // scheme's defaulting by conformance/defaults).
 func storedParams(t testing.TB, r *rand.Rand) []map[string]any {
 	var out []map[string]any
@@ -260,7 +261,7 @@ func storedParams(t testing.TB, r *rand.Rand) []map[string]any {
 			}
 			gv, err := wschema.ParseAPIVersion(pk.apiVersion)
 			require.NoError(t, err)
-			stored, err := wschema.DefaultBuiltin(gv.WithKind(pk.kind), m, wschema.DefaultOptions{})
+			stored, err := wdefaults.Builtin(gv.WithKind(pk.kind), m, wdefaults.Options{})
 			require.NoError(t, err, "%v", m)
 			out = append(out, stored)
 		}
@@ -294,7 +295,7 @@ func newParamWorld(t testing.TB, r *rand.Rand) *paramWorld {
 	}}, inf: map[string]informers.GenericInformer{}}
 	w.objects = storedParams(t, r)
 	for i, n := range w.namespaces {
-		stored, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, n, wschema.DefaultOptions{})
+		stored, err := wdefaults.Builtin(wschema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, n, wdefaults.Options{})
 		require.NoError(t, err)
 		w.namespaces[i] = stored
 	}

@@ -18,6 +18,7 @@ import (
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // reference is what the apiserver does to a request body of kind gvk: decode into the
@@ -66,7 +67,7 @@ func servedKinds(t *testing.T) []schema.GroupVersionKind {
 	}
 	var out []schema.GroupVersionKind
 	for _, k := range kinds {
-		if !k.ServedByDefault || k.Resource == "" || !schema.HasBuiltinDefaulting(k.GVK) {
+		if !k.ServedByDefault || k.Resource == "" || !defaults.Handles(k.GVK) {
 			continue
 		}
 		if _, err := schemeFor(k.GVK.Group).New(kschema.GroupVersionKind{Group: k.GVK.Group, Version: k.GVK.Version, Kind: k.GVK.Kind}); err != nil {
@@ -297,7 +298,7 @@ func sampleSize() int {
 var pending = map[string]bool{}
 
 // TestDifferential drives every served built-in kind with random objects through the
-// reference (decode, scheme defaulting, encode) and schema.DefaultBuiltin.
+// reference (decode, scheme defaulting, encode) and defaults.Builtin.
 func TestDifferential(t *testing.T) {
 	var kinds []schema.GroupVersionKind
 	for _, k := range servedKinds(t) {
@@ -327,7 +328,7 @@ func TestDifferential(t *testing.T) {
 			now = time.Now()
 			want, werr = reference(gvk, obj)
 		}
-		got, gerr := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now})
+		got, gerr := defaults.Builtin(gvk, obj, defaults.Options{Now: now})
 		cases++
 		if js(obj) != before {
 			t.Fatalf("%v: input modified", gvk)

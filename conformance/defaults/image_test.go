@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // randomImage builds image references from the pieces of the distribution/reference grammar,
@@ -52,7 +53,7 @@ func TestImages(t *testing.T) {
 			"volumes":    []any{map[string]any{"name": "v", "image": map[string]any{"reference": image}}},
 		}}
 		want, werr := reference(gvk, obj)
-		got, gerr := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
+		got, gerr := defaults.Builtin(gvk, obj, defaults.Options{})
 		if werr != nil || gerr != nil {
 			t.Fatalf("%q: %v %v", image, werr, gerr)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // randomQuantity draws from the quantity grammar, with the corners ParseQuantity treats apart:
@@ -73,7 +74,7 @@ func TestQuantities(t *testing.T) {
 					"handler": "h", "overhead": map[string]any{"podFixed": map[string]any{"cpu": q}}}
 			}
 			want, werr := reference(gvk, obj)
-			got, gerr := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
+			got, gerr := defaults.Builtin(gvk, obj, defaults.Options{})
 			cases++
 			if (werr == nil) != (gerr == nil) {
 				fails++

@@ -19,6 +19,7 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // referenceUnstructured is what the apiserver's field manager does to the object a server-side
@@ -138,7 +139,7 @@ func numberError(detail string) bool {
 
 // TestUnstructuredNumbers drives every served built-in kind with random objects whose integer
 // and IntOrString fields hold numbers in and out of range, as floats and as integers, through
-// the reference's unstructured converter and schema.DefaultBuiltinUnstructured: the same
+// the reference's unstructured converter and defaults.Builtin with Options.Unstructured: the same
 // objects (int32 wrapping, float conversion), the same failures, and for the number errors
 // the same words.
 func TestUnstructuredNumbers(t *testing.T) {
@@ -168,7 +169,7 @@ func TestUnstructuredNumbers(t *testing.T) {
 			now = time.Now()
 			want, werr = referenceUnstructured(gvk, obj)
 		}
-		got, gerr := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now, Unstructured: true})
+		got, gerr := defaults.Builtin(gvk, obj, defaults.Options{Now: now, Unstructured: true})
 		cases++
 		if js(obj) != before {
 			t.Fatalf("%v: input modified", gvk)
@@ -201,7 +202,7 @@ func TestUnstructuredNumbers(t *testing.T) {
 			}
 			continue
 		}
-		if _, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now}); err != nil {
+		if _, err := defaults.Builtin(gvk, obj, defaults.Options{Now: now}); err != nil {
 			changed++ // the JSON decoder refuses what the converter accepted (wrapped, converted)
 		}
 	}

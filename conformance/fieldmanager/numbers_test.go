@@ -17,6 +17,7 @@ import (
 
 	"github.com/writepath/writepath/apply"
 	wschema "github.com/writepath/writepath/schema"
+	wdefaults "github.com/writepath/writepath/schema/defaults"
 )
 
 // The numbers suite: the reference field manager built as the apiserver builds it for a
@@ -27,7 +28,7 @@ import (
 // with the same managedFields.
 
 // schemaDefaulter is the reference's objectDefaulter: the scheme's defaulting as
-// schema.DefaultBuiltin reproduces it (checked against k8s.io/kubernetes' scheme by
+// defaults.Builtin reproduces it (checked against k8s.io/kubernetes' scheme by
 // conformance/defaults; this module has client-go's scheme, which has no defaulting
 // functions). The conversion under test stays the reference's own: the typed object it is
 // given came from the scheme's unstructured conversion.
@@ -39,7 +40,7 @@ func (schemaDefaulter) Default(obj runtime.Object) {
 		panic(err)
 	}
 	gvk := obj.GetObjectKind().GroupVersionKind()
-	out, err := wschema.DefaultBuiltin(wschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u, wschema.DefaultOptions{})
+	out, err := wdefaults.Builtin(wschema.GroupVersionKind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind}, u, wdefaults.Options{})
 	if err != nil {
 		panic(err) // the typed object's content decodes
 	}

@@ -26,6 +26,11 @@ var floors = map[string]float64{
 	"internal": 0.1,
 	"status":   0.2, // Invalid carries a field.ErrorList
 	"schema":   0.3,
+	// schema's parts above the catalogue and the CRD schemas, siblings: the built-in kinds'
+	// defaulting (the Go types' decoding, SetDefaults_*, encoding) and their REST strategies'
+	// validation.
+	"schema/defaults":   0.4,
+	"schema/validation": 0.4,
 
 	"patch":         1,
 	"merge":         1,
@@ -60,9 +65,9 @@ func mayImport(from, to string) (ok, known bool) {
 }
 
 // floorKey is the floors key of a unit: "controllers/deployment" sits on the controllers floor,
-// "controllers/internal" on its own.
+// "controllers/internal" and "schema/defaults" on their own.
 func floorKey(u string) string {
-	if u == "controllers/internal" {
+	if _, ok := floors[u]; ok {
 		return u
 	}
 	return strings.SplitN(u, "/", 2)[0]
@@ -88,14 +93,15 @@ type pkg struct {
 }
 
 // unit names the part of the tree a package belongs to: its top-level directory, or
-// "controllers/X" for the packages below controllers/X (each controller is a unit of its own).
+// "controllers/X" and "schema/X" for the packages below controllers/X and schema/X (each
+// controller, and each part of schema, is a unit of its own).
 func unit(path string) string {
 	rest := strings.TrimPrefix(path, module+"/")
 	if rest == path {
 		return ""
 	}
 	parts := strings.SplitN(rest, "/", 3)
-	if parts[0] == "controllers" && len(parts) > 1 {
+	if (parts[0] == "controllers" || parts[0] == "schema") && len(parts) > 1 {
 		return parts[0] + "/" + parts[1]
 	}
 	return parts[0]
@@ -170,6 +176,11 @@ func TestFloors(t *testing.T) {
 		{"controllers/deployment", "controllers/replicaset", false}, {"controllers/deployment", "versions", true},
 		{"controllers/replicaset", "controllers/internal", true}, {"controllers/internal", "controllers/replicaset", false},
 		{"controllers/internal", "schema", true}, // only controllers/... can import it: Go's internal rule
+		// schema's parts: the catalogue below, defaulting and validation beside each other.
+		{"schema/defaults", "schema", true}, {"schema", "schema/defaults", false},
+		{"schema/validation", "schema", true}, {"schema", "schema/validation", false},
+		{"schema/defaults", "schema/validation", false}, {"schema/validation", "schema/defaults", false},
+		{"versions", "schema/defaults", true}, {"schema/defaults", "versions", false},
 		// The type checking of policies is kube-controller-manager's, beside admission: what both
 		// compile against (environments, declared types, the built-in kinds' OpenAPI) is cel's.
 		{"controllers/policystatus", "admission", false}, {"admission", "controllers/policystatus", false},

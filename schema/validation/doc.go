@@ -3,7 +3,7 @@
 // (the status, resize, ephemeralcontainers, ... subresources' strategies with
 // Options.Subresource), Warnings its WarningsOnCreate or WarningsOnUpdate. The object handed in
 // is what the registry holds at that point: the request body after the typed round trip and
-// defaulting (schema.DefaultBuiltin), since the apiserver validates the defaulted internal
+// defaulting (defaults.Builtin), since the apiserver validates the defaulted internal
 // object. ObjectMeta is validated by package schema's ValidateObjectMeta; the kinds' own rules
 // live here, each shared validator (quantities, resource requirements, containers, probes,
 // volumes, affinity, tolerations, topology spread, ...) once.
@@ -51,7 +51,7 @@
 // # Usage
 //
 //	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
-//	obj, err := schema.DefaultBuiltin(gvk, body, schema.DefaultOptions{Now: now}) // the typed round trip and defaults
+//	obj, err := defaults.Builtin(gvk, body, defaults.Options{Now: now}) // the typed round trip and defaults
 //	if err != nil { ... }
 //	if errs := validation.Validate(gvk, obj, validation.Options{}); len(errs) > 0 {
 //		return status.Invalid(status.GroupKind{Kind: gvk.Kind}, name, errs)

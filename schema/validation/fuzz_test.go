@@ -9,6 +9,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/schema/validation"
 )
 
@@ -59,11 +60,11 @@ func FuzzValidate(f *testing.F) {
 		}
 		for _, gvk := range fuzzKinds {
 			run(t, gvk, obj, old)
-			typed, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: time.Unix(0, 0)})
+			typed, err := defaults.Builtin(gvk, obj, defaults.Options{Now: time.Unix(0, 0)})
 			if err != nil {
 				continue
 			}
-			typedOld, err := schema.DefaultBuiltin(gvk, old, schema.DefaultOptions{Now: time.Unix(0, 0)})
+			typedOld, err := defaults.Builtin(gvk, old, defaults.Options{Now: time.Unix(0, 0)})
 			if err != nil {
 				typedOld = typed
 			}

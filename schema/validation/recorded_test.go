@@ -14,6 +14,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/schema/validation"
 )
 
@@ -61,7 +62,7 @@ func TestRecordedInvalid(t *testing.T) {
 			require.NoError(t, kjson.UnmarshalCaseSensitivePreserveInts([]byte(st.Body), &body), f)
 			gvk, err := schema.FromAPIVersionAndKind(body["apiVersion"].(string), body["kind"].(string))
 			require.NoError(t, err, f)
-			obj, err := schema.DefaultBuiltin(gvk, body, schema.DefaultOptions{Now: time.Unix(0, 0)})
+			obj, err := defaults.Builtin(gvk, body, defaults.Options{Now: time.Unix(0, 0)})
 			require.NoError(t, err, f)
 			md := obj["metadata"].(map[string]any)
 			if ns := namespaceOf(st.Path); ns != "" && gvk.Kind != "Namespace" {

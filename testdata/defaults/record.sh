@@ -3,7 +3,7 @@
 # /tmp/realcluster/kubeconfig) answers to a server-side dry-run create of each minimal object in
 # in/: `kubectl create --dry-run=server -o json --show-managed-fields` (a dryRun=All POST: decoded, defaulted,
 # admitted, validated, not stored). out/<name>.json is the returned object;
-# schema/builtin_default_golden_test.go and apply/defaults_test.go replay them.
+# schema/defaults/golden_test.go and apply/defaults_test.go replay them.
 #
 # Usage: testdata/defaults/record.sh   (from the repository root; needs the cluster up)
 set -euo pipefail

@@ -1,4 +1,4 @@
-package schema_test
+package defaults_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // FuzzDefaultBuiltin: any JSON object of any built-in kind never panics, is never modified,
@@ -19,7 +20,7 @@ func FuzzDefaultBuiltin(f *testing.F) {
 	}
 	var gvks []schema.GroupVersionKind
 	for _, k := range kinds {
-		if schema.HasBuiltinDefaulting(k.GVK) && k.ServedByDefault {
+		if defaults.Handles(k.GVK) && k.ServedByDefault {
 			gvks = append(gvks, k.GVK)
 		}
 	}
@@ -45,14 +46,14 @@ func FuzzDefaultBuiltin(f *testing.F) {
 		obj["apiVersion"], obj["kind"] = gvk.APIVersion(), gvk.Kind
 		before := mustJSON(t, obj)
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now})
+		out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: now})
 		if after := mustJSON(t, obj); after != before {
 			t.Fatalf("input modified:\n%s\n%s", before, after)
 		}
 		if err != nil {
 			return
 		}
-		again, err := schema.DefaultBuiltin(gvk, out, schema.DefaultOptions{Now: now})
+		again, err := defaults.Builtin(gvk, out, defaults.Options{Now: now})
 		if err != nil {
 			t.Fatalf("defaulted object rejected: %v\n%s", err, mustJSON(t, out))
 		}
@@ -63,7 +64,7 @@ func FuzzDefaultBuiltin(f *testing.F) {
 			// as null, and a second round trip drops the null: the reference's own defaulting is
 			// not idempotent there (testdata/fuzz/FuzzDefaultBuiltin/45fdb364fc755e5e). It
 			// converges: the second pass is a fixed point.
-			third, err := schema.DefaultBuiltin(gvk, again, schema.DefaultOptions{Now: now})
+			third, err := defaults.Builtin(gvk, again, defaults.Options{Now: now})
 			if err != nil {
 				t.Fatalf("defaulted object rejected: %v\n%s", err, b)
 			}

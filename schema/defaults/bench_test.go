@@ -1,4 +1,4 @@
-package schema_test
+package defaults_test
 
 import (
 	"os"
@@ -9,12 +9,13 @@ import (
 
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // BenchmarkDefaultBuiltin defaults the recorded Deployment (testdata/defaults/out), as Apply
 // does after every merge.
 func BenchmarkDefaultBuiltin(b *testing.B) {
-	data, err := os.ReadFile("../testdata/defaults/out/deployment.json")
+	data, err := os.ReadFile("../../testdata/defaults/out/deployment.json")
 	require.NoError(b, err)
 	obj, err := codec.DecodeObject(data)
 	require.NoError(b, err)
@@ -23,7 +24,7 @@ func BenchmarkDefaultBuiltin(b *testing.B) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now}); err != nil {
+		if _, err := defaults.Builtin(gvk, obj, defaults.Options{Now: now}); err != nil {
 			b.Fatal(err)
 		}
 	}

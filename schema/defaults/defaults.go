@@ -1,4 +1,4 @@
-package schema
+package defaults
 
 import (
 	"encoding/base64"
@@ -11,9 +11,10 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 )
 
-// DefaultBuiltin returns obj as kube-apiserver 1.37 holds a built-in object of kind gvk after
+// Builtin returns obj as kube-apiserver 1.37 holds a built-in object of kind gvk after
 // decoding it and running the scheme's defaulting functions, encoded back to the object model:
 // what a client reads back after a create, update or patch, and what the field manager's
 // server-side apply turns the merged object into. obj is not modified; the result is fresh.
@@ -28,7 +29,7 @@ import (
 //     SetObjectDefaults_* walkers (a type's own function first, then its fields in Go order),
 //     with the feature gates at their 1.37 defaults (see the package documentation).
 //  3. The conversion to the internal version and back, for the few kinds where it is not
-//     lossless (see builtin_default_convert.go: Node podCIDR(s), Secret stringData, the
+//     lossless (see convert.go: Node podCIDR(s), Secret stringData, the
 //     Deployment and DaemonSet annotations, StatefulSet claim templates, autoscaling/v1's CPU
 //     target).
 //  4. Encoding as encoding/json writes the Go value: non-pointer structs always written ({} when
@@ -36,14 +37,14 @@ import (
 //     as null), omitempty fields left out when empty, quantities in canonical form (unless
 //     apimachinery kept the parsed string), times in UTC with second precision.
 //
-// A gvk not in the catalogue gives a *NotFoundError; a kind of a version a default 1.37
+// A gvk not in the catalogue gives a *schema.NotFoundError; a kind of a version a default 1.37
 // apiserver does not serve (alpha and most beta versions) an error; a value that does
 // not decode into the Go type (a string where an integer is expected, an unparsable quantity)
 // a *field.Error naming the first such path.
 //
 // o.Now is the apiserver's clock, read by one defaulting function only: resource.k8s.io/v1
 // DeviceTaint.timeAdded defaults to it, truncated to the second (the zero time leaves it unset).
-// o's other fields choose the steps (DefaultOptions; the zero value runs them all on a JSON body).
+// o's other fields choose the steps (Options; the zero value runs them all on a JSON body).
 //
 // Step 1 is the JSON decoder's reading of a request body (a create or update, a JSON or merge
 // patch's result, a webhook's patched object): an integer beyond its field's Go type is an
@@ -54,23 +55,23 @@ import (
 // reads a JSON create or update body's text again for such numbers (literalnumbers.go); a JSON
 // or merge patch's result is not read again (its 2.0 is taken). An
 // object the apiserver converts from unstructured content instead (a server-side apply's merged
-// object, a strategic merge patch's result) wraps such integers: DefaultOptions.Unstructured.
-func DefaultBuiltin(gvk GroupVersionKind, obj map[string]any, o DefaultOptions) (map[string]any, error) {
-	k, err := Builtin(gvk)
+// object, a strategic merge patch's result) wraps such integers: Options.Unstructured.
+func Builtin(gvk schema.GroupVersionKind, obj map[string]any, o Options) (map[string]any, error) {
+	k, err := schema.Builtin(gvk)
 	if err != nil {
 		return nil, err
 	}
-	return k.Default(obj, o)
+	return ForKind(k, obj, o)
 }
 
-// Default is DefaultBuiltin for the kind k: the four steps, steps 2 and 3 as o asks. Errors are
-// DefaultBuiltin's; with SkipDefaulting and SkipInternalRoundTrip only decoding errors remain.
-func (k *Kind) Default(obj map[string]any, o DefaultOptions) (map[string]any, error) {
-	return k.defaultWith(obj, o.Now, o)
+// ForKind is Builtin for the kind k: the four steps, steps 2 and 3 as o asks. Errors are
+// Builtin's; with SkipDefaulting and SkipInternalRoundTrip only decoding errors remain.
+func ForKind(k *schema.Kind, obj map[string]any, o Options) (map[string]any, error) {
+	return defaultWith(k, obj, o.Now, o)
 }
 
-// defaultWith is Default: the four steps, steps 2 and 3 as o asks, at now.
-func (k *Kind) defaultWith(obj map[string]any, now time.Time, o DefaultOptions) (map[string]any, error) {
+// defaultWith is ForKind: the four steps, steps 2 and 3 as o asks, at now.
+func defaultWith(k *schema.Kind, obj map[string]any, now time.Time, o Options) (map[string]any, error) {
 	unstructured := o.Unstructured
 	reg, err := loadDefaulting()
 	if err != nil {
@@ -101,7 +102,7 @@ func (k *Kind) defaultWith(obj map[string]any, now time.Time, o DefaultOptions) 
 // values ({"spec": {"selector": null, "template": {"metadata": {}, "spec": {"containers": null}},
 // "strategy": {}}, "status": {}} for a Deployment). It is the live object the apiserver's field
 // manager compares a create with (scope.Creater.New), so fields it already has are not new.
-func (k *Kind) Zero() (map[string]any, error) {
+func Zero(k *schema.Kind) (map[string]any, error) {
 	reg, err := loadDefaulting()
 	if err != nil {
 		return nil, err
@@ -117,9 +118,9 @@ func (k *Kind) Zero() (map[string]any, error) {
 	return out, nil
 }
 
-// HasBuiltinDefaulting reports whether DefaultBuiltin handles gvk.
-func HasBuiltinDefaulting(gvk GroupVersionKind) bool {
-	k, err := Builtin(gvk)
+// Handles reports whether Builtin handles gvk.
+func Handles(gvk schema.GroupVersionKind) bool {
+	k, err := schema.Builtin(gvk)
 	if err != nil {
 		return false
 	}
@@ -127,14 +128,14 @@ func HasBuiltinDefaulting(gvk GroupVersionKind) bool {
 	return err == nil && reg.structFor(k) != nil
 }
 
-// structFor returns the Go shape of k when DefaultBuiltin handles it: the versions a default
+// structFor returns the Go shape of k when Builtin handles it: the versions a default
 // 1.37 apiserver serves (the defaulting functions of the alpha and beta versions are not
 // reproduced).
-func (reg *defaultingRegistry) structFor(k *Kind) *goStruct {
+func (reg *defaultingRegistry) structFor(k *schema.Kind) *goStruct {
 	if !k.ServedByDefault {
 		return nil
 	}
-	return reg.structs[k.smdType]
+	return reg.structs[k.SMDTypeName()]
 }
 
 // goShape is the Go type of a field: a pointer, slice, map or ResourceList of an element, a
@@ -191,7 +192,7 @@ func buildDefaulting() (*defaultingRegistry, error) {
 	}
 	// `+default=` markers: the OpenAPI defaults of the catalogue that are not the zero values
 	// openapi-gen writes for every non-pointer field.
-	p, err := loadSMD()
+	p, err := schema.BuiltinParser()
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +301,7 @@ type bdecoder struct {
 	reg   *defaultingRegistry
 	errs  field.ErrorList
 	stack []seg
-	// unstructured reads numbers as runtime.DefaultUnstructuredConverter does (DefaultOptions.Unstructured)
+	// unstructured reads numbers as runtime.DefaultUnstructuredConverter does (Options.Unstructured)
 	// instead of as the JSON decoder does.
 	unstructured bool
 }

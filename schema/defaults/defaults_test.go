@@ -1,4 +1,4 @@
-package schema_test
+package defaults_test
 
 import (
 	"encoding/json"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 var (
@@ -24,22 +25,22 @@ var (
 )
 
 func TestDefaultBuiltinErrors(t *testing.T) {
-	_, err := schema.DefaultBuiltin(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, map[string]any{}, schema.DefaultOptions{})
+	_, err := defaults.Builtin(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}, map[string]any{}, defaults.Options{})
 	var nf *schema.NotFoundError
 	require.ErrorAs(t, err, &nf)
 	assert.Equal(t, 404, nf.StatusCode())
 
-	assert.False(t, schema.HasBuiltinDefaulting(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}))
+	assert.False(t, defaults.Handles(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}))
 	// Versions not served by default: their own defaulting functions are not reproduced.
 	beta := schema.GroupVersionKind{Group: "admissionregistration.k8s.io", Version: "v1beta1", Kind: "MutatingAdmissionPolicy"}
 	k, err := schema.Builtin(beta)
 	require.NoError(t, err)
 	require.False(t, k.ServedByDefault)
-	assert.False(t, schema.HasBuiltinDefaulting(beta))
-	_, err = schema.DefaultBuiltin(beta, map[string]any{}, schema.DefaultOptions{})
+	assert.False(t, defaults.Handles(beta))
+	_, err = defaults.Builtin(beta, map[string]any{}, defaults.Options{})
 	require.EqualError(t, err, "schema: no built-in defaulting for admissionregistration.k8s.io/v1beta1, Kind=MutatingAdmissionPolicy")
-	assert.True(t, schema.HasBuiltinDefaulting(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}))
-	assert.True(t, schema.HasBuiltinDefaulting(podGVK))
+	assert.True(t, defaults.Handles(schema.GroupVersionKind{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}))
+	assert.True(t, defaults.Handles(podGVK))
 
 	tests := []struct {
 		name string
@@ -61,7 +62,7 @@ func TestDefaultBuiltinErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := schema.DefaultBuiltin(tt.gvk, decodeJSON(t, tt.obj), schema.DefaultOptions{})
+			_, err := defaults.Builtin(tt.gvk, decodeJSON(t, tt.obj), defaults.Options{})
 			var fe *field.Error
 			require.True(t, errors.As(err, &fe), "%v", err)
 			assert.Equal(t, tt.want, err.Error())
@@ -81,7 +82,7 @@ func TestDefaultBuiltinFresh(t *testing.T) {
 		"spec":{"containers":[{"name":"c","image":"nginx","resources":{"limits":{"cpu":"2"}},"args":["x"]}],
 		"volumes":[{"name":"v","secret":{"secretName":"s"}}]}}`)
 	before := mustJSON(t, in)
-	out, err := schema.DefaultBuiltin(podGVK, in, schema.DefaultOptions{})
+	out, err := defaults.Builtin(podGVK, in, defaults.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, before, mustJSON(t, in))
 	scribble(out)
@@ -122,7 +123,7 @@ func TestQuantityGolden(t *testing.T) {
 	for _, q := range inputs {
 		fmt.Fprintf(&b, "%#v\t%s\t%s\n", q, quantityOut(t, quotaGVK, q), quantityOut(t, rcGVK, q))
 	}
-	golden := "../testdata/defaults/quantities.golden"
+	golden := "../../testdata/defaults/quantities.golden"
 	if os.Getenv("UPDATE_GOLDEN") != "" {
 		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
 	}
@@ -138,7 +139,7 @@ func quantityOut(t *testing.T, gvk schema.GroupVersionKind, q any) string {
 	} else {
 		obj = map[string]any{"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "overhead": map[string]any{"podFixed": map[string]any{"cpu": q}}}
 	}
-	out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
+	out, err := defaults.Builtin(gvk, obj, defaults.Options{})
 	if err != nil {
 		return "error: " + err.Error()
 	}
@@ -161,7 +162,7 @@ func TestImagePullPolicy(t *testing.T) {
 	}
 	for image, want := range tests {
 		obj := map[string]any{"apiVersion": "v1", "kind": "Pod", "spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": image}}}}
-		out, err := schema.DefaultBuiltin(podGVK, obj, schema.DefaultOptions{})
+		out, err := defaults.Builtin(podGVK, obj, defaults.Options{})
 		require.NoError(t, err)
 		c := out["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
 		assert.Equal(t, want, c["imagePullPolicy"], image)
@@ -173,10 +174,10 @@ func TestDeviceTaintClock(t *testing.T) {
 	gvk := schema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceTaintRule"}
 	obj := decodeJSON(t, `{"apiVersion":"resource.k8s.io/v1","kind":"DeviceTaintRule","spec":{"taint":{"key":"k","effect":"NoSchedule"}}}`)
 	now := time.Date(2026, 3, 4, 5, 6, 7, 890, time.FixedZone("x", 3600))
-	out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now})
+	out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: now})
 	require.NoError(t, err)
 	assert.Equal(t, "2026-03-04T04:06:07Z", out["spec"].(map[string]any)["taint"].(map[string]any)["timeAdded"])
-	out, err = schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
+	out, err = defaults.Builtin(gvk, obj, defaults.Options{})
 	require.NoError(t, err)
 	assert.Nil(t, out["spec"].(map[string]any)["taint"].(map[string]any)["timeAdded"])
 }

@@ -1,4 +1,4 @@
-package schema_test
+package defaults_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 var hpaV1 = schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}
@@ -28,26 +29,26 @@ func hpaV1Object() map[string]any {
 func TestDefaultWith(t *testing.T) {
 	k, err := schema.Builtin(hpaV1)
 	require.NoError(t, err)
-	spec := func(o schema.DefaultOptions) map[string]any {
+	spec := func(o defaults.Options) map[string]any {
 		obj := hpaV1Object()
-		out, err := k.Default(obj, o)
+		out, err := defaults.ForKind(k, obj, o)
 		require.NoError(t, err)
 		assert.Equal(t, hpaV1Object(), obj, "input not modified")
 		return out["spec"].(map[string]any)
 	}
 	ref := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}
-	full := spec(schema.DefaultOptions{})
+	full := spec(defaults.Options{})
 	assert.Equal(t, map[string]any{"scaleTargetRef": ref, "minReplicas": int64(1), "maxReplicas": int64(5), "targetCPUUtilizationPercentage": int64(80)}, full)
-	def, err := schema.DefaultBuiltin(hpaV1, hpaV1Object(), schema.DefaultOptions{})
+	def, err := defaults.Builtin(hpaV1, hpaV1Object(), defaults.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, def["spec"], full, "the zero options are Default")
 
 	assert.Equal(t, map[string]any{"scaleTargetRef": ref, "minReplicas": int64(1), "maxReplicas": int64(5)},
-		spec(schema.DefaultOptions{SkipInternalRoundTrip: true}), "v1 defaulting only")
+		spec(defaults.Options{SkipInternalRoundTrip: true}), "v1 defaulting only")
 	assert.Equal(t, map[string]any{"scaleTargetRef": ref, "maxReplicas": int64(5)},
-		spec(schema.DefaultOptions{SkipDefaulting: true, SkipInternalRoundTrip: true}), "decoded and encoded only")
+		spec(defaults.Options{SkipDefaulting: true, SkipInternalRoundTrip: true}), "decoded and encoded only")
 	assert.Equal(t, map[string]any{"scaleTargetRef": ref, "maxReplicas": int64(5), "targetCPUUtilizationPercentage": int64(80)},
-		spec(schema.DefaultOptions{SkipDefaulting: true}), "round trip without defaulting")
+		spec(defaults.Options{SkipDefaulting: true}), "round trip without defaulting")
 }
 
 // TestDefaultWithUnstructured: Unstructured reads numbers as the unstructured converter does.
@@ -56,11 +57,11 @@ func TestDefaultWithUnstructured(t *testing.T) {
 	require.NoError(t, err)
 	obj := hpaV1Object()
 	obj["spec"].(map[string]any)["maxReplicas"] = int64(4294967301)
-	_, err = k.Default(obj, schema.DefaultOptions{SkipInternalRoundTrip: true})
+	_, err = defaults.ForKind(k, obj, defaults.Options{SkipInternalRoundTrip: true})
 	require.Error(t, err, "the JSON decoder refuses an int32 beyond range")
-	out, err := k.Default(obj, schema.DefaultOptions{Unstructured: true, SkipInternalRoundTrip: true})
+	out, err := defaults.ForKind(k, obj, defaults.Options{Unstructured: true, SkipInternalRoundTrip: true})
 	require.NoError(t, err)
-	want, err := k.Default(obj, schema.DefaultOptions{Unstructured: true})
+	want, err := defaults.ForKind(k, obj, defaults.Options{Unstructured: true})
 	require.NoError(t, err)
 	assert.Equal(t, int64(5), out["spec"].(map[string]any)["maxReplicas"])
 	assert.Equal(t, want["spec"].(map[string]any)["maxReplicas"], out["spec"].(map[string]any)["maxReplicas"])
@@ -69,12 +70,12 @@ func TestDefaultWithUnstructured(t *testing.T) {
 // ExampleKind_Default_steps defaults an autoscaling/v1 HorizontalPodAutoscaler as a mutating
 // webhook's patched object is defaulted when the webhook was sent v1 for an autoscaling/v2
 // request: v1 defaulting (minReplicas), without the internal round trip's 80 % CPU target.
-func ExampleKind_Default_steps() {
+func ExampleForKind_steps() {
 	k, _ := schema.Builtin(schema.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"})
 	obj := map[string]any{"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler", "metadata": map[string]any{"name": "h"},
 		"spec": map[string]any{"scaleTargetRef": map[string]any{"kind": "Deployment", "name": "web"}, "maxReplicas": int64(5)}}
-	for _, o := range []schema.DefaultOptions{{}, {SkipInternalRoundTrip: true}} {
-		out, err := k.Default(obj, o)
+	for _, o := range []defaults.Options{{}, {SkipInternalRoundTrip: true}} {
+		out, err := defaults.ForKind(k, obj, o)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -89,7 +90,7 @@ func ExampleKind_Default_steps() {
 
 // FuzzDefaultWith: any options on any JSON object of any built-in kind never panic nor modify
 // the input; decoding succeeds or fails alike whatever steps are skipped; a kind whose internal
-// round trip changes nothing (every kind but those builtin_default_convert.go lists) gives
+// round trip changes nothing (every kind but those convert.go lists) gives
 // Default's object without it.
 func FuzzDefaultWith(f *testing.F) {
 	kinds, err := schema.BuiltinKinds()
@@ -98,7 +99,7 @@ func FuzzDefaultWith(f *testing.F) {
 	}
 	var ks []*schema.Kind
 	for _, k := range kinds {
-		if schema.HasBuiltinDefaulting(k.GVK) {
+		if defaults.Handles(k.GVK) {
 			ks = append(ks, k)
 		}
 	}
@@ -116,21 +117,21 @@ func FuzzDefaultWith(f *testing.F) {
 		}
 		k := ks[int(which)%len(ks)]
 		obj["apiVersion"], obj["kind"] = k.GVK.APIVersion(), k.GVK.Kind
-		o := schema.DefaultOptions{Unstructured: opts&1 != 0, SkipDefaulting: opts&2 != 0, SkipInternalRoundTrip: opts&4 != 0}
+		o := defaults.Options{Unstructured: opts&1 != 0, SkipDefaulting: opts&2 != 0, SkipInternalRoundTrip: opts&4 != 0}
 		before := mustJSON(t, obj)
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		out, err := k.Default(obj, withNow(o, now))
+		out, err := defaults.ForKind(k, obj, withNow(o, now))
 		if after := mustJSON(t, obj); after != before {
 			t.Fatalf("input modified:\n%s\n%s", before, after)
 		}
-		_, decErr := k.Default(obj, schema.DefaultOptions{Now: now, Unstructured: o.Unstructured, SkipDefaulting: true, SkipInternalRoundTrip: true})
+		_, decErr := defaults.ForKind(k, obj, defaults.Options{Now: now, Unstructured: o.Unstructured, SkipDefaulting: true, SkipInternalRoundTrip: true})
 		if decErr != nil && err == nil {
 			t.Fatalf("%+v accepts what decoding refuses: %v", o, decErr)
 		}
 		if err != nil || o.SkipDefaulting || !o.SkipInternalRoundTrip {
 			return
 		}
-		full, ferr := k.Default(obj, schema.DefaultOptions{Now: now, Unstructured: o.Unstructured})
+		full, ferr := defaults.ForKind(k, obj, defaults.Options{Now: now, Unstructured: o.Unstructured})
 		if ferr == nil && !roundTripKinds[k.GVK.Kind] && mustJSON(t, full) != mustJSON(t, out) {
 			t.Fatalf("%v: the round trip changed a kind it does not touch:\n%s\n%s", k.GVK, mustJSON(t, full), mustJSON(t, out))
 		}
@@ -138,12 +139,12 @@ func FuzzDefaultWith(f *testing.F) {
 }
 
 // roundTripKinds are the kinds whose internal round trip is not lossless
-// (builtin_default_convert.go).
+// (convert.go).
 var roundTripKinds = map[string]bool{"Node": true, "Secret": true, "Deployment": true, "DaemonSet": true,
 	"StatefulSet": true, "CustomResourceDefinition": true, "HorizontalPodAutoscaler": true}
 
 // withNow is o at now.
-func withNow(o schema.DefaultOptions, now time.Time) schema.DefaultOptions {
+func withNow(o defaults.Options, now time.Time) defaults.Options {
 	o.Now = now
 	return o
 }

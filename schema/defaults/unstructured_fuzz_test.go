@@ -1,4 +1,4 @@
-package schema_test
+package defaults_test
 
 import (
 	"testing"
@@ -7,10 +7,11 @@ import (
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // FuzzDefaultBuiltinUnstructured: any object of any built-in kind never panics and is never
-// modified; where the JSON decoder's reading (DefaultBuiltin) succeeds, the converter's gives
+// modified; where the JSON decoder's reading (Builtin) succeeds, the converter's gives
 // the same object; what the converter's reading gives, the JSON decoder reads back unchanged
 // (every integer stored within its Go type's range).
 func FuzzDefaultBuiltinUnstructured(f *testing.F) {
@@ -21,7 +22,7 @@ func FuzzDefaultBuiltinUnstructured(f *testing.F) {
 	var gvks []schema.GroupVersionKind
 	deploy, svc, pod, cm := 0, 0, 0, 0
 	for _, k := range kinds {
-		if schema.HasBuiltinDefaulting(k.GVK) && k.ServedByDefault {
+		if defaults.Handles(k.GVK) && k.ServedByDefault {
 			switch k.GVK {
 			case deployGVK:
 				deploy = len(gvks)
@@ -50,11 +51,11 @@ func FuzzDefaultBuiltinUnstructured(f *testing.F) {
 		obj["apiVersion"], obj["kind"] = gvk.APIVersion(), gvk.Kind
 		before := mustJSON(t, obj)
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now, Unstructured: true})
+		out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: now, Unstructured: true})
 		if after := mustJSON(t, obj); after != before {
 			t.Fatalf("input modified:\n%s\n%s", before, after)
 		}
-		if viaJSON, jerr := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{Now: now}); jerr == nil {
+		if viaJSON, jerr := defaults.Builtin(gvk, obj, defaults.Options{Now: now}); jerr == nil {
 			if err != nil {
 				t.Fatalf("%v: the JSON reading succeeds, the converter's fails: %v", gvk, err)
 			}
@@ -65,7 +66,7 @@ func FuzzDefaultBuiltinUnstructured(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := schema.DefaultBuiltin(gvk, out, schema.DefaultOptions{Now: now})
+		again, err := defaults.Builtin(gvk, out, defaults.Options{Now: now})
 		if err != nil {
 			t.Fatalf("%v: the converted object is refused by the JSON reading: %v\n%s", gvk, err, mustJSON(t, out))
 		}

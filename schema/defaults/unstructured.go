@@ -1,4 +1,4 @@
-package schema
+package defaults
 
 import (
 	"encoding/base64"
@@ -6,7 +6,7 @@ import (
 	"strconv"
 )
 
-// DefaultOptions.Unstructured: DefaultBuiltin for an object the apiserver holds as
+// Options.Unstructured: Builtin for an object the apiserver holds as
 // unstructured content and converts to the Go type with runtime.DefaultUnstructuredConverter:
 // the object server-side apply merges (the field manager's conversion to the versioned type,
 // structuredMergeManager.Apply) and a strategic merge patch's result. Only numbers are read

@@ -1,16 +1,16 @@
-package schema
+package defaults
 
 import "time"
 
-// DefaultOptions are the inputs of DefaultBuiltin and Kind.Default besides the object: the
-// request's time and the steps to run (see DefaultBuiltin for the four steps). The zero value
+// Options are the inputs of Builtin and ForKind besides the object: the
+// request's time and the steps to run (see Builtin for the four steps). The zero value
 // runs them all on a JSON body at the zero time.
-type DefaultOptions struct {
+type Options struct {
 	// Now is the apiserver's clock (resource.k8s.io/v1 DeviceTaint.timeAdded defaults to it).
 	Now time.Time
 	// Unstructured reads numbers as runtime.DefaultUnstructuredConverter does (the object
 	// server-side apply merges, a strategic merge patch's result; see
-	// builtin_default_unstructured.go) rather than as the JSON decoder does.
+	// unstructured.go) rather than as the JSON decoder does.
 	Unstructured bool
 	// SkipDefaulting leaves out step 2: the object is only decoded into the Go type and
 	// encoded back (unknown fields dropped, quantities canonical, empty structs written), as

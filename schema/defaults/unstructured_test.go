@@ -1,4 +1,4 @@
-package schema_test
+package defaults_test
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 var (
@@ -77,7 +78,7 @@ func TestDefaultBuiltinUnstructuredNumbers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := schema.DefaultBuiltin(tt.gvk, tt.obj, schema.DefaultOptions{Unstructured: true})
+			out, err := defaults.Builtin(tt.gvk, tt.obj, defaults.Options{Unstructured: true})
 			if tt.err {
 				require.Error(t, err)
 				var fe *field.Error
@@ -97,7 +98,7 @@ func TestDefaultBuiltinUnstructuredNumbers(t *testing.T) {
 			}
 			assert.Equal(t, tt.want, cur)
 			// What the converter stores, the JSON decoder reads back unchanged.
-			again, err := schema.DefaultBuiltin(tt.gvk, out, schema.DefaultOptions{})
+			again, err := defaults.Builtin(tt.gvk, out, defaults.Options{})
 			require.NoError(t, err)
 			assert.Equal(t, out, again)
 		})
@@ -111,16 +112,16 @@ func TestDefaultBuiltinUnstructuredAgreesInRange(t *testing.T) {
 		"terminationGracePeriodSeconds": float64(40),
 		"containers": []any{map[string]any{"name": "c", "ports": []any{map[string]any{"containerPort": 8080.0}},
 			"livenessProbe": map[string]any{"httpGet": map[string]any{"port": int64(8080)}}}}}}}}
-	a, err := schema.DefaultBuiltin(deployGVK, obj, schema.DefaultOptions{})
+	a, err := defaults.Builtin(deployGVK, obj, defaults.Options{})
 	require.NoError(t, err)
-	b, err := schema.DefaultBuiltin(deployGVK, obj, schema.DefaultOptions{Unstructured: true})
+	b, err := defaults.Builtin(deployGVK, obj, defaults.Options{Unstructured: true})
 	require.NoError(t, err)
 	assert.Equal(t, a, b)
 
 	obj["spec"].(map[string]any)["replicas"] = int64(4294967299)
-	_, err = schema.DefaultBuiltin(deployGVK, obj, schema.DefaultOptions{})
+	_, err = defaults.Builtin(deployGVK, obj, defaults.Options{})
 	assert.Error(t, err, "the JSON decoder refuses an int32 overflow")
-	b, err = schema.DefaultBuiltin(deployGVK, obj, schema.DefaultOptions{Unstructured: true})
+	b, err = defaults.Builtin(deployGVK, obj, defaults.Options{Unstructured: true})
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), b["spec"].(map[string]any)["replicas"])
 }

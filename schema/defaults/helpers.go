@@ -1,11 +1,11 @@
-package schema
+package defaults
 
-// Helpers for the defaulting functions, over the decoded form of builtin_default.go: a
+// Helpers for the defaulting functions, over the decoded form of defaults.go: a
 // non-pointer scalar field that is absent holds its zero value, a pointer field that is absent
 // is nil, non-pointer struct fields are always present.
 
 // builtinDefaulters returns the SetDefaults_ function of each Go type, by OpenAPI name: those
-// the files builtin_default_<group>.go list (no init() registration: loadDefaulting reads them
+// the files apis.go, core.go, ext.go and workloads.go list (no init() registration: loadDefaulting reads them
 // once, when the defaulting tables are built).
 func builtinDefaulters() map[string]func(map[string]any) {
 	out := map[string]func(map[string]any){}

@@ -1,4 +1,4 @@
-package schema_test
+package defaults_test
 
 import (
 	"encoding/json"
@@ -14,11 +14,12 @@ import (
 
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // admitted lists, per recorded object, the paths whose value comes from a layer after
 // defaulting (admission plugins, the REST strategy's PrepareForCreate, the conversion to the
-// internal version and back) and not from schema.DefaultBuiltin. Every path named here is
+// internal version and back) and not from defaults.Builtin. Every path named here is
 // removed from both sides before comparing.
 var admitted = map[string][][]string{
 	// ServiceAccount (serviceAccountName; serviceAccount follows it through the v1 conversion),
@@ -43,7 +44,7 @@ var admitted = map[string][][]string{
 	"job":         jobGenerated,
 	"job-indexed": jobGenerated,
 	// The DaemonSet strategy sets templateGeneration 1 on create (the annotation comes from
-	// the conversion; DefaultBuiltin writes the stored "0").
+	// the conversion; Builtin writes the stored "0").
 	"daemonset": {{"metadata", "annotations", "deprecated.daemonset.template.generation"}},
 }
 
@@ -56,9 +57,9 @@ var serviceAllocated = [][]string{{"spec", "clusterIP"}, {"spec", "clusterIPs"},
 	{"spec", "ipFamilyPolicy"}, {"spec", "ports", "*", "nodePort"}}
 
 // TestRecordedDefaults replays testdata/defaults: each minimal object of in/ through
-// DefaultBuiltin against what kube-apiserver 1.37 returned for its dry-run create (out/).
+// Builtin against what kube-apiserver 1.37 returned for its dry-run create (out/).
 func TestRecordedDefaults(t *testing.T) {
-	files, err := filepath.Glob("../testdata/defaults/in/*.yaml")
+	files, err := filepath.Glob("../../testdata/defaults/in/*.yaml")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, file := range files {
@@ -68,7 +69,7 @@ func TestRecordedDefaults(t *testing.T) {
 			require.NoError(t, err)
 			in, err := codec.DecodeObject(data)
 			require.NoError(t, err)
-			raw, err := os.ReadFile(filepath.Join("../testdata/defaults/out", name+".json"))
+			raw, err := os.ReadFile(filepath.Join("../../testdata/defaults/out", name+".json"))
 			require.NoError(t, err)
 			var want map[string]any
 			require.NoError(t, sigsjson.UnmarshalCaseSensitivePreserveInts(raw, &want))
@@ -77,7 +78,7 @@ func TestRecordedDefaults(t *testing.T) {
 			created, err := time.Parse(time.RFC3339, want["metadata"].(map[string]any)["creationTimestamp"].(string))
 			require.NoError(t, err)
 
-			got, err := schema.DefaultBuiltin(gvk, in, schema.DefaultOptions{Now: created})
+			got, err := defaults.Builtin(gvk, in, defaults.Options{Now: created})
 			require.NoError(t, err)
 			for _, obj := range []map[string]any{want, got} {
 				md := obj["metadata"].(map[string]any)

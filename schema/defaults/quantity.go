@@ -1,4 +1,4 @@
-package schema
+package defaults
 
 import iq "github.com/writepath/writepath/internal/quantity"
 

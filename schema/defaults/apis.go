@@ -1,4 +1,4 @@
-package schema
+package defaults
 
 // admissionregistration.k8s.io/v1, discovery.k8s.io/v1, flowcontrol.apiserver.k8s.io/v1,
 // networking.k8s.io/v1, rbac.authorization.k8s.io/v1, resource.k8s.io/v1, scheduling.k8s.io/v1

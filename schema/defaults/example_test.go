@@ -1,15 +1,16 @@
-package schema_test
+package defaults_test
 
 import (
 	"encoding/json"
 	"fmt"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // ExampleDefaultBuiltin defaults a minimal Deployment as kube-apiserver 1.37 does on create or
 // after a server-side apply.
-func ExampleDefaultBuiltin() {
+func ExampleBuiltin() {
 	obj := map[string]any{
 		"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "web"},
 		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{
@@ -17,7 +18,7 @@ func ExampleDefaultBuiltin() {
 		}}}},
 	}
 	gvk := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
-	out, err := schema.DefaultBuiltin(gvk, obj, schema.DefaultOptions{})
+	out, err := defaults.Builtin(gvk, obj, defaults.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -38,9 +39,9 @@ func ExampleDefaultBuiltin() {
 }
 
 // ExampleKind_Zero shows the live object the apiserver's field manager compares a create with.
-func ExampleKind_Zero() {
+func ExampleZero() {
 	k, _ := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
-	zero, _ := k.Zero()
+	zero, _ := defaults.Zero(k)
 	b, _ := json.Marshal(zero)
 	fmt.Println(string(b))
 	// Output:
