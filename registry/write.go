@@ -87,7 +87,7 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 	setGeneration(ownMeta(obj), g.New)
 	if ep.crd == nil && ep.Subresource != "scale" {
 		// The kind's own PrepareForCreate effects (dropped and derived fields).
-		obj = validation.PrepareForCreate(ep.gvk, obj, validation.Options{Subresource: ep.Subresource})
+		obj = validation.PrepareForCreate(ep.gvk, obj, validation.Options{Subresource: ep.Subresource, Now: h.req.Now})
 		obj = readBackDefaults(ep, obj)
 	}
 	if err := h.validateWrite(obj, nil); err != nil {
@@ -420,7 +420,7 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 	if ep.crd == nil && ep.Subresource != "scale" {
 		// The kind's own PrepareForUpdate effects, after the generation is decided as the
 		// strategies decide it first.
-		obj = validation.PrepareForUpdate(ep.gvk, obj, live, validation.Options{Subresource: ep.Subresource})
+		obj = validation.PrepareForUpdate(ep.gvk, obj, live, validation.Options{Subresource: ep.Subresource, Now: h.req.Now})
 	}
 	if err := h.validateWrite(obj, live); err != nil {
 		return Response{}, nil, err

@@ -31,7 +31,12 @@
 // PersistentVolumeClaim (create, update with the resize and bound-claim rules, /status, the
 // warnings, and the data source normalisation of PrepareForCreate/PrepareForUpdate),
 // StorageClass (with its enforced declarative immutability and the deprecated topology key
-// warnings).
+// warnings), PersistentVolume (create, update with the immutable source and node affinity,
+// /status, the warnings, and the phase transition time its PrepareForCreate and /status
+// PrepareForUpdate record from Options.Now), ResourceQuota (create, update, /status, the
+// request-over-limit warnings), LimitRange, ReplicationController (create, update, /status and
+// the warnings, with its enforced declarative rules; /scale is the registry's), ControllerRevision
+// (data compared as a value, not as the bytes sent, see controllerrevision.go).
 //
 // PrepareForCreate and PrepareForUpdate are a strategy's own effects on the object beyond what
 // the registry does for every kind (resets, generation, system fields): fields dropped or

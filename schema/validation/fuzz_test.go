@@ -35,6 +35,11 @@ var fuzzKinds = []schema.GroupVersionKind{
 	{Version: "v1", Kind: "Endpoints"},
 	{Version: "v1", Kind: "PersistentVolumeClaim"},
 	{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass"},
+	{Version: "v1", Kind: "PersistentVolume"},
+	{Version: "v1", Kind: "ResourceQuota"},
+	{Version: "v1", Kind: "LimitRange"},
+	{Version: "v1", Kind: "ReplicationController"},
+	{Group: "apps", Version: "v1", Kind: "ControllerRevision"},
 }
 
 var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers", "finalize"}
@@ -49,6 +54,8 @@ func FuzzValidate(f *testing.F) {
 	f.Add([]byte(`{"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":null}}}`), []byte(`{"template":7}`))
 	f.Add([]byte(`{"spec":{"selector":{"matchExpressions":[{"key":"a","operator":"In"}]},"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"x%"}},"ports":[{"port":1},{"port":1}],"clusterIPs":["None","1.2.3.4"]},"rules":[{}],"subjects":[{}],"roleRef":{},"data":{"..":"x"},"type":"kubernetes.io/tls"}`),
 		[]byte(`{"spec":{"clusterIPs":["10.0.0.1","fd00::1"],"ipFamilies":["IPv4","IPv6"],"type":"LoadBalancer"},"immutable":true,"status":{"collisionCount":3}}`))
+	f.Add([]byte(`{"spec":{"capacity":{"storage":"-1"},"local":{"path":"/a/../b"},"csi":{"driver":"x","nodePublishSecretRef":{}},"nodeAffinity":{"required":{"nodeSelectorTerms":[{}]}},"hard":{"pods":"1.5"},"scopes":["BestEffort","NotBestEffort"],"scopeSelector":{"matchExpressions":[{"scopeName":"x","operator":"In"}]},"limits":[{"type":"Container","max":{"cpu":"1"},"min":{"cpu":"2"},"maxLimitRequestRatio":{"cpu":"0"}}],"selector":{"a":"b"},"template":{"metadata":{"labels":{"a":"c"}}}}}`),
+		[]byte(`{"metadata":{"annotations":{"non-convertible.kubernetes.io/spec.selector":"x"}},"spec":{"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"beta.kubernetes.io/os","operator":"In","values":["%"]}]}]}},"csi":{"driver":"y"}},"status":{"phase":"Bound","lastPhaseTransitionTime":"x"}}`))
 	f.Fuzz(func(t *testing.T, body, oldBody []byte) {
 		obj, err := codec.DecodeObject(body)
 		if err != nil {
@@ -82,9 +89,11 @@ func run(t *testing.T, gvk schema.GroupVersionKind, obj, old map[string]any) {
 	if err != nil {
 		return
 	}
+	validation.PrepareForCreate(gvk, obj, validation.Options{})
 	validation.Validate(gvk, obj, validation.Options{})
 	validation.Warnings(gvk, obj, nil, validation.Options{})
 	for _, sub := range fuzzSubresources {
+		validation.PrepareForUpdate(gvk, obj, old, validation.Options{Subresource: sub})
 		validation.ValidateUpdate(gvk, obj, old, validation.Options{Subresource: sub})
 		validation.Warnings(gvk, obj, old, validation.Options{Subresource: sub})
 	}

@@ -42,15 +42,15 @@ var goNames = map[string]string{
 // goFieldName is the Go name of the v1 field json in the struct st.
 func goFieldName(st, name string) string {
 	switch {
-	case st == "v1.RBDVolumeSource" && name == "image":
+	case (st == "v1.RBDVolumeSource" || st == "v1.RBDPersistentVolumeSource") && name == "image":
 		return "RBDImage"
-	case st == "v1.RBDVolumeSource" && name == "pool":
+	case (st == "v1.RBDVolumeSource" || st == "v1.RBDPersistentVolumeSource") && name == "pool":
 		return "RBDPool"
-	case st == "v1.RBDVolumeSource" && name == "user":
+	case (st == "v1.RBDVolumeSource" || st == "v1.RBDPersistentVolumeSource") && name == "user":
 		return "RadosUser"
 	case st != "v1.RBDVolumeSource" && st != "v1.RBDPersistentVolumeSource" && name == "monitors":
 		return "Monitors"
-	case st != "v1.GlusterfsVolumeSource" && name == "endpoints":
+	case st != "v1.GlusterfsVolumeSource" && st != "v1.GlusterfsPersistentVolumeSource" && name == "endpoints":
 		return "Endpoints"
 	}
 	if g, ok := goNames[name]; ok {

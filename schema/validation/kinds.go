@@ -69,6 +69,17 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"batch", "Job"}:
 		return strategy{validate: validateJob, validateUpdate: validateJobUpdate, warnings: jobWarnings,
 			prepareCreate: prepareJobCreate}, true
+	case groupKind{"", "PersistentVolume"}:
+		return strategy{validate: validatePersistentVolume, validateUpdate: validatePersistentVolumeUpdate, warnings: pvWarnings,
+			prepareCreate: preparePVCreate, prepareUpdate: preparePVUpdate}, true
+	case groupKind{"", "ResourceQuota"}:
+		return strategy{validate: validateResourceQuota, validateUpdate: validateResourceQuotaUpdate, warnings: quotaWarnings}, true
+	case groupKind{"", "LimitRange"}:
+		return strategy{validate: validateLimitRange, validateUpdate: validateLimitRangeUpdate}, true
+	case groupKind{"", "ReplicationController"}:
+		return strategy{validate: validateReplicationController, validateUpdate: validateReplicationControllerUpdate, warnings: rcWarnings}, true
+	case groupKind{"apps", "ControllerRevision"}:
+		return strategy{validate: validateControllerRevision, validateUpdate: validateControllerRevisionUpdate}, true
 	}
 	return strategy{}, false
 }

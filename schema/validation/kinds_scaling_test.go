@@ -74,6 +74,32 @@ func TestKindsScaleLinearly(t *testing.T) {
 			return map[string]any{"metadata": map[string]any{"name": "i", "namespace": "ns"},
 				"spec": map[string]any{"rules": []any{map[string]any{"host": "example.com", "http": map[string]any{"paths": paths}}}}}
 		}},
+		{schema.GroupVersionKind{Version: "v1", Kind: "PersistentVolume"}, func(n int) map[string]any {
+			var terms []any
+			for i := 0; i < n; i++ {
+				terms = append(terms, map[string]any{"matchExpressions": []any{map[string]any{"key": "beta.kubernetes.io/os", "operator": "In", "values": []any{"%"}}}})
+			}
+			return map[string]any{"metadata": map[string]any{"name": "pv"}, "spec": map[string]any{"accessModes": []any{"ReadWriteOnce"},
+				"capacity": map[string]any{"storage": "1Gi"}, "local": map[string]any{"path": "/a"},
+				"nodeAffinity": map[string]any{"required": map[string]any{"nodeSelectorTerms": terms}}}}
+		}},
+		{schema.GroupVersionKind{Version: "v1", Kind: "ResourceQuota"}, func(n int) map[string]any {
+			hard := map[string]any{}
+			var scopes []any
+			for i := 0; i < n; i++ {
+				hard[fmt.Sprintf("example.com/r%d", i)] = "1"
+				scopes = append(scopes, "BestEffort")
+			}
+			hard["cpu"] = "1"
+			return map[string]any{"metadata": map[string]any{"name": "q", "namespace": "ns"}, "spec": map[string]any{"hard": hard, "scopes": scopes}}
+		}},
+		{schema.GroupVersionKind{Version: "v1", Kind: "LimitRange"}, func(n int) map[string]any {
+			var limits []any
+			for i := 0; i < n; i++ {
+				limits = append(limits, map[string]any{"type": "Container", "max": map[string]any{"cpu": "1"}, "min": map[string]any{"cpu": "2"}})
+			}
+			return map[string]any{"metadata": map[string]any{"name": "l", "namespace": "ns"}, "spec": map[string]any{"limits": limits}}
+		}},
 	}
 	for _, c := range cases {
 		small, large := c.make(2500), c.make(5000)

@@ -71,15 +71,7 @@ func NewPodOptions(spec, oldSpec map[string]any) PodOptions {
 		}
 	}
 	if req, ok := mapOf(mapOf(oldSpec["affinity"])["nodeAffinity"])["requiredDuringSchedulingIgnoredDuringExecution"].(map[string]any); ok {
-		for _, t := range listOf(req["nodeSelectorTerms"]) {
-			for _, e := range listOf(mapOf(t)["matchExpressions"]) {
-				for _, v := range stringList(mapOf(e)["values"]) {
-					if len(ivalidation.IsValidLabelValue(v)) != 0 {
-						o.allowInvalidLabelValueInRequiredNodeAffinity = true
-					}
-				}
-			}
-		}
+		o.allowInvalidLabelValueInRequiredNodeAffinity = termsHaveInvalidLabelValue(listOf(req["nodeSelectorTerms"]))
 	}
 	if hu, ok := boolean(oldSpec, "hostUsers"); ok && !hu {
 		visitContainers(field.Path{}, oldSpec, func(_ field.Path, c map[string]any) {

@@ -1,16 +1,21 @@
 package validation
 
 import (
+	"time"
+
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
 )
 
-// Options are what the request decides beyond the object: the subresource written. The zero
-// value is a write of the main resource.
+// Options are what the request decides beyond the object: the subresource written and the
+// request's time. The zero value is a write of the main resource at the zero time.
 type Options struct {
 	// Subresource is the subresource of the write: "" for the resource itself, "status",
 	// "scale", "resize", "ephemeralcontainers", ...
 	Subresource string
+	// Now is the time of the request, which a strategy's PrepareForCreate or PrepareForUpdate
+	// may record (a PersistentVolume's status.lastPhaseTransitionTime).
+	Now time.Time
 }
 
 // Validate is the kind's REST strategy Validate on create: the errors the apiserver returns for

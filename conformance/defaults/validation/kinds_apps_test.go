@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apiserver/pkg/registry/rest"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	"k8s.io/kubernetes/pkg/registry/apps/controllerrevision"
 	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
 	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
@@ -27,7 +28,18 @@ func appsKinds() []harnessKind {
 			podSpec: "spec.template.spec.", complete: true, create: replicaset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": replicaset.Strategy, "status": replicaset.StatusStrategy}},
 		{gvk: gvk("DaemonSet"), resource: "daemonsets", seed: seedDaemonSet,
 			podSpec: "spec.template.spec.", complete: true, create: daemonset.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": daemonset.Strategy, "status": daemonset.StatusStrategy}},
+		{gvk: gvk("ControllerRevision"), resource: "controllerrevisions", seed: seedControllerRevision, complete: true,
+			create: controllerrevision.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": controllerrevision.Strategy}},
 	}
+}
+
+// seedControllerRevision is a revision whose data is a JSON object (as the workload controllers
+// write it, compact), or, rarely, some other JSON value; never the bytes null, which a JSON body
+// cannot give a RawExtension (a null leaves it unset).
+func seedControllerRevision(r *rand.Rand) runtime.Object {
+	data := pick(r, []string{`{"spec":{"template":{"metadata":{"labels":{"app":"web"}}}}}`, `{}`, `{"a":[1,2],"b":null}`, `[1]`, `"x"`})
+	return &appsv1.ControllerRevision{TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ControllerRevision"}, ObjectMeta: seedMeta(r),
+		Data: runtime.RawExtension{Raw: []byte(data)}, Revision: int64(r.Intn(5))}
 }
 
 func seedDaemonSet(r *rand.Rand) runtime.Object {

@@ -11,5 +11,7 @@ func otherKinds() []harnessKind {
 	out = append(out, networkingKinds()...)
 	out = append(out, endpointKinds()...)
 	out = append(out, storageKinds()...)
+	out = append(out, quotaKinds()...)
+	out = append(out, rcKinds()...)
 	return out
 }
