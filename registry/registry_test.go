@@ -141,6 +141,12 @@ func TestHandle(t *testing.T) {
 			code: 415},
 		{name: "create dry run", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/configmaps?dryRun=All", Body: []byte(`{"metadata":{"name":"c"}}`)},
 			code: 201, writes: 0, checks: []check{{[]any{"metadata", "resourceVersion"}, nil}, {[]any{"metadata", "uid"}, "00000000-0000-0000-0000-000000000003"}}},
+		{name: "create with resourceVersion", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/configmaps", Body: []byte(`{"metadata":{"name":"c","resourceVersion":"7"}}`)},
+			code: 500, message: "resourceVersion should not be set on objects to be created"},
+		// A dry run does not reach storage, which alone refuses the resourceVersion; the answer
+		// keeps it (controller-runtime's DryRunClient "should not create an object").
+		{name: "create dry run with resourceVersion", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/configmaps?dryRun=All", Body: []byte(`{"metadata":{"name":"c","resourceVersion":"7"}}`)},
+			code: 201, writes: 0, checks: []check{{[]any{"metadata", "resourceVersion"}, "7"}}},
 		{name: "create custom resource", req: registry.Request{Method: "POST", Path: "/apis/stable.example.com/v1/namespaces/demo/crontabs",
 			Body: []byte(`{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"t2"},"spec":{"replicas":2,"y":1},"status":{"replicas":5}}`)},
 			code: 201, writes: 1, warnings: []string{`299 - "unknown field \"spec.y\""`},
