@@ -274,3 +274,26 @@ func TestHandle(t *testing.T) {
 		})
 	}
 }
+
+// An update checks the common ObjectMeta with names as path segments (rest.BeforeUpdate's
+// validateCommonFields), then the kind's own rule: a ClusterRole, whose names are path segments,
+// created with capitals is patched and updated (controller-runtime's NamespacedClient "should
+// successfully modify cluster scoped resource").
+func TestUpdateNameIsPathSegment(t *testing.T) {
+	w := world(t)
+	path := "/apis/rbac.authorization.k8s.io/v1/clusterroles"
+	for _, r := range []registry.Request{
+		{Method: "POST", Path: path, Body: []byte(`{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"clusterRole-1"}}`)},
+		{Method: "PATCH", Path: path + "/clusterRole-1", ContentType: "application/merge-patch+json", Body: []byte(`{"metadata":{"annotations":{"foo":"bar"}}}`)},
+		{Method: "PUT", Path: path + "/clusterRole-1", Body: []byte(`{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"clusterRole-1","labels":{"a":"b"}}}`)},
+	} {
+		r.Now = now
+		resp, writes, err := registry.Handle(context.Background(), w, r)
+		require.NoError(t, err)
+		require.Less(t, resp.Code, 300, "%s %s: %s", r.Method, r.Path, resp.Body)
+		require.NoError(t, w.Apply(writes))
+	}
+	resp, _, err := registry.Handle(context.Background(), w, registry.Request{Method: "GET", Path: path + "/clusterRole-1", Now: now})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"a": "b"}, get(t, resp.Object, "metadata", "labels"))
+}

@@ -252,7 +252,15 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		h.warnings = append(h.warnings, validation.Warnings(gvk, obj, nil, validation.Options{})...)
 		return nil
 	}
-	errs, err := h.validateObjectMeta(obj, old, nil)
+	// On an update, rest.BeforeUpdate's validateCommonFields checks the name as a path segment
+	// (the kind's own rule is its ValidateUpdate's): a ClusterRole named clusterRole-1 is
+	// updated. On a create of a kind not modelled, the DNS subdomain rule most strategies' Validate
+	// apply stands in for the kind's.
+	var nameRule func(string, bool) []string
+	if old != nil {
+		nameRule = pathSegmentName
+	}
+	errs, err := h.validateObjectMeta(obj, old, nameRule)
 	if err != nil {
 		return err
 	}
