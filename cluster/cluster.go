@@ -79,6 +79,13 @@ type Options struct {
 	Tokens map[string]registry.User
 	// Kubelet says when the stand-in kubelet makes Pods Running and Ready (default at once).
 	Kubelet Kubelet
+	// NoWorkloadControllers turns the Deployment and ReplicaSet controllers and the stand-in
+	// kubelet off: Deployments and ReplicaSets stay as clients write them (no ReplicaSets, Pods
+	// or status written for them), as on a control plane without kube-controller-manager's
+	// deployment and replicaset controllers (envtest's kube-apiserver and etcd, or
+	// kube-controller-manager --controllers=-deployment,-replicaset). The garbage collector,
+	// the namespace, service account and storage protection controllers still run.
+	NoWorkloadControllers bool
 	// LeaderElection, when set, runs the controllers only while this server holds the
 	// controller Lease (Lead), for several servers sharing one store; nil runs them always.
 	LeaderElection *LeaderElection
@@ -103,6 +110,7 @@ type Cluster struct {
 	// tokens authenticates HTTP requests (nil: everyone is Admin).
 	tokens      map[string]registry.User
 	kubeletMode Kubelet
+	noWorkloads bool // Options.NoWorkloadControllers
 
 	mu        sync.Mutex // serialises requests (without a CachedReader), and the controllers
 	rngMu     sync.Mutex // guards rng: requests on a store with a CachedReader run concurrently
@@ -140,7 +148,7 @@ type Cluster struct {
 // New returns a cluster as opts say.
 func New(opts Options) (*Cluster, error) {
 	c := &Cluster{store: opts.Store, clock: opts.Clock, ctrl: opts.Controllers, tokens: opts.Tokens,
-		kubeletMode: opts.Kubelet, leader: opts.LeaderElection, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
+		kubeletMode: opts.Kubelet, noWorkloads: opts.NoWorkloadControllers, leader: opts.LeaderElection, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
 		index: newWorkloadIndex(), deploymentEvents: newEventRecorder("deployment-controller"), replicaSetEvents: newEventRecorder("replicaset-controller")}
 	if c.store == nil {
 		c.store = NewMemoryStore(MemoryOptions{})

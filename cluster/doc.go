@@ -31,7 +31,9 @@
 // (managedFields "kube-controller-manager") as on a real server; the kubelet stand-in patches
 // pods/status as a node's kubelet (manager "kubelet"). The controllers read through an index of
 // each object's controller and sync only the keys their event handlers would queue (every key
-// when the clock moved, and on Settle).
+// when the clock moved, and on Settle). Options.NoWorkloadControllers turns these two and the
+// kubelet off (writepath serve --controllers=*,-deployment,-replicaset), for a server that leaves
+// Deployments as written, as envtest's kube-apiserver and etcd do.
 //
 // The Events the two controllers record are stored as kube-controller-manager's event
 // recorders (k8s.io/client-go tools/record) store them, right after the writes of the sync that

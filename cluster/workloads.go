@@ -50,7 +50,7 @@ const maxWorkloadRounds = 1000
 // input no write has touched since it last ran writes what it wrote then: nothing, unless the
 // API refused it (those are queued again for the next round, or the next settle).
 func (c *Cluster) settleWorkloads(ctx context.Context, now time.Time, resync bool) (bool, error) {
-	if !c.has("apps", "deployments") && !c.has("apps", "replicasets") {
+	if c.noWorkloads || !c.has("apps", "deployments") && !c.has("apps", "replicasets") {
 		return false, nil
 	}
 	rev, err := c.store.Revision(ctx)

@@ -55,6 +55,35 @@ func statusOf(t *testing.T, c *cluster.Cluster) map[string]any {
 	return resp.Object["status"].(map[string]any)
 }
 
+// With NoWorkloadControllers a Deployment and a ReplicaSet stay as written, as on envtest's
+// control plane (an update with the resourceVersion the create answered is not a conflict), and
+// the garbage collector still deletes a deleted owner's dependents.
+func TestNoWorkloadControllers(t *testing.T) {
+	c, err := cluster.New(cluster.Options{NoWorkloadControllers: true, Clock: cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))})
+	require.NoError(t, err)
+	do(t, c, "POST", "/api/v1/namespaces", "", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`)
+	resp := do(t, c, "POST", "/apis/apps/v1/namespaces/demo/deployments", "", deploymentJSON(3, "nginx:1"))
+	require.Equal(t, 201, resp.Code, "%s", resp.Body)
+	created := resp.Object
+	rs := fmt.Sprintf(`{"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"web-1","namespace":"demo",
+	"ownerReferences":[{"apiVersion":"apps/v1","kind":"Deployment","name":"web","uid":%q}]},
+	"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
+	"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1"}]}}}}`, meta(created)["uid"])
+	require.Equal(t, 201, do(t, c, "POST", "/apis/apps/v1/namespaces/demo/replicasets", "", rs).Code)
+	require.NoError(t, c.Settle(context.Background()))
+
+	assert.Empty(t, list(t, c, "/api/v1/namespaces/demo/pods"), "no ReplicaSet controller")
+	assert.Len(t, list(t, c, "/apis/apps/v1/namespaces/demo/replicasets"), 1, "no Deployment controller")
+	got := do(t, c, "GET", "/apis/apps/v1/namespaces/demo/deployments/web", "", nil).Object
+	assert.Equal(t, meta(created)["resourceVersion"], meta(got)["resourceVersion"], "nothing wrote the Deployment")
+	assert.Empty(t, got["status"], "no status written")
+	meta(got)["labels"] = map[string]any{"x": "y"}
+	assert.Equal(t, 200, do(t, c, "PUT", "/apis/apps/v1/namespaces/demo/deployments/web", "", got).Code)
+
+	require.Equal(t, 200, do(t, c, "DELETE", "/apis/apps/v1/namespaces/demo/deployments/web", "", nil).Code)
+	assert.Empty(t, list(t, c, "/apis/apps/v1/namespaces/demo/replicasets"), "the garbage collector runs")
+}
+
 // A Deployment rolls out inside the cluster: the Deployment controller creates a ReplicaSet, the
 // ReplicaSet controller its Pods, the stand-in kubelet runs them; a new image rolls over to a new
 // ReplicaSet; scaling and deletion follow.

@@ -6,6 +6,8 @@
 //
 // and gets a server that starts in milliseconds and runs the garbage collector, the namespace
 // controller and the Deployment and ReplicaSet controllers, which envtest's control plane does not.
+// A suite that expects its Deployments left as it wrote them (no ReplicaSets, no status writes
+// that make its next update a conflict) sets Options: cluster.Options{NoWorkloadControllers: true}.
 //
 // The fields that matter keep their names and meaning: CRDDirectoryPaths, CRDs,
 // ErrorIfCRDPathMissing, CRDInstallOptions, WebhookInstallOptions, Scheme, UseExistingCluster.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -26,6 +27,12 @@ resourceVersion semantics; legacy and aggregated discovery; /openapi/v2 and /ope
 explain, apply and diff read them; CRDs from their schemas); Table output with kube-apiserver's
 printer columns (kubectl get, get -o wide, get -w) and PartialObjectMetadata (JSON and protobuf).
 
+--controllers takes kube-controller-manager's syntax (a comma-separated list: NAME turns a
+controller on, -NAME off, * is every controller on by default): deployment and replicaset can be
+turned off, together (--controllers=*,-deployment,-replicaset, or a list that names neither, such
+as garbagecollector,namespace), for a server without them as envtest's control plane is; the
+garbage collector, namespace, service account and storage protection controllers always run.
+
 Not served yet: RBAC; every authenticated request is the admin user.`
 
 const serveExamples = `  # Serve the README's examples, then talk to it with kubectl
@@ -33,18 +40,23 @@ const serveExamples = `  # Serve the README's examples, then talk to it with kub
   kubectl --kubeconfig /tmp/writepath.kubeconfig get --raw /api/v1/namespaces
 
   # A fixed port, requests logged on stderr
-  writepath serve --port 6443 -v`
+  writepath serve --port 6443 -v
+
+  # As envtest's control plane: no Deployment and ReplicaSet controllers
+  writepath serve --controllers=*,-deployment,-replicaset`
 
 func runServe(e *env, args []string) int {
 	var files fileList
 	var port int
 	var kubeconfig string
 	var verbose bool
-	f := e.flags("serve [-f FILE]... [--port N] [--kubeconfig FILE] [-v]", serveLong, serveExamples)
+	var controllers []string
+	f := e.flags("serve [-f FILE]... [--port N] [--kubeconfig FILE] [--controllers LIST] [-v]", serveLong, serveExamples)
 	f.Var(&files, "f", "FILE of objects to create at start (repeatable; multi-document YAML or JSON; - for stdin)")
 	f.IntVar(&port, "port", 0, "the port on 127.0.0.1 (0: a free port)")
 	f.StringVar(&kubeconfig, "kubeconfig", "writepath.kubeconfig", "FILE to write the kubeconfig to")
 	f.BoolVar(&verbose, "v", false, "log each request on stderr")
+	f.StringSliceVar(&controllers, "controllers", []string{"*"}, "the controllers that run, as kube-controller-manager's --controllers (only deployment and replicaset, together, can be off)")
 	if hook := e.opts.ServeStore; hook != nil && hook.AddFlags != nil {
 		if err := addHookFlags(f, hook.AddFlags); err != nil {
 			return e.fail(err)
@@ -59,13 +71,17 @@ func runServe(e *env, args []string) int {
 	if port < 0 || port > 65535 {
 		return e.fail(usagef("--port must be between 0 and 65535, got %d", port))
 	}
+	noWorkloads, err := workloadsOff(controllers)
+	if err != nil {
+		return e.fail(err)
+	}
 	objs, err := e.readObjects(files)
 	if err != nil {
 		return e.fail(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := serveConfig{objects: objs, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), kubeconfig: kubeconfig, verbose: verbose}
+	cfg := serveConfig{objects: objs, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), kubeconfig: kubeconfig, verbose: verbose, noWorkloads: noWorkloads}
 	if e.testServe != nil {
 		ctx = e.testServe(ctx, &cfg)
 	}
@@ -84,6 +100,76 @@ func runServe(e *env, args []string) int {
 		cfg.store = store
 	}
 	return e.serve(ctx, cfg)
+}
+
+// serveControllers are the controllers serve runs, by kube-controller-manager's names and
+// aliases (cmd/kube-controller-manager/names); only the optional ones can be turned off.
+var serveControllers = []struct {
+	name, alias string
+	optional    bool
+}{
+	{"garbage-collector-controller", "garbagecollector", false},
+	{"namespace-controller", "namespace", false},
+	{"serviceaccount-controller", "serviceaccount", false},
+	{"persistentvolumeclaim-protection-controller", "pvc-protection", false},
+	{"persistentvolume-protection-controller", "pv-protection", false},
+	{"volumeattributesclass-protection-controller", "", false},
+	{"deployment-controller", "deployment", true},
+	{"replicaset-controller", "replicaset", true},
+}
+
+// workloadsOff reads --controllers as kube-controller-manager reads it (IsControllerEnabled:
+// the first item that names a controller, NAME or -NAME, decides; else it is on when the list
+// has *; aliases are its names) and says whether the Deployment and ReplicaSet controllers are
+// off. They are on or off together; the others always run, so turning one of them off is
+// refused, as is a name serve does not know.
+func workloadsOff(list []string) (bool, error) {
+	canonical := map[string]string{}
+	var names []string
+	for _, sc := range serveControllers {
+		canonical[sc.name] = sc.name
+		names = append(names, sc.name)
+		if sc.alias != "" {
+			canonical[sc.alias] = sc.name
+			names = append(names, sc.alias)
+		}
+	}
+	decided := map[string]bool{}
+	star := false
+	for _, item := range list {
+		on, n := true, item
+		if strings.HasPrefix(n, "-") {
+			on, n = false, n[1:]
+		}
+		if item == "*" {
+			star = true
+			continue
+		}
+		name, ok := canonical[n]
+		if !ok {
+			return false, usagef("--controllers: %q is not a controller serve runs (%s; -NAME; *)", item, strings.Join(names, ", "))
+		}
+		if _, seen := decided[name]; !seen {
+			decided[name] = on
+		}
+	}
+	enabled := func(name string) bool {
+		if on, ok := decided[name]; ok {
+			return on
+		}
+		return star
+	}
+	for _, sc := range serveControllers {
+		if !sc.optional && !enabled(sc.name) {
+			if _, named := decided[sc.name]; named {
+				return false, usagef("--controllers: %s always runs in serve; only deployment and replicaset can be turned off", sc.name)
+			}
+		}
+	}
+	if enabled("deployment-controller") != enabled("replicaset-controller") {
+		return false, usagef("--controllers: deployment and replicaset run together in serve; turn both on or both off")
+	}
+	return !enabled("deployment-controller"), nil
 }
 
 // addHookFlags registers the flags of Options.ServeStore on serve's flag set.
@@ -106,6 +192,8 @@ type serveConfig struct {
 	addr       string
 	kubeconfig string
 	verbose    bool
+	// noWorkloads turns the Deployment and ReplicaSet controllers off (--controllers).
+	noWorkloads bool
 	// store is the store to serve from; nil is the in-memory one.
 	store cluster.Store
 	// ready, when set, is told the server's URL once it answers.
@@ -114,7 +202,7 @@ type serveConfig struct {
 
 // serve runs the server until ctx is done.
 func (e *env) serve(ctx context.Context, cfg serveConfig) int {
-	opts := cluster.Options{Store: cfg.store}
+	opts := cluster.Options{Store: cfg.store, NoWorkloadControllers: cfg.noWorkloads}
 	if hook := e.opts.ServeStore; hook != nil && hook.Configure != nil {
 		hook.Configure(&opts)
 	}

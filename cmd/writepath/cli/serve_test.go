@@ -148,3 +148,32 @@ func TestServeSystemNamespaces(t *testing.T) {
 	cancel()
 	assert.Equal(t, exitOK, <-done)
 }
+
+// --controllers reads as kube-controller-manager's flag: the first item naming a controller
+// decides, * turns on the rest, aliases are names; only deployment and replicaset, together,
+// can be off.
+func TestServeControllersFlag(t *testing.T) {
+	for _, tc := range []struct {
+		list []string
+		off  bool
+		err  string
+	}{
+		{list: []string{"*"}},
+		{list: []string{"*", "-deployment", "-replicaset"}, off: true},
+		{list: []string{"-deployment-controller", "-replicaset", "*"}, off: true},
+		{list: []string{"garbagecollector", "namespace"}, off: true}, // the realcluster list without the workload controllers
+		{list: []string{"garbagecollector", "namespace", "deployment", "replicaset"}},
+		{list: []string{"deployment", "-deployment", "replicaset"}}, // the first item decides
+		{list: []string{"*", "-deployment"}, err: "deployment and replicaset run together"},
+		{list: []string{"*", "-garbagecollector"}, err: "garbage-collector-controller always runs"},
+		{list: []string{"cronjob"}, err: `"cronjob" is not a controller serve runs`},
+	} {
+		off, err := workloadsOff(tc.list)
+		if tc.err != "" {
+			assert.ErrorContains(t, err, tc.err, "%v", tc.list)
+			continue
+		}
+		require.NoError(t, err, "%v", tc.list)
+		assert.Equal(t, tc.off, off, "%v", tc.list)
+	}
+}
