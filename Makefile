@@ -7,7 +7,7 @@ BENCHTIME ?= 1s
 BENCHCOUNT ?= 10
 BIN       := $(CURDIR)/bin
 
-.PHONY: test fmt-check vet unit conformance conformance-long fuzz bench benchstat generate run etcd-server
+.PHONY: test fmt-check vet unit conformance conformance-long fuzz bench benchstat generate run etcd-server peer-suite
 
 test: fmt-check vet unit conformance
 
@@ -83,6 +83,14 @@ bench: $(BIN)/benchstat
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./... | tee bench-lib.txt
 	cd conformance && $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./bench/... | tee ../bench-ref.txt
 	$(BIN)/benchstat bench-ref.txt
+
+# controller-runtime's own pkg/client envtest suite (v0.25.2, from the Go module proxy, its tests
+# unchanged) against a `writepath serve` built from this checkout, with USE_EXISTING_CLUSTER=true
+# (issue 17's peer suite). Not part of `make test`: it downloads and builds the suite (~1 min warm,
+# ~10 min cold on 2 cores). Variables in envtest/peersuite.sh (PEER_SKIP, PEER_SERVE_FLAGS,
+# PEER_KUBECONFIG to run it against another server).
+peer-suite:
+	GO=$(GO) bash envtest/peersuite.sh
 
 # The README's run command.
 run:
