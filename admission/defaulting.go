@@ -11,6 +11,7 @@ import (
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/schema/defaults"
+	"github.com/writepath/writepath/schema/gotypes"
 	"github.com/writepath/writepath/status"
 )
 
@@ -76,7 +77,7 @@ func (c *Chain) defaultMutated(kind schema.GroupVersionKind, before, out map[str
 		if !value.Equal(before, d) {
 			return d, true, nil
 		}
-		t, _ := schema.GoTypeOf(sg)
+		t, _ := gotypes.Of(sg)
 		return d, lostNonZero(before, out, t), nil
 	}
 	if step != decodeApplyConfiguration {
@@ -121,12 +122,12 @@ func (c *Chain) defaultMutated(kind schema.GroupVersionKind, before, out map[str
 // lacks it or holds null, which decode to a pointer and to nil; or a list or
 // a map differs in length or keys. Fields the Go type does not have do not
 // count (the decoding drops them). t is the Go type of before (of the
-// kind's, schema.GoTypeOf), which tells pointer fields; where it is not
+// kind's, gotypes.Of), which tells pointer fields; where it is not
 // known (a free-form value, a custom-decoded type such as a quantity) only
 // the lost non-zero values count. Scalars are compared by zero-ness only
 // (defaulting left them equal, so they differ in form only, as "1000m" and
 // "1" do).
-func lostNonZero(before, patched any, t schema.GoType) bool {
+func lostNonZero(before, patched any, t gotypes.Type) bool {
 	if t.Pointer() {
 		if (before == nil) != (patched == nil) {
 			return true
@@ -346,7 +347,7 @@ func conversionCause(err error) string {
 }
 
 // jsonDecodeError is the text of the JSON decoder's error for a value of
-// kind k that does not decode into the Go type, as schema.GoDecodeError words
+// kind k that does not decode into the Go type, as gotypes.DecodeError words
 // it: encoding/json's UnmarshalTypeError with the innermost Go struct, the
 // field stack and the Go type ("json: cannot unmarshal string into Go struct
 // field DeploymentSpec.spec.replicas of type int32"), a type's own
@@ -356,7 +357,7 @@ func jsonDecodeError(k *schema.Kind, err error) string {
 	if !errors.As(err, &fe) {
 		return err.Error()
 	}
-	if msg, ok := k.GoDecodeError(fe.Field, fe.BadValue); ok {
+	if msg, ok := gotypes.DecodeError(k.GVK, fe.Field, fe.BadValue); ok {
 		return msg
 	}
 	return fe.Detail

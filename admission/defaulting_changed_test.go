@@ -8,13 +8,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/gotypes"
 )
 
 // TestLostNonZero: whether a typed decoding of the patched object differs
 // from the object before the patch (apiequality.Semantic.DeepEqual on the Go
 // type), for patched objects defaulting turns back into before.
 func TestLostNonZero(t *testing.T) {
-	deployment, ok := schema.GoTypeOf(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	deployment, ok := gotypes.Of(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
 	require.True(t, ok)
 	for _, tc := range []struct {
 		name            string

@@ -95,7 +95,7 @@
 // defaults when it is in Versions.CRDs) before the next one sees it, as
 // recorded in testdata/admission/realcluster-defaulting. A patched object
 // that does not decode is a 500 whatever the failurePolicy, worded by
-// schema.GoDecodeError; a JSONPatch mutation decodes strictly; an
+// gotypes.DecodeError; a JSONPatch mutation decodes strictly; an
 // ApplyConfiguration that does not convert is the policy's error.
 // ApplyConfiguration mutations merge with the kind's structured-merge-diff
 // type (list-maps by key, sets as sets, "may not mutate atomic arrays, maps or

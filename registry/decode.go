@@ -15,6 +15,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/schema/defaults"
+	"github.com/writepath/writepath/schema/gotypes"
 	"github.com/writepath/writepath/status"
 )
 
@@ -185,7 +186,7 @@ func (h *handler) typed(obj map[string]any, duplicates []string, level schema.Fi
 	if err != nil {
 		var fe *field.Error
 		if errors.As(err, &fe) {
-			msg, ok := schema.GoDecodeError(gvk, fe.Field, fe.BadValue)
+			msg, ok := gotypes.DecodeError(gvk, fe.Field, fe.BadValue)
 			if !ok {
 				msg = fe.Error()
 			}

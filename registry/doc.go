@@ -31,7 +31,7 @@
 //     object does not exist) (handlers/patch.go).
 //  5. Typed round trip (built-in kinds: the Go type's decoding and the scheme's defaulting,
 //     defaults.Builtin; a value it refuses is a 400 for a body, a 422 naming the patch for a
-//     patched object, in the decoder's words, schema.GoDecodeError) or the structural schema's
+//     patched object, in the decoder's words, gotypes.DecodeError) or the structural schema's
 //     coercion, pruning and defaulting (custom resources, schema.Version.Coerce and Default);
 //     unknown and duplicate fields under fieldValidation (default Warn: warnings; Strict: the
 //     error) (k8s.io/apimachinery serializer/json, apiextensions-apiserver customresource_handler.go).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/gotypes"
 )
 
 // literalNumberError is what kube-apiserver's JSON decoder says of a JSON body whose number is
@@ -62,7 +63,7 @@ func walkLiteralNumbers(gvk schema.GroupVersionKind, body []byte) (msg string, o
 			}
 		case json.Number:
 			if strings.ContainsAny(string(t), ".eE") {
-				if m, refused := schema.GoDecodeError(gvk, path, t); refused {
+				if m, refused := gotypes.DecodeError(gvk, path, t); refused {
 					found = m
 					return false
 				}
@@ -105,7 +106,7 @@ func hasFractionOrExponent(body []byte) bool {
 }
 
 // childPath is path's member key, dotted. A map's key should be in brackets (field.Path's form):
-// GoDecodeError does not resolve it dotted and reports nothing there, which leaves out only the
+// gotypes.DecodeError does not resolve it dotted and reports nothing there, which leaves out only the
 // integer values of maps (no built-in kind has a map of integers the decoder would refuse).
 func childPath(path, key string) string {
 	if path == "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/writepath/writepath/patch"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/schema/defaults"
+	"github.com/writepath/writepath/schema/gotypes"
 	"github.com/writepath/writepath/status"
 )
 
@@ -168,7 +169,7 @@ func (h *handler) patchedText(pt string, live, res map[string]any) string {
 	var doc []byte
 	var err error
 	if k := h.ep.builtin; k != nil {
-		doc, err = k.GoJSON(live)
+		doc, err = gotypes.JSON(k.GVK, live)
 	} else {
 		doc, err = json.Marshal(live)
 	}

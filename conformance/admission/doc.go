@@ -53,7 +53,7 @@
 // dispatcher over typed Deployments (TestPolicyMutationDefaulting, 200): the
 // reviews sent, reinvocations included, the admitted objects and the errors
 // must be equal, encoding/json's type errors included (their innermost Go
-// struct and Go type, from schema.GoDecodeError).
+// struct and Go type, from gotypes.DecodeError).
 // Warnings: ResponseWarnings against filters.WithWarningRecorder
 // (TestResponseWarnings, 1,500 sequences). 100,000 each with WRITEPATH_LONG=1.
 package admission

@@ -18,9 +18,10 @@ import (
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/gotypes"
 )
 
-// TestGoDecodeErrors compares schema.GoDecodeError with the apiserver's JSON serializer
+// TestGoDecodeErrors compares gotypes.DecodeError with the apiserver's JSON serializer
 // (k8s.io/apimachinery's json serializer over sigs.k8s.io/json's decoder: case-sensitive,
 // integers preserved, not strict) decoding a body into the Go type of the kind: for every
 // catalogued kind, random paths down its Go type (struct fields, promoted fields of embedded
@@ -90,10 +91,10 @@ func TestGoDecodeErrors(t *testing.T) {
 			dec.UseNumber() // numbers as written
 			var whole any
 			require.NoError(t, dec.Decode(&whole))
-			got, ok = schema.GoDecodeError(tg.gvk, "", whole)
+			got, ok = gotypes.DecodeError(tg.gvk, "", whole)
 			wholeDocs++
 		} else {
-			got, ok = schema.GoDecodeError(tg.gvk, path.String(), value)
+			got, ok = gotypes.DecodeError(tg.gvk, path.String(), value)
 		}
 		if refErr == nil {
 			if !assert.False(t, ok, "case %d %s %s: the decoder takes %s; writepath: %s", i, tg.gvk, path, data, got) {

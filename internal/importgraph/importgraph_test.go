@@ -26,9 +26,10 @@ var floors = map[string]float64{
 	"internal": 0.1,
 	"status":   0.2, // Invalid carries a field.ErrorList
 	"schema":   0.3,
-	// schema's parts above the catalogue and the CRD schemas, siblings: the built-in kinds'
-	// defaulting (the Go types' decoding, SetDefaults_*, encoding) and their REST strategies'
-	// validation.
+	// schema's parts above the catalogue and the CRD schemas: the Go types of the built-in kinds
+	// (the decoder's errors, the serializer's order), then, siblings, their defaulting (the Go
+	// types' decoding, SetDefaults_*, encoding) and their REST strategies' validation.
+	"schema/gotypes":    0.35,
 	"schema/defaults":   0.4,
 	"schema/validation": 0.4,
 
@@ -181,6 +182,8 @@ func TestFloors(t *testing.T) {
 		{"schema/validation", "schema", true}, {"schema", "schema/validation", false},
 		{"schema/defaults", "schema/validation", false}, {"schema/validation", "schema/defaults", false},
 		{"versions", "schema/defaults", true}, {"schema/defaults", "versions", false},
+		{"schema/validation", "schema/gotypes", true}, {"schema/gotypes", "schema/validation", false},
+		{"schema/gotypes", "schema", true}, {"schema", "schema/gotypes", false}, {"schema/gotypes", "schema/defaults", false},
 		// The type checking of policies is kube-controller-manager's, beside admission: what both
 		// compile against (environments, declared types, the built-in kinds' OpenAPI) is cel's.
 		{"controllers/policystatus", "admission", false}, {"admission", "controllers/policystatus", false},

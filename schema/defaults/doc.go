@@ -43,7 +43,7 @@
 // for a kind of a version a default 1.37 apiserver does not serve, and a *field.Error naming the
 // first path that does not decode into the Go type (the apiserver's 400 on decode, worded
 // differently: "spec.hard[cpu]: Invalid value: "1Qi": quantities must match the regular
-// expression ..."; schema.GoDecodeError of its Field and BadValue gives the decoder's words) or
+// expression ..."; gotypes.DecodeError of its Field and BadValue gives the decoder's words) or
 // that the internal conversion rejects (a non-integer deprecated.deployment.rollback.to
 // annotation). The unstructured reading's number errors carry the converter's own words in the
 // *field.Error's Detail.

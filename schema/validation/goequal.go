@@ -6,6 +6,7 @@ import (
 	"github.com/writepath/writepath/internal/quantity"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/gotypes"
 )
 
 // The custom-decoded types whose semantic equality is not their JSON's.
@@ -21,7 +22,7 @@ const (
 // while an absent field that is not a pointer is its zero value; nil and empty slices and maps
 // are equal; quantities compare by value, times by instant. Where t does not know a value (the
 // zero GoType) the object model's semantic equality decides.
-func goSemanticEqual(t schema.GoType, a, b any) bool {
+func goSemanticEqual(t gotypes.Type, a, b any) bool {
 	if !t.Valid() {
 		return semanticEqualQ(a, b)
 	}
@@ -162,8 +163,8 @@ func numberOrZero(v any) float64 {
 
 // goTypeAt is the Go type of the field at path in apps/v1-style kind group/kind's v1 type (the
 // zero GoType when the table does not hold it).
-func goTypeAt(group, kind string, path ...string) schema.GoType {
-	t, _ := schema.GoTypeOf(schema.GroupVersionKind{Group: group, Version: "v1", Kind: kind})
+func goTypeAt(group, kind string, path ...string) gotypes.Type {
+	t, _ := gotypes.Of(schema.GroupVersionKind{Group: group, Version: "v1", Kind: kind})
 	for _, f := range path {
 		t = t.Field(f)
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/gotypes"
 )
 
 // internalGo renders v, a value of the v1 Go type t, as apimachinery prints an internal Go value
@@ -17,7 +17,7 @@ import (
 // promoted; the apimachinery types (ObjectMeta, LabelSelector, Time, Quantity, IntOrString)
 // print with their own JSON. Go names are the JSON names capitalised, but for the initialisms
 // and renamings in goNames.
-func internalGo(t schema.GoType, v any) json.RawMessage {
+func internalGo(t gotypes.Type, v any) json.RawMessage {
 	var b []byte
 	b = writeInternalGo(b, t, v)
 	return b
@@ -62,7 +62,7 @@ func goFieldName(st, name string) string {
 	return strings.ToUpper(name[:1]) + name[1:]
 }
 
-func writeInternalGo(b []byte, t schema.GoType, v any) []byte {
+func writeInternalGo(b []byte, t gotypes.Type, v any) []byte {
 	if !t.Valid() {
 		j, err := json.Marshal(v)
 		if err != nil {

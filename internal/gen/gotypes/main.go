@@ -1,8 +1,8 @@
-// Command gotypes generates schema/data/gotypes.json.gz, the Go type information of every
+// Command gotypes generates schema/gotypes/data/gotypes.json.gz, the Go type information of every
 // built-in kind of writepath's catalogue: for each kind, the graph of k8s.io/api Go types its
 // JSON decoder walks, with each struct's Go name, the JSON-visible fields (and the Go names of
 // the embedded structs a promoted field is reached through) and each type's reflect string.
-// schema.GoDecodeError reads it to word the JSON decoder's UnmarshalTypeError as kube-apiserver
+// gotypes.DecodeError (package schema/gotypes) reads it to word the JSON decoder's UnmarshalTypeError as kube-apiserver
 // does ("json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of
 // type int32").
 //
@@ -13,8 +13,8 @@
 //
 //	go generate ./schema/...
 //
-// or directly with `cd internal/gen && go run ./gotypes -out ../../schema/data`. With -verify
-// it regenerates in memory and fails if the committed file differs (schema's tests use it).
+// or directly with `cd internal/gen && go run ./gotypes -out ../../schema/gotypes/data`. With -verify
+// it regenerates in memory and fails if the committed file differs (schema/gotypes' tests use it).
 package main
 
 import (
@@ -36,17 +36,18 @@ import (
 const outFile = "gotypes.json.gz"
 
 func main() {
-	out := flag.String("out", "../../schema/data", "directory gotypes.json.gz is written to (and kinds.json read from)")
+	out := flag.String("out", "../../schema/gotypes/data", "directory gotypes.json.gz is written to")
+	kinds := flag.String("kinds", "../../schema/data/kinds.json", "the catalogue the kinds are read from")
 	verify := flag.Bool("verify", false, "do not write; fail if the file in -out differs from what would be generated")
 	flag.Parse()
-	if err := run(*out, *verify); err != nil {
+	if err := run(*kinds, *out, *verify); err != nil {
 		fmt.Fprintln(os.Stderr, "gotypes:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string, verify bool) error {
-	kinds, err := genio.ReadKinds(filepath.Join(out, "kinds.json"))
+func run(kindsFile, out string, verify bool) error {
+	kinds, err := genio.ReadKinds(kindsFile)
 	if err != nil {
 		return err
 	}
@@ -56,7 +57,7 @@ func run(out string, verify bool) error {
 	}
 	err = genio.Write(filepath.Join(out, outFile), data, verify)
 	if errors.Is(err, genio.ErrStale) {
-		return fmt.Errorf("%w: run `go generate ./schema/...` and commit schema/data", err)
+		return fmt.Errorf("%w: run `go generate ./schema/...` and commit schema/gotypes/data", err)
 	}
 	return err
 }

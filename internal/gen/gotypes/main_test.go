@@ -73,9 +73,9 @@ func TestGenerateDeterministic(t *testing.T) {
 	}
 }
 
-// TestGeneratedCurrent: schema/data/gotypes.json.gz is what the generator writes.
+// TestGeneratedCurrent: schema/gotypes/data/gotypes.json.gz is what the generator writes.
 func TestGeneratedCurrent(t *testing.T) {
-	if err := run("../../../schema/data", true); err != nil {
+	if err := run("../../../schema/data/kinds.json", "../../../schema/gotypes/data", true); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package schema_test
+package gotypes_test
 
 import (
 	"testing"
@@ -7,15 +7,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/gotypes"
 )
 
 func TestGoPointerField(t *testing.T) {
-	deployment, err := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
-	require.NoError(t, err)
-	pod, err := schema.Builtin(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
-	require.NoError(t, err)
+	deployment := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
+	pod := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
 	for _, tc := range []struct {
-		kind *schema.Kind
+		kind schema.GroupVersionKind
 		path string
 		want bool
 	}{
@@ -45,12 +44,12 @@ func TestGoPointerField(t *testing.T) {
 		{pod, "", false},
 		{pod, "spec.volumes[0", false},
 	} {
-		assert.Equal(t, tc.want, tc.kind.GoPointerField(tc.path), "%s %s", tc.kind.GVK.Kind, tc.path)
+		assert.Equal(t, tc.want, gotypes.PointerField(tc.kind, tc.path), "%s %s", tc.kind.Kind, tc.path)
 	}
 }
 
 func TestGoTypeWalk(t *testing.T) {
-	root, ok := schema.GoTypeOf(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+	root, ok := gotypes.Of(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
 	require.True(t, ok)
 	assert.Equal(t, "struct", root.Kind())
 	assert.Equal(t, "v1.Pod", root.String())
@@ -73,7 +72,7 @@ func TestGoTypeWalk(t *testing.T) {
 	assert.False(t, labels.Field("a").Valid())
 	assert.False(t, root.Field("Spec").Valid(), "JSON names only, matched exactly")
 
-	var zero schema.GoType
+	var zero gotypes.Type
 	assert.False(t, zero.Valid())
 	assert.False(t, zero.Pointer())
 	assert.False(t, zero.Custom())
@@ -82,17 +81,16 @@ func TestGoTypeWalk(t *testing.T) {
 	assert.False(t, zero.Elem().Valid())
 	assert.False(t, zero.Deref().Valid())
 
-	_, ok = schema.GoTypeOf(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
+	_, ok = gotypes.Of(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
 	assert.False(t, ok)
 }
 
 func FuzzGoPointerField(f *testing.F) {
-	pod, err := schema.Builtin(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
-	require.NoError(f, err)
+	pod := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
 	for _, s := range []string{"spec.volumes[0].emptyDir", "metadata.labels[a]]", "[", ".", "spec..x", "spec.volumes[]"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, path string) {
-		pod.GoPointerField(path)
+		gotypes.PointerField(pod, path)
 	})
 }

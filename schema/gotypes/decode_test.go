@@ -1,4 +1,4 @@
-package schema_test
+package gotypes_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/gotypes"
 )
 
 var (
@@ -114,14 +115,12 @@ func TestGoDecodeError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := schema.GoDecodeError(tt.gvk, tt.path, tt.value)
+			got, ok := gotypes.DecodeError(tt.gvk, tt.path, tt.value)
 			assert.Equal(t, tt.want != "", ok)
 			assert.Equal(t, tt.want, got)
 		})
 	}
-	k, err := schema.Builtin(gtDeployGVK)
-	require.NoError(t, err)
-	got, ok := k.GoDecodeError("spec.paused", int64(1))
+	got, ok := gotypes.DecodeError(gtDeployGVK, "spec.paused", int64(1))
 	assert.True(t, ok)
 	assert.Equal(t, "json: cannot unmarshal number into Go struct field DeploymentSpec.spec.paused of type bool", got)
 }
@@ -130,7 +129,7 @@ func TestGoDecodeError(t *testing.T) {
 // patch and a JSON patch whose Deployment does not decode (testdata/apply/realcluster-numbers):
 // the message ends with the decoder's error.
 func TestGoDecodeErrorRecorded(t *testing.T) {
-	dir := "../testdata/apply/realcluster-numbers/deployment"
+	dir := "../../testdata/apply/realcluster-numbers/deployment"
 	for _, name := range []string{"15-put-4294967297", "16-put-2.5", "17-put-1.0", "18-merge-patch-4294967297", "19-merge-patch-1.0", "20-json-patch-2147483648"} {
 		t.Run(name, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join(dir, name+".json"))
@@ -151,16 +150,16 @@ func TestGoDecodeErrorRecorded(t *testing.T) {
 			var ok bool
 			switch b := body.(type) {
 			case []any: // a JSON patch replacing spec.replicas
-				got, ok = schema.GoDecodeError(gtDeployGVK, "spec.replicas", b[0].(map[string]any)["value"])
+				got, ok = gotypes.DecodeError(gtDeployGVK, "spec.replicas", b[0].(map[string]any)["value"])
 			case map[string]any:
 				if rec.Method == "PUT" {
 					// the whole body, as the handler decodes it
-					got, ok = schema.GoDecodeError(gtDeployGVK, "", b)
+					got, ok = gotypes.DecodeError(gtDeployGVK, "", b)
 					require.True(t, ok)
 					assert.Equal(t, `Deployment in version "v1" cannot be handled as a Deployment: `+got, rec.Response.Message)
 					return
 				}
-				got, ok = schema.GoDecodeError(gtDeployGVK, "spec.replicas", b["spec"].(map[string]any)["replicas"])
+				got, ok = gotypes.DecodeError(gtDeployGVK, "spec.replicas", b["spec"].(map[string]any)["replicas"])
 			}
 			require.True(t, ok)
 			assert.True(t, strings.HasSuffix(rec.Response.Message, `": `+got), "%s\ndoes not end with %s", rec.Response.Message, got)
@@ -173,11 +172,11 @@ func TestGoDecodeErrorRecorded(t *testing.T) {
 func TestGeneratedGoTypesUpToDate(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("go toolchain not found: cannot run internal/gen/gotypes to check schema/data is up to date")
+		t.Skip("go toolchain not found: cannot run internal/gen/gotypes to check schema/gotypes/data is up to date")
 	}
-	cmd := exec.Command(goBin, "run", "-C", "../internal/gen", "./gotypes", "-verify", "-out", "../../schema/data")
+	cmd := exec.Command(goBin, "run", "-C", "../../internal/gen", "./gotypes", "-verify", "-out", "../../schema/gotypes/data")
 	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "schema/data/gotypes.json.gz is stale or the generator failed:\n%s", out)
+	require.NoError(t, err, "schema/gotypes/data/gotypes.json.gz is stale or the generator failed:\n%s", out)
 }
 
 func FuzzGoDecodeError(f *testing.F) {
@@ -194,7 +193,7 @@ func FuzzGoDecodeError(f *testing.F) {
 			return
 		}
 		before, _ := json.Marshal(v)
-		msg, ok := schema.GoDecodeError(schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, path, v)
+		msg, ok := gotypes.DecodeError(schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, path, v)
 		if ok == (msg == "") {
 			t.Fatalf("ok %v with message %q", ok, msg)
 		}

@@ -1,4 +1,4 @@
-package schema
+package gotypes
 
 import (
 	"encoding/json"
@@ -8,14 +8,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
 )
 
 // The order below is kube-apiserver 1.37's, as it quoted a patched Deployment in a 422
 // (testdata/registry/recorded/deployment.json, patch-merge-replicas-string): ObjectMeta's
 // and ManagedFieldsEntry's fields in declaration order, maps sorted, <>& escaped.
 func TestGoJSONFieldOrder(t *testing.T) {
-	k, err := Builtin(GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
-	require.NoError(t, err)
+	gvk := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
 	obj := map[string]any{
 		"status": map[string]any{"replicas": int64(1)},
 		"spec": map[string]any{"replicas": int64(2), "selector": map[string]any{"matchLabels": map[string]any{"b": "1", "a": "2"}},
@@ -31,7 +31,7 @@ func TestGoJSONFieldOrder(t *testing.T) {
 	}
 	before, err := value.DeepCopyMap(obj)
 	require.NoError(t, err)
-	out, err := k.GoJSON(obj)
+	out, err := JSON(gvk, obj)
 	require.NoError(t, err)
 	assert.Equal(t, before, obj, "input modified")
 	assert.Equal(t, `{"kind":"Deployment","apiVersion":"apps/v1",`+

@@ -1,20 +1,22 @@
-package schema
+package gotypes
 
 import (
 	"bytes"
 	"encoding/json"
 	"sort"
+
+	"github.com/writepath/writepath/schema"
 )
 
-// GoJSON returns obj, an object of the built-in kind k, as kube-apiserver 1.37's JSON serializer
+// JSON returns obj, an object of the built-in kind gvk, as kube-apiserver 1.37's JSON serializer
 // writes it from the Go type (encoding/json on the typed object): struct fields in the Go
 // declaration order (kind and apiVersion first, then metadata, spec, status), map keys sorted,
 // <, > and & escaped. Values below a type with its own JSON form (quantities, times, FieldsV1,
 // RawExtension) and fields the Go type does not have are written with sorted keys. obj is
 // assumed to be what the typed round trip left (it drops nothing here); it is not modified.
 // The patcher quotes this text, patched, in a 422 (internal/lazyjson).
-func (k *Kind) GoJSON(obj map[string]any) ([]byte, error) {
-	t, _ := k.GoType()
+func JSON(gvk schema.GroupVersionKind, obj map[string]any) ([]byte, error) {
+	t, _ := Of(gvk)
 	var b bytes.Buffer
 	if err := writeGoJSON(&b, obj, t); err != nil {
 		return nil, err
@@ -22,7 +24,7 @@ func (k *Kind) GoJSON(obj map[string]any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func writeGoJSON(b *bytes.Buffer, v any, t GoType) error {
+func writeGoJSON(b *bytes.Buffer, v any, t Type) error {
 	t = t.Deref()
 	switch x := v.(type) {
 	case map[string]any:
