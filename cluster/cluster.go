@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/controllers/replicaset"
 	"github.com/writepath/writepath/gc"
@@ -89,6 +90,9 @@ type Options struct {
 	// LeaderElection, when set, runs the controllers only while this server holds the
 	// controller Lease (Lead), for several servers sharing one store; nil runs them always.
 	LeaderElection *LeaderElection
+	// WebhookClient calls the admission webhooks the stored webhook configurations name, as
+	// kube-apiserver does; nil is admission.HTTPSClient{} (real HTTPS calls).
+	WebhookClient admission.WebhookClient
 	// EventTTL is kube-apiserver's --event-ttl: an Event is deleted once this long has passed
 	// on the clock since its last write (create, update or patch). 0 is DefaultEventTTL (1h);
 	// negative keeps Events for ever.
@@ -111,6 +115,7 @@ type Cluster struct {
 	tokens      map[string]registry.User
 	kubeletMode Kubelet
 	noWorkloads bool // Options.NoWorkloadControllers
+	webhooks    admission.WebhookClient
 
 	mu        sync.Mutex // serialises requests (without a CachedReader), and the controllers
 	rngMu     sync.Mutex // guards rng: requests on a store with a CachedReader run concurrently
@@ -155,6 +160,10 @@ func New(opts Options) (*Cluster, error) {
 	}
 	if c.clock == nil {
 		c.clock = systemClock{}
+	}
+	c.webhooks = opts.WebhookClient
+	if c.webhooks == nil {
+		c.webhooks = admission.HTTPSClient{}
 	}
 	ttl := opts.EventTTL
 	if ttl == 0 {
@@ -598,7 +607,7 @@ const maxCachedCRDs = 10_000
 // Admission returns the stored admissionregistration.k8s.io/v1 objects and, as params, the
 // objects of every kind a policy names as its paramKind.
 func (w *world) Admission(ctx context.Context) (registry.AdmissionConfig, error) {
-	var cfg registry.AdmissionConfig
+	cfg := registry.AdmissionConfig{Client: w.c.webhooks}
 	paramKinds := map[schema.GroupVersionKind]bool{}
 	for _, res := range []string{"validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies",
 		"mutatingadmissionpolicybindings", "validatingwebhookconfigurations", "mutatingwebhookconfigurations"} {
