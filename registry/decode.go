@@ -113,15 +113,28 @@ func (h *handler) readBody(format codec.Format, into schema.GroupVersionKind, le
 		return decoded{}, status.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v", into.Kind, err))
 	}
 	if gv.Group != into.Group || gv.Version != into.Version {
-		if h.ep != nil && h.ep.crd != nil && gv.Group == into.Group && kind == into.Kind && h.ep.crd.Version(gv.Version) == nil && level == schema.FieldValidationWarn {
+		if h.ep != nil && h.ep.crd != nil && gv.Group == into.Group && kind == into.Kind && level != schema.FieldValidationIgnore {
+			// A body of another version of the custom resource is decoded by that version's
+			// schema (a version not served has none: every field but apiVersion, kind and
+			// metadata is unknown) before the version check refuses it; its unknown and
+			// duplicate fields are reported first, as the field validation level says.
 			var unknown []string
-			for k := range obj {
-				if k != "apiVersion" && k != "kind" && k != "metadata" {
-					unknown = append(unknown, k)
+			if v := h.ep.crd.Version(gv.Version); v != nil && v.Served {
+				if _, u, err := v.Coerce(obj, true); err == nil {
+					unknown = u
 				}
+			} else {
+				for k := range obj {
+					if k != "apiVersion" && k != "kind" && k != "metadata" {
+						unknown = append(unknown, k)
+					}
+				}
+				sort.Strings(unknown)
 			}
-			sort.Strings(unknown)
-			w, _ := schema.FieldValidationFindings(level, nil, unknown)
+			w, ferr := schema.FieldValidationFindings(level, doc.Warnings, unknown)
+			if ferr != nil {
+				return decoded{}, strictError(kind, gv.Version, ferr, bodyDecodeError(schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind}))
+			}
 			h.warnings = append(h.warnings, w...)
 		}
 		return decoded{}, status.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)", av, into.GroupVersion().String()))

@@ -157,6 +157,13 @@ func (h *handler) applyPatch(pt string, live map[string]any, o writeOptions) (ma
 	if ep.builtin != nil && pt == StrategicPatch {
 		return h.typedUnstructured(res, o.level(), decodeErr)
 	}
+	if ep.builtin != nil && hasFractionOrExponent(h.req.Body) {
+		// json-patch.v4 keeps the patch's number literals as written, and the patched JSON is
+		// decoded into the Go type, which refuses a 2.0 where it holds an integer: the patched
+		// text is read as a body's is (literalNumberError).
+		h.document = []byte(h.patchedText(pt, live, res))
+		defer func() { h.document = nil }()
+	}
 	return h.typed(res, nil, o.level(), decodeErr)
 }
 
