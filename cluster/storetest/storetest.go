@@ -1,13 +1,3 @@
-// Package storetest is the conformance suite every cluster.Store passes: the in-memory store
-// runs it in its tests, and so does any other storage (an etcd store) before it replaces it.
-//
-// # Usage
-//
-//	func TestMyStore(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) cluster.Store { return newMyStore(t) })
-//	}
-//
-// Each subtest gets a fresh, empty store from the constructor.
 package storetest
 
 import (

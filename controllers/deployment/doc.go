@@ -35,20 +35,6 @@
 // drop (hostNetwork: false) counts here and not under the controller's typed
 // equality.Semantic.
 //
-// # The pod-template-hash
-//
-// ComputeHash is fnv-32a over the template's JSON with sorted keys (without the
-// pod-template-hash label), then, when status.collisionCount is set, its value as 8
-// little-endian bytes (the last four zero), printed as a decimal uint32 and encoded with
-// rand.SafeEncodeString's alphabet; the ReplicaSet is named "<deployment>-<hash>" (the
-// Deployment name cut to fit 253 characters) and the hash becomes the template's and
-// the selector's pod-template-hash label. The real controller hashes a go-spew dump of
-// the typed PodTemplateSpec (every field, zero or not, with its Go type name and
-// internal representations of quantities and times), which this object model cannot
-// reproduce, so hashes and ReplicaSet names differ from the real ones: a ReplicaSet the
-// real controller created is found (by template) all the same, and a writepath
-// ReplicaSet is found by the real controller the same way.
-//
 // # Usage
 //
 //	res, err := deployment.Sync(deployment.Input{Deployment: d, ReplicaSets: rss}, deployment.Options{Now: now})
@@ -74,4 +60,18 @@
 // controller's errors: Result.Err, the action's Err, and the conditions it writes
 // (ReplicaSetCreateError). Rollback returns kubectl's words for a paused Deployment, a
 // missing revision or an unchanged template.
+//
+// # Fidelity: the pod-template-hash
+//
+// ComputeHash is fnv-32a over the template's JSON with sorted keys (without the
+// pod-template-hash label), then, when status.collisionCount is set, its value as 8
+// little-endian bytes (the last four zero), printed as a decimal uint32 and encoded with
+// rand.SafeEncodeString's alphabet; the ReplicaSet is named "<deployment>-<hash>" (the
+// Deployment name cut to fit 253 characters) and the hash becomes the template's and
+// the selector's pod-template-hash label. The real controller hashes a go-spew dump of
+// the typed PodTemplateSpec (every field, zero or not, with its Go type name and
+// internal representations of quantities and times), which this object model cannot
+// reproduce, so hashes and ReplicaSet names differ from the real ones: a ReplicaSet the
+// real controller created is found (by template) all the same, and a writepath
+// ReplicaSet is found by the real controller the same way.
 package deployment

@@ -1,4 +1,3 @@
-// Package importgraph holds the test that enforces the import rules of shared/DESIGN.md.
 package importgraph
 
 import (

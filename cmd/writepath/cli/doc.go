@@ -27,6 +27,27 @@
 // and writepath completion bash|zsh|fish|powershell (cobra's). Spellings of Go's flag package
 // that scripts used keep working (-crd FILE, --f FILE).
 //
+// # Embedding
+//
+// cmd/writepath's main is one line, Main(os.Args[1:], os.Stdin, os.Stdout,
+// os.Stderr, Options{}). A binary built in another module runs the same verbs with
+// hooks of its own in Options: Options.ServeStore gives `serve` a store other than
+// the in-memory one and the flags that configure it (storage/etcd's
+// --etcd-servers). The library itself never imports such a module.
+//
+// # Invariants
+//
+// The command reads only the files it is given and stdin, writes only stdout and
+// stderr, and is deterministic. Verbs are listed in one static table (verbs in
+// main.go); each lives in its own file.
+//
+// # Errors
+//
+// Exit status 0: success. 1: the answer is negative — the server would refuse
+// the write (409 Conflict, 422 Invalid, ...), or the input fails the rule asked
+// (a resourceVersion that is not well formed). 2: bad usage, or input that cannot
+// be read or decoded (the error names the file and, where known, line and field).
+//
 // # Deliberate differences from kubectl
 //
 //   - Exit status 2 for bad usage and unreadable input, where kubectl exits 1 for every error
@@ -74,25 +95,4 @@
 // undo, explain, version), TestKubectlPrintersRecorded (every -o format and template error on
 // objects kubectl built) and TestKubectlDiffRecorded (kubectl diff's exit status against
 // writepath serve).
-//
-// # Embedding
-//
-// cmd/writepath's main is one line, Main(os.Args[1:], os.Stdin, os.Stdout,
-// os.Stderr, Options{}). A binary built in another module runs the same verbs with
-// hooks of its own in Options: Options.ServeStore gives `serve` a store other than
-// the in-memory one and the flags that configure it (storage/etcd's
-// --etcd-servers). The library itself never imports such a module.
-//
-// # Invariants
-//
-// The command reads only the files it is given and stdin, writes only stdout and
-// stderr, and is deterministic. Verbs are listed in one static table (verbs in
-// main.go); each lives in its own file.
-//
-// # Errors
-//
-// Exit status 0: success. 1: the answer is negative — the server would refuse
-// the write (409 Conflict, 422 Invalid, ...), or the input fails the rule asked
-// (a resourceVersion that is not well formed). 2: bad usage, or input that cannot
-// be read or decoded (the error names the file and, where known, line and field).
 package cli

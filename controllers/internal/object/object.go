@@ -1,6 +1,3 @@
-// Package object holds the object-model accessors the controllers share: metadata fields,
-// controller references, Pod readiness and availability as k8s.io/kubernetes
-// pkg/api/v1/pod reads them, and RFC 3339 times as metav1.Time stores them.
 package object
 
 import (
