@@ -36,7 +36,11 @@
 // PrepareForUpdate record from Options.Now), ResourceQuota (create, update, /status, the
 // request-over-limit warnings), LimitRange, ReplicationController (create, update, /status and
 // the warnings, with its enforced declarative rules; /scale is the registry's), ControllerRevision
-// (data compared as a value, not as the bytes sent, see controllerrevision.go).
+// (data compared as a value, not as the bytes sent, see controllerrevision.go), Event of core v1
+// and of events.k8s.io/v1 (one strategy whose rules depend on the request's group: kindOf
+// dispatches on it), Node (create, update, /status, the warnings, the scheduler annotations
+// decoded as the apiserver decodes them, and the fields its PrepareForCreate/PrepareForUpdate
+// drop).
 //
 // PrepareForCreate and PrepareForUpdate are a strategy's own effects on the object beyond what
 // the registry does for every kind (resets, generation, system fields): fields dropped or

@@ -40,6 +40,9 @@ var fuzzKinds = []schema.GroupVersionKind{
 	{Version: "v1", Kind: "LimitRange"},
 	{Version: "v1", Kind: "ReplicationController"},
 	{Group: "apps", Version: "v1", Kind: "ControllerRevision"},
+	{Version: "v1", Kind: "Event"},
+	{Group: "events.k8s.io", Version: "v1", Kind: "Event"},
+	{Version: "v1", Kind: "Node"},
 }
 
 var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers", "finalize"}

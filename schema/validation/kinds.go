@@ -80,6 +80,12 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateReplicationController, validateUpdate: validateReplicationControllerUpdate, warnings: rcWarnings}, true
 	case groupKind{"apps", "ControllerRevision"}:
 		return strategy{validate: validateControllerRevision, validateUpdate: validateControllerRevisionUpdate}, true
+	case groupKind{"", "Event"}, groupKind{"events.k8s.io", "Event"}:
+		strict := strictEvents(gvk.Group)
+		return strategy{validate: validateEvent(strict), validateUpdate: validateEventUpdate(strict)}, true
+	case groupKind{"", "Node"}:
+		return strategy{validate: validateNode, validateUpdate: validateNodeUpdate, warnings: nodeWarnings,
+			prepareCreate: prepareNodeCreate, prepareUpdate: prepareNodeUpdate}, true
 	}
 	return strategy{}, false
 }

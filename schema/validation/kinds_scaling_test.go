@@ -100,6 +100,15 @@ func TestKindsScaleLinearly(t *testing.T) {
 			}
 			return map[string]any{"metadata": map[string]any{"name": "l", "namespace": "ns"}, "spec": map[string]any{"limits": limits}}
 		}},
+		{schema.GroupVersionKind{Version: "v1", Kind: "Node"}, func(n int) map[string]any {
+			var taints, addrs []any
+			for i := 0; i < n; i++ {
+				taints = append(taints, map[string]any{"key": "k", "effect": "NoSchedule"})
+				addrs = append(addrs, map[string]any{"type": "InternalIP", "address": "10.0.0.1"})
+			}
+			return map[string]any{"metadata": map[string]any{"name": "n"}, "spec": map[string]any{"taints": taints},
+				"status": map[string]any{"addresses": addrs}}
+		}},
 	}
 	for _, c := range cases {
 		small, large := c.make(2500), c.make(5000)

@@ -69,6 +69,17 @@ type harnessKind struct {
 	// stored, when set, changes the internal stored object of an update after its create: what
 	// a controller writes later (a claim's status once bound, ...).
 	stored func(r *rand.Rand, obj runtime.Object)
+	// name, when set, names the kind's subtest and rows instead of its Kind (two groups with a
+	// kind of the same name: Event and Event.events.k8s.io).
+	name string
+}
+
+// label is the kind's name in subtests, rows and messages.
+func (k harnessKind) label() string {
+	if k.name != "" {
+		return k.name
+	}
+	return k.gvk.Kind
 }
 
 // caseCount is the number of cases per kind and operation: a fixed small sample by default,
@@ -179,9 +190,9 @@ func (c *tally) note(t *testing.T, k harnessKind, op string, i int, input, old m
 		c.shapes = map[string]int{}
 	}
 	c.shapes[shape(ref, got)]++
-	if (k.complete || os.Getenv("WRITEPATH_SHOW") == k.gvk.Kind+" "+op) && c.disagreements <= 5 {
+	if (k.complete || os.Getenv("WRITEPATH_SHOW") == k.label()+" "+op) && c.disagreements <= 5 {
 		t.Errorf("%s %s case %d: disagreement\nobject: %s\nold: %s\nreference: %q\nwritepath: %q\nreference warnings: %q\nwritepath warnings: %q",
-			k.gvk.Kind, op, i, js(input), js(old), ref, got, refW, gotW)
+			k.label(), op, i, js(input), js(old), ref, got, refW, gotW)
 	}
 }
 
@@ -207,7 +218,7 @@ func (c *tally) notePrepare(t *testing.T, k harnessKind, op string, i int, unpre
 	}
 	c.prepareDiffs++
 	if c.prepareDiffs <= 3 {
-		t.Errorf("%s %s case %d: prepared objects differ\nrequest: %s\nold: %s\nreference: %s\nwritepath: %s", k.gvk.Kind, op, i, js(unprepared), js(old), js(ref), js(got))
+		t.Errorf("%s %s case %d: prepared objects differ\nrequest: %s\nold: %s\nreference: %s\nwritepath: %s", k.label(), op, i, js(unprepared), js(old), js(ref), js(got))
 	}
 }
 
@@ -458,7 +469,7 @@ func TestAgreement(t *testing.T) {
 	var rows []string
 	for _, k := range kinds() {
 		k := k
-		t.Run(k.gvk.Kind, func(t *testing.T) {
+		t.Run(k.label(), func(t *testing.T) {
 			tallies := runKind(t, k, n)
 			ops := make([]string, 0, len(tallies))
 			for op := range tallies {
@@ -467,9 +478,9 @@ func TestAgreement(t *testing.T) {
 			sort.Strings(ops)
 			for _, op := range ops {
 				c := tallies[op]
-				rows = append(rows, fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %d |", k.gvk.Kind, op, c.cases, c.invalid, c.disagreements+c.prepareDiffs, c.podSpecOnly, c.refPanics))
+				rows = append(rows, fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %d |", k.label(), op, c.cases, c.invalid, c.disagreements+c.prepareDiffs, c.podSpecOnly, c.refPanics))
 				if c.disagreements > 0 {
-					t.Logf("%s %s: %d disagreements; by first differing line: %s", k.gvk.Kind, op, c.disagreements, topShapes(c.shapes, 12))
+					t.Logf("%s %s: %d disagreements; by first differing line: %s", k.label(), op, c.disagreements, topShapes(c.shapes, 12))
 				}
 			}
 		})

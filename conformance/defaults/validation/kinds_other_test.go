@@ -13,5 +13,7 @@ func otherKinds() []harnessKind {
 	out = append(out, storageKinds()...)
 	out = append(out, quotaKinds()...)
 	out = append(out, rcKinds()...)
+	out = append(out, eventKinds()...)
+	out = append(out, nodeKinds()...)
 	return out
 }
