@@ -88,6 +88,9 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 	if ep.crd == nil && ep.Subresource != "scale" {
 		// The kind's own PrepareForCreate effects (dropped and derived fields).
 		obj = validation.PrepareForCreate(ep.gvk, obj, validation.Options{Subresource: ep.Subresource, Now: h.req.Now})
+		if ep.isCRDResource() {
+			obj = prepareCRDCreate(obj)
+		}
 		obj = readBackDefaults(ep, obj)
 	}
 	if err := h.validateWrite(obj, nil); err != nil {
@@ -234,6 +237,11 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 			return err
 		}
 		gvk = sg
+	}
+	if ep.isCRDResource() {
+		if err := validateCRDWrite(obj, old); err != nil {
+			return err
+		}
 	}
 	if old == nil && ep.Subresource == "" && validation.Modelled(gvk) {
 		// rest.BeforeCreate: the strategy's Validate (which validates metadata with the kind's
@@ -433,6 +441,9 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 		// The kind's own PrepareForUpdate effects, after the generation is decided as the
 		// strategies decide it first.
 		obj = validation.PrepareForUpdate(ep.gvk, obj, live, validation.Options{Subresource: ep.Subresource, Now: h.req.Now})
+		if ep.isCRDResource() {
+			obj = prepareCRDUpdate(obj, live)
+		}
 	}
 	if err := h.validateWrite(obj, live); err != nil {
 		return Response{}, nil, err

@@ -1,0 +1,99 @@
+package registry
+
+import (
+	"github.com/writepath/writepath/cel"
+	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
+	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/status"
+)
+
+// The CustomResourceDefinition REST strategy of apiextensions-apiserver
+// (pkg/registry/customresourcedefinition/strategy.go) on the main resource: PrepareForCreate
+// resets the status and records the storage version as stored; PrepareForUpdate keeps the
+// stored status and adds the storage version to it; Validate and ValidateUpdate are
+// ValidateCustomResourceDefinition (schema.FromCRD) with the CEL rules' compilation (cel) and,
+// on update, spec.scope's immutability.
+
+func (ep *endpoint) isCRDResource() bool {
+	return ep.crd == nil && ep.gvk.Group == "apiextensions.k8s.io" && ep.gvk.Kind == "CustomResourceDefinition" && ep.Subresource == ""
+}
+
+// storageVersionName is the name of the first version with storage: true, or "".
+func storageVersionName(crd map[string]any) string {
+	spec, _ := crd["spec"].(map[string]any)
+	vs, _ := spec["versions"].([]any)
+	for _, x := range vs {
+		if v, ok := x.(map[string]any); ok && v["storage"] == true {
+			name, _ := v["name"].(string)
+			return name
+		}
+	}
+	return ""
+}
+
+// prepareCRDCreate is the strategy's PrepareForCreate: an empty status whose storedVersions is
+// the storage version. obj is not modified.
+func prepareCRDCreate(obj map[string]any) map[string]any {
+	out := ownTop(obj)
+	// The empty status as its Go type encodes it (conditions and storedVersions without
+	// omitempty, acceptedNames' plural and kind).
+	st := map[string]any{"conditions": nil, "acceptedNames": map[string]any{"plural": "", "kind": ""}, "storedVersions": nil}
+	if v := storageVersionName(obj); v != "" {
+		st["storedVersions"] = []any{v}
+	}
+	out["status"] = st
+	return out
+}
+
+// prepareCRDUpdate is the strategy's PrepareForUpdate: the stored status, with the storage
+// version added to storedVersions when it is not there yet. obj is not modified.
+func prepareCRDUpdate(obj, old map[string]any) map[string]any {
+	out := ownTop(obj)
+	st, _ := value.Clone(old["status"]).(map[string]any)
+	if st == nil {
+		st = map[string]any{}
+	}
+	if v := storageVersionName(obj); v != "" {
+		stored, _ := st["storedVersions"].([]any)
+		found := false
+		for _, s := range stored {
+			found = found || s == v
+		}
+		if !found {
+			st["storedVersions"] = append(append([]any{}, stored...), v)
+		}
+	}
+	out["status"] = st
+	return out
+}
+
+var crdGroupKind = status.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}
+
+// validateCRDWrite is the strategy's Validate (old nil) or ValidateUpdate.
+func validateCRDWrite(obj, old map[string]any) error {
+	crd, err := schema.FromCRD(obj)
+	if err != nil {
+		return err
+	}
+	var errs field.ErrorList
+	if old == nil {
+		errs = cel.ValidateCRD(crd, cel.Options{})
+	} else {
+		if oldSpec, _ := old["spec"].(map[string]any); oldSpec != nil {
+			spec, _ := obj["spec"].(map[string]any)
+			if spec["scope"] != oldSpec["scope"] {
+				errs = append(errs, field.Invalid(field.NewPath("spec", "scope"), spec["scope"], "field is immutable"))
+			}
+		}
+		if oldCRD, err := schema.FromCRD(old); err == nil {
+			errs = append(errs, cel.ValidateCRDUpdate(crd, oldCRD, cel.Options{})...)
+		} else {
+			errs = append(errs, cel.ValidateCRD(crd, cel.Options{})...)
+		}
+	}
+	if len(errs) > 0 {
+		return status.Invalid(crdGroupKind, metaString(obj, "name"), errs)
+	}
+	return nil
+}
