@@ -705,65 +705,83 @@ func (w *world) NextResourceVersion() string {
 	return strconv.FormatInt(max(cur, w.maxRevision)+w.reserved, 10)
 }
 
-// establishCRD does what the apiextensions-apiserver's naming and establishing controllers do for
-// a stored CustomResourceDefinition: status.acceptedNames from spec.names, and the NamesAccepted
-// and Established conditions True, so that clients waiting for condition=Established go on.
-// Name conflicts between CRDs are not checked.
+// establishCRD is apiextensions-apiserver's naming and establishing controllers for a written
+// CRD: the naming controller accepts the names (status.acceptedNames, NamesAccepted), then the
+// establishing controller sets Established, each an update of the CRD's status as the
+// apiserver's loopback client (managedFields manager "kube-apiserver", subresource status).
 func (c *Cluster) establishCRD(ctx context.Context, wr registry.Write, now time.Time) error {
 	if wr.Delete || wr.Resource.Group != "apiextensions.k8s.io" || wr.Resource.Resource != "customresourcedefinitions" {
 		return nil
 	}
 	key := Key{Group: wr.Resource.Group, Resource: wr.Resource.Resource, Name: wr.Name}
-	cur, err := c.store.Get(ctx, key)
-	if err != nil {
-		return nil
-	}
-	obj := cur.Value
-	spec, _ := obj["spec"].(map[string]any)
-	st, _ := obj["status"].(map[string]any)
-	newStatus := make(map[string]any, len(st)+2)
-	for k, v := range st {
-		newStatus[k] = v
-	}
-	changed := false
-	if names, ok := spec["names"].(map[string]any); ok && fmt.Sprint(st["acceptedNames"]) != fmt.Sprint(names) {
-		newStatus["acceptedNames"] = names
-		changed = true
-	}
-	conds, _ := st["conditions"].([]any)
-	has := map[string]bool{}
-	for _, x := range conds {
-		if m, ok := x.(map[string]any); ok && m["status"] == "True" {
-			has[fmt.Sprint(m["type"])] = true
-		}
-	}
 	ts := now.UTC().Format(time.RFC3339)
-	var out []any
-	for _, x := range conds {
-		if m, ok := x.(map[string]any); ok && (m["type"] == "NamesAccepted" || m["type"] == "Established") && m["status"] != "True" {
+	for _, step := range []string{"NamesAccepted", "Established"} {
+		cur, err := c.store.Get(ctx, key)
+		if err != nil {
+			return nil
+		}
+		obj := cur.Value
+		if md, _ := obj["metadata"].(map[string]any); md["deletionTimestamp"] != nil {
+			return nil
+		}
+		spec, _ := obj["spec"].(map[string]any)
+		st, _ := obj["status"].(map[string]any)
+		newStatus := make(map[string]any, len(st)+2)
+		for k, v := range st {
+			newStatus[k] = v
+		}
+		conds, _ := st["conditions"].([]any)
+		has := false
+		var out []any
+		for _, x := range conds {
+			m, ok := x.(map[string]any)
+			if ok && m["type"] == step {
+				if m["status"] == "True" {
+					has = true
+				} else {
+					continue
+				}
+			}
+			out = append(out, x)
+		}
+		changed := false
+		if names, ok := spec["names"].(map[string]any); ok && step == "NamesAccepted" && fmt.Sprint(st["acceptedNames"]) != fmt.Sprint(names) {
+			newStatus["acceptedNames"] = names
+			changed = true
+		}
+		if !has {
+			cond := map[string]any{"type": "NamesAccepted", "status": "True", "reason": "NoConflicts",
+				"message": "no conflicts found", "lastTransitionTime": ts}
+			if step == "Established" {
+				cond = map[string]any{"type": "Established", "status": "True", "reason": "InitialNamesAccepted",
+					"message": "the initial names have been accepted", "lastTransitionTime": ts}
+			}
+			out = append(out, cond)
+			changed = true
+		}
+		if !changed {
 			continue
 		}
-		out = append(out, x)
+		newStatus["conditions"] = out
+		upd := make(map[string]any, len(obj))
+		for k, v := range obj {
+			upd[k] = v
+		}
+		upd["status"] = newStatus
+		resp, err := c.requestResponse(ctx, now, apiserverUser, apiserverAgent, "PUT",
+			"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+wr.Name+"/status", "application/json", upd)
+		if err != nil {
+			return err
+		}
+		if resp.Code >= 300 {
+			return fmt.Errorf("establishing %s: %d %s", wr.Name, resp.Code, resp.Body)
+		}
 	}
-	if !has["NamesAccepted"] {
-		out = append(out, map[string]any{"type": "NamesAccepted", "status": "True", "reason": "NoConflicts",
-			"message": "no conflicts found", "lastTransitionTime": ts})
-		changed = true
-	}
-	if !has["Established"] {
-		out = append(out, map[string]any{"type": "Established", "status": "True", "reason": "InitialNamesAccepted",
-			"message": "the initial names have been accepted", "lastTransitionTime": ts})
-		changed = true
-	}
-	if !changed {
-		return nil
-	}
-	newStatus["conditions"] = out
-	upd := make(map[string]any, len(obj))
-	for k, v := range obj {
-		upd[k] = v
-	}
-	upd["status"] = newStatus
-	_, err = c.write(ctx, Write{Key: key, Value: upd, ModRevision: cur.ModRevision})
-	return err
+	return nil
 }
+
+// apiserverUser and apiserverAgent are kube-apiserver's loopback client, which its own
+// controllers (the CRD naming and establishing controllers) write as.
+var apiserverUser = registry.User{Name: "system:apiserver", Groups: []string{"system:authenticated", "system:masters"}}
+
+const apiserverAgent = "kube-apiserver/v1.37.2 (linux/amd64) kubernetes/writepath"
