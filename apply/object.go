@@ -60,50 +60,10 @@ func toModelMap(m map[string]any) map[string]any { return value.FromGoMap(m) }
 // toModel is value.FromGo, toModelMap for any value.
 func toModel(v any) any { return value.FromGo(v) }
 
-// equalObjects compares two values of the object model, nil different from empty (the store's
-// DeepEqualWithNilDifferentFromEmpty for unstructured objects).
-func equalObjects(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !equalObjects(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalObjects(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case int64:
-		y, ok := b.(int64)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && x == y
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case nil:
-		return b == nil
-	}
-	return false
-}
+// equalObjects compares two values of the object model, nil different from empty
+// (value.EqualNilDistinct: the store's DeepEqualWithNilDifferentFromEmpty for unstructured
+// objects).
+func equalObjects(a, b any) bool { return value.EqualNilDistinct(a, b) }
 
 // setManagedList sets metadata.managedFields of obj, which the caller owns, to list; a nil list
 // removes the field, as the apiserver does when nothing is owned.

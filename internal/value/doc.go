@@ -5,7 +5,8 @@
 // object is a map[string]any. Validate checks that a value stays inside this model. Equal has
 // the semantics of apimachinery's equality.Semantic.DeepEqual on unstructured content: int64(1)
 // and float64(1) differ (as they do to the apiserver, which compares decoded objects), while a
-// nil and an empty map (or list) are equal. A Path is a sequence of map keys and list indices,
+// nil and an empty map (or list) are equal. EqualNilDistinct tells them apart (the store's
+// DeepEqualWithNilDifferentFromEmpty). A Path is a sequence of map keys and list indices,
 // rendered like field.Path ("spec.containers[0].image").
 //
 // There is one deep copy, in three strengths: DeepCopy (and DeepCopyMap) checks the model as it

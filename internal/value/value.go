@@ -303,10 +303,17 @@ func deepCopyMap(m map[string]any, p Path) (map[string]any, error) {
 // Values outside the object model are never equal to anything, including themselves, and
 // neither are values nested deeper than MaxDepth.
 func Equal(a, b any) bool {
-	return equal(a, b, 0)
+	return equal(a, b, 0, false)
 }
 
-func equal(a, b any, depth int) bool {
+// EqualNilDistinct is Equal with a nil map or list different from an empty one: the store's
+// DeepEqualWithNilDifferentFromEmpty for unstructured objects (whether an update changed
+// anything).
+func EqualNilDistinct(a, b any) bool {
+	return equal(a, b, 0, true)
+}
+
+func equal(a, b any, depth int, nilDistinct bool) bool {
 	switch x := a.(type) {
 	case nil:
 		return b == nil
@@ -324,23 +331,23 @@ func equal(a, b any, depth int) bool {
 		return ok && x == y
 	case []any:
 		y, ok := b.([]any)
-		if !ok || len(x) != len(y) || depth >= MaxDepth {
+		if !ok || len(x) != len(y) || depth >= MaxDepth || nilDistinct && (x == nil) != (y == nil) {
 			return false
 		}
 		for i := range x {
-			if !equal(x[i], y[i], depth+1) {
+			if !equal(x[i], y[i], depth+1, nilDistinct) {
 				return false
 			}
 		}
 		return true
 	case map[string]any:
 		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) || depth >= MaxDepth {
+		if !ok || len(x) != len(y) || depth >= MaxDepth || nilDistinct && (x == nil) != (y == nil) {
 			return false
 		}
 		for k, xv := range x {
 			yv, ok := y[k]
-			if !ok || !equal(xv, yv, depth+1) {
+			if !ok || !equal(xv, yv, depth+1, nilDistinct) {
 				return false
 			}
 		}

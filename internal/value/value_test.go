@@ -112,6 +112,30 @@ func TestEqual(t *testing.T) {
 	}
 }
 
+// EqualNilDistinct is Equal but for nil and empty maps and lists, at any depth.
+func TestEqualNilDistinct(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b any
+		want bool
+	}{
+		{"same object", sample(), sample(), true},
+		{"nil vs empty map", map[string]any(nil), map[string]any{}, false},
+		{"nil vs empty list", []any(nil), []any{}, false},
+		{"nested nil vs empty map", map[string]any{"a": []any{map[string]any(nil)}}, map[string]any{"a": []any{map[string]any{}}}, false},
+		{"nil vs nil map", map[string]any(nil), map[string]any(nil), true},
+		{"untyped nil vs nil map", nil, map[string]any(nil), false},
+		{"int64 vs float64", int64(1), float64(1), false},
+		{"unsupported type", 1, 1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, EqualNilDistinct(tt.a, tt.b), "EqualNilDistinct(%#v, %#v)", tt.a, tt.b)
+			assert.Equal(t, tt.want, EqualNilDistinct(tt.b, tt.a), "EqualNilDistinct(%#v, %#v)", tt.b, tt.a)
+		})
+	}
+}
+
 func TestPathString(t *testing.T) {
 	assert.Equal(t, "", Path{}.String())
 	assert.Equal(t, "spec.containers[0].image", NewPath("spec", "containers").Index(0).Key("image").String())
