@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/writepath/writepath/gc"
 	"github.com/writepath/writepath/internal/bounded"
+	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -17,9 +21,10 @@ func runDelete(e *env, args []string) int {
 	var out output
 	f := e.flags("delete -f FILE KIND/NAME [-n NAMESPACE] [--cascade=background|foreground|orphan] [-o yaml|json]",
 		`Simulate deleting an object among others, as kube-apiserver 1.37 and kube-controller-manager's
-garbage collector and namespace controller would: the DELETE (finalizers, grace period,
-deletionTimestamp), then every step of the controllers until nothing changes: what was deleted,
-orphaned or unblocked, what waits and why, and the objects left at the end.
+garbage collector and namespace controller would: the DELETE (sent through the request path as
+user admin: admission on DELETE, finalizers, grace period, deletionTimestamp; a refused DELETE is
+the server's error), then every step of the controllers until nothing changes: what was
+deleted, orphaned or unblocked, what waits and why, and the objects left at the end.
 
 Objects are read from the -f files (multi-document YAML or JSON, Lists accepted); every object
 needs metadata.uid, as the garbage collector follows ownerReferences by uid. Custom resources are
@@ -69,14 +74,7 @@ data.`,
 	if err != nil {
 		return e.fail(err)
 	}
-	opts := gc.DeleteOptions{PropagationPolicy: &policy, Now: now}
-	if *grace >= 0 {
-		opts.GracePeriodSeconds = grace
-	}
-	if *dryRun {
-		opts.DryRun = []string{"All"}
-	}
-	res, err := gc.Delete(objs[idx], opts)
+	res, err := deleteThroughRegistry(objs, idx, policy, *grace, *dryRun, now)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -477,4 +475,94 @@ func clockAndControllers(nowFlag, controllers string) (time.Time, []string, erro
 		}
 	}
 	return now, ctrls, nil
+}
+
+// deleteThroughRegistry sends the DELETE of objs[idx] through the request path (registry.Handle)
+// over a world of objs, as user admin, and reads its answer: the status and body, and what the
+// store does (the object removed, or written terminating, or left as it was). A dry run's
+// answer is the dry run's; what it would store is the same request's without dryRun (Handle
+// is a pure function of the world). A non-2xx answer is the error.
+func deleteThroughRegistry(objs []gc.Object, idx int, policy gc.Propagation, grace int64, dryRun bool, now time.Time) (gc.DeleteResult, error) {
+	world := make([]map[string]any, 0, len(objs)+1)
+	var crds []map[string]any
+	for _, o := range objs {
+		if isCRD(o) {
+			crds = append(crds, o)
+		}
+	}
+	standIns := map[string]bool{}
+	for _, o := range objs {
+		if !isCRD(o) && !isBuiltin(o) {
+			if c, _ := crdFor(crds, o); c == nil {
+				// A custom resource whose CRD is not among the objects: served by a stand-in.
+				key := stringField(o, "apiVersion") + "/" + stringField(o, "kind")
+				if !standIns[key] {
+					standIns[key] = true
+					world = append(world, standInCRD(o, metaStr(o, "namespace") != "", false))
+				}
+			}
+		}
+		st, err := stored(o, "")
+		if err != nil {
+			return gc.DeleteResult{}, err
+		}
+		world = append(world, st)
+	}
+	target := objs[idx]
+	crd, _ := crdFor(crds, target)
+	if crd == nil && !isBuiltin(target) {
+		crd = standInCRD(target, metaStr(target, "namespace") != "", false)
+	}
+	t, err := endpointOf(target, crd, metaStr(target, "namespace"), true, "")
+	if err != nil {
+		return gc.DeleteResult{}, err
+	}
+	query := url.Values{"propagationPolicy": {string(policy)}}
+	if grace >= 0 {
+		query.Set("gracePeriodSeconds", strconv.FormatInt(grace, 10))
+	}
+	send := func(dry bool) (registry.Response, []registry.Write, error) {
+		w, err := newCLIWorld(world, randomUID)
+		if err != nil {
+			return registry.Response{}, nil, err
+		}
+		q := url.Values{}
+		for k, v := range query {
+			q[k] = v
+		}
+		if dry {
+			q.Set("dryRun", "All")
+		}
+		resp, writes, err := registry.Handle(context.Background(), w, registry.Request{Method: "DELETE", Path: t.Path(), Query: q,
+			Now: now, User: registry.User{Name: "admin", Groups: []string{"system:masters", "system:authenticated"}}})
+		if err == nil {
+			err = responseError(resp)
+		}
+		return resp, writes, err
+	}
+	resp, writes, err := send(false)
+	if err != nil {
+		return gc.DeleteResult{}, err
+	}
+	if dryRun {
+		if resp, _, err = send(true); err != nil {
+			return gc.DeleteResult{}, err
+		}
+	}
+	res := gc.DeleteResult{Code: resp.Code, Response: resp.Object, Object: target}
+	for _, wr := range writes {
+		if wr.Resource.Resource != t.Resource.Resource || wr.Name != t.Name || wr.Namespace != t.Namespace {
+			continue
+		}
+		res.Changed = true
+		if wr.Delete {
+			res.Removed, res.Object = true, nil
+		} else {
+			res.Object = wr.Object
+		}
+	}
+	if dryRun {
+		res.Object = target
+	}
+	return res, nil
 }

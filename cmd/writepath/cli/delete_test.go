@@ -31,6 +31,11 @@ func TestDeleteAndWhyStuck(t *testing.T) {
 		{"delete-bad-target", []string{"delete", "-f", dir + "deployment.yaml", "web"}, "", exitUsage},
 		{"delete-no-uid", []string{"delete", "-f", "-", "configmap/a", now}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: x}\n", exitOK},
 		{"delete-owner-without-uid", []string{"delete", "-f", "-", "configmap/a", now}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: x, uid: u}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b, namespace: x, ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: a}]}\n", exitUsage},
+		// The DELETE goes through the request path: a ValidatingAdmissionPolicy on DELETE refuses it
+		// (the policy reads oldObject, the object being deleted), and a uid precondition that does
+		// not match is the 409.
+		{"delete-denied-by-policy", []string{"delete", "-f", dir + "delete-guarded.yaml", "configmap/keep", now}, "", exitNegative},
+		{"delete-allowed-by-policy", []string{"delete", "-f", dir + "delete-guarded.yaml", "configmap/scratch", now}, "", exitOK},
 		{"why-stuck-help", []string{"why-stuck", "--help"}, "", exitOK},
 		{"why-stuck-namespace", []string{"why-stuck", "-f", dir + "stuck-namespace.yaml", "namespace/team-a", now}, "", exitNegative},
 		{"why-stuck-namespace-known", []string{"why-stuck", "-f", dir + "stuck-namespace.yaml", "namespace/team-a", "--known=example.com", "-o", "yaml", now}, "", exitNegative},
