@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"net/url"
 
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/merge"
 )
 
@@ -20,8 +22,11 @@ annotation, CONFIG and the live object — a strategic merge patch for built-in 
 patch for custom resources — and the result is the live object with the patch applied.
 
 The output starts with comment lines giving the patch kubectl would send (or "created", or
-"{}" when there is nothing to send), then the resulting object. Server-side defaulting,
-validation and admission are not applied.`,
+"{}" when there is nothing to send), then the object the server answers: the create or the
+patch is sent through the request path (registry.Handle, as user admin with field manager
+kubectl-client-side-apply) over a world holding the live object, so it is defaulted, admitted
+and validated, and a refused write is the server's error. --dry-run=client prints what kubectl
+computes before sending instead (no server steps); --dry-run=server sends dryRun=All.`,
 		`  # Re-apply a manifest after an HPA scaled the Deployment: replicas go back to the manifest's
   writepath apply --client-side -f testdata/merge/clientapply/deployment.yaml --live testdata/merge/cli/web-live-scaled.yaml`)
 	f.Bool("client-side", true, "client-side apply (this mode; the default; --client-side=false is --server-side)")
@@ -31,7 +36,10 @@ validation and admission are not applied.`,
 	liveFile := f.String("live", "", "`FILE` with the live object (omit to create)")
 	ns := f.namespace("`NAMESPACE` set on a namespaced object that has none (kubectl's -n; an object in another namespace keeps it, as in earlier versions)")
 	var dry dryRunFlag
-	f.Var(&dry, "dry-run", "`none|client`: the answer is the same (this verb stores nothing, it prints what kubectl apply --dry-run=client prints); server is apply --server-side --dry-run=server's")
+	f.Var(&dry, "dry-run", "`none|client|server`: client prints the object kubectl computes before sending; server sends dryRun=All (the answer is the same: this verb stores nothing)")
+	now := f.String("now", "", "`TIME` (RFC 3339) of the request: creationTimestamp of a created object (default: the current time)")
+	uid := f.String("uid", "", "the `UID` a create gets (default: a random UUID)")
+	fv := f.fieldValidation("", "fieldValidation `LEVEL` sent: Strict, Warn or Ignore (default: none sent, the apiserver's Warn; kubectl apply sends Strict)", true)
 	overwrite := f.Bool("overwrite", true, "apply changes even where the live object changed the field since the last apply")
 	f.Var(&o, "o", "output format: `yaml|json`")
 	if code, ok := f.parse(args); !ok {
@@ -42,9 +50,6 @@ validation and admission are not applied.`,
 	}
 	if err := dry.check(); err != nil {
 		return e.fail(err)
-	}
-	if dry == "server" {
-		return e.fail(usagef("--dry-run=server: client-side apply here stops before the server (no defaulting, validation or admission); use apply --server-side --dry-run=server for the server's answer"))
 	}
 	if f.NArg() > 0 {
 		return e.fail(usagef("unexpected argument %q", f.Arg(0)))
@@ -92,6 +97,13 @@ validation and admission are not applied.`,
 	if err != nil {
 		return e.failPatch(err)
 	}
+	if dry != "client" {
+		answer, err := e.sendClientSideApply(config, live, res, dry == "server", *fv, *now, *uid)
+		if err != nil {
+			return e.fail(err)
+		}
+		res.Object = answer
+	}
 	if o == "json" {
 		out := map[string]any{"created": res.Created, "object": res.Object}
 		if !res.Created {
@@ -115,4 +127,75 @@ validation and admission are not applied.`,
 		return e.fail(err)
 	}
 	return exitOK
+}
+
+// sendClientSideApply sends what kubectl sends for res through the request path over a world
+// holding live: the POST of the configuration with its last-applied annotation, or the PATCH
+// (nothing when the patch is {}: the live object is the answer), with field manager
+// kubectl-client-side-apply. It returns the object answered, managedFields hidden; a non-2xx
+// answer is the error.
+func (e *env) sendClientSideApply(config, live map[string]any, res merge.ClientApplyResult, dryRun bool, fieldValidation, now, uid string) (map[string]any, error) {
+	if !res.Created && string(res.Patch) == "{}" {
+		return res.Object, nil
+	}
+	ref := config
+	if live != nil {
+		ref = live
+	}
+	ns := metaStr(ref, "namespace")
+	builtin := isBuiltin(ref)
+	if ns == "" && builtin && namespacedKind(ref) {
+		ns = defaultNamespace
+	}
+	var world []map[string]any
+	var crd map[string]any
+	if !builtin {
+		crd = standInCRD(ref, ns != "", false)
+		world = append(world, crd)
+	}
+	if live != nil {
+		st, err := stored(live, "")
+		if err != nil {
+			return nil, err
+		}
+		world = append(world, st)
+	}
+	t, err := endpointOf(ref, crd, ns, !res.Created, "")
+	if err != nil {
+		return nil, err
+	}
+	reqTime, err := requestTime(now)
+	if err != nil {
+		return nil, err
+	}
+	newUID := randomUID
+	if uid != "" {
+		newUID = func() string { return uid }
+	}
+	w, err := newCLIWorld(world, newUID)
+	if err != nil {
+		return nil, err
+	}
+	q := url.Values{"fieldManager": {"kubectl-client-side-apply"}}
+	if dryRun {
+		q.Set("dryRun", "All")
+	}
+	if fieldValidation != "" {
+		q.Set("fieldValidation", fieldValidation)
+	}
+	method, contentType, body := "PATCH", res.PatchType, res.Patch
+	if res.Created {
+		method, contentType = "POST", "application/json"
+		if body, err = codec.EncodeJSON(res.Object); err != nil {
+			return nil, &inputError{err: err}
+		}
+	}
+	resp, err := e.send(w, method, t, q, contentType, body, reqTime)
+	if err != nil {
+		return nil, err
+	}
+	if err := responseError(resp); err != nil {
+		return nil, err
+	}
+	return withoutManagedFields(resp.Object), nil
 }

@@ -74,7 +74,10 @@ func TestValidateFlag(t *testing.T) {
 		{[]string{"apply", "--server-side", "-f", "-", "--validate=maybe"}, exitUsage,
 			`error: invalid - validate option "maybe"; must be one of: strict (or true), warn, ignore (or false)`},
 		{[]string{"apply", "-f", "-", "--dry-run=client"}, exitOK, "# created"},
-		{[]string{"apply", "-f", "-", "--dry-run=server"}, exitUsage, "use apply --server-side --dry-run=server"},
+		// Client-side apply sends its create through the request path: the server's warning, or
+		// with --validate (kubectl's default, strict) the server's 400.
+		{[]string{"apply", "-f", "-", "--dry-run=server"}, exitOK, `Warning: unknown field "bogus"`},
+		{[]string{"apply", "-f", "-", "--validate"}, exitNegative, `strict decoding error: unknown field "bogus"`},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, strings.NewReader(bad), &stdout, &stderr)

@@ -100,7 +100,7 @@ func TestKubectlPrintersRecorded(t *testing.T) {
 // --server-side and validate take too, and patch lacks), and -o's template flags on verbs whose kubectl twin has no templated -o (diff, delete,
 // explain, version).
 var writepathOnlyFlags = map[string][]string{
-	"apply":        {"client-side", "live"},
+	"apply":        {"client-side", "live", "now", "uid", "field-validation"},
 	"apply ss":     {"client-side", "live", "now", "crd", "crd-status-subresource", "uid", "field-validation"},
 	"patch":        {"crd", "field-validation", "now"},
 	"diff":         {"type", "template", "allow-missing-template-keys"},

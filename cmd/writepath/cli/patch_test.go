@@ -63,11 +63,18 @@ func TestPatchDiffApplyClientCLI(t *testing.T) {
 		{"testdata/patch/cli/", cliCase{"diff-yaml", []string{"diff", "-oyaml", "--filename", d + "deployment.yaml", "--filename=" + d + "deployment-new-image.yaml"}, "", exitNegative}},
 		{"testdata/patch/cli/", cliCase{"diff-one-file", []string{"diff", "-f", d + "crontab.yaml"}, "", exitUsage}},
 		{m, cliCase{"apply-client-help", []string{"apply", "--help"}, "", exitOK}},
-		{m, cliCase{"apply-client-create", []string{"apply", "--client-side", "-f", "testdata/merge/clientapply/deployment.yaml"}, "", exitOK}},
+		{m, cliCase{"apply-client-create", []string{"apply", "--client-side", "-f", "testdata/merge/clientapply/deployment.yaml", "--now", "2026-01-02T03:04:05Z", "--uid", "0f1e2d3c-4b5a-4678-9abc-def012345678"}, "", exitOK}},
 		{m, cliCase{"apply-client-hpa", []string{"apply", "--client-side", "-f", "testdata/merge/clientapply/deployment.yaml", "--live", m + "web-live-scaled.yaml"}, "", exitOK}},
 		{m, cliCase{"apply-client-noop-json", []string{"apply", "-f", "testdata/merge/clientapply/deployment.yaml", "--live", m + "web-live-scaled.yaml", "-o", "json", "--overwrite=false"}, "", exitNegative}},
 		{m, cliCase{"apply-client-custom-resource", []string{"apply", "-f", m + "widget.yaml", "--live", m + "widget-live.yaml"}, "", exitOK}},
-		{m, cliCase{"apply-client-namespace", []string{"apply", "-f", d + "configmap.yaml", "--namespace", "prod"}, "", exitOK}},
+		// A manifest copied from a server (it carries a resourceVersion) is refused on create, as
+		// kubectl apply sends it unchanged.
+		{m, cliCase{"apply-client-create-with-rv", []string{"apply", "-f", d + "configmap.yaml", "--namespace", "versions-examples"}, "", exitNegative}},
+		// The patch goes through the request path: one the strategy refuses is the server's 422.
+		{m, cliCase{"apply-client-refused", []string{"apply", "-f", "-", "--live", m + "web-live-scaled.yaml"},
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: patch-probe}\nspec: {replicas: 3, selector: {matchLabels: {app: other}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: nginx:1.27}]}}}\n", exitNegative}},
+		{m, cliCase{"apply-client-dry-run-client", []string{"apply", "--client-side", "-f", "testdata/merge/clientapply/deployment.yaml", "--live", m + "web-live-scaled.yaml", "--dry-run=client"}, "", exitOK}},
+		{m, cliCase{"apply-client-namespace", []string{"apply", "-f", "-", "--namespace", "prod", "--now", "2026-01-02T03:04:05Z", "--uid", "0f1e2d3c-4b5a-4678-9abc-def012345678"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-config}\ndata: {mode: fast}\n", exitOK}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
