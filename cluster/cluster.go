@@ -337,7 +337,10 @@ func (c *Cluster) commit(ctx context.Context, w *world, writes []registry.Write,
 		w.observed[key] = rev
 		if wr.Delete {
 			w.observed[key] = 0
-		} else if promised := metaString(wr.Object, "resourceVersion"); promised != "" {
+		}
+		// A deletion's object carries a promise when the answer shows the deletion's revision
+		// (DELETE), or the revision it was read at (an update that removed the last finalizer).
+		if promised := metaString(wr.Object, "resourceVersion"); promised != "" && (!wr.Delete || promised != strconv.FormatInt(expected, 10)) {
 			committed[promised] = strconv.FormatInt(rev, 10)
 		}
 	}

@@ -129,11 +129,21 @@ func (h *handler) deleteOne(live map[string]any, o gc.DeleteOptions) (Response, 
 		}
 		switch {
 		case res.Removed:
+			// The removal has a revision of its own (etcd's delete), which the removed object
+			// carries, in the answer too when it is the object (store.Delete decodes the
+			// previous value at the delete's revision).
 			last := live
 			if len(writes) > 0 {
 				last = writes[0].Object
 			}
+			last = ownTop(last)
+			rv := h.w.NextResourceVersion()
+			ownMeta(last)["resourceVersion"] = rv
 			writes = append(writes, Write{Delete: true, Resource: ep.Resource, Namespace: metaString(live, "namespace"), Name: metaString(live, "name"), Object: last})
+			if body != nil && body["kind"] != "Status" {
+				body = ownTop(body)
+				ownMeta(body)["resourceVersion"] = rv
+			}
 		case res.Changed:
 			c := ownTop(res.Object)
 			rv := h.w.NextResourceVersion()
