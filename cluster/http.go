@@ -505,6 +505,13 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 	initial := rvParam == "" || rvParam == "0" || query.Get("sendInitialEvents") == "true"
 	from := rev
 	if !initial {
+		if err := registry.ParseWatchResourceVersion(rvParam); err != nil {
+			var se *status.Error
+			if errors.As(err, &se) {
+				writeStatus(rw, se)
+			}
+			return
+		}
 		n, perr := strconv.ParseInt(rvParam, 10, 64)
 		if perr != nil {
 			writeStatus(rw, status.BadRequest("invalid resource version: "+rvParam))

@@ -2,7 +2,9 @@ package registry
 
 import (
 	"sort"
+	"strconv"
 
+	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/status"
 )
 
@@ -11,6 +13,9 @@ func (h *handler) get() (Response, []Write, error) {
 	ep := h.ep
 	if ep.namespaced && ep.Namespace == "" {
 		return Response{}, nil, errNotFoundRoute()
+	}
+	if err := parseReadResourceVersion(h.query.Get("resourceVersion")); err != nil {
+		return Response{}, nil, err
 	}
 	live, err := h.live()
 	if err != nil {
@@ -33,6 +38,23 @@ func (h *handler) get() (Response, []Write, error) {
 	resp, err := h.respond(200, live)
 	return resp, nil, err
 }
+
+// parseReadResourceVersion is the watch cache's ParseResourceVersion of a get's or a watch's
+// resourceVersion: one that is not a decimal number is a storage InvalidError, which the
+// handler answers as an error it does not know, 500 with the error's text and no reason.
+func parseReadResourceVersion(rv string) error {
+	if rv == "" {
+		return nil
+	}
+	if _, err := strconv.ParseUint(rv, 10, 64); err != nil {
+		return &status.Error{Code: 500, Message: field.ErrorList{field.Invalid(field.NewPath("resourceVersion"), rv, err.Error())}.ToAggregate().Error()}
+	}
+	return nil
+}
+
+// ParseWatchResourceVersion is parseReadResourceVersion for a watch's resourceVersion, which
+// the caller (cluster) serves.
+func ParseWatchResourceVersion(rv string) error { return parseReadResourceVersion(rv) }
 
 func sortObjects(items []map[string]any) {
 	sort.SliceStable(items, func(i, j int) bool {
