@@ -10,6 +10,8 @@
 #                   the suite's copy there is made once, and its builds are cached)
 #   PEER_KUBECONFIG run against this server instead of starting writepath serve (e.g. a real
 #                   control plane's kubeconfig, for a comparison)
+#   PEER_ASSETS     run the suite as it runs by default instead, envtest starting etcd and
+#                   kube-apiserver from this KUBEBUILDER_ASSETS directory (the reference run)
 #   PEER_SKIP       -ginkgo.skip's pattern; the default skips the endpoints outside issue 17:
 #                   ServiceAccount token requests, Pod evictions, CSR approval
 #   PEER_SERVE_FLAGS flags for writepath serve; the default turns the Deployment and ReplicaSet
@@ -44,26 +46,38 @@ fi
 echo "peersuite: building the suite (controller-runtime $CR_VERSION pkg/client) in $suite" >&2
 (cd "$suite" && $GO test -c -o "$PEER_DIR/client.test" ./pkg/client)
 
-if [ -z "${PEER_KUBECONFIG:-}" ]; then
-	echo "peersuite: building writepath from $root" >&2
-	(cd "$root" && $GO build -o "$PEER_DIR/writepath" ./cmd/writepath)
-	PEER_KUBECONFIG=$PEER_DIR/writepath.kubeconfig
-	rm -f "$PEER_KUBECONFIG"
-	# shellcheck disable=SC2086
-	"$PEER_DIR/writepath" serve --kubeconfig "$PEER_KUBECONFIG" $PEER_SERVE_FLAGS > "$PEER_DIR/serve.log" 2>&1 &
-	serve_pid=$!
-	for _ in $(seq 1 100); do
-		grep -q '^serving on' "$PEER_DIR/serve.log" 2>/dev/null && [ -s "$PEER_KUBECONFIG" ] && break
-		kill -0 "$serve_pid" 2>/dev/null || { cat "$PEER_DIR/serve.log" >&2; exit 1; }
-		sleep 0.1
-	done
-	echo "peersuite: writepath serve $PEER_SERVE_FLAGS: $(head -n1 "$PEER_DIR/serve.log")" >&2
+serve_start=
+if [ -n "${PEER_ASSETS:-}" ]; then
+	target="envtest's kube-apiserver and etcd from $PEER_ASSETS"
+	run_env=(KUBEBUILDER_ASSETS="$PEER_ASSETS")
+else
+	if [ -z "${PEER_KUBECONFIG:-}" ]; then
+		echo "peersuite: building writepath from $root" >&2
+		(cd "$root" && $GO build -o "$PEER_DIR/writepath" ./cmd/writepath)
+		PEER_KUBECONFIG=$PEER_DIR/writepath.kubeconfig
+		rm -f "$PEER_KUBECONFIG"
+		serve_start=$(date +%s.%N)
+		# shellcheck disable=SC2086
+		"$PEER_DIR/writepath" serve --kubeconfig "$PEER_KUBECONFIG" $PEER_SERVE_FLAGS > "$PEER_DIR/serve.log" 2>&1 &
+		serve_pid=$!
+		for _ in $(seq 1 1000); do
+			grep -q '^serving on' "$PEER_DIR/serve.log" 2>/dev/null && [ -s "$PEER_KUBECONFIG" ] && break
+			kill -0 "$serve_pid" 2>/dev/null || { cat "$PEER_DIR/serve.log" >&2; exit 1; }
+			sleep 0.01
+		done
+		echo "peersuite: writepath serve $PEER_SERVE_FLAGS: $(head -n1 "$PEER_DIR/serve.log")" >&2
+	fi
+	target=$PEER_KUBECONFIG
+	run_env=(USE_EXISTING_CLUSTER=true KUBECONFIG="$PEER_KUBECONFIG")
 fi
 
-echo "peersuite: running the suite against $PEER_KUBECONFIG, skipping: ${PEER_SKIP:-nothing}" >&2
+echo "peersuite: running the suite against $target, skipping: ${PEER_SKIP:-nothing}" >&2
 cd "$suite/pkg/client"
+# From the server's start (writepath serve's, or envtest's inside the suite) to the suite's end.
+start=${serve_start:-$(date +%s.%N)}
 rc=0
 # shellcheck disable=SC2086
-USE_EXISTING_CLUSTER=true KUBECONFIG=$PEER_KUBECONFIG "$PEER_DIR/client.test" \
+env "${run_env[@]}" "$PEER_DIR/client.test" \
 	-test.timeout 30m ${PEER_SKIP:+"-ginkgo.skip=$PEER_SKIP"} ${PEER_FLAGS:-} || rc=$?
+echo "peersuite: $(echo "$(date +%s.%N) - $start" | bc) s from the server's start to the suite's end" >&2
 exit $rc
