@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -459,6 +460,26 @@ func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 				}
 				revs[a.Target.UID] = rev
 			}
+			if path := controllerUpdatePath(a, key); path != "" {
+				// The controllers' updates go through the API as kube-controller-manager's, so
+				// that managedFields follow them (a removed owner reference or finalizer is no
+				// manager's any more) and the update is validated as the real one is.
+				resp, err := c.requestResponse(ctx, now, controllerUser, controllerAgent, "PUT", path, "application/json", a.Object)
+				if err != nil {
+					return false, err
+				}
+				switch {
+				case resp.Code == http.StatusConflict:
+					return true, nil
+				case resp.Code < 300:
+					if n, err := strconv.ParseInt(metaString(resp.Object, "resourceVersion"), 10, 64); err == nil {
+						revs[a.Target.UID] = n
+					}
+					acted = true
+					continue
+				}
+				// Refused (the gc model and registry disagree): stored as the model wrote it.
+			}
 			rev, err := c.write(ctx, Write{Key: key, Value: a.Object, ModRevision: revs[a.Target.UID]})
 			if err != nil {
 				var nf *NotFoundError
@@ -475,6 +496,34 @@ func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 		}
 	}
 	return acted, nil
+}
+
+// controllerUpdatePath is the API path the garbage collector's action updates its target
+// through, or "" for an action stored as it is (a deletion, the namespace controller's writes).
+func controllerUpdatePath(a gc.Action, key Key) string {
+	if a.Object == nil || a.Written() != nil {
+		return ""
+	}
+	av, _ := a.Object["apiVersion"].(string)
+	if av == "" {
+		return ""
+	}
+	base := "/apis/" + av
+	if !strings.Contains(av, "/") {
+		base = "/api/" + av
+	}
+	if key.Namespace != "" {
+		base += "/namespaces/" + key.Namespace
+	}
+	base += "/" + key.Resource + "/" + key.Name
+	switch a.Type {
+	case gc.ActionRemoveOwnerReferences, gc.ActionUnblockOwnerReferences, gc.ActionRemoveFinalizer:
+		return base
+	}
+	// The namespace controller's status and finalize writes are stored as gc models them: its
+	// finalize is followed by the deletion in a later round, which /finalize through registry
+	// would do at once.
+	return ""
 }
 
 func metaString(obj map[string]any, k string) string {
