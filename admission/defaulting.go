@@ -276,7 +276,7 @@ func (c *Chain) defaultBuiltin(gvk schema.GroupVersionKind, before, out map[stri
 	d, err := defaults.ForKind(k, out, o)
 	if err != nil {
 		if step == decodeApplyConfiguration {
-			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))
+			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, defaults.ConverterCause(err))
 		}
 		return nil, status.InternalError(errors.New(jsonDecodeError(k, err)))
 	}
@@ -329,21 +329,6 @@ func (c *Chain) crdFor(group, kind string) *schema.CRD {
 		}
 	}
 	return nil
-}
-
-// conversionCause is the text runtime.DefaultUnstructuredConverter gives for
-// a value that does not decode (as package apply words it): a type's own
-// UnmarshalJSON error as it is (quantities, times), the base64 decoder's
-// behind "error decoding from json: " ([]byte fields).
-func conversionCause(err error) string {
-	var fe *field.Error
-	if !errors.As(err, &fe) {
-		return err.Error()
-	}
-	if strings.HasPrefix(fe.Detail, "illegal base64 data") {
-		return "error decoding from json: " + fe.Detail
-	}
-	return fe.Detail
 }
 
 // jsonDecodeError is the text of the JSON decoder's error for a value of

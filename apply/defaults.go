@@ -1,11 +1,8 @@
 package apply
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/schema/defaults"
 )
@@ -40,24 +37,10 @@ func defaulterFor(req Request, gvk schema.GroupVersionKind) func(map[string]any)
 	return func(obj map[string]any) (map[string]any, error) {
 		out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: now, Unstructured: true})
 		if err != nil {
-			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, conversionCause(err))
+			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, defaults.ConverterCause(err))
 		}
 		return out, nil
 	}
-}
-
-// conversionCause is the text runtime.DefaultUnstructuredConverter gives for a value that does
-// not decode: a type's own UnmarshalJSON error as it is (quantities, times), the base64 decoder's
-// behind "error decoding from json: " ([]byte fields).
-func conversionCause(err error) string {
-	var fe *field.Error
-	if !errors.As(err, &fe) {
-		return err.Error()
-	}
-	if strings.HasPrefix(fe.Detail, "illegal base64 data") {
-		return "error decoding from json: " + fe.Detail
-	}
-	return fe.Detail
 }
 
 // NoDefault is a Request.Default that leaves the merged object as it is: what a field manager

@@ -2,8 +2,12 @@ package defaults
 
 import (
 	"encoding/base64"
+	"errors"
 	"math"
 	"strconv"
+	"strings"
+
+	"github.com/writepath/writepath/field"
 )
 
 // Options.Unstructured: Builtin for an object the apiserver holds as
@@ -136,4 +140,20 @@ func (d *bdecoder) convertBytes(l []any) (any, bool) {
 		b[i] = byte(n)
 	}
 	return base64.StdEncoding.EncodeToString(b), true
+}
+
+// ConverterCause is the text runtime.DefaultUnstructuredConverter gives for err, an error of
+// Builtin or ForKind with Options.Unstructured (a value that does not decode): a type's own
+// UnmarshalJSON error as it is (quantities, times), the base64 decoder's behind "error decoding
+// from json: " ([]byte fields). The field manager quotes it after "unable to convert
+// unstructured object to <gvk>: ".
+func ConverterCause(err error) string {
+	var fe *field.Error
+	if !errors.As(err, &fe) {
+		return err.Error()
+	}
+	if strings.HasPrefix(fe.Detail, "illegal base64 data") {
+		return "error decoding from json: " + fe.Detail
+	}
+	return fe.Detail
 }

@@ -125,3 +125,19 @@ func TestDefaultBuiltinUnstructuredAgreesInRange(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), b["spec"].(map[string]any)["replicas"])
 }
+
+// The converter's words for what does not decode: a []byte field's base64 error behind "error
+// decoding from json: ", a quantity's parse error as it is.
+func TestConverterCause(t *testing.T) {
+	secret := schema.GroupVersionKind{Version: "v1", Kind: "Secret"}
+	_, err := defaults.Builtin(secret, map[string]any{"data": map[string]any{"a": "!!"}}, defaults.Options{Unstructured: true})
+	require.Error(t, err)
+	assert.Equal(t, "error decoding from json: illegal base64 data at input byte 0", defaults.ConverterCause(err))
+
+	quota := schema.GroupVersionKind{Version: "v1", Kind: "ResourceQuota"}
+	_, err = defaults.Builtin(quota, map[string]any{"spec": map[string]any{"hard": map[string]any{"cpu": "1Qi"}}}, defaults.Options{Unstructured: true})
+	require.Error(t, err)
+	assert.Equal(t, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", defaults.ConverterCause(err))
+
+	assert.Equal(t, "plain", defaults.ConverterCause(errors.New("plain")), "an error that is no *field.Error is its text")
+}
