@@ -428,7 +428,7 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 	if err := h.beforeUpdate(obj, live); err != nil {
 		return Response{}, nil, err
 	}
-	g, err := versions.NextGeneration(ep.strategy, live, obj, ep.Subresource)
+	g, err := versions.NextGenerationFirst(ep.strategy, live, obj, ep.Subresource)
 	if err != nil {
 		var us *versions.UnknownSubresourceError
 		if !errors.As(err, &us) {

@@ -18,7 +18,9 @@ const maxChanged = 5
 // recorded.
 type differ struct {
 	unstructured bool
-	ignore       []string
+	// first stops the walk at the first change found (the caller needs whether, not where).
+	first  bool
+	ignore []string
 	changed      []string
 	more         bool
 	stack        []field.Segment
@@ -140,7 +142,7 @@ func number(v any) (float64, bool) {
 // exist at all (a map key can be absent, which unstructured equality tells
 // from null).
 func (d *differ) diff(a, b any, presentA, presentB bool) {
-	if d.ignored() {
+	if (d.first && len(d.changed) > 0) || d.ignored() {
 		return
 	}
 	if !d.unstructured {

@@ -103,6 +103,17 @@ func GenerationOnCreate(s Strategy, obj map[string]any) (GenerationChange, error
 // testdata/apply/recorded/podresize, podephemeral, podgeneration). Neither
 // input is modified.
 func NextGeneration(s Strategy, old, new map[string]any, sub string) (GenerationChange, error) {
+	return nextGeneration(s, old, new, sub, false)
+}
+
+// NextGenerationFirst is NextGeneration for a caller that needs the generation, not the list of
+// what changed: the comparison stops at the first changed field, which Changed then holds
+// alone (New and the error are NextGeneration's).
+func NextGenerationFirst(s Strategy, old, new map[string]any, sub string) (GenerationChange, error) {
+	return nextGeneration(s, old, new, sub, true)
+}
+
+func nextGeneration(s Strategy, old, new map[string]any, sub string, first bool) (GenerationChange, error) {
 	oldGen, err := generationOf(old, "old")
 	if err != nil {
 		return GenerationChange{}, err
@@ -146,11 +157,14 @@ func NextGeneration(s Strategy, old, new map[string]any, sub string) (Generation
 		}
 		return keep, nil
 	}
-	d := differ{unstructured: p.Unstructured, ignore: p.Ignore}
+	d := differ{unstructured: p.Unstructured, ignore: p.Ignore, first: first}
 	if p.AllExcept != nil {
 		compareTopLevel(&d, old, new, p.AllExcept)
 	}
 	for _, c := range p.Compare {
+		if first && len(d.changed) > 0 {
+			break
+		}
 		a, okA := lookup(old, c)
 		b, okB := lookup(new, c)
 		d.at(c)

@@ -202,7 +202,7 @@ func replay(t *testing.T, c recorded) string {
 	case c.Op == "post": // pods/binding: the result is the object after
 		updated, err := value.SetMap(c.Stored, value.NewPath("spec", "nodeName"), c.Request["target"].(map[string]any)["name"])
 		require.NoError(t, err)
-		g, err := versions.NextGeneration(s, c.Stored, updated, c.Subresource)
+		g, err := nextGeneration(t, s, c.Stored, updated, c.Subresource)
 		require.NoError(t, err)
 		assert.Equal(t, generation(c.After), g.New, "%s: generation after %s", c.Name, c.Subresource)
 		return g.String()
@@ -218,7 +218,7 @@ func replay(t *testing.T, c recorded) string {
 		if msg := expectError(err); msg != "" {
 			return msg
 		}
-		g, err := versions.NextGeneration(s, c.Stored, patched, "")
+		g, err := nextGeneration(t, s, c.Stored, patched, "")
 		require.NoError(t, err)
 		assert.Equal(t, generation(c.Response), g.New, "%s: generation after patch", c.Name)
 		return fmt.Sprintf("unconditional=%v %s", d.Unconditional, g)
@@ -229,7 +229,7 @@ func replay(t *testing.T, c recorded) string {
 		updated, err := value.SetMap(c.Stored, value.NewPath(strings.Split(s.SpecReplicasPath, ".")...),
 			c.Request["spec"].(map[string]any)["replicas"])
 		require.NoError(t, err)
-		g, err := versions.NextGeneration(s, c.Stored, updated, "scale")
+		g, err := nextGeneration(t, s, c.Stored, updated, "scale")
 		require.NoError(t, err)
 		assert.Equal(t, generation(c.After), g.New, "%s: generation after scale", c.Name)
 		return g.String()
@@ -244,7 +244,7 @@ func replay(t *testing.T, c recorded) string {
 			updated = c.Response
 			t.Logf("%s: replayed with the stored result: %s", c.Name, why)
 		}
-		g, err := versions.NextGeneration(s, c.Stored, updated, c.Subresource)
+		g, err := nextGeneration(t, s, c.Stored, updated, c.Subresource)
 		require.NoError(t, err)
 		assert.Equal(t, generation(c.Response), g.New, "%s: generation after update", c.Name)
 		return fmt.Sprintf("unconditional=%v %s", d.Unconditional, g)
@@ -272,4 +272,18 @@ func TestRecordedServer(t *testing.T) {
 	want, err := os.ReadFile(golden)
 	require.NoError(t, err)
 	assert.Equal(t, string(want), got)
+}
+
+// nextGeneration is versions.NextGeneration, checked against NextGenerationFirst: the same new
+// generation and error, and the first changed field of the full list.
+func nextGeneration(t *testing.T, s versions.Strategy, old, new map[string]any, sub string) (versions.GenerationChange, error) {
+	t.Helper()
+	g, err := versions.NextGeneration(s, old, new, sub)
+	f, ferr := versions.NextGenerationFirst(s, old, new, sub)
+	assert.Equal(t, err, ferr, "NextGenerationFirst's error")
+	assert.Equal(t, g.New, f.New, "NextGenerationFirst's generation")
+	if len(g.Changed) > 0 && assert.Len(t, f.Changed, 1) {
+		assert.Equal(t, g.Changed[0], f.Changed[0], "NextGenerationFirst's changed field")
+	}
+	return g, err
 }
