@@ -19,11 +19,11 @@ const maxChanged = 5
 type differ struct {
 	unstructured bool
 	// first stops the walk at the first change found (the caller needs whether, not where).
-	first  bool
-	ignore []string
-	changed      []string
-	more         bool
-	stack        []field.Segment
+	first   bool
+	ignore  []string
+	changed []string
+	more    bool
+	stack   []field.Segment
 }
 
 // at sets the current path to a dotted path of field names.
