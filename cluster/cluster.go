@@ -498,8 +498,9 @@ func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 	return acted, nil
 }
 
-// controllerUpdatePath is the API path the garbage collector's action updates its target
-// through, or "" for an action stored as it is (a deletion, the namespace controller's writes).
+// controllerUpdatePath is the API path the garbage collector's or the namespace controller's
+// action updates its target through (the object, or a namespace's status), or "" for an action
+// stored as it is (a deletion, a namespace's finalize).
 func controllerUpdatePath(a gc.Action, key Key) string {
 	if a.Object == nil || a.Written() != nil {
 		return ""
@@ -519,10 +520,11 @@ func controllerUpdatePath(a gc.Action, key Key) string {
 	switch a.Type {
 	case gc.ActionRemoveOwnerReferences, gc.ActionUnblockOwnerReferences, gc.ActionRemoveFinalizer:
 		return base
+	case gc.ActionUpdateNamespaceStatus:
+		return base + "/status"
 	}
-	// The namespace controller's status and finalize writes are stored as gc models them: its
-	// finalize is followed by the deletion in a later round, which /finalize through registry
-	// would do at once.
+	// The namespace controller's finalize is stored as gc models it: the deletion follows in a
+	// later round, which /finalize through registry would do at once.
 	return ""
 }
 

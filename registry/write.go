@@ -479,6 +479,16 @@ func deletedByUpdate(obj, live map[string]any) bool {
 	if fs, _ := metaOf(obj)["finalizers"].([]any); len(fs) > 0 {
 		return false
 	}
+	// The namespace storage's own ShouldDeleteDuringUpdate also waits for spec.finalizers to
+	// be empty (pkg/registry/core/namespace/storage): a terminating namespace the namespace
+	// controller has not finalized stays through any update of it or its status.
+	if obj["kind"] == "Namespace" && obj["apiVersion"] == "v1" {
+		if spec, _ := obj["spec"].(map[string]any); spec != nil {
+			if fs, _ := spec["finalizers"].([]any); len(fs) > 0 {
+				return false
+			}
+		}
+	}
 	lm := metaOf(live)
 	if lm["deletionTimestamp"] == nil {
 		return false
