@@ -48,7 +48,7 @@ func resolve(ctx context.Context, w World, t Target) (*endpoint, error) {
 			e.strategy = versions.Strategy{Group: t.Resource.Group, Resource: t.Resource.Resource, Kind: k.GVK.Kind,
 				Strategy: schema.Strategy{AllowUnconditionalUpdate: true}}
 		}
-		if t.Subresource != "" && !builtinHasSubresource(k, t.Subresource) {
+		if t.Subresource != "" && !k.Subresources.Has(t.Subresource) {
 			return nil, errNotFoundRoute()
 		}
 	} else {
@@ -132,21 +132,6 @@ func builtinGroup(group string) bool {
 	}
 	for _, k := range kinds {
 		if k.ServedByDefault && k.GVK.Group == group {
-			return true
-		}
-	}
-	return false
-}
-
-func builtinHasSubresource(k *schema.Kind, sub string) bool {
-	switch sub {
-	case "status":
-		return k.Subresources.Status
-	case "scale":
-		return k.Subresources.Scale != nil
-	}
-	for _, o := range k.Subresources.Other {
-		if o == sub {
 			return true
 		}
 	}

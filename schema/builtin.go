@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -55,6 +56,17 @@ type KindSubresources struct {
 	Scale *ScaleSubresource
 	// Other names the remaining subresources, sorted ("binding", "eviction", "log", ...).
 	Other []string
+}
+
+// Has reports whether sub is one of the subresources.
+func (s KindSubresources) Has(sub string) bool {
+	switch sub {
+	case "status":
+		return s.Status
+	case "scale":
+		return s.Scale != nil
+	}
+	return slices.Contains(s.Other, sub)
 }
 
 // ScaleSubresource says where the scale subresource reads and writes an object's replicas, in

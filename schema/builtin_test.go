@@ -246,3 +246,20 @@ func TestGeneratedCatalogueUpToDate(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "schema/data is stale or the generator failed:\n%s", out)
 }
+
+func TestKindSubresourcesHas(t *testing.T) {
+	deploy, err := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	require.NoError(t, err)
+	pod, err := schema.Builtin(schema.GroupVersionKind{Version: "v1", Kind: "Pod"})
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		k    *schema.Kind
+		sub  string
+		want bool
+	}{
+		{deploy, "status", true}, {deploy, "scale", true}, {deploy, "eviction", false},
+		{pod, "status", true}, {pod, "scale", false}, {pod, "eviction", true}, {pod, "log", true}, {pod, "", false},
+	} {
+		assert.Equal(t, tc.want, tc.k.Subresources.Has(tc.sub), "%s %q", tc.k.GVK.Kind, tc.sub)
+	}
+}

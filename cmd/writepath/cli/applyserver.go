@@ -345,7 +345,7 @@ func configureTypes(req *apply.Request, crd *schema.CRD, crStatus bool) error {
 		req.ResetValues = apply.ResetPaths(gvk, req.Subresource)
 		req.Reset = apply.StrategyReset(gvk, req.Subresource)
 		req.Validate = apply.StrategyValidation(gvk, req.Subresource)
-		if req.Subresource != "" && !hasSubresource(k, req.Subresource) {
+		if req.Subresource != "" && !k.Subresources.Has(req.Subresource) {
 			return usagef("%s has no %s subresource", strings.ToLower(k.Resource), req.Subresource)
 		}
 		if req.Subresource == "scale" && req.Live == nil {
@@ -360,19 +360,4 @@ func configureTypes(req *apply.Request, crd *schema.CRD, crStatus bool) error {
 	req.ResetFields = apply.CustomResourceResetFields(gvk.GroupVersion().String(), req.Subresource, crStatus)
 	req.ResetValues = apply.CustomResourceResetPaths(req.Subresource, crStatus)
 	return nil
-}
-
-func hasSubresource(k *schema.Kind, sub string) bool {
-	switch sub {
-	case "status":
-		return k.Subresources.Status
-	case "scale":
-		return k.Subresources.Scale != nil
-	}
-	for _, o := range k.Subresources.Other {
-		if o == sub {
-			return true
-		}
-	}
-	return false
 }
