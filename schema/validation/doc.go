@@ -15,32 +15,31 @@
 // Also modelled, each with its differential row in conformance/defaults/validation: ConfigMap,
 // Secret (types, immutable, the TLS key-pair warning), ServiceAccount (the
 // enforce-mountable-secrets warning), Namespace (create, update, /status, /finalize), Service
-// (create, update, /status and its warnings), Role, ClusterRole, RoleBinding,
-// ClusterRoleBinding (with 1.37's enforced declarative rules, which come after the hand-written
-// errors), Deployment, ReplicaSet, DaemonSet and StatefulSet (create, update, /status and the
-// warnings; the pod template through ValidatePodTemplateSpec, StatefulSet's claim templates
-// through PersistentVolumeClaimSpec), Job (create, update and the warnings; its /status rules are
-// not modelled, and its PrepareForCreate, the generated selector, is the registry's), CronJob
-// (create, update and the warnings; the schedule parsed as robfig/cron/v3 parses it, the time
-// zone loaded from the embedded database as kube-apiserver does; its /status strategy
-// validates nothing), HorizontalPodAutoscaler (create, update, /status; the autoscaling/v2
-// rules, which v1 objects get only in part, see hpa.go), Lease, PriorityClass,
-// PodDisruptionBudget (not /status), Ingress (create, update, /status and the warnings),
-// IngressClass, NetworkPolicy (with its CIDR warnings), Endpoints, EndpointSlice (with its
-// PrepareForCreate/PrepareForUpdate effect: v1 drops deprecatedTopology),
+// (create, update, /status and its warnings), Role, ClusterRole, RoleBinding, ClusterRoleBinding
+// (with 1.37's enforced declarative rules, which come after the hand-written errors), Deployment,
+// ReplicaSet, DaemonSet and StatefulSet (create, update, /status and the warnings; the pod
+// template through ValidatePodTemplateSpec, StatefulSet's claim templates through
+// PersistentVolumeClaimSpec), Job (create, update, /status with the transition rules of
+// JobManagedBy, and the warnings; its PrepareForCreate, the generated selector, is the
+// registry's), CronJob (create, update and the warnings; the schedule parsed as robfig/cron/v3
+// parses it, the time zone loaded from the embedded database as kube-apiserver does; its /status
+// strategy validates nothing), HorizontalPodAutoscaler (create, update, /status; the
+// autoscaling/v2 rules, which v1 objects get only in part, see hpa.go), Lease, PriorityClass,
+// PodDisruptionBudget (and its /status, MetaConditions), Ingress (create, update, /status and the
+// warnings), IngressClass, NetworkPolicy (with its CIDR warnings), Endpoints, EndpointSlice (with
+// its PrepareForCreate/PrepareForUpdate effect: v1 drops deprecatedTopology),
 // PersistentVolumeClaim (create, update with the resize and bound-claim rules, /status, the
-// warnings, and the data source normalisation of PrepareForCreate/PrepareForUpdate),
-// StorageClass (with its enforced declarative immutability and the deprecated topology key
-// warnings), PersistentVolume (create, update with the immutable source and node affinity,
-// /status, the warnings, and the phase transition time its PrepareForCreate and /status
-// PrepareForUpdate record from Options.Now), ResourceQuota (create, update, /status, the
-// request-over-limit warnings), LimitRange, ReplicationController (create, update, /status and
-// the warnings, with its enforced declarative rules; /scale is the registry's), ControllerRevision
-// (data compared as a value, not as the bytes sent, see controllerrevision.go), Event of core v1
-// and of events.k8s.io/v1 (one strategy whose rules depend on the request's group: kindOf
-// dispatches on it), Node (create, update, /status, the warnings, the scheduler annotations
-// decoded as the apiserver decodes them, and the fields its PrepareForCreate/PrepareForUpdate
-// drop).
+// warnings, and the data source normalisation of PrepareForCreate/PrepareForUpdate), StorageClass
+// (with its enforced declarative immutability and the deprecated topology key warnings),
+// PersistentVolume (create, update with the immutable source and node affinity, /status, the
+// warnings, and the phase transition time its PrepareForCreate and /status PrepareForUpdate record
+// from Options.Now), ResourceQuota (create, update, /status, the request-over-limit warnings),
+// LimitRange, ReplicationController (create, update, /status and the warnings, with its enforced
+// declarative rules; /scale is the registry's), ControllerRevision (data compared as a value, not
+// as the bytes sent, see controllerrevision.go), Event of core v1 and of events.k8s.io/v1 (one
+// strategy whose rules depend on the request's group: kindOf dispatches on it), Node (create,
+// update, /status, the warnings, the scheduler annotations decoded as the apiserver decodes them,
+// and the fields its PrepareForCreate/PrepareForUpdate drop).
 //
 // PrepareForCreate and PrepareForUpdate are a strategy's own effects on the object beyond what
 // the registry does for every kind (resets, generation, system fields): fields dropped or
@@ -49,6 +48,9 @@
 // ValidateUpdate and the declarative validation return; the generic ObjectMeta check
 // rest.ValidateCreate/ValidateUpdate add around them (path-segment names) is the registry's.
 // Errors that print alike are listed once, as the declarative validation's merge does.
+//
+// ValidatingAdmissionPolicyBinding and MutatingAdmissionPolicyBinding (their paramRef
+// authorization, which asks the authorizer, is not modelled) are modelled too.
 //
 // Pod (create, update, /status, /resize, /ephemeralcontainers, and the create warnings) and
 // PodTemplate (create, update, warnings) are modelled; a workload validates its pod template with

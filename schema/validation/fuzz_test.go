@@ -43,6 +43,8 @@ var fuzzKinds = []schema.GroupVersionKind{
 	{Version: "v1", Kind: "Event"},
 	{Group: "events.k8s.io", Version: "v1", Kind: "Event"},
 	{Version: "v1", Kind: "Node"},
+	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding"},
+	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding"},
 }
 
 var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers", "finalize"}

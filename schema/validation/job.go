@@ -37,7 +37,7 @@ func validateJob(obj map[string]any, _ Options) field.ErrorList {
 
 func validateJobUpdate(obj, old map[string]any, opts Options) field.ErrorList {
 	if opts.Subresource == "status" {
-		return distinct(coreObjectMetaUpdate(obj, old))
+		return distinct(append(coreObjectMetaUpdate(obj, old), jobStatusUpdate(obj, old)...))
 	}
 	spec, oldSpec := mapOf(obj["spec"]), mapOf(old["spec"])
 	popts := NewPodOptions(mapOf(mapOf(spec["template"])["spec"]), mapOf(mapOf(oldSpec["template"])["spec"]))

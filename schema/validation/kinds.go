@@ -86,6 +86,10 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"", "Node"}:
 		return strategy{validate: validateNode, validateUpdate: validateNodeUpdate, warnings: nodeWarnings,
 			prepareCreate: prepareNodeCreate, prepareUpdate: prepareNodeUpdate}, true
+	case groupKind{"admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding"}:
+		return strategy{validate: validateVAPBinding, validateUpdate: validateVAPBindingUpdate, warnings: vapBindingWarnings}, true
+	case groupKind{"admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding"}:
+		return strategy{validate: validateMAPBinding, validateUpdate: validateMAPBindingUpdate, warnings: vapBindingWarnings}, true
 	}
 	return strategy{}, false
 }

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/writepath/writepath/field"
@@ -127,13 +128,18 @@ type pdbSpecJSON struct {
 
 // validatePodDisruptionBudget is the strategy's Validate and ValidateUpdate (the same rules; an
 // update keeps a stored selector's invalid values). The strategy validates no metadata: the
-// apiserver's generic ObjectMeta check does. The /status rules are not modelled.
+// apiserver's generic ObjectMeta check does; nor does its /status strategy, which validates the
+// status alone (pdbStatus).
 func validatePodDisruptionBudget(obj map[string]any, _ Options) field.ErrorList {
 	return distinct(pdbSpec(mapOf(obj["spec"]), LabelSelectorOptions{}))
 }
 
 func validatePodDisruptionBudgetUpdate(obj, old map[string]any, opts Options) field.ErrorList {
-	if opts.Subresource != "" {
+	switch opts.Subresource {
+	case "status":
+		return distinct(pdbStatus(mapOf(obj["status"])))
+	case "":
+	default:
 		return nil
 	}
 	sel := mapOf(mapOf(old["spec"])["selector"])
@@ -173,6 +179,72 @@ func pdbSpec(spec map[string]any, opts LabelSelectorOptions) field.ErrorList {
 	}
 	if u, ok := spec["unhealthyPodEvictionPolicy"].(string); ok && u != "IfHealthyBudget" && u != "AlwaysAllow" {
 		errs = append(errs, field.NotSupported(p.Child("unhealthyPodEvictionPolicy"), u, []string{"AlwaysAllow", "IfHealthyBudget"}))
+	}
+	return errs
+}
+
+// pdbStatus is ValidatePodDisruptionBudgetStatusUpdate for policy/v1 (policy/v1beta1 is not
+// served in 1.37): the conditions, then the counters not negative.
+func pdbStatus(st map[string]any) field.ErrorList {
+	p := field.NewPath("status")
+	errs := MetaConditions(p.Child("conditions"), listOf(st["conditions"]))
+	for _, k := range []string{"disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"} {
+		v, _ := integer(st, k)
+		errs = append(errs, nonNegative(p.Child(k), v)...)
+	}
+	return errs
+}
+
+var conditionReason = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
+
+// MetaConditions is apimachinery's ValidateConditions over a list of metav1.Condition at p:
+// no two of a type, and each one's type, status, observedGeneration, lastTransitionTime,
+// reason and message.
+func MetaConditions(p field.Path, conds []any) field.ErrorList {
+	var errs field.ErrorList
+	seen := map[string]bool{}
+	for i, raw := range conds {
+		c := mapOf(raw)
+		ip := p.Index(i)
+		typ := str(c, "type")
+		if seen[typ] {
+			errs = append(errs, field.Duplicate(ip, typ))
+		}
+		seen[typ] = true
+		if typ == "" {
+			errs = append(errs, field.Required(ip.Child("type"), "is required"))
+		} else {
+			errs = append(errs, invalids(ip.Child("type"), typ, validation.IsQualifiedName(typ))...)
+		}
+		switch s := str(c, "status"); s {
+		case "":
+			errs = append(errs, field.Required(ip.Child("status"), ""))
+		case "True", "False", "Unknown":
+		default:
+			errs = append(errs, field.NotSupported(ip.Child("status"), s, []string{"False", "True", "Unknown"}))
+		}
+		if g, _ := integer(c, "observedGeneration"); g < 0 {
+			errs = append(errs, field.Invalid(ip.Child("observedGeneration"), g, "must be greater than or equal to zero"))
+		}
+		if isZeroTime(c["lastTransitionTime"]) {
+			errs = append(errs, field.Required(ip.Child("lastTransitionTime"), ""))
+		}
+		reason := str(c, "reason")
+		if reason == "" {
+			errs = append(errs, field.Required(ip.Child("reason"), ""))
+		} else {
+			if !conditionReason.MatchString(reason) {
+				errs = append(errs, field.Invalid(ip.Child("reason"), reason, validation.RegexError(
+					"a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
+					"[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?", "my_name", "MY_NAME", "MyName", "ReasonA,ReasonB", "ReasonA:ReasonB")))
+			}
+			if len(reason) > 1024 {
+				errs = append(errs, field.TooLong(ip.Child("reason"), "", 1024))
+			}
+		}
+		if len(str(c, "message")) > 32*1024 {
+			errs = append(errs, field.TooLong(ip.Child("message"), "", 32*1024))
+		}
 	}
 	return errs
 }

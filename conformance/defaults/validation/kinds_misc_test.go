@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apiserver/pkg/registry/rest"
 	_ "k8s.io/kubernetes/pkg/apis/coordination/install"
+	"k8s.io/kubernetes/pkg/apis/policy"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	"k8s.io/kubernetes/pkg/registry/coordination/lease"
@@ -27,7 +28,8 @@ func miscKinds() []harnessKind {
 		{gvk: kschema.GroupVersionKind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass"}, resource: "priorityclasses", seed: seedPriorityClass, complete: true,
 			create: priorityclass.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": priorityclass.Strategy}},
 		{gvk: kschema.GroupVersionKind{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget"}, resource: "poddisruptionbudgets", seed: seedPDB, complete: true,
-			create: poddisruptionbudget.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": poddisruptionbudget.Strategy}},
+			stored: pdbStatus, create: poddisruptionbudget.Strategy,
+			updates: map[string]rest.RESTUpdateStrategy{"": poddisruptionbudget.Strategy, "status": poddisruptionbudget.StatusStrategy}},
 	}
 }
 
@@ -45,6 +47,17 @@ func seedPDB(r *rand.Rand) runtime.Object {
 		pdb.Spec.Selector.MatchExpressions = []metav1.LabelSelectorRequirement{{Key: "tier", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"x"}}}
 	}
 	return pdb
+}
+
+// pdbStatus gives most stored budgets the status the disruption controller writes.
+func pdbStatus(r *rand.Rand, obj runtime.Object) {
+	pdb := obj.(*policy.PodDisruptionBudget)
+	if r.Intn(4) == 0 {
+		return
+	}
+	pdb.Status = policy.PodDisruptionBudgetStatus{ObservedGeneration: 1, DisruptionsAllowed: 1, CurrentHealthy: 3, DesiredHealthy: 2, ExpectedPods: 3,
+		Conditions: []metav1.Condition{{Type: "DisruptionAllowed", Status: metav1.ConditionTrue, Reason: "SufficientPods", Message: "ok",
+			LastTransitionTime: metav1.Unix(1_700_000_000, 0), ObservedGeneration: 1}}}
 }
 
 func seedLease(r *rand.Rand) runtime.Object {

@@ -15,5 +15,6 @@ func otherKinds() []harnessKind {
 	out = append(out, rcKinds()...)
 	out = append(out, eventKinds()...)
 	out = append(out, nodeKinds()...)
+	out = append(out, admissionKinds()...)
 	return out
 }

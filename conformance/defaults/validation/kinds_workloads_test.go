@@ -12,10 +12,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	kschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apiserver/pkg/registry/rest"
 	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install"
+	"k8s.io/kubernetes/pkg/apis/batch"
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
+	api "k8s.io/kubernetes/pkg/apis/core"
 	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
 	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
@@ -32,8 +35,8 @@ func workloadKinds() []harnessKind {
 		{gvk: kschema.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"}, resource: "horizontalpodautoscalers", seed: seedHPA,
 			unordered: func(l string) bool { return strings.HasSuffix(l, "must populate the given metric source only") },
 			complete:  true, create: horizontalpodautoscaler.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": horizontalpodautoscaler.Strategy, "status": horizontalpodautoscaler.StatusStrategy}},
-		{gvk: kschema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"}, resource: "jobs", seed: seedJob,
-			podSpec: "spec.template.spec.", create: job.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": job.Strategy, "status": job.StatusStrategy}},
+		{gvk: kschema.GroupVersionKind{Group: "batch", Version: "v1", Kind: "Job"}, resource: "jobs", seed: seedJob, stored: jobStatus,
+			podSpec: "spec.template.spec.", complete: true, create: job.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": job.Strategy, "status": job.StatusStrategy}},
 	}
 }
 
@@ -127,6 +130,38 @@ func seedJob(r *rand.Rand) runtime.Object {
 		j.Status = batchv1.JobStatus{Active: 1, Ready: ptr(int32(1)), Terminating: ptr(int32(0)), StartTime: ptr(metav1.Unix(1_700_000_100, 0))}
 	}
 	return j
+}
+
+// jobStatus gives most stored Jobs the status the job controller writes: running, complete
+// (with the conditions that go with it), failed, or an Indexed Job's indexes.
+func jobStatus(r *rand.Rand, obj runtime.Object) {
+	j := obj.(*batch.Job)
+	start := metav1.Unix(1_700_000_100, 0)
+	cond := func(t batch.JobConditionType) batch.JobCondition {
+		return batch.JobCondition{Type: t, Status: api.ConditionTrue, LastProbeTime: start, LastTransitionTime: start}
+	}
+	switch r.Intn(5) {
+	case 0:
+		return
+	case 1:
+		j.Status = batch.JobStatus{Active: 2, Ready: ptr(int32(1)), Terminating: ptr(int32(0)), StartTime: &start, Succeeded: 1, Failed: 1,
+			UncountedTerminatedPods: &batch.UncountedTerminatedPods{Succeeded: []types.UID{"a"}, Failed: []types.UID{"b"}}}
+	case 2:
+		end := metav1.Unix(1_700_000_200, 0)
+		j.Status = batch.JobStatus{StartTime: &start, CompletionTime: &end, Succeeded: 3, Ready: ptr(int32(0)), Terminating: ptr(int32(0)),
+			Conditions: []batch.JobCondition{cond(batch.JobSuccessCriteriaMet), cond(batch.JobComplete)}}
+	case 3:
+		j.Status = batch.JobStatus{StartTime: &start, Failed: 2, Ready: ptr(int32(0)), Terminating: ptr(int32(0)),
+			Conditions: []batch.JobCondition{cond(batch.JobFailureTarget), cond(batch.JobFailed)}}
+	default:
+		j.Status = batch.JobStatus{StartTime: &start, Active: 1, Ready: ptr(int32(1)), Succeeded: 2, Failed: 1, CompletedIndexes: "0,2"}
+		if j.Spec.BackoffLimitPerIndex != nil {
+			j.Status.FailedIndexes = ptr("3")
+		}
+		if j.Spec.Suspend != nil && *j.Spec.Suspend {
+			j.Status.Conditions = []batch.JobCondition{cond(batch.JobSuspended)}
+		}
+	}
 }
 
 // schedules are CronJob schedules the cron parser takes, and badSchedules ones it refuses, one
