@@ -70,6 +70,10 @@ type DeleteResult struct {
 	Response Object
 }
 
+// Validate is the apiserver's ValidateDeleteOptions, which the DELETE handler runs before it
+// reads the object: a 422 Invalid DeleteOptions.meta.k8s.io, whether the object exists or not.
+func (o DeleteOptions) Validate() error { return o.validate() }
+
 func (o DeleteOptions) validate() error {
 	var errs field.ErrorList
 	if o.OrphanDependents != nil && o.PropagationPolicy != nil {

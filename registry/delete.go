@@ -79,6 +79,9 @@ func (h *handler) delete() (Response, []Write, error) {
 	if err != nil {
 		return Response{}, nil, err
 	}
+	if err := o.Validate(); err != nil {
+		return Response{}, nil, asStatus(err)
+	}
 	h.warnOrphanedJobPods(o)
 	live, err := h.live()
 	if err != nil {

@@ -42,3 +42,16 @@ func TestDeleteAnswersTheDeletionRevision(t *testing.T) {
 	assert.Greater(t, after, before, "the deletion has a revision of its own")
 	assert.Equal(t, rv, storedMeta(writes[0].Object)["resourceVersion"], "the removed object carries it")
 }
+
+// TestDeleteOptionsValidatedFirst: DeleteOptions are validated before the object is read, so a
+// DELETE of a missing object with an unsupported propagationPolicy is 422, not 404 (recorded
+// in testdata/cluster/scenarios, err-query/propagation).
+func TestDeleteOptionsValidatedFirst(t *testing.T) {
+	w, err := registry.NewStatic(nil, registry.StaticOptions{ImplicitNamespaces: true})
+	require.NoError(t, err)
+	resp, _, err := registry.Handle(context.Background(), w, registry.Request{Method: "DELETE", Path: "/api/v1/namespaces/demo/configmaps/x?propagationPolicy=Sideways",
+		User: registry.User{Name: "admin", Groups: []string{"system:masters"}}, Now: time.Date(2026, 12, 3, 13, 0, 0, 0, time.UTC)})
+	require.NoError(t, err)
+	assert.Equal(t, 422, resp.Code, "%s", resp.Body)
+	assert.Contains(t, string(resp.Body), `DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"Sideways\"`)
+}
