@@ -183,6 +183,12 @@ func (h *handler) selection() (Selection, error) {
 func (h *handler) listOptions(watch bool) (ListOptions, error) {
 	q := h.query
 	opts := ListOptions{ResourceVersion: q.Get("resourceVersion"), ResourceVersionMatch: q.Get("resourceVersionMatch"), Continue: q.Get("continue")}
+	// The query decoder converts timeoutSeconds before limit (ListOptions' field order).
+	if raw := q.Get("timeoutSeconds"); raw != "" {
+		if _, err := strconv.ParseInt(raw, 10, 64); err != nil {
+			return opts, status.BadRequest(err.Error())
+		}
+	}
 	if raw := q.Get("limit"); raw != "" {
 		n, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil {
