@@ -668,7 +668,7 @@ func selectEvent(ev Event, members map[Key]map[string]any, matches func(map[stri
 }
 
 func bookmark(apiVersion, kind string, rev int64, initialEventsEnd bool) map[string]any {
-	md := map[string]any{"resourceVersion": strconv.FormatInt(rev, 10), "creationTimestamp": nil}
+	md := map[string]any{"resourceVersion": strconv.FormatInt(rev, 10)}
 	if initialEventsEnd {
 		md["annotations"] = map[string]any{"k8s.io/initial-events-end": "true"}
 	}
