@@ -159,6 +159,10 @@ func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[st
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
+	if live == nil && h.ep.crd == nil && h.ep.Subresource == "" && validation.KeepsStatusOnCreate(h.ep.gvk) {
+		// The strategy's PrepareForCreate, whose resets ResetValues stand for, keeps the status.
+		cfg.ResetValues = nil
+	}
 	res, err := apply.Update(apply.UpdateRequest{Live: live, Object: obj, Kind: h.ep.gvk, Manager: h.manager(o), UserAgent: h.req.UserAgent,
 		OptionsKind: o.kind, Subresource: h.ep.Subresource, Now: h.req.Now, Types: cfg.Types, Convert: cfg.Convert,
 		ResetFields: cfg.ResetFields, ResetValues: cfg.ResetValues, Reset: cfg.Reset, Validate: cfg.Validate,
@@ -298,7 +302,13 @@ func (h *handler) invalidKind() status.GroupKind {
 	if h.ep.Subresource == "scale" {
 		return status.GroupKind{Group: "autoscaling", Kind: "Scale"}
 	}
-	return h.ep.groupKind()
+	gk := h.ep.groupKind()
+	if h.ep.crd == nil && gk.Group == "events.k8s.io" && gk.Kind == "Event" {
+		// The internal object of an events.k8s.io Event is core's Event, whose kind the 422
+		// names (recorded: kinds3/event-v1-invalid).
+		gk.Group = ""
+	}
+	return gk
 }
 
 // update is PUT on an object or a subresource (handlers/update.go, then store.Update).

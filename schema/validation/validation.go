@@ -94,3 +94,10 @@ func Modelled(gvk schema.GroupVersionKind) bool {
 	_, ok := kindOf(gvk)
 	return ok
 }
+
+// KeepsStatusOnCreate reports whether the kind's PrepareForCreate keeps the status a create
+// carries, where the other kinds' strategies reset it: a Node (the kubelet registers its Node
+// with its status; ValidateNode checks it). The field manager still owns no status field.
+func KeepsStatusOnCreate(gvk schema.GroupVersionKind) bool {
+	return gvk.Group == "" && gvk.Kind == "Node"
+}
