@@ -219,8 +219,6 @@ func TestKubectlAsRecorded(t *testing.T) {
 //   - Services of type NodePort and LoadBalancer: their cluster IPs are allocated from
 //     realcluster's --service-cluster-ip-range (10.96.0.0/24) there and from the apiserver's
 //     default range (10.0.0.0/24) here, so the CLUSTER-IP cells differ.
-//   - deletecollection: writepath's list of the deleted objects carries no resourceVersion
-//     (registry), the apiserver's does.
 //   - The Deployment after its scale was patched: kube-controller-manager writes its status a
 //     moment later (another second here), writepath's controller within the request.
 //   - CustomResourceDefinitions: kube-apiserver's apiextensions controllers write the
@@ -232,7 +230,6 @@ func TestKubectlAsRecorded(t *testing.T) {
 var knownTableDifferences = map[string][]string{
 	"table/list/apis/apps/v1/namespaces/tbl/replicasets":                {"rows.*.cells.0", "rows.*.cells.7", "rows.*.object"},
 	"table/get/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/tbl-fs": {"rows.0.cells.5", "rows.0.object.metadata.managedFields"},
-	"table/delete-collection":                                           {"metadata.resourceVersion"},
 	"table/list/apis/apps/v1/namespaces/tbl/deployments":                {"rows.1.object.metadata.managedFields"},
 	"table/list/api/v1/namespaces/tbl/services":                         {"rows.2.cells.2", "rows.3.cells.2"},
 	"table/list/apis/events.k8s.io/v1/namespaces/tbl/events":            {"rows"},

@@ -198,6 +198,16 @@ func (h *handler) deleteCollection() (Response, []Write, error) {
 		}
 	}
 	items = selected
+	// The list answered is the one the store listed, at its revision (a World without a
+	// Pager has none to give).
+	listRV := ""
+	if p, ok := h.w.(Pager); ok {
+		page, err := p.ListPage(h.ctx, ep.Resource, ep.Namespace, ListOptions{Everything: true})
+		if err != nil {
+			return Response{}, nil, worldError(err, "ListPage")
+		}
+		listRV = page.ResourceVersion
+	}
 	var writes []Write
 	for _, it := range items {
 		_, w, err := h.deleteOne(it, o)
@@ -206,7 +216,11 @@ func (h *handler) deleteCollection() (Response, []Write, error) {
 		}
 		writes = append(writes, w...)
 	}
-	resp, err := h.respond(200, h.listOf(items))
+	list := h.listOf(items)
+	if md, ok := list["metadata"].(map[string]any); ok && listRV != "" {
+		md["resourceVersion"] = listRV
+	}
+	resp, err := h.respond(200, list)
 	return resp, writes, err
 }
 
