@@ -84,6 +84,11 @@ func (h *handler) readBody(format codec.Format, into schema.GroupVersionKind, le
 	if err != nil {
 		return decoded{}, status.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %s (%s)", into.Kind, parseErrorText(err), summarize(h.req.Body)))
 	}
+	if doc.Value == nil && format == codec.FormatJSON {
+		// encoding/json decodes null into a struct as a no-op: the meta factory finds no
+		// apiVersion or kind (the endpoint's are defaulted) and the object is empty.
+		doc.Value = map[string]any{}
+	}
 	obj, ok := doc.Value.(map[string]any)
 	if !ok {
 		return decoded{}, status.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: json: cannot unmarshal %s into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" } (%s)", into.Kind, jsonTypeName(doc.Value), summarize(h.req.Body)))
