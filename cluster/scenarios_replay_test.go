@@ -28,6 +28,7 @@ import (
 	"github.com/writepath/writepath/cluster"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/codec/protobuf"
+	"github.com/writepath/writepath/internal/replaydiff"
 )
 
 // The scenario corpus (testdata/cluster/scenarios, see its README): sequences of requests,
@@ -1132,68 +1133,6 @@ func stringField(m map[string]any, k string) string {
 }
 
 // valueDiff names the first path (sorted keys) where want and got differ.
-func valueDiff(path string, want, got any) string {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return fmt.Sprintf("%s: %s, want %s", orRoot(path), shortJSON(got), shortJSON(want))
-		}
-		keys := map[string]bool{}
-		for k := range w {
-			keys[k] = true
-		}
-		for k := range g {
-			keys[k] = true
-		}
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
-		for _, k := range sorted {
-			wv, inW := w[k]
-			gv, inG := g[k]
-			switch {
-			case !inW:
-				return fmt.Sprintf("%s.%s: unexpected %s", path, k, shortJSON(gv))
-			case !inG:
-				return fmt.Sprintf("%s.%s: missing, want %s", path, k, shortJSON(wv))
-			}
-			if d := valueDiff(path+"."+k, wv, gv); d != "" {
-				return d
-			}
-		}
-		return ""
-	case []any:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return fmt.Sprintf("%s: %s, want %s", orRoot(path), shortJSON(got), shortJSON(want))
-		}
-		for i := range w {
-			if d := valueDiff(fmt.Sprintf("%s[%d]", path, i), w[i], g[i]); d != "" {
-				return d
-			}
-		}
-		return ""
-	}
-	if !reflect.DeepEqual(want, got) {
-		return fmt.Sprintf("%s: %s, want %s", orRoot(path), shortJSON(got), shortJSON(want))
-	}
-	return ""
-}
+func valueDiff(path string, want, got any) string { return replaydiff.FirstDiff(path, want, got, 160) }
 
-func orRoot(p string) string {
-	if p == "" {
-		return "."
-	}
-	return p
-}
-
-func shortJSON(v any) string {
-	b, _ := json.Marshal(v)
-	if len(b) > 160 && os.Getenv("WRITEPATH_REPLAY_FULL") == "" {
-		return string(b[:157]) + "..."
-	}
-	return string(b)
-}
+func shortJSON(v any) string { return replaydiff.Short(v, 160) }

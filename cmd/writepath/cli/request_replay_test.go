@@ -21,6 +21,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/codec"
+	"github.com/writepath/writepath/internal/replaydiff"
 	"github.com/writepath/writepath/registry"
 )
 
@@ -368,71 +369,9 @@ func managedFieldsBytes(body []byte) string {
 }
 
 // firstDiff names the first path where a and b differ (sorted keys), with both values.
-func firstDiff(path string, a, b any) string {
-	switch av := a.(type) {
-	case map[string]any:
-		bv, ok := b.(map[string]any)
-		if !ok {
-			return fmt.Sprintf("%s: %s, want %s", orDot(path), short(b), short(a))
-		}
-		keys := map[string]bool{}
-		for k := range av {
-			keys[k] = true
-		}
-		for k := range bv {
-			keys[k] = true
-		}
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
-		for _, k := range sorted {
-			x, inA := av[k]
-			y, inB := bv[k]
-			switch {
-			case !inA:
-				return fmt.Sprintf("%s.%s: unexpected %s", path, k, short(y))
-			case !inB:
-				return fmt.Sprintf("%s.%s: missing, want %s", path, k, short(x))
-			}
-			if d := firstDiff(path+"."+k, x, y); d != "" {
-				return d
-			}
-		}
-		return ""
-	case []any:
-		bv, ok := b.([]any)
-		if !ok || len(bv) != len(av) {
-			return fmt.Sprintf("%s: %s, want %s", orDot(path), short(b), short(a))
-		}
-		for i := range av {
-			if d := firstDiff(fmt.Sprintf("%s[%d]", path, i), av[i], bv[i]); d != "" {
-				return d
-			}
-		}
-		return ""
-	}
-	if !reflect.DeepEqual(a, b) {
-		return fmt.Sprintf("%s: %s, want %s", orDot(path), short(b), short(a))
-	}
-	return ""
-}
+func firstDiff(path string, want, got any) string { return replaydiff.FirstDiff(path, want, got, 120) }
 
-func orDot(p string) string {
-	if p == "" {
-		return "."
-	}
-	return p
-}
-
-func short(v any) string {
-	b, _ := json.Marshal(v)
-	if len(b) > 120 && os.Getenv("WRITEPATH_REPLAY_FULL") == "" {
-		return string(b[:117]) + "..."
-	}
-	return string(b)
-}
+func short(v any) string { return replaydiff.Short(v, 120) }
 
 // controllerUID finds the uid a Job's generated selector label carries in a Status message.
 var controllerUID = regexp.MustCompile(`batch.kubernetes.io/controller-uid\\\\?":\\\\?"([0-9a-f-]{36})`)
