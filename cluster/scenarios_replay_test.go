@@ -670,8 +670,8 @@ func (r *scenarioReplay) compareValues(want, got any) string {
 	if d := r.learn(want, got, "", false); d != "" {
 		return d
 	}
-	w := normaliseScenario(r.mapRecorded(want), "")
-	g := normaliseScenario(got, "")
+	w, g := replaydiff.ManagedFieldsByKey(r.mapRecorded(want), got)
+	w, g = normaliseScenario(w, ""), normaliseScenario(g, "")
 	if st, ok := w.(map[string]any); ok && stringField(st, "kind") == "Status" && statusCausesRandom(st) {
 		if gs, ok := g.(map[string]any); ok && sameCausesAnyOrder(st, gs) {
 			return ""

@@ -6,7 +6,8 @@
 // together, maps by sorted key and lists by index, and names the first place they differ as
 // "PATH: GOT, want WANT", "PATH.KEY: unexpected GOT" or "PATH.KEY: missing, want WANT", with
 // the values as JSON cut to a width (WRITEPATH_REPLAY_FULL set in the environment prints them
-// whole). Neither input is modified; "" means equal.
+// whole). Neither input is modified; "" means equal. ManagedFieldsByKey, applied before, takes
+// out of the comparison the managedFields order that came from recorded times.
 package replaydiff
 
 import (
