@@ -100,11 +100,16 @@ func TestScenarioReplay(t *testing.T) {
 	require.NotEmpty(t, files)
 	var lines []string
 	total, agree, scenarios, whole := 0, 0, 0, 0
+	// SCENARIO=area[/scenario] replays only those, logs the differences and leaves the golden.
+	only := os.Getenv("SCENARIO")
 	for _, f := range files {
 		var sf scenarioFile
 		readJSONInto(t, f, &sf)
 		area := strings.TrimSuffix(sf.Source, ".yaml")
 		for _, sc := range sf.Scenarios {
+			if only != "" && !strings.HasPrefix(area+"/"+sc.Name, only) {
+				continue
+			}
 			scenarios++
 			r := newScenarioReplay(t, sc)
 			diffs := r.run()
@@ -124,6 +129,10 @@ func TestScenarioReplay(t *testing.T) {
 		agree, total, whole, scenarios, strings.Join(lines, "\n"))
 	if len(lines) > 0 {
 		got += "\n"
+	}
+	if only != "" {
+		t.Log(got)
+		return
 	}
 	golden := filepath.Join(scenariosDir, "replay.golden")
 	if os.Getenv("UPDATE_GOLDEN") != "" {
