@@ -146,7 +146,7 @@ func (n *OpenAPISchema) Structural() *schema.Structural {
 	}
 	s := &schema.Structural{Type: n.Type, XIntOrString: n.IntOrString || n.Format == "int-or-string", XEmbeddedResource: n.Embedded}
 	if n.Format != "" {
-		s.ValueValidation = &schema.ValueValidation{Format: n.Format}
+		s.ValueValidation = &schema.ValueValidation{ValueKeywords: schema.ValueKeywords{Format: n.Format}}
 	}
 	if n.Props != nil {
 		s.Properties = make(map[string]*schema.Structural, len(n.Props))

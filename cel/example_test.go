@@ -233,14 +233,14 @@ func ExampleParseSemver() {
 }
 
 func ExampleValueOf() {
-	s := &schema.Structural{Type: "string", ValueValidation: &schema.ValueValidation{Format: "duration"}}
+	s := &schema.Structural{Type: "string", ValueValidation: &schema.ValueValidation{ValueKeywords: schema.ValueKeywords{Format: "duration"}}}
 	fmt.Println(cel.ValueOf("90m", s))
 	// Output: 1h30m0s
 }
 
 func ExampleSchemaDeclType() {
 	s := &schema.Structural{Type: "object", Properties: map[string]*schema.Structural{
-		"tags": {Type: "array", Items: &schema.Structural{Type: "string", ValueValidation: &schema.ValueValidation{MaxLength: ptr(int64(10))}}},
+		"tags": {Type: "array", Items: &schema.Structural{Type: "string", ValueValidation: &schema.ValueValidation{ValueKeywords: schema.ValueKeywords{MaxLength: ptr(int64(10))}}}},
 	}}
 	t := cel.SchemaDeclType(s, false)
 	tags := t.Fields["tags"].Type

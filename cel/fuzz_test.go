@@ -132,13 +132,13 @@ func FuzzRuleEvaluation(f *testing.F) {
 
 func fuzzSchema(rule string) *schema.Structural {
 	ml := int64(64)
-	str := &schema.Structural{Type: "string", ValueValidation: &schema.ValueValidation{MaxLength: &ml}}
+	str := &schema.Structural{Type: "string", ValueValidation: &schema.ValueValidation{ValueKeywords: schema.ValueKeywords{MaxLength: &ml}}}
 	return &schema.Structural{Type: "object", XValidations: []any{map[string]any{"rule": rule, "messageExpression": "'failed: ' + " + strconv.Quote(rule)}},
 		Properties: map[string]*schema.Structural{
 			"spec": {Type: "object", Properties: map[string]*schema.Structural{
 				"n":   {Type: "integer"},
 				"s":   str,
-				"d":   {Type: "string", ValueValidation: &schema.ValueValidation{Format: "date-time"}},
+				"d":   {Type: "string", ValueValidation: &schema.ValueValidation{ValueKeywords: schema.ValueKeywords{Format: "date-time"}}},
 				"ios": {XIntOrString: true},
 				"l":   {Type: "array", XListType: "set", Items: str},
 				"ml":  {Type: "array", XListType: "map", XListMapKeys: []string{"k"}, Items: &schema.Structural{Type: "object", Properties: map[string]*schema.Structural{"k": str, "v": {Type: "integer"}}}},

@@ -227,7 +227,7 @@ func cappedString(existing *schema.Structural, maxLength int64) *schema.Structur
 	if existing != nil && existing.ValueValidation != nil && existing.ValueValidation.MaxLength != nil && *existing.ValueValidation.MaxLength < maxLength {
 		maxLength = *existing.ValueValidation.MaxLength
 	}
-	return &schema.Structural{Type: "string", ValueValidation: &schema.ValueValidation{MaxLength: &maxLength}}
+	return &schema.Structural{Type: "string", ValueValidation: &schema.ValueValidation{ValueKeywords: schema.ValueKeywords{MaxLength: &maxLength}}}
 }
 
 // withTypeName names an object type and, recursively, its nested object types

@@ -19,29 +19,16 @@ type Props struct {
 	Ref         *string
 	Description string
 	Type        string
-	Format      string
 	Title       string
 	// Default and Example hold the decoded JSON value; HasDefault tells `default: null` from no
 	// default (the apiserver treats both as "no default" in structural schemas).
-	Default          any
-	HasDefault       bool
-	Example          any
-	HasExample       bool
-	Maximum          *float64
-	ExclusiveMaximum bool
-	Minimum          *float64
-	ExclusiveMinimum bool
-	MaxLength        *int64
-	MinLength        *int64
-	Pattern          string
-	MaxItems         *int64
-	MinItems         *int64
-	UniqueItems      bool
-	MultipleOf       *float64
-	Enum             []any
-	MaxProperties    *int64
-	MinProperties    *int64
-	Required         []string
+	Default    any
+	HasDefault bool
+	Example    any
+	HasExample bool
+	// ValueKeywords are format, the bounds, pattern, enum and required: the same declaration
+	// as a structural schema's ValueValidation holds.
+	ValueKeywords
 	// Items is the `items` schema; ItemsArray is set instead when `items` is a JSON array.
 	Items      *Props
 	ItemsArray []Props
@@ -72,6 +59,28 @@ type Props struct {
 
 	// propertyOrder lists the property names sorted, for deterministic walks.
 	propertyOrder []string
+}
+
+// ValueKeywords are the value validations of one schema node that name no other schema
+// (apiextensions' ValueValidation without allOf, oneOf, anyOf and not), declared once: Props holds
+// them as written, a structural schema's ValueValidation as NewStructural copies them.
+type ValueKeywords struct {
+	Format           string
+	Maximum          *float64
+	ExclusiveMaximum bool
+	Minimum          *float64
+	ExclusiveMinimum bool
+	MaxLength        *int64
+	MinLength        *int64
+	Pattern          string
+	MaxItems         *int64
+	MinItems         *int64
+	UniqueItems      bool
+	MultipleOf       *float64
+	Enum             []any
+	MaxProperties    *int64
+	MinProperties    *int64
+	Required         []string
 }
 
 // PropsOrBool is `additionalProperties` / `additionalItems`: a schema or a boolean.

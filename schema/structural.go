@@ -53,26 +53,11 @@ type StructuralOrBool struct {
 // ValueValidation holds the value validations of a structural schema node (what apiextensions
 // keeps besides the shape).
 type ValueValidation struct {
-	Format           string
-	Maximum          *float64
-	ExclusiveMaximum bool
-	Minimum          *float64
-	ExclusiveMinimum bool
-	MaxLength        *int64
-	MinLength        *int64
-	Pattern          string
-	MaxItems         *int64
-	MinItems         *int64
-	UniqueItems      bool
-	MultipleOf       *float64
-	Enum             []any
-	MaxProperties    *int64
-	MinProperties    *int64
-	Required         []string
-	AllOf            []NestedValueValidation
-	OneOf            []NestedValueValidation
-	AnyOf            []NestedValueValidation
-	Not              *NestedValueValidation
+	ValueKeywords
+	AllOf []NestedValueValidation
+	OneOf []NestedValueValidation
+	AnyOf []NestedValueValidation
+	Not   *NestedValueValidation
 }
 
 // NestedValueValidation is a value validation inside allOf/anyOf/oneOf/not. The Forbidden*
@@ -234,15 +219,9 @@ func newValueValidation(p *Props) (*ValueValidation, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &ValueValidation{
-		Format: p.Format, Maximum: p.Maximum, ExclusiveMaximum: p.ExclusiveMaximum,
-		Minimum: p.Minimum, ExclusiveMinimum: p.ExclusiveMinimum, MaxLength: p.MaxLength,
-		MinLength: p.MinLength, Pattern: p.Pattern, MaxItems: p.MaxItems, MinItems: p.MinItems,
-		UniqueItems: p.UniqueItems, MultipleOf: p.MultipleOf, MaxProperties: p.MaxProperties,
-		MinProperties: p.MinProperties, Required: p.Required, Not: not,
-	}
-	if len(p.Enum) > 0 {
-		v.Enum = p.Enum
+	v := &ValueValidation{ValueKeywords: p.ValueKeywords, Not: not}
+	if len(p.Enum) == 0 {
+		v.Enum = nil // an empty enum is none
 	}
 	for i := range p.AllOf {
 		c, err := newNestedValueValidation(&p.AllOf[i])
