@@ -16,8 +16,10 @@ import (
 // coordination.k8s.io/v1 Lease through the API (kube-system/kube-controller-manager by default),
 // the holder renews it every RetryPeriod, and another takes it over once it has seen the same
 // record unchanged for LeaseDuration (client-go's leaderelection with a LeaseLock; the
-// expiry is measured on the observer's clock, never by comparing clocks). The zero value takes
-// kube-controller-manager's defaults.
+// expiry is measured on the observer's clock, never by comparing clocks). Every time it
+// measures or writes (acquireTime, renewTime, the expiry, the renew deadline) is the cluster's
+// Options.Clock, so a FakeClock decides when a Lease expires; only the pace of the rounds, one
+// every RetryPeriod, is a real ticker. The zero value takes kube-controller-manager's defaults.
 type LeaderElection struct {
 	// Identity is the Lease's holderIdentity; it must differ between the servers.
 	Identity string
@@ -83,7 +85,7 @@ func (c *Cluster) Lead(ctx context.Context) error {
 	defer tick.Stop()
 	for {
 		ok, err := c.tryLease(ctx, le, &observed, &observedAt)
-		now := time.Now()
+		now := c.clock.Now()
 		switch {
 		case err == nil && ok:
 			lastRenew = now
@@ -111,7 +113,7 @@ func (c *Cluster) tryLease(ctx context.Context, le LeaderElection, observed *str
 	path := "/apis/coordination.k8s.io/v1/namespaces/" + le.Namespace + "/leases/" + le.Name
 	user := registry.User{Name: "system:kube-controller-manager", Groups: []string{"system:authenticated"}}
 	const agent = "kube-controller-manager/v1.37.2 (linux/amd64) kubernetes/leader-election"
-	now := time.Now().UTC()
+	now := c.clock.Now().UTC()
 	micro := now.Format("2006-01-02T15:04:05.000000Z07:00")
 	get, err := c.Do(ctx, registry.Request{Method: "GET", Path: path, User: Admin, UserAgent: agent, Now: now})
 	if err != nil {
@@ -141,9 +143,9 @@ func (c *Cluster) tryLease(ctx context.Context, le LeaderElection, observed *str
 	holder, _ := spec["holderIdentity"].(string)
 	record := fmt.Sprint(holder, spec["renewTime"], spec["leaseTransitions"])
 	if record != *observed {
-		*observed, *observedAt = record, time.Now()
+		*observed, *observedAt = record, now
 	}
-	if holder != le.Identity && holder != "" && time.Since(*observedAt) < le.LeaseDuration {
+	if holder != le.Identity && holder != "" && now.Sub(*observedAt) < le.LeaseDuration {
 		return false, nil // held by another, not expired
 	}
 	upd, err := value.DeepCopyMap(get.Object)
@@ -172,7 +174,7 @@ func (c *Cluster) tryLease(ctx context.Context, le LeaderElection, observed *str
 	}
 	if resp.Code == 200 {
 		*observed = fmt.Sprint(le.Identity, uspec["renewTime"], uspec["leaseTransitions"])
-		*observedAt = time.Now()
+		*observedAt = now
 		return true, nil
 	}
 	return false, nil

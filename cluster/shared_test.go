@@ -84,11 +84,12 @@ func TestTwoServersOneStoreLoseNoWrite(t *testing.T) {
 }
 
 // sharedStoreCandidates returns two clusters on one memory store competing for the Lease.
-func sharedStoreCandidates(t *testing.T, idA, idB string, lease, renew, retry time.Duration) (*cluster.Cluster, *cluster.Cluster) {
+// clock is their clock: nil is the system clock.
+func sharedStoreCandidates(t *testing.T, clock cluster.Clock, idA, idB string, lease, renew, retry time.Duration) (*cluster.Cluster, *cluster.Cluster) {
 	store := cluster.NewMemoryStore(cluster.MemoryOptions{})
 	var out []*cluster.Cluster
 	for i, id := range []string{idA, idB} {
-		c, err := cluster.New(cluster.Options{Store: store, Seed: uint64(i + 1),
+		c, err := cluster.New(cluster.Options{Store: store, Seed: uint64(i + 1), Clock: clock,
 			LeaderElection: &cluster.LeaderElection{Identity: id, LeaseDuration: lease, RenewDeadline: renew, RetryPeriod: retry}})
 		require.NoError(t, err)
 		out = append(out, c)
@@ -97,9 +98,11 @@ func sharedStoreCandidates(t *testing.T, idA, idB string, lease, renew, retry ti
 }
 
 // TestLeaderElectionOneLeader: two clusters compete for the controller Lease; one leads, the
-// other takes over once the leader stops renewing and its lease has expired.
+// other takes over once the leader stops renewing and its lease has expired on their clock: a
+// FakeClock, so b cannot take the Lease over while the clock stands, however slow a round is.
 func TestLeaderElectionOneLeader(t *testing.T) {
-	a, b := sharedStoreCandidates(t, "a", "b", 600*time.Millisecond, 400*time.Millisecond, 100*time.Millisecond)
+	clock := cluster.NewFakeClock(time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC))
+	a, b := sharedStoreCandidates(t, clock, "a", "b", 15*time.Second, 10*time.Second, 100*time.Millisecond)
 	assert.False(t, a.Leading(), "no server leads before it holds the Lease")
 
 	actx, stopA := context.WithCancel(context.Background())
@@ -122,11 +125,13 @@ func TestLeaderElectionOneLeader(t *testing.T) {
 	stopA()
 	<-doneA
 	assert.False(t, a.Leading())
+	clock.Step(16 * time.Second) // past the Lease's duration: b has seen a's record unchanged for longer
 	require.Eventually(t, b.Leading, 10*time.Second, 10*time.Millisecond, "b takes over an expired Lease")
 	lease = sharedStoreDo(t, b, "GET", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager", "")
 	spec := lease.Object["spec"].(map[string]any)
 	assert.Equal(t, "b", spec["holderIdentity"])
 	assert.Equal(t, int64(1), spec["leaseTransitions"])
+	assert.Equal(t, "2026-12-04T00:00:16.000000Z", spec["acquireTime"], "the Lease's times are the cluster's clock")
 	stopB()
 	<-doneB
 }
@@ -134,7 +139,7 @@ func TestLeaderElectionOneLeader(t *testing.T) {
 // TestLeaderRunsControllersForOthersWrites: a ReplicaSet created through the follower gets its
 // Pods from the leader's controllers; the follower runs none itself.
 func TestLeaderRunsControllersForOthersWrites(t *testing.T) {
-	leader, follower := sharedStoreCandidates(t, "leader", "follower", 5*time.Second, 3*time.Second, 50*time.Millisecond)
+	leader, follower := sharedStoreCandidates(t, nil, "leader", "follower", 5*time.Second, 3*time.Second, 50*time.Millisecond)
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = leader.Lead(ctx) }()
