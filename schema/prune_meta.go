@@ -12,6 +12,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
 )
 
@@ -21,33 +22,12 @@ import (
 // and empty values vanish. These types mirror ObjectMeta's JSON shape so that decoding fails with
 // the same messages.
 
-type metaTime struct {
-	t   time.Time
-	set bool
-}
-
-func (t *metaTime) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*t = metaTime{}
+// metaTimeValue is a decoded metav1.Time written back: RFC 3339 in UTC, nil for none.
+func metaTimeValue(t codec.Time) any {
+	if t.Time.IsZero() {
 		return nil
 	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	pt, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return err
-	}
-	*t = metaTime{t: pt, set: true}
-	return nil
-}
-
-func (t metaTime) unstructured() any {
-	if t.t.IsZero() {
-		return nil
-	}
-	return t.t.UTC().Format(time.RFC3339)
+	return t.Time.UTC().Format(time.RFC3339)
 }
 
 // rawJSON is a field kept as JSON: the bytes the decoder saw, or (read from the object model by
@@ -85,13 +65,13 @@ type OwnerReference struct {
 }
 
 type ManagedFieldsEntry struct {
-	Manager     string    `json:"manager,omitempty"`
-	Operation   string    `json:"operation,omitempty"`
-	APIVersion  string    `json:"apiVersion,omitempty"`
-	Time        *metaTime `json:"time,omitempty"`
-	FieldsType  string    `json:"fieldsType,omitempty"`
-	FieldsV1    *rawJSON  `json:"fieldsV1,omitempty"`
-	Subresource string    `json:"subresource,omitempty"`
+	Manager     string      `json:"manager,omitempty"`
+	Operation   string      `json:"operation,omitempty"`
+	APIVersion  string      `json:"apiVersion,omitempty"`
+	Time        *codec.Time `json:"time,omitempty"`
+	FieldsType  string      `json:"fieldsType,omitempty"`
+	FieldsV1    *rawJSON    `json:"fieldsV1,omitempty"`
+	Subresource string      `json:"subresource,omitempty"`
 }
 
 // ObjectMeta mirrors metav1.ObjectMeta's JSON shape; it is exported only because decoding errors
@@ -105,8 +85,8 @@ type ObjectMeta struct {
 	UID                        string               `json:"uid,omitempty"`
 	ResourceVersion            string               `json:"resourceVersion,omitempty"`
 	Generation                 int64                `json:"generation,omitempty"`
-	CreationTimestamp          metaTime             `json:"creationTimestamp,omitempty"`
-	DeletionTimestamp          *metaTime            `json:"deletionTimestamp,omitempty"`
+	CreationTimestamp          codec.Time           `json:"creationTimestamp,omitempty"`
+	DeletionTimestamp          *codec.Time          `json:"deletionTimestamp,omitempty"`
 	DeletionGracePeriodSeconds *int64               `json:"deletionGracePeriodSeconds,omitempty"`
 	Labels                     map[string]string    `json:"labels,omitempty"`
 	Annotations                map[string]string    `json:"annotations,omitempty"`
@@ -125,7 +105,7 @@ func metaDecodeError(err error) error {
 	msg := err.Error()
 	msg = metaUIDType.ReplaceAllString(msg, "$1 of type types.UID")
 	msg = metaOperationType.ReplaceAllString(msg, "$1 of type v1.ManagedFieldsOperationType")
-	msg = strings.ReplaceAll(msg, "schema.metaTime", "v1.Time")
+	msg = strings.ReplaceAll(msg, "codec.Time", "v1.Time")
 	msg = strings.ReplaceAll(msg, "schema.ObjectMeta", "v1.ObjectMeta")
 	msg = strings.ReplaceAll(msg, "schema.OwnerReference", "v1.OwnerReference")
 	msg = strings.ReplaceAll(msg, "schema.ManagedFieldsEntry", "v1.ManagedFieldsEntry")
@@ -213,11 +193,11 @@ func (om *ObjectMeta) unstructured() map[string]any {
 	if om.Generation != 0 {
 		out["generation"] = om.Generation
 	}
-	if !om.CreationTimestamp.t.IsZero() {
-		out["creationTimestamp"] = om.CreationTimestamp.unstructured()
+	if !om.CreationTimestamp.Time.IsZero() {
+		out["creationTimestamp"] = metaTimeValue(om.CreationTimestamp)
 	}
 	if om.DeletionTimestamp != nil {
-		out["deletionTimestamp"] = om.DeletionTimestamp.unstructured()
+		out["deletionTimestamp"] = metaTimeValue(*om.DeletionTimestamp)
 	}
 	if om.DeletionGracePeriodSeconds != nil {
 		out["deletionGracePeriodSeconds"] = *om.DeletionGracePeriodSeconds
@@ -269,7 +249,7 @@ func (om *ObjectMeta) unstructured() map[string]any {
 				e["apiVersion"] = mf.APIVersion
 			}
 			if mf.Time != nil {
-				e["time"] = mf.Time.unstructured()
+				e["time"] = metaTimeValue(*mf.Time)
 			}
 			if mf.FieldsType != "" {
 				e["fieldsType"] = mf.FieldsType

@@ -281,13 +281,13 @@ func validateObjectMetaUpdateRV(om, old *ObjectMeta, checkRV bool, fld field.Pat
 	immutable("name", om.Name, old.Name)
 	immutable("namespace", om.Namespace, old.Namespace)
 	immutable("uid", om.UID, old.UID)
-	immutable("creationTimestamp", om.CreationTimestamp.unstructured(), old.CreationTimestamp.unstructured())
+	immutable("creationTimestamp", metaTimeValue(om.CreationTimestamp), metaTimeValue(old.CreationTimestamp))
 	var nd, od any
 	if om.DeletionTimestamp != nil {
-		nd = om.DeletionTimestamp.unstructured()
+		nd = metaTimeValue(*om.DeletionTimestamp)
 	}
 	if old.DeletionTimestamp != nil {
-		od = old.DeletionTimestamp.unstructured()
+		od = metaTimeValue(*old.DeletionTimestamp)
 	}
 	immutable("deletionTimestamp", nd, od)
 	var ng, og any

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	kjson "sigs.k8s.io/json"
+
+	"github.com/writepath/writepath/internal/codec"
 )
 
 // metaFromMap is decodeObjectMeta(metadata, false, "") without the JSON round trip for the
@@ -165,16 +167,16 @@ func metaFromMap(metadata map[string]any) (*ObjectMeta, error) {
 }
 
 // fastTime reads a metav1.Time as its UnmarshalJSON would when v is a valid RFC 3339 string.
-func fastTime(v any) (metaTime, bool) {
+func fastTime(v any) (codec.Time, bool) {
 	s, isStr := v.(string)
 	if !isStr || !utf8.ValidString(s) {
-		return metaTime{}, false
+		return codec.Time{}, false
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return metaTime{}, false
+		return codec.Time{}, false
 	}
-	return metaTime{t: t, set: true}, true
+	return codec.Time{Time: t, Set: true}, true
 }
 
 // fastManagedFields reads managedFields as the JSON decoder would when every entry is an object

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/validation"
 )
 
@@ -319,19 +320,15 @@ type (
 		Key       string
 		Value     string
 		Effect    annTaintEffect
-		TimeAdded *annTime
+		TimeAdded *codec.Time
 	}
 	annTaintEffect string
-	annTime        struct {
-		t   time.Time
-		set bool
-	}
-	annAvoidPods struct {
+	annAvoidPods   struct {
 		PreferAvoidPods []annAvoidEntry `json:"preferAvoidPods,omitempty"`
 	}
 	annAvoidEntry struct {
 		PodSignature annPodSignature `json:"podSignature"`
-		EvictionTime annTime         `json:"evictionTime,omitempty"`
+		EvictionTime codec.Time      `json:"evictionTime,omitempty"`
 		Reason       string          `json:"reason,omitempty"`
 		Message      string          `json:"message,omitempty"`
 	}
@@ -349,27 +346,9 @@ type (
 	annUID string
 )
 
-// UnmarshalJSON is metav1.Time's.
-func (t *annTime) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*t = annTime{}
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	pt, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return err
-	}
-	*t = annTime{t: pt, set: true}
-	return nil
-}
-
 // annTypeNames are the names the apiserver's types have in encoding/json's messages.
 var annTypeNames = strings.NewReplacer(
-	"validation.annTaintEffect", "core.TaintEffect", "validation.annTaint", "core.Taint", "validation.annTime", "v1.Time",
+	"validation.annTaintEffect", "core.TaintEffect", "validation.annTaint", "core.Taint", "codec.Time", "v1.Time",
 	"validation.annAvoidPods", "v1.AvoidPods", "validation.annAvoidEntry", "v1.PreferAvoidPodsEntry",
 	"validation.annPodSignature", "v1.PodSignature", "validation.annOwnerReference", "v1.OwnerReference", "validation.annUID", "types.UID",
 	"field annTaint.", "field Taint.", "field annAvoidPods.", "field AvoidPods.", "field annAvoidEntry.", "field PreferAvoidPodsEntry.",
@@ -391,8 +370,8 @@ func decodeTaintsAnnotation(s string) ([]nodeTaint, error) {
 	out := make([]nodeTaint, 0, len(taints))
 	for _, t := range taints {
 		nt := nodeTaint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)}
-		if t.TimeAdded != nil && t.TimeAdded.set {
-			nt.TimeAdded, nt.hasTime = t.TimeAdded.t.UTC().Format(time.RFC3339), true
+		if t.TimeAdded != nil && t.TimeAdded.Set {
+			nt.TimeAdded, nt.hasTime = t.TimeAdded.Time.UTC().Format(time.RFC3339), true
 		}
 		out = append(out, nt)
 	}
