@@ -23,7 +23,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
 	"flag"
@@ -41,11 +40,9 @@ import (
 	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
-)
 
-// userAgent makes the default field manager "recorder" (the apiserver takes the user agent up
-// to the first '/').
-const userAgent = "recorder/v1.37.2 (linux/amd64) writepath"
+	"github.com/writepath/writepath/testdata/internal/kubeclient"
+)
 
 // file is one scenarios/*.yaml.
 type file struct {
@@ -175,10 +172,8 @@ type exchange struct {
 	Response response        `json:"response"`
 }
 
-type client struct {
-	server, token string
-	http, stream  *http.Client
-}
+// client is the recorder's connection to the real server.
+type client struct{ *kubeclient.Client }
 
 func main() {
 	kubeconfig := flag.String("kubeconfig", "/tmp/realcluster/kubeconfig", "kubeconfig of the cluster to record")
@@ -197,9 +192,11 @@ func main() {
 	}
 	var c *client
 	if !*check {
-		if c, err = newClient(*kubeconfig); err != nil {
+		kc, err := kubeclient.New(*kubeconfig)
+		if err != nil {
 			fail(err)
 		}
+		c = &client{kc}
 	}
 	scenarios, steps := 0, 0
 	for _, path := range files {
@@ -251,7 +248,7 @@ func main() {
 				rec.Scenarios = append(rec.Scenarios, r)
 			}
 		}
-		if code, v, _, err := c.getJSON("/version"); err == nil && code == 200 {
+		if code, v, _, err := c.GetJSON("/version"); err == nil && code == 200 {
 			rec.Server, _ = v["gitVersion"].(string)
 		}
 		var buf bytes.Buffer
@@ -304,76 +301,6 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-func newClient(kubeconfig string) (*client, error) {
-	data, err := os.ReadFile(kubeconfig)
-	if err != nil {
-		return nil, err
-	}
-	var kc struct {
-		Clusters []struct {
-			Cluster struct {
-				Server string `json:"server"`
-			} `json:"cluster"`
-		} `json:"clusters"`
-		Users []struct {
-			User struct {
-				Token string `json:"token"`
-			} `json:"user"`
-		} `json:"users"`
-	}
-	if err := yaml.Unmarshal(data, &kc); err != nil {
-		return nil, err
-	}
-	if len(kc.Clusters) == 0 || len(kc.Users) == 0 {
-		return nil, fmt.Errorf("%s: no cluster or user", kubeconfig)
-	}
-	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}} // the local test cluster's self-signed certificate
-	return &client{server: kc.Clusters[0].Cluster.Server, token: kc.Users[0].User.Token,
-		http: &http.Client{Timeout: 60 * time.Second, Transport: tr}, stream: &http.Client{Transport: tr}}, nil
-}
-
-func (c *client) newRequest(ctx context.Context, method, path string, headers map[string]string, body []byte) (*http.Request, error) {
-	var r io.Reader
-	if body != nil {
-		r = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.server+path, r)
-	if err != nil {
-		return nil, err
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	return req, nil
-}
-
-func (c *client) do(method, path string, headers map[string]string, body []byte) (int, http.Header, []byte, error) {
-	req, err := c.newRequest(context.Background(), method, path, headers, body)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header, b, err
-}
-
-func (c *client) getJSON(path string) (int, map[string]any, []byte, error) {
-	code, _, b, err := c.do("GET", path, map[string]string{"Accept": "application/json", "User-Agent": userAgent}, nil)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	var m map[string]any
-	if code == 200 {
-		_ = json.Unmarshal(b, &m)
-	}
-	return code, m, b, nil
-}
-
 // vars are a scenario's names and the earlier answers its templates refer to.
 type vars struct {
 	ns      string
@@ -424,7 +351,7 @@ func (s step) template() exchangeRequest {
 		method = "GET"
 	}
 	t := exchangeRequest{Method: method, Path: s.Path, FillSize: s.FillSize,
-		Headers: map[string]string{"Accept": "application/json", "User-Agent": userAgent}}
+		Headers: map[string]string{"Accept": "application/json", "User-Agent": kubeclient.UserAgent}}
 	switch {
 	case s.Raw != "":
 		t.Body = s.Raw
@@ -620,13 +547,13 @@ func (c *client) record(sc scenario, kubectl string) (recordedScenario, error) {
 			case s.Watch != "":
 				rs.Kind = "watch"
 				ctx, cancel := context.WithCancel(context.Background())
-				hr, err := c.newRequest(ctx, req.Method, req.Path, req.Headers, req.bytes())
+				hr, err := c.NewRequest(ctx, req.Method, req.Path, req.Headers, req.bytes())
 				if err != nil {
 					cancel()
 					return out, err
 				}
 				sent := time.Now()
-				resp, err := c.stream.Do(hr)
+				resp, err := c.Stream.Do(hr)
 				if err != nil {
 					cancel()
 					return out, fmt.Errorf("%s: %w", s.Name, err)
@@ -712,12 +639,12 @@ func (c *client) record(sc scenario, kubectl string) (recordedScenario, error) {
 }
 
 func (c *client) send(req exchangeRequest) (response, map[string]any, error) {
-	hr, err := c.newRequest(context.Background(), req.Method, req.Path, req.Headers, req.bytes())
+	hr, err := c.NewRequest(context.Background(), req.Method, req.Path, req.Headers, req.bytes())
 	if err != nil {
 		return response{}, nil, err
 	}
 	sent := time.Now()
-	resp, err := c.http.Do(hr)
+	resp, err := c.HTTP.Do(hr)
 	if err != nil {
 		return response{}, nil, err
 	}
@@ -803,12 +730,12 @@ func fieldValue(v any, path string) (any, bool) {
 
 func (c *client) ensureServiceAccount(ns string) error {
 	for i := 0; i < 5; i++ {
-		if code, _, _, err := c.getJSON("/api/v1/namespaces/" + ns + "/serviceaccounts/default"); err == nil && code == 200 {
+		if code, _, _, err := c.GetJSON("/api/v1/namespaces/" + ns + "/serviceaccounts/default"); err == nil && code == 200 {
 			return nil
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	code, _, b, err := c.do("POST", "/api/v1/namespaces/"+ns+"/serviceaccounts", map[string]string{"Content-Type": "application/json",
+	code, _, b, err := c.Do("POST", "/api/v1/namespaces/"+ns+"/serviceaccounts", map[string]string{"Content-Type": "application/json",
 		"User-Agent": "kube-controller-manager/v1.37.2 (linux/amd64) kubernetes/serviceaccount-controller"},
 		[]byte(`{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default"}}`))
 	if err != nil || (code != 201 && code != 409) {
@@ -824,7 +751,7 @@ func (c *client) settle(sc scenario, ns string) error {
 	snap := func() (string, error) {
 		var b strings.Builder
 		for _, p := range paths {
-			code, _, body, err := c.getJSON(strings.ReplaceAll(p, "$NS", ns))
+			code, _, body, err := c.GetJSON(strings.ReplaceAll(p, "$NS", ns))
 			if err != nil {
 				return "", err
 			}
@@ -865,14 +792,14 @@ func (c *client) settle(sc scenario, ns string) error {
 // cleanup deletes the scenario's namespace and its cluster-scoped objects; wait says to wait
 // until they are gone.
 func (c *client) cleanup(ns string, sc scenario, wait bool) error {
-	h := map[string]string{"Accept": "application/json", "User-Agent": userAgent}
-	mp := map[string]string{"Content-Type": "application/merge-patch+json", "User-Agent": userAgent}
+	h := map[string]string{"Accept": "application/json", "User-Agent": kubeclient.UserAgent}
+	mp := map[string]string{"Content-Type": "application/merge-patch+json", "User-Agent": kubeclient.UserAgent}
 	mine := func(name string) bool {
 		return strings.HasPrefix(name, ns) || strings.Contains(name, "."+ns+".")
 	}
 	var pending []string
 	for _, p := range append([]string{"/api/v1/namespaces", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"}, sc.Cleanup...) {
-		code, list, _, err := c.getJSON(p)
+		code, list, _, err := c.GetJSON(p)
 		if err != nil || code != 200 {
 			continue
 		}
@@ -887,9 +814,9 @@ func (c *client) cleanup(ns string, sc scenario, wait bool) error {
 				// Objects with finalizers would keep a namespace Terminating.
 				c.dropFinalizers(name)
 			} else if f, _ := md["finalizers"].([]any); len(f) > 0 && !strings.Contains(p, "customresourcedefinitions") {
-				_, _, _, _ = c.do("PATCH", p+"/"+name, mp, []byte(`{"metadata":{"finalizers":null}}`))
+				_, _, _, _ = c.Do("PATCH", p+"/"+name, mp, []byte(`{"metadata":{"finalizers":null}}`))
 			}
-			_, _, _, _ = c.do("DELETE", p+"/"+name, h, nil)
+			_, _, _, _ = c.Do("DELETE", p+"/"+name, h, nil)
 			pending = append(pending, p+"/"+name)
 		}
 	}
@@ -899,7 +826,7 @@ func (c *client) cleanup(ns string, sc scenario, wait bool) error {
 	for _, p := range pending {
 		gone := false
 		for i := 0; i < 600 && !gone; i++ {
-			code, _, _, err := c.getJSON(p)
+			code, _, _, err := c.GetJSON(p)
 			if err != nil {
 				return err
 			}
@@ -921,11 +848,11 @@ func (c *client) cleanup(ns string, sc scenario, wait bool) error {
 // finalizers on in namespace ns (ConfigMaps, Secrets, Deployments, ReplicaSets, Pods, custom
 // resources) and of the namespace's custom resources.
 func (c *client) dropFinalizers(ns string) {
-	mp := map[string]string{"Content-Type": "application/merge-patch+json", "User-Agent": userAgent}
+	mp := map[string]string{"Content-Type": "application/merge-patch+json", "User-Agent": kubeclient.UserAgent}
 	paths := []string{"/api/v1/namespaces/" + ns + "/configmaps", "/api/v1/namespaces/" + ns + "/secrets",
 		"/api/v1/namespaces/" + ns + "/pods", "/apis/apps/v1/namespaces/" + ns + "/deployments",
 		"/apis/apps/v1/namespaces/" + ns + "/replicasets", "/api/v1/namespaces/" + ns + "/services"}
-	if code, list, _, err := c.getJSON("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"); err == nil && code == 200 {
+	if code, list, _, err := c.GetJSON("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"); err == nil && code == 200 {
 		items, _ := list["items"].([]any)
 		for _, it := range items {
 			crd, _ := it.(map[string]any)
@@ -940,7 +867,7 @@ func (c *client) dropFinalizers(ns string) {
 		}
 	}
 	for _, p := range paths {
-		code, list, _, err := c.getJSON(p)
+		code, list, _, err := c.GetJSON(p)
 		if err != nil || code != 200 {
 			continue
 		}
@@ -948,7 +875,7 @@ func (c *client) dropFinalizers(ns string) {
 		for _, it := range items {
 			md, _ := it.(map[string]any)["metadata"].(map[string]any)
 			if f, _ := md["finalizers"].([]any); len(f) > 0 {
-				_, _, _, _ = c.do("PATCH", p+"/"+md["name"].(string), mp, []byte(`{"metadata":{"finalizers":null}}`))
+				_, _, _, _ = c.Do("PATCH", p+"/"+md["name"].(string), mp, []byte(`{"metadata":{"finalizers":null}}`))
 			}
 		}
 	}
@@ -1010,13 +937,13 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(body) > 0 {
 		send = body
 	}
-	up, err := p.c.newRequest(r.Context(), r.Method, r.URL.RequestURI(), headers, send)
+	up, err := p.c.NewRequest(r.Context(), r.Method, r.URL.RequestURI(), headers, send)
 	if err != nil {
 		http.Error(w, err.Error(), 502)
 		return
 	}
 	sent := time.Now()
-	resp, err := p.c.stream.Do(up)
+	resp, err := p.c.Stream.Do(up)
 	if err != nil {
 		http.Error(w, err.Error(), 502)
 		return
@@ -1112,7 +1039,7 @@ contexts:
 - name: proxy
   context: {cluster: proxy, user: admin, namespace: %s}
 current-context: proxy
-`, ln.Addr(), c.token, v.ns)), 0o600); err != nil {
+`, ln.Addr(), c.Token, v.ns)), 0o600); err != nil {
 		return err
 	}
 	cmd := exec.Command(bin, append([]string{"--kubeconfig", kc, "--cache-dir", filepath.Join(tmp, "cache")}, args...)...)

@@ -17,12 +17,9 @@ package main
 
 import (
 	"bytes"
-	"crypto/tls"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -30,11 +27,9 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
-)
 
-// userAgent makes the default field manager "recorder" (the apiserver uses the user agent up to
-// the first '/').
-const userAgent = "recorder/v1.37.2 (linux/amd64) writepath"
+	"github.com/writepath/writepath/testdata/internal/kubeclient"
+)
 
 // scenario is one file of scenarios/.
 type scenario struct {
@@ -122,10 +117,8 @@ type response struct {
 	BodyText string `json:"bodyText,omitempty"`
 }
 
-type client struct {
-	server, token string
-	http          *http.Client
-}
+// client is the recorder's connection to the real server.
+type client struct{ *kubeclient.Client }
 
 func main() {
 	kubeconfig := flag.String("kubeconfig", "/tmp/realcluster/kubeconfig", "kubeconfig of the cluster to record")
@@ -156,10 +149,11 @@ func main() {
 		fmt.Printf("total: %d requests\n", total)
 		return
 	}
-	c, err := newClient(*kubeconfig)
+	kc, err := kubeclient.New(*kubeconfig)
 	if err != nil {
 		fail(err)
 	}
+	c := &client{kc}
 	total := 0
 	for _, name := range names {
 		n, err := c.recordScenario(*dir, name)
@@ -175,75 +169,6 @@ func main() {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "record:", err)
 	os.Exit(1)
-}
-
-func newClient(kubeconfig string) (*client, error) {
-	data, err := os.ReadFile(kubeconfig)
-	if err != nil {
-		return nil, err
-	}
-	var kc struct {
-		Clusters []struct {
-			Cluster struct {
-				Server string `json:"server"`
-			} `json:"cluster"`
-		} `json:"clusters"`
-		Users []struct {
-			User struct {
-				Token string `json:"token"`
-			} `json:"user"`
-		} `json:"users"`
-	}
-	if err := yaml.Unmarshal(data, &kc); err != nil {
-		return nil, err
-	}
-	if len(kc.Clusters) == 0 || len(kc.Users) == 0 {
-		return nil, fmt.Errorf("%s: no cluster or user", kubeconfig)
-	}
-	return &client{
-		server: kc.Clusters[0].Cluster.Server,
-		token:  kc.Users[0].User.Token,
-		http: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{
-			TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, // the local test cluster's self-signed certificate
-		}},
-	}, nil
-}
-
-// do sends one request and returns status, headers and body.
-func (c *client) do(method, path string, headers map[string]string, body []byte) (int, http.Header, []byte, error) {
-	var r io.Reader
-	if body != nil {
-		r = bytes.NewReader(body)
-	}
-	req, err := http.NewRequest(method, c.server+path, r)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header, b, err
-}
-
-func (c *client) getJSON(path string) (int, map[string]any, []byte, error) {
-	code, _, b, err := c.do("GET", path, map[string]string{"Accept": "application/json", "User-Agent": userAgent}, nil)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	var m map[string]any
-	if code == 200 {
-		if err := json.Unmarshal(b, &m); err != nil {
-			return code, nil, b, err
-		}
-	}
-	return code, m, b, nil
 }
 
 func expand(s, ns, prefix string) string {
@@ -292,7 +217,7 @@ func (c *client) recordScenario(dir, name string) (int, error) {
 	if !sc.NoNamespace {
 		nsObj := map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns, "labels": sc.NamespaceLabels}}
 		b, _ := json.Marshal(nsObj)
-		if code, _, body, err := c.do("POST", "/api/v1/namespaces", map[string]string{"Content-Type": "application/json", "User-Agent": userAgent}, b); err != nil || code != 201 {
+		if code, _, body, err := c.Do("POST", "/api/v1/namespaces", map[string]string{"Content-Type": "application/json", "User-Agent": kubeclient.UserAgent}, b); err != nil || code != 201 {
 			return 0, fmt.Errorf("create namespace: %d %s %v", code, body, err)
 		}
 	}
@@ -349,7 +274,7 @@ func (c *client) recordScenario(dir, name string) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", s.Name, err)
 		}
-		headers := map[string]string{"Accept": "application/json", "User-Agent": userAgent}
+		headers := map[string]string{"Accept": "application/json", "User-Agent": kubeclient.UserAgent}
 		if body != "" || s.Method == "POST" || s.Method == "PUT" || s.Method == "PATCH" {
 			headers["Content-Type"] = ct
 		}
@@ -368,7 +293,7 @@ func (c *client) recordScenario(dir, name string) (int, error) {
 			send = nil
 		}
 		path := expand(s.Path, ns, prefix)
-		code, h, rb, err := c.do(s.Method, path, headers, send)
+		code, h, rb, err := c.Do(s.Method, path, headers, send)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", s.Name, err)
 		}
@@ -419,7 +344,7 @@ func (c *client) setup(s step, ns, prefix string) error {
 	path := expand(s.Path, ns, prefix)
 	if s.Wait {
 		for i := 0; i < 100; i++ {
-			code, _, _, err := c.getJSON(path)
+			code, _, _, err := c.GetJSON(path)
 			if err == nil && code == 200 {
 				return nil
 			}
@@ -431,7 +356,7 @@ func (c *client) setup(s step, ns, prefix string) error {
 	if err != nil {
 		return err
 	}
-	headers := map[string]string{"Accept": "application/json", "User-Agent": userAgent, "Content-Type": ct}
+	headers := map[string]string{"Accept": "application/json", "User-Agent": kubeclient.UserAgent, "Content-Type": ct}
 	for k, v := range s.Headers {
 		headers[k] = v
 	}
@@ -443,7 +368,7 @@ func (c *client) setup(s step, ns, prefix string) error {
 	if method == "" {
 		method = "POST"
 	}
-	code, _, rb, err := c.do(method, path, headers, send)
+	code, _, rb, err := c.Do(method, path, headers, send)
 	if err != nil {
 		return err
 	}
@@ -458,7 +383,7 @@ func (c *client) snapshot(sc scenario, ns, prefix string) (map[string]json.RawMe
 	out := map[string]json.RawMessage{}
 	for _, w := range sc.Watch {
 		path := expand(w.Path, ns, prefix)
-		code, list, _, err := c.getJSON(path)
+		code, list, _, err := c.GetJSON(path)
 		if err != nil {
 			return nil, err
 		}
@@ -539,14 +464,14 @@ func same(a, b map[string]json.RawMessage) bool {
 // cleanup deletes the scenario's namespace and cluster-scoped objects; wait says to wait until
 // the namespace is gone.
 func (c *client) cleanup(ns, prefix string, sc scenario, wait bool) error {
-	h := map[string]string{"Accept": "application/json", "User-Agent": userAgent}
+	h := map[string]string{"Accept": "application/json", "User-Agent": kubeclient.UserAgent}
 	for _, w := range sc.Watch {
 		if strings.Contains(w.Path, "/namespaces/") || strings.HasSuffix(w.Path, "/namespaces") ||
 			strings.Contains(w.Path, "customresourcedefinitions") {
 			continue
 		}
 		path := expand(w.Path, ns, prefix)
-		code, list, _, err := c.getJSON(path)
+		code, list, _, err := c.GetJSON(path)
 		if err != nil || code != 200 {
 			continue
 		}
@@ -556,21 +481,21 @@ func (c *client) cleanup(ns, prefix string, sc scenario, wait bool) error {
 			name, _ := md["name"].(string)
 			if strings.HasPrefix(name, prefix) {
 				// Finalizers would keep it: drop them first.
-				_, _, _, _ = c.do("PATCH", path+"/"+name, map[string]string{"Content-Type": "application/merge-patch+json", "User-Agent": userAgent}, []byte(`{"metadata":{"finalizers":null}}`))
-				_, _, _, _ = c.do("DELETE", path+"/"+name, h, nil)
+				_, _, _, _ = c.Do("PATCH", path+"/"+name, map[string]string{"Content-Type": "application/merge-patch+json", "User-Agent": kubeclient.UserAgent}, []byte(`{"metadata":{"finalizers":null}}`))
+				_, _, _, _ = c.Do("DELETE", path+"/"+name, h, nil)
 			}
 		}
 	}
 	if sc.NoNamespace {
 		// Namespaces named with the prefix.
-		code, list, _, err := c.getJSON("/api/v1/namespaces")
+		code, list, _, err := c.GetJSON("/api/v1/namespaces")
 		if err == nil && code == 200 {
 			items, _ := list["items"].([]any)
 			for _, it := range items {
 				md, _ := it.(map[string]any)["metadata"].(map[string]any)
 				name, _ := md["name"].(string)
 				if strings.HasPrefix(name, prefix) {
-					_, _, _, _ = c.do("DELETE", "/api/v1/namespaces/"+name, h, nil)
+					_, _, _, _ = c.Do("DELETE", "/api/v1/namespaces/"+name, h, nil)
 				}
 			}
 		}
@@ -581,7 +506,7 @@ func (c *client) cleanup(ns, prefix string, sc scenario, wait bool) error {
 			continue
 		}
 		path := expand(w.Path, ns, prefix)
-		code, list, _, err := c.getJSON(path)
+		code, list, _, err := c.GetJSON(path)
 		if err != nil || code != 200 {
 			continue
 		}
@@ -590,22 +515,22 @@ func (c *client) cleanup(ns, prefix string, sc scenario, wait bool) error {
 			md, _ := it.(map[string]any)["metadata"].(map[string]any)
 			if f, _ := md["finalizers"].([]any); len(f) > 0 {
 				name, _ := md["name"].(string)
-				_, _, _, _ = c.do("PATCH", path+"/"+name, map[string]string{"Content-Type": "application/merge-patch+json", "User-Agent": userAgent}, []byte(`{"metadata":{"finalizers":null}}`))
+				_, _, _, _ = c.Do("PATCH", path+"/"+name, map[string]string{"Content-Type": "application/merge-patch+json", "User-Agent": kubeclient.UserAgent}, []byte(`{"metadata":{"finalizers":null}}`))
 			}
 		}
 	}
-	_, _, _, _ = c.do("DELETE", "/api/v1/namespaces/"+ns, h, nil)
+	_, _, _, _ = c.Do("DELETE", "/api/v1/namespaces/"+ns, h, nil)
 	if !wait {
 		return nil
 	}
 	for i := 0; i < 300; i++ {
-		code, _, _, err := c.getJSON("/api/v1/namespaces/" + ns)
+		code, _, _, err := c.GetJSON("/api/v1/namespaces/" + ns)
 		if err != nil {
 			return err
 		}
 		gone := code == 404
 		if sc.NoNamespace {
-			_, list, _, _ := c.getJSON("/api/v1/namespaces")
+			_, list, _, _ := c.GetJSON("/api/v1/namespaces")
 			items, _ := list["items"].([]any)
 			for _, it := range items {
 				md, _ := it.(map[string]any)["metadata"].(map[string]any)
