@@ -499,8 +499,9 @@ func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 }
 
 // controllerUpdatePath is the API path the garbage collector's or the namespace controller's
-// action updates its target through (the object, or a namespace's status), or "" for an action
-// stored as it is (a deletion, a namespace's finalize).
+// action updates its target through (the object, a namespace's status or finalize), or "" for
+// an action stored as it is (a deletion; a finalize that removes the namespace, whose
+// deletion gc models in the same action).
 func controllerUpdatePath(a gc.Action, key Key) string {
 	if a.Object == nil || a.Written() != nil {
 		return ""
@@ -522,9 +523,12 @@ func controllerUpdatePath(a gc.Action, key Key) string {
 		return base
 	case gc.ActionUpdateNamespaceStatus:
 		return base + "/status"
+	case gc.ActionFinalizeNamespace:
+		// A namespace that stays (another finalizer holds it): kube-controller-manager's
+		// PUT /finalize, so that spec.finalizers becomes its "finalize" entry's and leaves the
+		// creator's, as the real one's does.
+		return base + "/finalize"
 	}
-	// The namespace controller's finalize is stored as gc models it: the deletion follows in a
-	// later round, which /finalize through registry would do at once.
 	return ""
 }
 
