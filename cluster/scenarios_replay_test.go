@@ -992,6 +992,13 @@ func (r *scenarioReplay) mapRecordedAt(v any, key string) any {
 			}
 			return strings.Join(sm[1:], "")
 		})
+		x = quotedRV.ReplaceAllStringFunc(x, func(m string) string {
+			sm := quotedRV.FindStringSubmatch(m)
+			if v, ok := r.rv[sm[2]]; ok {
+				return sm[1] + v + sm[3]
+			}
+			return m
+		})
 		return r.replaceSub(x)
 	}
 	return v
@@ -1067,8 +1074,11 @@ func normaliseScenario(v any, key string) any {
 var (
 	replicaSetInText = regexp.MustCompile(`ReplicaSet \\?"([a-z0-9.-]+)\\?"`)
 	preconditionRVs  = regexp.MustCompile(`(ResourceVersion in the precondition \()(\d+)(\) does not match the ResourceVersion in record \()(\d+)(\))`)
-	timeInText       = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
-	revisionInText   = regexp.MustCompile(`(too old resource version: \d+ \(|Too large resource version: \d+, current: )\d+`)
+	// quotedRV is an object's resourceVersion in an object a message quotes (a strict
+	// decoding error's Invalid value), mapped as the object's own is.
+	quotedRV       = regexp.MustCompile(`(\\"resourceVersion\\":\\")(\d+)(\\")`)
+	timeInText     = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
+	revisionInText = regexp.MustCompile(`(too old resource version: \d+ \(|Too large resource version: \d+, current: )\d+`)
 )
 
 // continueStart is what a continue token says apart from its revision: the key to start at.
