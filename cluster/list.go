@@ -18,7 +18,8 @@ import (
 
 // The list semantics of kube-apiserver 1.37 as its watch cache serves them (storage/cacher,
 // ListFromCacheSnapshot) with etcd's errors where the cache hands a request to etcd:
-// resourceVersion "" and "0" read the current state; N (NotOlderThan or no match) reads the
+// resourceVersion "" and "0" read the current state ("0" ignoring the limit: the whole list in one
+// page); N (NotOlderThan or no match) reads the
 // current state when N is not newer than it; Exact N reads the state at revision N. Pages are the
 // selected objects in key order, Limit at a time; the continue token is the apiserver's
 // (base64url of {"v":"meta.k8s.io/v1","rv":REV,"start":"KEY\u0000"}, KEY relative to the
@@ -125,6 +126,12 @@ func (w *world) ListPage(ctx context.Context, r schema.GroupVersionResource, nam
 		case opts.ResourceVersionMatch == "Exact":
 			at = int64(n)
 		}
+	}
+	if !paging && opts.ResourceVersion == "0" && opts.ResourceVersionMatch != "Exact" {
+		// resourceVersion=0 is served from the watch cache, which ignores the limit and answers
+		// the whole list in one response, no continue token (storage/cacher; KEP-4988 keeps
+		// it for the clients that rely on it).
+		opts.Limit = 0
 	}
 	prefix := Prefix{Group: r.Group, Resource: r.Resource, Namespace: namespace}
 	req := ListRequest{Prefix: prefix, Revision: at}

@@ -92,6 +92,13 @@ func TestListLimitContinue(t *testing.T) {
 	raw, _ = base64.RawURLEncoding.DecodeString(tok)
 	assert.Contains(t, string(raw), `"start":"demo/b\u0000"`, "an all-namespaces token holds namespace/name")
 
+	// resourceVersion=0 is the watch cache's list, which ignores the limit.
+	code, l, _ = c.do("GET", "/api/v1/namespaces/demo/configmaps?limit=2&resourceVersion=0", "", "")
+	require.Equal(t, 200, code)
+	assert.Len(t, l["items"], 6, "every item, one page")
+	assert.Nil(t, meta(l)["continue"])
+	assert.Nil(t, meta(l)["remainingItemCount"])
+
 	code, l, _ = c.do("GET", "/api/v1/namespaces/demo/configmaps?continue=abc", "", "")
 	assert.Equal(t, 400, code)
 	assert.Contains(t, l["message"], "invalid continue token: continue key is not valid: ")
