@@ -160,8 +160,12 @@ type scenarioReplay struct {
 	sub, whole map[string]string
 	// rv maps recorded object resourceVersions to the replay's; rvBack the other way.
 	rv, rvBack map[string]string
-	watches    map[string]*replayWatch
-	requests   int
+	// batch numbers the recorded and replayed resourceVersions of objects written concurrently
+	// in the recorded cluster (batchOf), within which pairs may be exchanged (pairRV).
+	batch, batchBack map[string]int
+	batches          int
+	watches          map[string]*replayWatch
+	requests         int
 }
 
 func newScenarioReplay(t *testing.T, sc scenarioRecorded) *scenarioReplay {
@@ -180,7 +184,8 @@ func newScenarioReplay(t *testing.T, sc scenarioRecorded) *scenarioReplay {
 	return &scenarioReplay{t: t, sc: sc, c: c, srv: srv, clock: clock,
 		http:    &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}, // the test server's own certificate
 		answers: map[string]map[string]any{}, sub: map[string]string{}, whole: map[string]string{},
-		rv: map[string]string{}, rvBack: map[string]string{}, watches: map[string]*replayWatch{}}
+		rv: map[string]string{}, rvBack: map[string]string{}, batch: map[string]int{}, batchBack: map[string]int{},
+		watches: map[string]*replayWatch{}}
 }
 
 func (r *scenarioReplay) close() {
@@ -879,17 +884,17 @@ func (r *scenarioReplay) pairItems(w, g []any, key string) []int {
 		if gn, _ := md["generateName"].(string); gn != "" {
 			// Objects of one generateName (a ReplicaSet's Pods) are told apart by the order
 			// they were written in: paired in resourceVersion order.
-			want := r.replaceSub(id(md, "generateName"))
+			want := r.replaceSub(generateKey(md))
 			var ws, gs []int
 			for k := range w {
 				km, _ := itemMeta(w[k])
-				if pairs[k] < 0 && r.replaceSub(id(km, "generateName")) == want {
+				if pairs[k] < 0 && r.replaceSub(generateKey(km)) == want {
 					ws = append(ws, k)
 				}
 			}
 			for j := range g {
 				jm, _ := itemMeta(g[j])
-				if !used[j] && id(jm, "generateName") == want {
+				if !used[j] && generateKey(jm) == want {
 					gs = append(gs, j)
 				}
 			}
@@ -907,6 +912,7 @@ func (r *scenarioReplay) pairItems(w, g []any, key string) []int {
 					pairs[ws[n]], used[gs[n]] = gs[n], true
 				}
 			}
+			r.batchOf(w, g, ws, gs)
 		}
 	}
 	for i := range pairs {
@@ -917,10 +923,73 @@ func (r *scenarioReplay) pairItems(w, g []any, key string) []int {
 	return pairs
 }
 
+// generateKey is an item's namespace and generateName, with the pod-template-hash its labels
+// carry (a ReplicaSet's Pods are named after it) standing as "<hash>": the hash is drawn
+// differently by the two servers, and a list may be the first answer to show it.
+func generateKey(md map[string]any) string {
+	ns, _ := md["namespace"].(string)
+	gn, _ := md["generateName"].(string)
+	labels, _ := md["labels"].(map[string]any)
+	if h, _ := labels["pod-template-hash"].(string); h != "" {
+		gn = strings.ReplaceAll(gn, h, "<hash>")
+	}
+	return ns + "/" + gn
+}
+
+// batchOf numbers a batch of objects written concurrently in the recorded cluster: the items of
+// one generateName (a ReplicaSet's Pods, which its controller creates in parallel, slowStartBatch)
+// created in one second, first seen together in one answer (ws, paired with gs in
+// resourceVersion order). Their order of writing in the real cluster was the goroutines', and
+// the controller chooses among them with nothing to tell them apart (a scale-down sorts
+// equal-ranked Pods listed from an informer's map), so within the batch neither their
+// resourceVersion order nor which recorded one is which replayed one is compared: a later answer
+// may pair them anew (pairRV). Their content, and their order against every other write, are.
+func (r *scenarioReplay) batchOf(w, g []any, ws, gs []int) {
+	bySecond := map[string][][2]string{}
+	var seconds []string
+	for n := range ws {
+		if n >= len(gs) {
+			break
+		}
+		wm, _ := itemMeta(w[ws[n]])
+		gm, _ := itemMeta(g[gs[n]])
+		wrv, grv := stringField(wm, "resourceVersion"), stringField(gm, "resourceVersion")
+		if _, known := r.rv[wrv]; known || r.batch[wrv] != 0 || r.batchBack[grv] != 0 {
+			return // seen before: a batch is the objects first seen together
+		}
+		at := stringField(wm, "creationTimestamp")
+		if _, ok := bySecond[at]; !ok {
+			seconds = append(seconds, at)
+		}
+		bySecond[at] = append(bySecond[at], [2]string{wrv, grv})
+	}
+	for _, at := range seconds {
+		if members := bySecond[at]; len(members) > 1 && at != "" {
+			r.batches++
+			for _, m := range members {
+				r.batch[m[0]], r.batchBack[m[1]] = r.batches, r.batches
+			}
+		}
+	}
+}
+
 // pairRV pairs a recorded object resourceVersion with the replay's: one to one, and ordered as
-// the recorded ones are.
+// the recorded ones are; within a batch of concurrent writes (batchOf) a pair may be exchanged
+// for another of the batch, and their order among themselves is not compared.
 func (r *scenarioReplay) pairRV(want, got string) string {
 	if prev, ok := r.rv[want]; ok && prev != got {
+		if b := r.batch[want]; b != 0 && r.batchBack[got] == b {
+			// got was paired with another of the batch: the two exchange their partners.
+			other := r.rvBack[got]
+			r.rv[want], r.rvBack[got] = got, want
+			r.rv[other], r.rvBack[prev] = prev, other
+			for _, p := range [][2]string{{want, got}, {other, prev}} {
+				if d := r.rvOrder(p[0], p[1]); d != "" {
+					return d
+				}
+			}
+			return ""
+		}
 		if _, isObj := r.rvBack[prev]; isObj {
 			return fmt.Sprintf("resourceVersion %s (recorded %s) was %s before", got, want, prev)
 		}
@@ -928,15 +997,27 @@ func (r *scenarioReplay) pairRV(want, got string) string {
 	if prev, ok := r.rvBack[got]; ok && prev != want {
 		return fmt.Sprintf("resourceVersion %s answered for recorded %s and %s", got, prev, want)
 	}
+	if d := r.rvOrder(want, got); d != "" {
+		return d
+	}
+	r.rv[want] = got
+	r.rvBack[got] = want
+	return ""
+}
+
+// rvOrder checks a pair against the pairs known: ordered alike, but within one batch.
+func (r *scenarioReplay) rvOrder(want, got string) string {
 	wn, gn := atoi(want), atoi(got)
+	b := r.batch[want]
 	for g, w := range r.rvBack {
+		if w == want && g == got || b != 0 && r.batch[w] == b {
+			continue
+		}
 		ow, og := atoi(w), atoi(g)
 		if (ow < wn) != (og < gn) || (ow == wn) != (og == gn) {
 			return fmt.Sprintf("resourceVersion %s (recorded %s) out of order with %s (recorded %s)", got, want, g, w)
 		}
 	}
-	r.rv[want] = got
-	r.rvBack[got] = want
 	return ""
 }
 
