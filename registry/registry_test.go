@@ -133,8 +133,18 @@ func TestHandle(t *testing.T) {
 			code: 400, message: "the namespace of the provided object does not match the namespace sent on the request"},
 		{name: "create without name", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/configmaps", Body: []byte(`{}`)},
 			code: 422, message: `ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required`},
+		// A body of a kind the scheme does not know at its apiVersion is the decoder's error
+		// (recorded: errors/err-bad-request/other-group); one of another group that the scheme
+		// knows fails the conversion; one of the endpoint's group at another version reaches the
+		// version check.
 		{name: "create api version", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/configmaps", Body: []byte(`{"apiVersion":"v2","kind":"ConfigMap"}`)},
-			code: 400, message: "the API version in the data (v2) does not match the expected API version (v1)"},
+			code: 400, message: `ConfigMap in version "v2" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "v2" in scheme "pkg/runtime/scheme.go:111"`},
+		{name: "create other group", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/configmaps", Body: []byte(`{"apiVersion":"apps/v1","kind":"ConfigMap"}`)},
+			code: 400, message: `ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:111"`},
+		{name: "create other group kind", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/configmaps", Body: []byte(`{"apiVersion":"apps/v1","kind":"Deployment"}`)},
+			code: 400, message: `Deployment in version "v1" cannot be handled as a ConfigMap: converting (v1.Deployment) to (core.ConfigMap): unknown conversion`},
+		{name: "create other version", req: registry.Request{Method: "POST", Path: "/apis/autoscaling/v1/namespaces/demo/horizontalpodautoscalers", Body: []byte(`{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler"}`)},
+			code: 400, message: "the API version in the data (autoscaling/v2) does not match the expected API version (autoscaling/v1)"},
 		{name: "create too large", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/configmaps", Body: make([]byte, 3<<20+1)},
 			code: 413, message: "Request entity too large: limit is 3145728"},
 		{name: "create media type", req: registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/configmaps", ContentType: "text/plain", Body: []byte(`{}`)},
