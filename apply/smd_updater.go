@@ -28,6 +28,41 @@ func (e *engine) smdApply(live, config *typed.TypedValue, managers fieldpath.Man
 	return u.apply(live, config, e.gv, managers, manager, force)
 }
 
+// smdUpdate is merge.Updater.Update of structured-merge-diff v6.4.2 on the same steps as
+// smdApply: reconcile (with reconcileNoop sparing SMD's walker for the sets the schema leaves
+// alone), update, then the manager's set (its set less the removed fields, with the modified
+// and added ones, filtered by the version's reset filter). Update returns newObject itself,
+// which the caller has, so only the managers are returned.
+func (e *engine) smdUpdate(live, newObj *typed.TypedValue, managers fieldpath.ManagedFields, manager string) (fieldpath.ManagedFields, error) {
+	if e.updater.IgnoredFields != nil {
+		_, fields, err := e.updater.Update(live, newObj, e.gv, managers, manager)
+		return fields, err
+	}
+	u := smdUpdater{conv: e.updater.Converter, filters: e.updater.IgnoreFilter}
+	managers, err := u.reconcile(live, managers)
+	if err != nil {
+		return fieldpath.ManagedFields{}, err
+	}
+	managers, cmp, err := u.update(live, newObj, e.gv, managers, manager, true)
+	if err != nil {
+		return fieldpath.ManagedFields{}, err
+	}
+	prev := fieldpath.NewSet()
+	if vs, ok := managers[manager]; ok {
+		prev = vs.Set()
+	}
+	set := prev.Difference(cmp.Removed).Union(cmp.Modified).Union(cmp.Added)
+	if f := u.filters[e.gv]; f != nil {
+		set = f.Filter(set)
+	}
+	if set.Empty() {
+		delete(managers, manager)
+	} else {
+		managers[manager] = fieldpath.NewVersionedSet(set, e.gv, false)
+	}
+	return managers, nil
+}
+
 type smdUpdater struct {
 	conv    merge.Converter
 	filters map[fieldpath.APIVersion]fieldpath.Filter
@@ -101,7 +136,7 @@ func (u *smdUpdater) apply(live, config *typed.TypedValue, version fieldpath.API
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, fmt.Errorf("failed to prune fields: %v", err)
 	}
-	managers, err = u.update(live, merged, version, managers, manager, force)
+	managers, _, err = u.update(live, merged, version, managers, manager, force)
 	if err != nil {
 		return nil, fieldpath.ManagedFields{}, err
 	}
@@ -264,13 +299,14 @@ func (u *smdUpdater) addBackDangling(merged, pruned *typed.TypedValue, lastSet f
 }
 
 // update is Updater.update: the managers that own fields the write modified or added conflict
-// (or lose them under force); every manager loses the fields the write removed.
-func (u *smdUpdater) update(old, new *typed.TypedValue, version fieldpath.APIVersion, managers fieldpath.ManagedFields, workflow string, force bool) (fieldpath.ManagedFields, error) {
+// (or lose them under force); every manager loses the fields the write removed. It also returns
+// the comparison of old and new at version, unfiltered, as Updater.update does.
+func (u *smdUpdater) update(old, new *typed.TypedValue, version fieldpath.APIVersion, managers fieldpath.ManagedFields, workflow string, force bool) (fieldpath.ManagedFields, *typed.Comparison, error) {
 	conflicts := fieldpath.ManagedFields{}
 	removed := fieldpath.ManagedFields{}
 	cmp, err := old.Compare(new)
 	if err != nil {
-		return nil, fmt.Errorf("failed to compare objects: %v", err)
+		return nil, nil, fmt.Errorf("failed to compare objects: %v", err)
 	}
 	type versionComparison struct {
 		c       *typed.Comparison
@@ -292,7 +328,7 @@ func (u *smdUpdater) update(old, new *typed.TypedValue, version fieldpath.APIVer
 					delete(managers, id)
 					continue
 				}
-				return nil, fmt.Errorf("failed to convert old object: %v", err)
+				return nil, nil, fmt.Errorf("failed to convert old object: %v", err)
 			}
 			newAt, err := u.conv.Convert(new, v)
 			if err != nil {
@@ -300,11 +336,11 @@ func (u *smdUpdater) update(old, new *typed.TypedValue, version fieldpath.APIVer
 					delete(managers, id)
 					continue
 				}
-				return nil, fmt.Errorf("failed to convert new object: %v", err)
+				return nil, nil, fmt.Errorf("failed to convert new object: %v", err)
 			}
 			c, err := oldAt.Compare(newAt)
 			if err != nil {
-				return nil, fmt.Errorf("failed to compare objects: %v", err)
+				return nil, nil, fmt.Errorf("failed to compare objects: %v", err)
 			}
 			vc = &versionComparison{c: c.FilterFields(u.filters[v])}
 			versions[v] = vc
@@ -320,7 +356,7 @@ func (u *smdUpdater) update(old, new *typed.TypedValue, version fieldpath.APIVer
 		}
 	}
 	if !force && len(conflicts) != 0 {
-		return nil, merge.ConflictsFromManagers(conflicts)
+		return nil, nil, merge.ConflictsFromManagers(conflicts)
 	}
 	for id, cs := range conflicts {
 		vs := managers[id]
@@ -335,5 +371,5 @@ func (u *smdUpdater) update(old, new *typed.TypedValue, version fieldpath.APIVer
 			delete(managers, id)
 		}
 	}
-	return managers, nil
+	return managers, cmp, nil
 }

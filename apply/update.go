@@ -292,7 +292,7 @@ func (e *engine) structuredUpdate(live, newObj map[string]any, managed managedfi
 	if err != nil {
 		return nil, managed, fmt.Errorf("failed to convert live object (%v) to smd typed: %v", gvknn(liveVersioned), sortedTypeError(err))
 	}
-	_, fields, err := e.updater.Update(liveTyped, newTyped, e.gv, managed.Fields, manager)
+	fields, err := e.smdUpdate(liveTyped, newTyped, managed.Fields, manager)
 	if err != nil {
 		return nil, managed, fmt.Errorf("failed to update ManagedFields (%v): %v", gvknn(newVersioned), err)
 	}
