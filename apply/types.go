@@ -30,7 +30,7 @@ func (t Types) ObjectToTyped(obj map[string]any, opts ...typed.ValidationOptions
 	if !ok {
 		return nil, &NoTypeError{GVK: gvk}
 	}
-	return pt.FromUnstructured(obj, opts...)
+	return fromUnstructured(pt, obj, opts...)
 }
 
 // Builtin is the TypeConverter of every built-in kind of Kubernetes 1.37 (the schema package's
@@ -44,7 +44,7 @@ func (builtinTypes) ObjectToTyped(obj map[string]any, opts ...typed.ValidationOp
 	if err != nil {
 		return nil, err
 	}
-	return pt.FromUnstructured(obj, opts...)
+	return fromUnstructured(pt, obj, opts...)
 }
 
 // unvalidated is ObjectToTyped without the validation, for a part of an object validated whole
@@ -75,7 +75,7 @@ var Deduced TypeConverter = deducedTypes{}
 type deducedTypes struct{}
 
 func (deducedTypes) ObjectToTyped(obj map[string]any, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
-	return typed.DeducedParseableType.FromUnstructured(obj, opts...)
+	return fromUnstructured(typed.DeducedParseableType, obj, opts...)
 }
 
 // NoTypeError reports a kind the TypeConverter has no type for. Server-side apply treats it like an
