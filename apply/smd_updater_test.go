@@ -187,3 +187,56 @@ func copyManaged(m fieldpath.ManagedFields) fieldpath.ManagedFields {
 	}
 	return out
 }
+
+// TestSMDUpdateMatchesUpdater compares smdUpdate with merge.Updater.Update on random live and
+// new Deployments, random managers (the writer among them or not, Update and Apply ones, sets of
+// other objects and garbage below leaves and atomic fields) and with or without a reset filter.
+func TestSMDUpdateMatchesUpdater(t *testing.T) {
+	k, err := schema.Builtin(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"})
+	require.NoError(t, err)
+	pt, err := k.SMDType()
+	require.NoError(t, err)
+	toSet := func(obj map[string]any) *fieldpath.Set {
+		tv, err := pt.FromUnstructured(obj, typed.AllowDuplicates)
+		require.NoError(t, err)
+		s, err := tv.ToFieldSet()
+		require.NoError(t, err)
+		return s.Difference(stripMetaSet)
+	}
+	reset := map[fieldpath.APIVersion]fieldpath.Filter{"apps/v1": fieldpath.NewExcludeSetFilter(fieldpath.NewSet(fieldpath.MakePathOrDie("status")))}
+	r := rand.New(rand.NewSource(5))
+	cases := 600
+	if os.Getenv("WRITEPATH_LONG") != "" {
+		cases = 30000
+	}
+	for i := 0; i < cases; i++ {
+		live := randomDeployment(r)
+		liveTyped, err := pt.FromUnstructured(live, typed.AllowDuplicates)
+		require.NoError(t, err)
+		newObj := randomDeployment(r)
+		newTyped, err := pt.FromUnstructured(newObj, typed.AllowDuplicates)
+		require.NoError(t, err)
+		managers := fieldpath.ManagedFields{}
+		for j, name := range []string{"alice", "bob", "carol"} {
+			if r.Float64() < 0.7 {
+				var s *fieldpath.Set
+				if r.Float64() < 0.7 {
+					s = toSet(live).Intersection(toSet(randomDeployment(r)))
+				} else {
+					s = withGarbage(r, toSet(randomDeployment(r)))
+				}
+				managers[fmt.Sprintf(`{"manager":%q,"operation":"Update"}`, name)] = fieldpath.NewVersionedSet(s, "apps/v1", j == 2)
+			}
+		}
+		id := `{"manager":"alice","operation":"Update"}`
+		var filters map[fieldpath.APIVersion]fieldpath.Filter
+		if r.Float64() < 0.3 {
+			filters = reset
+		}
+		e := newEngine(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, "", testTime, Builtin, nil, filters, 0)
+		_, wantManagers, wantErr := e.updater.Update(liveTyped, newTyped, e.gv, copyManaged(managers), id)
+		gotManagers, gotErr := e.smdUpdate(liveTyped, newTyped, copyManaged(managers), id)
+		msg := fmt.Sprintf("case %d: live %v, new %v, managers %v", i, live, newObj, managers)
+		assertSameApply(t, msg, nil, wantManagers, wantErr, nil, gotManagers, gotErr)
+	}
+}
