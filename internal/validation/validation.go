@@ -109,11 +109,29 @@ func DNS1123Subdomain(v string, maxLen func(int) string) []string {
 	return errs
 }
 
+// IsDNS1123SubdomainCaseless is apimachinery's content.IsDNS1123SubdomainCaseless (declarative
+// validation's k8s-long-name-caseless format): an RFC 1123 subdomain in either case, its length
+// in bytes.
+func IsDNS1123SubdomainCaseless(v string) []string {
+	var errs []string
+	if len(v) > 253 {
+		errs = append(errs, ContentMaxLenError(253))
+	}
+	if !matchDNS1123Subdomain(strings.ToLower(v)) {
+		errs = append(errs, RegexError("an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", DNS1123SubdomainFmt, "Example.com"))
+	}
+	return errs
+}
+
 // IsDNS1123Label is apimachinery's IsDNS1123Label.
-func IsDNS1123Label(v string) []string {
+func IsDNS1123Label(v string) []string { return DNS1123Label(v, MaxLenError) }
+
+// DNS1123Label checks an RFC 1123 label with the given length wording (declarative validation's
+// short names use ContentMaxLenError, the hand-written rules MaxLenError).
+func DNS1123Label(v string, maxLen func(int) string) []string {
 	var errs []string
 	if len(v) > 63 {
-		errs = append(errs, MaxLenError(63))
+		errs = append(errs, maxLen(63))
 	}
 	if !matchDNS1123Label(v) {
 		if matchDNS1123Subdomain(v) {

@@ -52,6 +52,11 @@
 // ValidatingAdmissionPolicyBinding and MutatingAdmissionPolicyBinding (their paramRef
 // authorization, which asks the authorizer, is not modelled) are modelled too.
 //
+// RuntimeClass (node.k8s.io; its handler's enforced declarative rules), CSIDriver, CSINode (and
+// /status, whose storage health CSIVolumeHealth, off, drops unless stored), CSIStorageCapacity,
+// VolumeAttachment (and /status; an inline volume spec through ValidatePersistentVolumeSpec's
+// inline rules) and VolumeAttributesClass are modelled too.
+//
 // Pod (create, update, /status, /resize, /ephemeralcontainers, and the create warnings) and
 // PodTemplate (create, update, warnings) are modelled; a workload validates its pod template with
 // ValidatePodTemplateSpec (options from NewPodOptions on the old and new specs) and warns with

@@ -70,7 +70,7 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, gvk := range fuzzKinds {
+		for _, gvk := range append(fuzzKinds, fuzzKindsB...) {
 			run(t, gvk, obj, old)
 			typed, err := defaults.Builtin(gvk, obj, defaults.Options{Now: time.Unix(0, 0)})
 			if err != nil {

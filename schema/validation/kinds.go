@@ -90,6 +90,18 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateVAPBinding, validateUpdate: validateVAPBindingUpdate, warnings: vapBindingWarnings}, true
 	case groupKind{"admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding"}:
 		return strategy{validate: validateMAPBinding, validateUpdate: validateMAPBindingUpdate, warnings: vapBindingWarnings}, true
+	case groupKind{"node.k8s.io", "RuntimeClass"}:
+		return strategy{validate: validateRuntimeClass, validateUpdate: validateRuntimeClassUpdate, warnings: runtimeClassWarnings}, true
+	case groupKind{"storage.k8s.io", "CSIDriver"}:
+		return strategy{validate: validateCSIDriver, validateUpdate: validateCSIDriverUpdate, warnings: csiDriverWarnings}, true
+	case groupKind{"storage.k8s.io", "CSINode"}:
+		return strategy{validate: validateCSINode, validateUpdate: validateCSINodeUpdate, prepareUpdate: prepareCSINodeUpdate}, true
+	case groupKind{"storage.k8s.io", "CSIStorageCapacity"}:
+		return strategy{validate: validateCSIStorageCapacity, validateUpdate: validateCSIStorageCapacityUpdate, warnings: csiStorageCapacityWarnings}, true
+	case groupKind{"storage.k8s.io", "VolumeAttachment"}:
+		return strategy{validate: validateVolumeAttachment, validateUpdate: validateVolumeAttachmentUpdate}, true
+	case groupKind{"storage.k8s.io", "VolumeAttributesClass"}:
+		return strategy{validate: validateVolumeAttributesClass, validateUpdate: validateVolumeAttributesClassUpdate}, true
 	}
 	return strategy{}, false
 }

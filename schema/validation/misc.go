@@ -197,6 +197,11 @@ func pdbStatus(st map[string]any) field.ErrorList {
 
 var conditionReason = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
 
+// conditionReasonMessage is apimachinery's IsValidConditionReason message.
+var conditionReasonMessage = validation.RegexError(
+	"a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
+	"[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?", "my_name", "MY_NAME", "MyName", "ReasonA,ReasonB", "ReasonA:ReasonB")
+
 // MetaConditions is apimachinery's ValidateConditions over a list of metav1.Condition at p:
 // no two of a type, and each one's type, status, observedGeneration, lastTransitionTime,
 // reason and message.
@@ -234,9 +239,7 @@ func MetaConditions(p field.Path, conds []any) field.ErrorList {
 			errs = append(errs, field.Required(ip.Child("reason"), ""))
 		} else {
 			if !conditionReason.MatchString(reason) {
-				errs = append(errs, field.Invalid(ip.Child("reason"), reason, validation.RegexError(
-					"a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
-					"[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?", "my_name", "MY_NAME", "MyName", "ReasonA,ReasonB", "ReasonA:ReasonB")))
+				errs = append(errs, field.Invalid(ip.Child("reason"), reason, conditionReasonMessage))
 			}
 			if len(reason) > 1024 {
 				errs = append(errs, field.TooLong(ip.Child("reason"), "", 1024))

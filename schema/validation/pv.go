@@ -61,7 +61,7 @@ func validatePersistentVolume(obj map[string]any, _ Options) field.ErrorList {
 func persistentVolume(obj map[string]any, allowInvalidNodeAffinity bool) field.ErrorList {
 	errs := coreObjectMeta(obj, false, validation.NameIsDNSSubdomain)
 	name := str(mapOf(obj["metadata"]), "name")
-	return append(errs, pvSpec(field.NewPath("spec"), mapOf(obj["spec"]), name, allowInvalidNodeAffinity)...)
+	return append(errs, pvSpec(field.NewPath("spec"), mapOf(obj["spec"]), name, pvSpecOptions{allowInvalidNodeAffinity: allowInvalidNodeAffinity, volumeAttributesClass: true})...)
 }
 
 func validatePersistentVolumeUpdate(obj, old map[string]any, opts Options) field.ErrorList {
@@ -244,9 +244,28 @@ func pvMountOptions(obj map[string]any) field.ErrorList {
 	return nil
 }
 
-// pvSpec is ValidatePersistentVolumeSpec for a PersistentVolume (not an inline volume spec).
-func pvSpec(p field.Path, spec map[string]any, pvName string, allowInvalidNodeAffinity bool) field.ErrorList {
+// pvSpecOptions are ValidatePersistentVolumeSpec's switches: inline for a spec inside another
+// object (a VolumeAttachment's inlineVolumeSpec), and the PersistentVolumeSpecValidationOptions.
+type pvSpecOptions struct {
+	inline                   bool
+	allowInvalidNodeAffinity bool
+	volumeAttributesClass    bool // EnableVolumeAttributesClass
+}
+
+// pvSpec is ValidatePersistentVolumeSpec.
+func pvSpec(p field.Path, spec map[string]any, pvName string, o pvSpecOptions) field.ErrorList {
 	var errs field.ErrorList
+	if o.inline {
+		if has(spec, "claimRef") {
+			errs = append(errs, field.Forbidden(p.Child("claimRef"), "may not be specified in the context of inline volumes"))
+		}
+		if len(mapOf(spec["capacity"])) != 0 {
+			errs = append(errs, field.Forbidden(p.Child("capacity"), "may not be specified in the context of inline volumes"))
+		}
+		if !has(spec, "csi") {
+			errs = append(errs, field.Required(p.Child("csi"), "has to be specified in the context of inline volumes"))
+		}
+	}
 	modes := stringList(spec["accessModes"])
 	if len(modes) == 0 {
 		errs = append(errs, field.Required(p.Child("accessModes"), ""))
@@ -266,28 +285,40 @@ func pvSpec(p field.Path, spec map[string]any, pvName string, allowInvalidNodeAf
 	if rwop && other {
 		errs = append(errs, field.Forbidden(p.Child("accessModes"), "may not use ReadWriteOncePod with other access modes"))
 	}
-	capacity := mapOf(spec["capacity"])
-	cp := p.Child("capacity")
-	if len(capacity) == 0 {
-		errs = append(errs, field.Required(cp, ""))
-	}
-	if _, ok := capacity["storage"]; !ok || len(capacity) > 1 {
-		errs = append(errs, field.NotSupported(cp, quantityMap(capacity), []string{"storage"}))
-	}
-	for _, k := range sortedKeys(capacity) {
-		errs = append(errs, basicResource(cp.Key(k), capacity[k])...)
-		if q, ok := qtyOrZero(capacity[k]); ok && q.Sign() <= 0 {
-			errs = append(errs, field.Invalid(cp.Key(k), q.String(), "must be greater than zero"))
+	if !o.inline {
+		capacity := mapOf(spec["capacity"])
+		cp := p.Child("capacity")
+		if len(capacity) == 0 {
+			errs = append(errs, field.Required(cp, ""))
+		}
+		if _, ok := capacity["storage"]; !ok || len(capacity) > 1 {
+			errs = append(errs, field.NotSupported(cp, quantityMap(capacity), []string{"storage"}))
+		}
+		for _, k := range sortedKeys(capacity) {
+			errs = append(errs, basicResource(cp.Key(k), capacity[k])...)
+			if q, ok := qtyOrZero(capacity[k]); ok && q.Sign() <= 0 {
+				errs = append(errs, field.Invalid(cp.Key(k), q.String(), "must be greater than zero"))
+			}
 		}
 	}
 	policy, _ := spec["persistentVolumeReclaimPolicy"].(string)
-	if policy != "" && policy != "Delete" && policy != "Recycle" && policy != "Retain" {
+	switch {
+	case policy == "":
+	case o.inline:
+		if policy != "Retain" {
+			errs = append(errs, field.Forbidden(p.Child("persistentVolumeReclaimPolicy"), "may only be Retain in the context of inline volumes"))
+		}
+	case policy != "Delete" && policy != "Recycle" && policy != "Retain":
 		errs = append(errs, field.NotSupported(p.Child("persistentVolumeReclaimPolicy"), policy, []string{"Delete", "Recycle", "Retain"}))
 	}
 	na, hasNA := spec["nodeAffinity"].(map[string]any)
-	if hasNA {
+	switch {
+	case hasNA && o.inline:
+		errs = append(errs, field.Forbidden(p.Child("nodeAffinity"), "may not be specified in the context of inline volumes"))
+		hasNA = false // not "specified" for the local volume's requirement
+	case hasNA:
 		if req, ok := na["required"].(map[string]any); ok {
-			errs = append(errs, NodeSelector(p.Child("nodeAffinity", "required"), req, allowInvalidNodeAffinity)...)
+			errs = append(errs, NodeSelector(p.Child("nodeAffinity", "required"), req, o.allowInvalidNodeAffinity)...)
 		} else {
 			errs = append(errs, field.Required(p.Child("nodeAffinity", "required"), "must specify required node constraints"))
 		}
@@ -315,12 +346,20 @@ func pvSpec(p field.Path, spec map[string]any, pvName string, allowInvalidNodeAf
 		errs = append(errs, field.Forbidden(p.Child("persistentVolumeReclaimPolicy"), "may not be 'recycle' for a hostPath mount of '/'"))
 	}
 	if sc := str(spec, "storageClassName"); sc != "" {
-		errs = append(errs, invalids(p.Child("storageClassName"), sc, validation.NameIsDNSSubdomain(sc, false))...)
+		if o.inline {
+			errs = append(errs, field.Forbidden(p.Child("storageClassName"), "may not be specified in the context of inline volumes"))
+		} else {
+			errs = append(errs, invalids(p.Child("storageClassName"), sc, validation.NameIsDNSSubdomain(sc, false))...)
+		}
 	}
-	if vm, ok := spec["volumeMode"].(string); ok && vm != "Block" && vm != "Filesystem" {
-		errs = append(errs, field.NotSupported(p.Child("volumeMode"), vm, []string{"Block", "Filesystem"}))
+	if vm, ok := spec["volumeMode"].(string); ok {
+		if o.inline && vm != "Filesystem" {
+			errs = append(errs, field.Forbidden(p.Child("volumeMode"), "may not specify volumeMode other than Filesystem in the context of inline volumes"))
+		} else if !o.inline && vm != "Block" && vm != "Filesystem" {
+			errs = append(errs, field.NotSupported(p.Child("volumeMode"), vm, []string{"Block", "Filesystem"}))
+		}
 	}
-	if vac, ok := spec["volumeAttributesClassName"].(string); ok {
+	if vac, ok := spec["volumeAttributesClassName"].(string); ok && o.volumeAttributesClass {
 		if vac == "" {
 			errs = append(errs, field.Required(p.Child("volumeAttributesClassName"), "an empty string is disallowed"))
 		} else {

@@ -16,5 +16,6 @@ func otherKinds() []harnessKind {
 	out = append(out, eventKinds()...)
 	out = append(out, nodeKinds()...)
 	out = append(out, admissionKinds()...)
+	out = append(out, kindsBKinds()...)
 	return out
 }
