@@ -55,7 +55,9 @@
 // RuntimeClass (node.k8s.io; its handler's enforced declarative rules), CSIDriver, CSINode (and
 // /status, whose storage health CSIVolumeHealth, off, drops unless stored), CSIStorageCapacity,
 // VolumeAttachment (and /status; an inline volume spec through ValidatePersistentVolumeSpec's
-// inline rules) and VolumeAttributesClass are modelled too.
+// inline rules), VolumeAttributesClass, IPAddress, ServiceCIDR (and /status), FlowSchema and
+// PriorityLevelConfiguration (and their /status; the mandatory objects' fixed specs) are
+// modelled too.
 //
 // Pod (create, update, /status, /resize, /ephemeralcontainers, and the create warnings) and
 // PodTemplate (create, update, warnings) are modelled; a workload validates its pod template with

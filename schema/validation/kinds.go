@@ -102,6 +102,14 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateVolumeAttachment, validateUpdate: validateVolumeAttachmentUpdate}, true
 	case groupKind{"storage.k8s.io", "VolumeAttributesClass"}:
 		return strategy{validate: validateVolumeAttributesClass, validateUpdate: validateVolumeAttributesClassUpdate}, true
+	case groupKind{"networking.k8s.io", "IPAddress"}:
+		return strategy{validate: validateIPAddress, validateUpdate: validateIPAddressUpdate}, true
+	case groupKind{"networking.k8s.io", "ServiceCIDR"}:
+		return strategy{validate: validateServiceCIDR, validateUpdate: validateServiceCIDRUpdate}, true
+	case groupKind{"flowcontrol.apiserver.k8s.io", "FlowSchema"}:
+		return strategy{validate: validateFlowSchema, validateUpdate: validateFlowSchemaUpdate}, true
+	case groupKind{"flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"}:
+		return strategy{validate: validatePriorityLevelConfiguration, validateUpdate: validatePriorityLevelConfigurationUpdate}, true
 	}
 	return strategy{}, false
 }

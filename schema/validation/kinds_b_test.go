@@ -19,6 +19,10 @@ var fuzzKindsB = []schema.GroupVersionKind{
 	{Group: "storage.k8s.io", Version: "v1", Kind: "CSIStorageCapacity"},
 	{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttachment"},
 	{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass"},
+	{Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress"},
+	{Group: "networking.k8s.io", Version: "v1", Kind: "ServiceCIDR"},
+	{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema"},
+	{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "PriorityLevelConfiguration"},
 }
 
 // A CSINode /status update keeps status.storageHealth only when the stored object has some
@@ -79,6 +83,19 @@ func TestKindsBScaleLinearly(t *testing.T) {
 			}
 			return map[string]any{"metadata": map[string]any{"name": "c", "namespace": "ns"}, "storageClassName": "s",
 				"nodeTopology": map[string]any{"matchExpressions": exprs}}
+		}},
+		{schema.GroupVersionKind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema"}, func(n int) map[string]any {
+			var subjects, verbs, conds []any
+			for i := 0; i < n; i++ {
+				subjects = append(subjects, map[string]any{"kind": "Group", "group": map[string]any{"name": "g"}})
+				verbs = append(verbs, "get")
+				conds = append(conds, map[string]any{"type": "Dangling"})
+			}
+			rule := map[string]any{"subjects": subjects, "resourceRules": []any{map[string]any{"verbs": verbs, "apiGroups": []any{"*"},
+				"resources": []any{"*"}, "clusterScope": true}}}
+			// Named catch-all: the mandatory spec is compared too.
+			return map[string]any{"metadata": map[string]any{"name": "catch-all"}, "spec": map[string]any{"matchingPrecedence": int64(10000),
+				"priorityLevelConfiguration": map[string]any{"name": "catch-all"}, "rules": []any{rule}}, "status": map[string]any{"conditions": conds}}
 		}},
 	})
 }

@@ -26,7 +26,7 @@ import (
 // policy kinds: node.k8s.io, the CSI and volume kinds of storage.k8s.io, networking's
 // IPAddress and ServiceCIDR, flowcontrol and resource.k8s.io.
 func kindsBKinds() []harnessKind {
-	return []harnessKind{
+	return append(append([]harnessKind{
 		{gvk: kschema.GroupVersionKind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass"}, resource: "runtimeclasses", seed: seedRuntimeClass,
 			complete: true, unordered: func(l string) bool { return strings.Contains(l, " overhead.limits[") },
 			create: runtimeclass.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": runtimeclass.Strategy}},
@@ -43,7 +43,7 @@ func kindsBKinds() []harnessKind {
 		{gvk: kschema.GroupVersionKind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass"}, resource: "volumeattributesclasses",
 			seed: seedVolumeAttributesClass, complete: true,
 			create: volumeattributesclass.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": volumeattributesclass.Strategy}},
-	}
+	}, ipKinds()...), flowcontrolKinds()...)
 }
 
 func seedCSIDriver(r *rand.Rand) runtime.Object {
