@@ -11,9 +11,13 @@
 //
 // The fields that matter keep their names and meaning: CRDDirectoryPaths, CRDs,
 // ErrorIfCRDPathMissing, CRDInstallOptions, WebhookInstallOptions, Scheme, UseExistingCluster.
-// CRDs and webhook configurations are installed by controller-runtime's own envtest functions
-// (InstallCRDs, WebhookInstallOptions.Install), so they are read, defaulted and waited for exactly
-// as under controller-runtime. Fields about binaries and the control plane processes
+// CRDs are read by controller-runtime's own ReadCRDFiles and installed as its InstallCRDs installs
+// them (the conversion webhook of the scheme's convertible kinds, create or update, wait for
+// discovery), but in process, through the cluster's request path with the user and user agent a
+// client-go client sends: the same CRDs are stored and returned (TestInstallCRDsAsControllerRuntime
+// compares both ways), without a client, RESTMapper or discovery poll. Webhook configurations are
+// installed by controller-runtime's WebhookInstallOptions.Install. With UseExistingCluster,
+// controller-runtime's InstallCRDs runs unchanged. Fields about binaries and the control plane processes
 // (ControlPlane, BinaryAssetsDirectory, DownloadBinaryAssets, ...) have nothing to configure here
 // and are absent.
 //

@@ -68,7 +68,18 @@ func (te *Environment) Server() *cluster.Server { return te.server }
 
 // Start starts a fresh server, installs the CRDs and webhook configurations, and returns the
 // server's client configuration.
+//
+// With its own server, Start does what controller-runtime's InstallCRDs does (read the CRD files,
+// point the CRDs of the scheme's convertible kinds at the local conversion webhook, create or
+// update each CRD, wait until discovery lists every served version's resource) in-process: the
+// CRDs are POSTed through the cluster's request path as the same admin user and user agent a
+// client-go client would send, and discovery is read from the cluster, with no client, RESTMapper
+// or poll. The webhook CA, which controller-runtime always generates, is made while the server
+// starts. With UseExistingCluster, controller-runtime's InstallCRDs runs unchanged.
 func (te *Environment) Start() (*rest.Config, error) {
+	if te.Scheme == nil {
+		te.Scheme = scheme.Scheme
+	}
 	if te.useExistingCluster() {
 		if te.Config == nil {
 			cfg, err := config.GetConfig()
@@ -77,33 +88,23 @@ func (te *Environment) Start() (*rest.Config, error) {
 			}
 			te.Config = cfg
 		}
-	} else {
-		opts := te.Options
-		opts.Tokens = nil
-		c, err := cluster.New(opts)
-		if err != nil {
-			return nil, fmt.Errorf("unable to start the control plane: %w", err)
-		}
-		if err := c.CreateSystemNamespaces(context.Background()); err != nil {
-			return nil, fmt.Errorf("unable to create the system namespaces: %w", err)
-		}
-		te.server = cluster.StartTLS(c)
-		cfg, err := clientcmd.RESTConfigFromKubeConfig(te.server.Kubeconfig())
-		if err != nil {
-			te.server.Close()
+		if err := te.WebhookInstallOptions.PrepWithoutInstalling(); err != nil {
 			return nil, err
 		}
-		cfg.QPS, cfg.Burst = 1000, 2000
-		te.Config = cfg
-		if len(te.KubeConfig) == 0 {
-			te.KubeConfig = te.server.Kubeconfig()
+	} else {
+		// The webhook CA and serving certificate (key generation and two signatures) take as
+		// long as the server's start: both at once.
+		prepared := make(chan error, 1)
+		go func() { prepared <- te.WebhookInstallOptions.PrepWithoutInstalling() }()
+		err := te.startServer()
+		if perr := <-prepared; err == nil && perr != nil {
+			te.server.Close()
+			te.server = nil
+			err = perr
 		}
-	}
-	if te.Scheme == nil {
-		te.Scheme = scheme.Scheme
-	}
-	if err := te.WebhookInstallOptions.PrepWithoutInstalling(); err != nil {
-		return nil, err
+		if err != nil {
+			return nil, err
+		}
 	}
 	if te.CRDInstallOptions.Scheme == nil {
 		te.CRDInstallOptions.Scheme = te.Scheme
@@ -118,7 +119,13 @@ func (te *Environment) Start() (*rest.Config, error) {
 	// InstallCRDs of nothing installs nothing, but first scans every type of the scheme for
 	// conversion webhooks (half of an empty Start's time): skipped when there is nothing.
 	if len(te.CRDInstallOptions.CRDs) > 0 || len(te.CRDInstallOptions.Paths) > 0 {
-		crds, err := crenvtest.InstallCRDs(te.Config, te.CRDInstallOptions)
+		var crds []*apiextensionsv1.CustomResourceDefinition
+		var err error
+		if te.server != nil {
+			crds, err = installCRDs(te.server, te.Config, te.CRDInstallOptions)
+		} else {
+			crds, err = crenvtest.InstallCRDs(te.Config, te.CRDInstallOptions)
+		}
 		if err != nil {
 			return te.Config, fmt.Errorf("unable to install CRDs onto control plane: %w", err)
 		}
@@ -128,6 +135,32 @@ func (te *Environment) Start() (*rest.Config, error) {
 		return nil, fmt.Errorf("unable to install webhooks onto control plane: %w", err)
 	}
 	return te.Config, nil
+}
+
+// startServer makes a fresh cluster with its system namespaces and serves it on loopback HTTPS.
+func (te *Environment) startServer() error {
+	opts := te.Options
+	opts.Tokens = nil
+	c, err := cluster.New(opts)
+	if err != nil {
+		return fmt.Errorf("unable to start the control plane: %w", err)
+	}
+	if err := c.CreateSystemNamespaces(context.Background()); err != nil {
+		return fmt.Errorf("unable to create the system namespaces: %w", err)
+	}
+	te.server = cluster.StartTLS(c)
+	cfg, err := clientcmd.RESTConfigFromKubeConfig(te.server.Kubeconfig())
+	if err != nil {
+		te.server.Close()
+		te.server = nil
+		return err
+	}
+	cfg.QPS, cfg.Burst = 1000, 2000
+	te.Config = cfg
+	if len(te.KubeConfig) == 0 {
+		te.KubeConfig = te.server.Kubeconfig()
+	}
+	return nil
 }
 
 // Stop uninstalls the CRDs when CRDInstallOptions.CleanUpAfterUse is set, removes the webhook
