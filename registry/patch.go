@@ -288,6 +288,18 @@ func (h *handler) apply(live map[string]any, o writeOptions) (Response, []Write,
 	if err != nil {
 		return Response{}, nil, asStatus(err)
 	}
+	if len(doc.Warnings) > 0 {
+		// The apply patcher decodes the patch strictly once the apply succeeded (applyPatcher):
+		// duplicate keys are a 400 under Strict and warnings under Warn.
+		switch o.level() {
+		case schema.FieldValidationStrict:
+			// go-yaml's message, one violation a line, as sigs.k8s.io/yaml wraps it.
+			return Response{}, nil, status.BadRequest("error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  " +
+				strings.Join(doc.Warnings, "\n  "))
+		case schema.FieldValidationWarn:
+			h.warnings = append(h.warnings, doc.Warnings...)
+		}
+	}
 	obj := ownTop(res.Object)
 	if ep.crd != nil {
 		if obj, err = h.typed(obj, nil, schema.FieldValidationIgnore, func(msg string) error { return status.BadRequest(msg) }); err != nil {

@@ -240,6 +240,16 @@ func TestHandle(t *testing.T) {
 		{name: "apply create", req: registry.Request{Method: "PATCH", Path: "/api/v1/namespaces/demo/configmaps/c?fieldManager=me", ContentType: "application/apply-patch+yaml",
 			Body: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: b\n")}, code: 201, writes: 1,
 			checks: []check{{[]any{"metadata", "managedFields", 0, "operation"}, "Apply"}, {[]any{"metadata", "uid"}, "00000000-0000-0000-0000-000000000003"}}},
+		// Duplicate keys in an apply patch: the apply patcher's strict decoding once the apply
+		// succeeded (recorded: dryrun/field-validation-apply/duplicate-strict), warnings under Warn.
+		{name: "apply duplicate strict", req: registry.Request{Method: "PATCH", Path: "/api/v1/namespaces/demo/configmaps/c?fieldManager=me&fieldValidation=Strict", ContentType: "application/apply-patch+yaml",
+			Body: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n  k: w\n")}, code: 400,
+			message: "error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key \"k\" already set in map"},
+		{name: "apply duplicate warn", req: registry.Request{Method: "PATCH", Path: "/api/v1/namespaces/demo/configmaps/c?fieldManager=me", ContentType: "application/apply-patch+yaml",
+			Body: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n  k: w\n")}, code: 201, writes: 1,
+			warnings: []string{`299 - "line 7: key \"k\" already set in map"`}, checks: []check{{[]any{"data", "k"}, "w"}}},
+		{name: "apply duplicate ignore", req: registry.Request{Method: "PATCH", Path: "/api/v1/namespaces/demo/configmaps/c?fieldManager=me&fieldValidation=Ignore", ContentType: "application/apply-patch+yaml",
+			Body: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n  k: w\n")}, code: 201, writes: 1},
 		{name: "apply without name", req: registry.Request{Method: "PATCH", Path: "/api/v1/namespaces/demo/configmaps/c?fieldManager=me", ContentType: "application/apply-patch+yaml",
 			Body: []byte("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: b\n")}, code: 400, message: "the name of the object () does not match the name on the URL (c)"},
 		{name: "apply without manager", req: registry.Request{Method: "PATCH", Path: dep, ContentType: "application/apply-patch+yaml", Body: []byte("{}")}, code: 422,
