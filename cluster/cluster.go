@@ -146,7 +146,11 @@ type Cluster struct {
 	openapi        openAPICache
 	discoveryCache discoveryCache
 
-	leader  *LeaderElection // Options.LeaderElection
+	leader *LeaderElection // Options.LeaderElection
+	// terminatingCRDs are the CRDs a DELETE marked whose finalizer controller waits for their
+	// instances to go (finalizeCRDs); guarded by mu.
+	terminatingCRDs map[string]bool
+
 	leadMu  sync.Mutex
 	leading bool // guarded by leadMu
 }
@@ -217,6 +221,9 @@ func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Respon
 		if err := c.establishCRD(ctx, wr, req.Now); err != nil {
 			return resp, err
 		}
+	}
+	if err := c.finalizeCRDs(ctx, writes, req.Now); err != nil {
+		return resp, err
 	}
 	if err := c.serviceAccountsAfter(ctx, writes, req.Now); err != nil {
 		return resp, err
@@ -370,12 +377,25 @@ func needsControllers(writes []registry.Write) bool {
 	return false
 }
 
-// Settle runs the garbage collector and the namespace controller to their fixpoint now.
+// Settle runs the garbage collector and the namespace controller to their fixpoint now, after
+// apiextensions' CRD finalizer over the CRDs being deleted.
 func (c *Cluster) Settle(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.clock.Now()
 	if err := c.expireEvents(ctx, now); err != nil {
+		return err
+	}
+	// CRDs being deleted that this cluster did not see marked (another server on the store).
+	crds, err := c.store.List(ctx, ListRequest{Prefix: Prefix{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}})
+	if err != nil {
+		return err
+	}
+	var marked []registry.Write
+	for _, o := range crds.Items {
+		marked = append(marked, registry.Write{Resource: schema.GroupVersionResource{Group: o.Key.Group, Resource: o.Key.Resource}, Name: o.Key.Name, Object: o.Value})
+	}
+	if err := c.finalizeCRDs(ctx, marked, now); err != nil {
 		return err
 	}
 	return c.settleLocked(ctx, now, true)

@@ -35,6 +35,12 @@
 // kubelet off (writepath serve --controllers=*,-deployment,-replicaset), for a server that leaves
 // Deployments as written, as envtest's kube-apiserver and etcd do.
 //
+// apiextensions-apiserver's own controllers run after every write, whatever Options.Controllers
+// says (they are the apiserver's, not kube-controller-manager's): a written CRD gets its names
+// accepted and is Established (establishCRD); a deleted one, which the DELETE answers Terminating
+// with the customresourcecleanup finalizer, has its instances deleted and then goes
+// (crdfinalizer.go), waiting for instances that finalizers of their own hold.
+//
 // The Events the two controllers record are stored as kube-controller-manager's event
 // recorders (k8s.io/client-go tools/record) store them, right after the writes of the sync that
 // recorded them (KCM writes them from a goroutine): core/v1 Events created through registry as

@@ -1,8 +1,13 @@
 package registry
 
 import (
+	"fmt"
+	"slices"
+
+	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/gc"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
@@ -96,4 +101,73 @@ func validateCRDWrite(obj, old map[string]any) error {
 		return status.Invalid(crdGroupKind, metaString(obj, "name"), errs)
 	}
 	return nil
+}
+
+// crdCleanupFinalizer holds a deleted CRD until apiextensions-apiserver's finalizer controller
+// removed its instances.
+const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
+
+// deleteCRD is the CRD REST's Delete of a CRD not being deleted yet
+// (pkg/registry/customresourcedefinition/etcd.go): the uid and resourceVersion preconditions
+// checked in its words, then one update of the stored object that sets the deletionTimestamp,
+// adds the cleanup finalizer and the Terminating condition InstanceDeletionPending, answered
+// 200 with the CRD. The update is the storage's own, so managedFields and generation stay; the
+// finalizer controller (cluster) deletes the instances and then the CRD. A CRD already being
+// deleted goes through the store's Delete (deleteOne), as do the CRDs of a deletecollection.
+func (h *handler) deleteCRD(live map[string]any, o gc.DeleteOptions) (Response, []Write, error) {
+	ep := h.ep
+	name := metaString(live, "name")
+	if p := o.Preconditions; p != nil {
+		if uid := metaString(live, "uid"); p.UID != nil && *p.UID != uid {
+			return Response{}, nil, status.Conflict(ep.groupResource(), name,
+				fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, uid))
+		}
+		if rv := metaString(live, "resourceVersion"); p.ResourceVersion != nil && *p.ResourceVersion != rv {
+			return Response{}, nil, status.Conflict(ep.groupResource(), name,
+				fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *p.ResourceVersion, rv))
+		}
+	}
+	if err := h.validate(admission.Delete, nil, live, name); err != nil {
+		return Response{}, nil, err
+	}
+	obj, err := value.DeepCopyMap(live)
+	if err != nil {
+		return Response{}, nil, &internalError{err: err}
+	}
+	now := h.req.Now.UTC().Format("2006-01-02T15:04:05Z")
+	md := ownMeta(obj)
+	md["deletionTimestamp"] = now
+	fs, _ := md["finalizers"].([]any)
+	if !slices.Contains(fs, any(crdCleanupFinalizer)) {
+		md["finalizers"] = append(append([]any{}, fs...), crdCleanupFinalizer)
+	}
+	st, _ := obj["status"].(map[string]any)
+	if st == nil {
+		st = map[string]any{}
+		obj["status"] = st
+	}
+	conds, _ := st["conditions"].([]any)
+	term := map[string]any{"type": "Terminating", "status": "True", "lastTransitionTime": now, "reason": "InstanceDeletionPending",
+		"message": "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon"}
+	found := false
+	for i, c := range conds {
+		if m, ok := c.(map[string]any); ok && m["type"] == "Terminating" {
+			found = true
+			if m["status"] == "True" && m["lastTransitionTime"] != nil {
+				term["lastTransitionTime"] = m["lastTransitionTime"]
+			}
+			conds[i] = term
+		}
+	}
+	if !found {
+		conds = append(conds, term)
+	}
+	st["conditions"] = conds
+	var writes []Write
+	if !h.dryRun {
+		md["resourceVersion"] = h.w.NextResourceVersion()
+		writes = append(writes, Write{Resource: ep.Resource, Name: name, Object: obj})
+	}
+	resp, err := h.respond(200, obj)
+	return resp, writes, err
 }

@@ -90,6 +90,9 @@ func (h *handler) delete() (Response, []Write, error) {
 	if live == nil {
 		return Response{}, nil, status.NotFound(ep.groupResource(), ep.Name)
 	}
+	if ep.isCRDResource() && metaOf(live)["deletionTimestamp"] == nil {
+		return h.deleteCRD(live, o)
+	}
 	return h.deleteOne(live, o)
 }
 
