@@ -81,7 +81,7 @@ func defaultWith(k *schema.Kind, obj map[string]any, now time.Time, o Options) (
 	if st == nil {
 		return nil, fmt.Errorf("schema: no built-in defaulting for %s", k.GVK)
 	}
-	d := &bdecoder{reg: reg, unstructured: unstructured}
+	d := &bdecoder{reg: reg, unstructured: unstructured, shareFieldsV1: o.ShareFieldsV1}
 	dec := d.decodeStruct(st, obj)
 	if len(d.errs) > 0 {
 		return nil, d.errs[0]
@@ -304,6 +304,8 @@ type bdecoder struct {
 	// unstructured reads numbers as runtime.DefaultUnstructuredConverter does (Options.Unstructured)
 	// instead of as the JSON decoder does.
 	unstructured bool
+	// shareFieldsV1 keeps FieldsV1 values as the input's own (Options.ShareFieldsV1).
+	shareFieldsV1 bool
 }
 
 // seg is one step of the path being decoded: a field name, a map key or a list index.
@@ -339,8 +341,9 @@ func (d *bdecoder) push(s seg) { d.stack = append(d.stack, s) }
 func (d *bdecoder) pop()       { d.stack = d.stack[:len(d.stack)-1] }
 
 func (d *bdecoder) decodeStruct(st *goStruct, v any) map[string]any {
-	out := map[string]any{}
 	m, ok := v.(map[string]any)
+	// At most the fields present, and the absent struct fields: sized once, not grown.
+	out := make(map[string]any, len(m))
 	if !ok {
 		if v != nil {
 			d.fail(v, "expected an object")
@@ -593,7 +596,12 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, elem bool) (any, bool) {
 			return out, true
 		}
 		return emptyOr{}, true
-	default: // R, F, A, J: kept as written
+	case 'F':
+		if d.shareFieldsV1 {
+			return v, true
+		}
+		return value.Clone(v), true
+	default: // R, A, J: kept as written
 		return value.Clone(v), true
 	}
 }
@@ -837,6 +845,7 @@ func (reg *defaultingRegistry) encodeValue(sh *goShape, v any) any {
 		}
 		return nil
 	}
-	// R, F, A: the decoded copy is fresh and owned by the result.
+	// R, F, A: the decoded copy is fresh and owned by the result (F the input's own under
+	// Options.ShareFieldsV1).
 	return v
 }

@@ -24,4 +24,8 @@ type Options struct {
 	// autoscaling/v1 HorizontalPodAutoscaler without a CPU target does not get the 80 % one
 	// there: the conversion into the object the dispatcher holds decides).
 	SkipInternalRoundTrip bool
+	// ShareFieldsV1 lets the result's managedFields fieldsV1 values (kept as written: the Go
+	// type holds them as raw JSON) be the input's own instead of copies. The caller must then
+	// change them in neither. The result is the same value either way.
+	ShareFieldsV1 bool
 }

@@ -148,3 +148,28 @@ func withNow(o defaults.Options, now time.Time) defaults.Options {
 	o.Now = now
 	return o
 }
+
+// TestShareFieldsV1 checks that Options.ShareFieldsV1 gives the same result, with the
+// managedFields' fieldsV1 values the input's own; everything else is fresh still.
+func TestShareFieldsV1(t *testing.T) {
+	gvk := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
+	in := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": "d", "labels": map[string]any{"a": "b"}, "managedFields": []any{
+			map[string]any{"manager": "m", "operation": "Update", "apiVersion": "apps/v1", "time": "2026-01-02T03:04:05Z", "fieldsType": "FieldsV1",
+				"fieldsV1": map[string]any{"f:metadata": map[string]any{"f:labels": map[string]any{"f:a": map[string]any{}}}}}}},
+		"spec": map[string]any{"replicas": int64(2), "selector": map[string]any{"matchLabels": map[string]any{"a": "b"}}}}
+	want, err := defaults.Builtin(gvk, in, defaults.Options{})
+	require.NoError(t, err)
+	got, err := defaults.Builtin(gvk, in, defaults.Options{ShareFieldsV1: true})
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	fields := func(obj map[string]any) map[string]any {
+		e := obj["metadata"].(map[string]any)["managedFields"].([]any)[0].(map[string]any)
+		return e["fieldsV1"].(map[string]any)
+	}
+	fields(got)["f:spec"] = map[string]any{}
+	assert.Contains(t, fields(in), "f:spec", "the input's own value")
+	assert.NotContains(t, fields(want), "f:spec", "a copy without the option")
+	got["metadata"].(map[string]any)["labels"].(map[string]any)["a"] = "changed"
+	assert.Equal(t, "b", in["metadata"].(map[string]any)["labels"].(map[string]any)["a"], "the rest is fresh")
+}
