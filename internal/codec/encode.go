@@ -23,7 +23,9 @@ import (
 // (1e21 and above, or below 1e-6, in exponent form). Values outside the object model, NaN,
 // infinities and cycles yield a KindUnsupported error.
 func EncodeJSON(v any) ([]byte, error) {
-	e := encoder{buf: make([]byte, 0, 512)}
+	// The scratch stacks start with room for a workload object's widest map and deepest path
+	// instead of growing from empty (a reallocation at every doubling).
+	e := encoder{buf: make([]byte, 0, 512), keys: make([]string, 0, 32), path: make([]pathStep, 0, 16)}
 	if err := e.value(v, 0); err != nil {
 		return nil, err
 	}
@@ -218,12 +220,11 @@ func (e *encoder) value(v any, depth int) error {
 		// pointing at our (unchanged) keys either way.
 		keys := e.keys[base:len(e.keys):len(e.keys)]
 		fields := e.fieldsV1
-		if fields {
+		if fields && !onlyFieldNames(keys) {
 			slices.SortFunc(keys, compareFieldsV1Keys)
 		} else {
 			slices.Sort(keys)
 		}
-		defer func() { e.keys = e.keys[:base] }()
 		e.buf = append(e.buf, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -241,6 +242,7 @@ func (e *encoder) value(v any, depth int) error {
 			}
 			e.path = append(e.path, pathStep{key: &keys[i]})
 			if err := e.value(t[k], depth+1); err != nil {
+				e.keys = e.keys[:base]
 				return err
 			}
 			e.path = e.path[:len(e.path)-1]
@@ -252,6 +254,7 @@ func (e *encoder) value(v any, depth int) error {
 			e.newline(depth)
 		}
 		e.buf = append(e.buf, '}')
+		e.keys = e.keys[:base]
 	default:
 		return e.fail(KindUnsupported, fmt.Sprintf("json: unsupported type: %T", v))
 	}
@@ -263,6 +266,18 @@ func (e *encoder) value(v any, depth int) error {
 func (e *encoder) inManagedFieldsEntry() bool {
 	n := len(e.path)
 	return n >= 2 && e.path[n-1].key == nil && e.path[n-2].key != nil && *e.path[n-2].key == "managedFields"
+}
+
+// onlyFieldNames reports whether every key of a fieldsV1 map is "." or a field name ("f:"):
+// compareFieldsV1Keys orders those bytewise ("." sorts before "f"), so a plain sort gives its
+// order.
+func onlyFieldNames(keys []string) bool {
+	for _, k := range keys {
+		if k != "." && !strings.HasPrefix(k, "f:") {
+			return false
+		}
+	}
+	return true
 }
 
 // compareFieldsV1Keys orders the keys of a fieldsV1 map as the apiserver writes them
