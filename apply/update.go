@@ -2,6 +2,7 @@ package apply
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/writepath/writepath/field"
@@ -470,16 +472,22 @@ func equalIgnoringManagedFields(a, b map[string]any) bool {
 	return true
 }
 
-// withoutSharedFields returns live and newObj without the top-level fields (other than
-// apiVersion, kind and metadata) whose values are identical in both, when that cannot change
-// what the structured update computes, and ok false when nothing would be left out. A Pod's
-// status update then converts and compares its status, not its whole spec again.
+// withoutSharedFields returns live and newObj without the map entries whose values are
+// identical in both: the top-level fields (other than apiVersion, kind and metadata), and below
+// the others the entries of their maps and of the items of their keyed lists (sharedPruned),
+// when that cannot change what the structured update computes, and ok false when nothing would
+// be left out. A Pod's status update then converts and compares its status, not its whole spec
+// again; a Deployment's image change compares the image, not the whole pod template.
 //
-// Why the result is the same: a built-in kind's root is a struct, whose fields structured-merge-
-// diff validates and compares one by one; an identical field compares equal (no added, removed
-// or modified path under it) and, being valid in the new object (validated whole before this
-// is called), is valid in the live object too, so the live object's conversion fails on the
-// same errors. Managers of another apiVersion would compare converted objects, whose fields a
+// Why the result is the same: structured-merge-diff validates and compares a map (a struct's
+// fields too) entry by entry, and an identical entry compares equal (no added, removed or
+// modified path under it); being valid in the new object (validated whole before this is
+// called), it is valid in the live object too, so the live object's conversion fails on the
+// same errors. An atomic map compares as a whole, equal with or without the entries both
+// hold; two maps left empty are a leaf, equal as the maps were. Keyed lists are matched by
+// their keys: pruned only when both hold, index by index, the same key fields with the same
+// values, which are kept, so every item meets the same item (or the same duplicates, in the
+// same order). Managers of another apiVersion would compare converted objects, whose fields a
 // conversion may move: then nothing is left out.
 func (e *engine) withoutSharedFields(live, newObj map[string]any, managed managedfields.Managed) (map[string]any, map[string]any, bool) {
 	if e.types != Builtin || len(live) == 0 || e.wholeObjects {
@@ -490,20 +498,39 @@ func (e *engine) withoutSharedFields(live, newObj map[string]any, managed manage
 			return nil, nil, false
 		}
 	}
+	pt, err := builtinType(newObj)
+	if err != nil {
+		return nil, nil, false
+	}
+	root, ok := pt.Schema.Resolve(pt.TypeRef)
+	if !ok || root.Map == nil {
+		return nil, nil, false
+	}
 	var shared []string
+	pruned := map[string][2]any{}
 	for k, v := range newObj {
 		switch k {
 		case "apiVersion", "kind", "metadata":
 			continue
 		}
-		if lv, ok := live[k]; ok && equalObjects(lv, v) {
+		lv, ok := live[k]
+		if !ok {
+			continue
+		}
+		if equalObjects(lv, v) {
 			shared = append(shared, k)
+			continue
+		}
+		if sf, ok := root.Map.FindField(k); ok {
+			if pl, pn, changed := sharedPruned(pt.Schema, sf.Type, lv, v, nil); changed {
+				pruned[k] = [2]any{pl, pn}
+			}
 		}
 	}
-	if len(shared) == 0 {
+	if len(shared) == 0 && len(pruned) == 0 {
 		return nil, nil, false
 	}
-	without := func(obj map[string]any) map[string]any {
+	without := func(obj map[string]any, side int) map[string]any {
 		out := make(map[string]any, len(obj))
 		for k, v := range obj {
 			out[k] = v
@@ -511,7 +538,108 @@ func (e *engine) withoutSharedFields(live, newObj map[string]any, managed manage
 		for _, k := range shared {
 			delete(out, k)
 		}
+		for k, p := range pruned {
+			out[k] = p[side]
+		}
 		return out
 	}
-	return without(live), without(newObj), true
+	return without(live, 0), without(newObj, 1), true
+}
+
+// sharedPruned returns l and n (values of the type tr at the same path of the live and the new
+// object) without the entries both hold identically, below maps that are not atomic and the
+// items of keyed lists that match index by index (see withoutSharedFields); the keys of keep
+// stay. changed is false when nothing is left out (l and n are then returned as they are).
+// Neither input is changed: what is left out is left out of copies.
+func sharedPruned(sc *smdschema.Schema, tr smdschema.TypeRef, l, n any, keep []string) (any, any, bool) {
+	a, ok := sc.Resolve(tr)
+	if !ok {
+		return l, n, false
+	}
+	switch lv := l.(type) {
+	case map[string]any:
+		nv, ok := n.(map[string]any)
+		if !ok || lv == nil || nv == nil || a.Map == nil || a.Map.ElementRelationship == smdschema.Atomic {
+			return l, n, false
+		}
+		return sharedPrunedMap(sc, a.Map, lv, nv, keep)
+	case []any:
+		nv, ok := n.([]any)
+		if !ok || a.List == nil || a.List.ElementRelationship != smdschema.Associative || len(a.List.Keys) == 0 || len(lv) != len(nv) {
+			return l, n, false
+		}
+		for i := range lv {
+			li, lok := lv[i].(map[string]any)
+			ni, nok := nv[i].(map[string]any)
+			if !lok || !nok || li == nil || ni == nil {
+				return l, n, false
+			}
+			for _, k := range a.List.Keys {
+				lk, lhas := li[k]
+				nk, nhas := ni[k]
+				if lhas != nhas || !equalObjects(lk, nk) {
+					return l, n, false
+				}
+			}
+		}
+		var lo, no []any
+		for i := range lv {
+			pl, pn, changed := sharedPruned(sc, a.List.ElementType, lv[i], nv[i], a.List.Keys)
+			if !changed {
+				continue
+			}
+			if lo == nil {
+				lo, no = append([]any(nil), lv...), append([]any(nil), nv...)
+			}
+			lo[i], no[i] = pl, pn
+		}
+		if lo == nil {
+			return l, n, false
+		}
+		return lo, no, true
+	}
+	return l, n, false
+}
+
+func sharedPrunedMap(sc *smdschema.Schema, t *smdschema.Map, l, n map[string]any, keep []string) (any, any, bool) {
+	var lo, no map[string]any
+	own := func() {
+		if lo == nil {
+			lo, no = shallowCopy(l), shallowCopy(n)
+		}
+	}
+	for k, nk := range n {
+		lk, ok := l[k]
+		if !ok || slices.Contains(keep, k) {
+			continue
+		}
+		if equalObjects(lk, nk) {
+			own()
+			delete(lo, k)
+			delete(no, k)
+			continue
+		}
+		tr := t.ElementType
+		if sf, ok := t.FindField(k); ok {
+			tr = sf.Type
+		} else if (tr == smdschema.TypeRef{}) {
+			continue
+		}
+		if pl, pn, changed := sharedPruned(sc, tr, lk, nk, nil); changed {
+			own()
+			lo[k], no[k] = pl, pn
+		}
+	}
+	if lo == nil {
+		return l, n, false
+	}
+	return lo, no, true
+}
+
+func shallowCopy(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
