@@ -14,8 +14,10 @@ import (
 // controllers that wrote a second later in the recorded cluster write in the same second in the
 // replay), so where the recorded entries' times differ the order is partly a time and not
 // compared: there, both lists (the one at the same place in want and in got: maps by key, lists
-// by index) are sorted by the comparator with equal times, operation, manager, subresource.
-// Every entry is still compared whole, so no difference in content is hidden; where the
+// by index) are sorted by the comparator with equal times, operation, manager, subresource (an
+// entry without a time, at second 0 on both servers, still before the timed ones), unless the
+// replayed list breaks what no time decides (operation, the untimed entries first): then it
+// is compared as it is. Every entry is still compared whole, so no difference in content is hidden; where the
 // recorded times are all one second the order is compared as it is. Neither input is
 // modified; the lists sorted are fresh.
 func ManagedFieldsByKey(want, got any) (any, any) {
@@ -48,6 +50,10 @@ func managedFieldsByKey(want, got any, key string) (any, any) {
 		if key == "managedFields" {
 			if !timesDiffer(w) {
 				return want, got
+			}
+			if !untimedOrder(g) {
+				// What no time decides (operation, an untimed entry first) is compared.
+				return sortedEntries(w), got
 			}
 			return sortedEntries(w), sortedEntries(g)
 		}
@@ -87,20 +93,45 @@ func entrySecond(e any) int64 {
 	return t.Unix()
 }
 
+// untimedOrder: l is ordered by what the comparator decides without the times' values, the
+// operation and, within one, the entries without a time first.
+func untimedOrder(l []any) bool {
+	for i := 1; i < len(l); i++ {
+		if entryLess(l[i], l[i-1], false) {
+			return false
+		}
+	}
+	return true
+}
+
+func field(e any, k string) string {
+	m, _ := e.(map[string]any)
+	s, _ := m[k].(string)
+	return s
+}
+
+// entryLess is kube-apiserver's comparator with every time one value (an absent time is second
+// 0 on both servers: before the timed entries); names compares manager and subresource too.
+func entryLess(a, b any, names bool) bool {
+	if x, y := field(a, "operation"), field(b, "operation"); x != y {
+		return x < y
+	}
+	if x, y := field(a, "time") != "", field(b, "time") != ""; x != y {
+		return y
+	}
+	if !names {
+		return false
+	}
+	for _, k := range []string{"manager", "subresource"} {
+		if x, y := field(a, k), field(b, k); x != y {
+			return x < y
+		}
+	}
+	return false
+}
+
 func sortedEntries(l []any) []any {
 	out := append([]any(nil), l...)
-	field := func(e any, k string) string {
-		m, _ := e.(map[string]any)
-		s, _ := m[k].(string)
-		return s
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		for _, k := range []string{"operation", "manager", "subresource"} {
-			if a, b := field(out[i], k), field(out[j], k); a != b {
-				return a < b
-			}
-		}
-		return false
-	})
+	sort.SliceStable(out, func(i, j int) bool { return entryLess(out[i], out[j], true) })
 	return out
 }

@@ -54,6 +54,18 @@ func TestManagedFieldsByKey(t *testing.T) {
 	reversed := obj(entry("recorder", "Update", "2026-12-03T13:21:46Z", "f:spec"), entry("kube-apiserver", "Update", "2026-12-03T13:21:46Z", "f:status"))
 	w, g = ManagedFieldsByKey(same, reversed)
 	assert.NotEqual(t, "", FirstDiff("", normTimes(w), normTimes(g), 200), "an order not drawn from times is compared")
+
+	// An entry without a time (the /scale entry) comes first on both servers, and stays first.
+	scale := entry("recorder", "Update", "", "f:spec")
+	delete(scale, "time")
+	scale["subresource"] = "scale"
+	recorded := obj(scale, entry("recorder", "Update", "2026-12-03T13:24:19Z", "f:metadata"), entry("kube-controller-manager", "Update", "2026-12-03T13:24:20Z", "f:status"))
+	replayed := obj(scale, entry("kube-controller-manager", "Update", "2026-12-03T13:24:19Z", "f:status"), entry("recorder", "Update", "2026-12-03T13:24:19Z", "f:metadata"))
+	w, g = ManagedFieldsByKey(recorded, replayed)
+	assert.Equal(t, "", FirstDiff("", normTimes(w), normTimes(g), 200))
+	scaleLast := obj(entry("kube-controller-manager", "Update", "2026-12-03T13:24:19Z", "f:status"), entry("recorder", "Update", "2026-12-03T13:24:19Z", "f:metadata"), scale)
+	w, g = ManagedFieldsByKey(recorded, scaleLast)
+	assert.NotEqual(t, "", FirstDiff("", normTimes(w), normTimes(g), 200), "the untimed entry's place is no time's")
 }
 
 // normTimes stands for the replay's time normalisation.
