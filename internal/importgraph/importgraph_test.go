@@ -4,22 +4,26 @@ import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"path"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 const module = "github.com/writepath/writepath"
 
-// floors places every package of ours on its floor of shared/DESIGN.md's "Layers": a package
-// imports only packages of lower floors, never a sibling on its own floor. Floor 0 is the
-// foundation, ordered within itself: field (the error vocabulary everything speaks), then
-// internal/... (label selectors report field errors), status, schema; floor 0.1 may import 0.0,
-// and so on. "internal" covers every
-// package below internal/; "controllers/X" is each controller package (deployment, replicaset,
-// policystatus: kube-controller-manager's loops), a floor-2 sibling of apply, admission,
-// conversion and gc. A package not placed here fails the test until it is placed.
+// floors places every package tree of ours on its floor of shared/DESIGN.md's "Layers": a
+// package imports only packages of lower floors, never a sibling on its own floor. A key is a
+// tree, as DESIGN.md's table names them: "internal" is every package below internal/,
+// "cmd/writepath" covers cmd/writepath/cli, "cluster" covers cluster/storetest, "conversion" its
+// conversion/internal/..., "controllers" each controller package (deployment, replicaset,
+// policystatus: kube-controller-manager's loops, each a floor-2 sibling of apply, admission,
+// conversion and gc). A package takes the floor of its longest key (floorOf); one under no key
+// fails TestEveryPackageHasAFloor until it is placed. Floor 0 is the foundation, ordered within
+// itself: field (the error vocabulary everything speaks), then internal/... (label selectors
+// report field errors), status, schema; floor 0.1 may import 0.0, and so on.
 var floors = map[string]float64{
 	"field":    0.0,
 	"internal": 0.1,
@@ -46,19 +50,30 @@ var floors = map[string]float64{
 	// controllers/internal/... holds what the controllers share: below them, above floor 1.
 	"controllers/internal": 1.5,
 
-	"registry": 3,
-	"cluster":  4,
-	"cmd":      5,
+	"registry":      3,
+	"cluster":       4,
+	"cmd/writepath": 5,
+}
+
+// floorOf returns the floors key of a package (its path below the module) and its floor: the
+// longest key that is the package or one of its parents.
+func floorOf(rel string) (key string, floor float64, ok bool) {
+	for p := rel; p != "."; p = path.Dir(p) {
+		if f, found := floors[p]; found {
+			return p, f, true
+		}
+	}
+	return "", 0, false
 }
 
 // mayImport reports whether package unit from may import unit to (units as unit() names them).
 func mayImport(from, to string) (ok, known bool) {
-	ff, knownFrom := floors[floorKey(from)]
-	ft, knownTo := floors[floorKey(to)]
+	kf, ff, knownFrom := floorOf(from)
+	kt, ft, knownTo := floorOf(to)
 	if !knownFrom || !knownTo {
 		return false, false
 	}
-	if floorKey(from) == "internal" && floorKey(to) == "internal" {
+	if kf == "internal" && kt == "internal" {
 		return true, true // internal/... packages build on each other (leaves aside)
 	}
 	return ft < ff, true
@@ -67,10 +82,8 @@ func mayImport(from, to string) (ok, known bool) {
 // floorKey is the floors key of a unit: "controllers/deployment" sits on the controllers floor,
 // "controllers/internal" and "schema/defaults" on their own.
 func floorKey(u string) string {
-	if _, ok := floors[u]; ok {
-		return u
-	}
-	return strings.SplitN(u, "/", 2)[0]
+	k, _, _ := floorOf(u)
+	return k
 }
 
 // leaves are packages of ours that import none of ours; every package may import them.
@@ -92,26 +105,33 @@ type pkg struct {
 	Imports    []string
 }
 
-// unit names the part of the tree a package belongs to: its top-level directory, or
-// "controllers/X" and "schema/X" for the packages below controllers/X and schema/X (each
-// controller, and each part of schema, is a unit of its own).
-func unit(path string) string {
-	rest := strings.TrimPrefix(path, module+"/")
-	if rest == path {
+// unit names the part of the tree a package belongs to, for the sibling rule: its floors key,
+// or "controllers/X" for the packages below controllers/X (each controller is a unit of its
+// own); "" for a package outside the module or under no key (TestEveryPackageHasAFloor reports
+// those).
+func unit(importPath string) string {
+	rest := strings.TrimPrefix(importPath, module+"/")
+	if rest == importPath {
 		return ""
 	}
-	parts := strings.SplitN(rest, "/", 3)
-	if (parts[0] == "controllers" || parts[0] == "schema") && len(parts) > 1 {
-		return parts[0] + "/" + parts[1]
+	key, _, ok := floorOf(rest)
+	if !ok {
+		return ""
 	}
-	return parts[0]
+	if key == "controllers" {
+		if parts := strings.SplitN(rest, "/", 3); len(parts) > 1 {
+			return parts[0] + "/" + parts[1]
+		}
+	}
+	return key
 }
 
-func TestImportGraph(t *testing.T) {
+// packages lists the module's packages as `go list -json` prints them.
+func packages(t *testing.T) []pkg {
 	out, err := exec.Command("go", "list", "-json", module+"/...").Output()
 	require.NoError(t, err)
 	dec := json.NewDecoder(strings.NewReader(string(out)))
-	seen := 0
+	var all []pkg
 	for {
 		var p pkg
 		if err := dec.Decode(&p); err == io.EOF {
@@ -119,7 +139,27 @@ func TestImportGraph(t *testing.T) {
 		} else {
 			require.NoError(t, err)
 		}
-		seen++
+		all = append(all, p)
+	}
+	require.NotEmpty(t, all)
+	return all
+}
+
+// TestEveryPackageHasAFloor: every package `go list ./...` prints is under a floors key, so a new
+// package fails here until DESIGN.md's table (and floors with it) places it.
+func TestEveryPackageHasAFloor(t *testing.T) {
+	for _, p := range packages(t) {
+		rel := strings.TrimPrefix(p.ImportPath, module+"/")
+		if rel == p.ImportPath {
+			continue // the module's root, if it ever has a package, is no tree of the table
+		}
+		_, _, ok := floorOf(rel)
+		assert.True(t, ok, "%s has no floor: place its tree in floors as shared/DESIGN.md's table does", p.ImportPath)
+	}
+}
+
+func TestImportGraph(t *testing.T) {
+	for _, p := range packages(t) {
 		from := unit(p.ImportPath)
 		if from == "" {
 			continue
@@ -151,7 +191,6 @@ func TestImportGraph(t *testing.T) {
 			}
 		}
 	}
-	require.Positive(t, seen)
 }
 
 func contains(list []string, s string) bool {
@@ -188,7 +227,7 @@ func TestFloors(t *testing.T) {
 		{"controllers/policystatus", "admission", false}, {"admission", "controllers/policystatus", false},
 		{"controllers/policystatus", "cel", true}, {"cel", "controllers/policystatus", false},
 		{"registry", "apply", true}, {"registry", "controllers/replicaset", true}, {"apply", "registry", false},
-		{"cluster", "registry", true}, {"registry", "cluster", false}, {"cmd", "cluster", true}, {"cluster", "cmd", false},
+		{"cluster", "registry", true}, {"registry", "cluster", false}, {"cmd/writepath", "cluster", true}, {"cluster", "cmd/writepath", false},
 	} {
 		ok, known := mayImport(tt.from, tt.to)
 		require.True(t, known, "%s -> %s", tt.from, tt.to)
@@ -196,4 +235,29 @@ func TestFloors(t *testing.T) {
 	}
 	_, known := mayImport("nowhere", "schema")
 	require.False(t, known)
+}
+
+// Every tree `go list ./...` prints takes its floor from DESIGN.md's table, the deeper packages
+// from their tree's row; a package outside every row has none.
+func TestFloorOf(t *testing.T) {
+	for rel, want := range map[string]float64{
+		"schema": 0.3, "schema/defaults": 0.4, "schema/gotypes": 0.35, "schema/validation": 0.4,
+		"cluster/storetest": 4, "cmd/writepath": 5, "cmd/writepath/cli": 5,
+		"controllers/deployment": 2, "controllers/policystatus": 2, "controllers/internal/object": 1.5,
+		"internal/codec/protobuf": 0.1, "internal/replaydiff": 0.1, "internal/importgraph": 0.1,
+		"conversion/internal/wire/v1": 2, "patch/internal/jsonpatch": 1, "registry": 3,
+	} {
+		_, got, ok := floorOf(rel)
+		require.True(t, ok, rel)
+		assert.Equal(t, want, got, rel)
+	}
+	for _, rel := range []string{"nowhere", "cmd/other", "schemas", "storage/etcd"} {
+		_, _, ok := floorOf(rel)
+		assert.False(t, ok, "%s has no row in DESIGN.md's table", rel)
+	}
+	assert.Equal(t, "controllers/deployment", unit(module+"/controllers/deployment"))
+	assert.Equal(t, "controllers/internal", unit(module+"/controllers/internal/object"))
+	assert.Equal(t, "cmd/writepath", unit(module+"/cmd/writepath/cli"))
+	assert.Equal(t, "schema/defaults", unit(module+"/schema/defaults"))
+	assert.Equal(t, "", unit(module+"/nowhere"))
 }
