@@ -1,45 +1,40 @@
-// Package schema knows the shape of Kubernetes objects the way kube-apiserver 1.37 does: the
-// built-in kinds (a generated, embedded catalogue) and custom resources (read from their
-// CustomResourceDefinitions), with what the write path derives from a shape — list and map
-// semantics for apply, strategic-merge-patch metadata, unknown fields, defaults, validation.
+// Package schema is what kube-apiserver 1.37 knows of a kind before it writes an object of it:
+// the kind's row of the resource table, its REST strategy, and its shape — a structural schema —
+// with what the write path derives from a shape: list and map semantics for apply,
+// strategic-merge-patch metadata, unknown fields, pruning, defaulting and validation. A built-in
+// kind has all three from the embedded catalogue; a custom resource from its
+// CustomResourceDefinition. Each of these facts is stated here once, and every other package
+// reads it from here.
 //
-// The built-in catalogue is generated from k8s.io/api, client-go's apply-configuration schemas,
-// apiextensions-apiserver and kube-aggregator v0.37.2 by internal/gen and embedded: Builtin and
-// BuiltinForResource give a Kind (resource, scope, subresources with their scale paths,
-// discovery facts) whose SMDType is the structured-merge-diff type the apiserver's field manager
-// uses, whose PatchMeta holds the strategic-merge-patch strategies and merge keys of k8s.io/api's
-// struct tags (which differ from the server-side-apply keys in places), and whose Explain shows
-// both for a field path. The catalogue is parsed once, on first use. It is the one resource
-// table: group, versions, kind, plural, singular, short names, scope, subresources and verbs of
-// every built-in kind come from it, and GuessResource is the one plural rule for kinds it does not
-// know (meta.UnsafeGuessKindToResource's).
+//   - The resource table: Builtin and BuiltinForResource give a Kind (group, versions, kind,
+//     plural, singular, short names, scope, subresources with their scale paths, verbs,
+//     discovery facts); GuessResource is the one plural rule for kinds nobody declared
+//     (meta.UnsafeGuessKindToResource's). A Kind's SMDType is the structured-merge-diff type of
+//     the apiserver's field manager, its PatchMeta the strategic-merge-patch strategies and merge
+//     keys of k8s.io/api's struct tags (which differ from the server-side-apply keys in places),
+//     and Explain shows both for a field path.
+//   - Strategies: Strategy is what a kind's REST strategy and storage decide on a write, by group
+//     and kind (BuiltinStrategy, Kind.Strategy; CustomResourceStrategy for custom resources):
+//     unconditional updates, the generation rule (GenerationRule; package versions applies it),
+//     the subresources that go through a strategy or around it, graceful deletion, the default
+//     garbage-collection policy (package gc applies it), whether a DELETE answers with the
+//     object, the storage prefix, and the reset fields per subresource (package apply hands them
+//     to the field manager). Every stored resource of the catalogue has one.
+//   - Shapes: a Structural is a structural schema (KEP 1002): the type of every node, with
+//     x-kubernetes-list-type, list-map-keys, map-type, preserve-unknown-fields, int-or-string,
+//     embedded-resource, nullable, defaults and the x-kubernetes-validations rules kept for
+//     CEL. FromCRD reads a CustomResourceDefinition (apiextensions.k8s.io/v1) into a CRD with one
+//     Version per spec.versions entry, holding the schema as written (Props), its Structural and
+//     the compiled OpenAPI Validator; Version.Process takes an object of it through what the
+//     apiserver does on decode and write: metadata coercion through ObjectMeta, pruning,
+//     defaulting, validation with ratcheting, list-set and list-map uniqueness, metadata
+//     validation.
 //
-// Strategy is the rest of what a kind's REST strategy and storage decide on a write, by group and
-// kind (BuiltinStrategy, Kind.Strategy; CustomResourceStrategy for apiextensions-apiserver's):
-// unconditional updates, the generation rule (GenerationRule; package versions applies it), the
-// subresources that go through a strategy or around it, graceful deletion, the default
-// garbage-collection policy (package gc applies it), whether a DELETE answers with the object,
-// the storage prefix, and the reset fields per subresource (package apply hands them to the field
-// manager). It is hand-written from k8s.io/kubernetes/pkg/registry v1.37.2; every stored resource
-// of the catalogue has one (TestBuiltinStrategyCoversCatalogue).
-//
-// Built-in defaulting (the Go types' decoding, SetDefaults_*, the internal round trip,
-// encoding) is package schema/defaults, and the Go types of the built-in kinds as reflect and
-// encoding/json see them (the JSON decoder's type errors, the serializer's field order) package
-// schema/gotypes, both above this one.
-//
-// A CustomResourceDefinition (apiextensions.k8s.io/v1) is read by FromCRD into a CRD with one
-// Version per spec.versions entry. A Version holds the schema as written (Props), its structural
-// schema (Structural, KEP 1002: the shape, with x-kubernetes-list-type, list-map-keys,
-// map-type, preserve-unknown-fields, int-or-string, embedded-resource, nullable, defaults and
-// the x-kubernetes-validations rules kept for CEL) and the compiled OpenAPI Validator. The
-// functions follow k8s.io/apiextensions-apiserver v0.37.2 step by step — structural-schema
-// construction and rules, pruning, metadata coercion, defaulting, the kube-openapi schema
-// validator with Kubernetes formats and validation ratcheting, list-set and list-map
-// uniqueness, metadata validation — and agree with it on the differential suite in
-// conformance/schemacrd (generated schemas and objects, the Gateway API CRDs and objects
-// apiextensions ships for its ratcheting tests, and whole writes through the custom resource
-// strategy, the structured-merge-diff types of the CRD OpenAPI builder and schemaconv).
+// Built-in defaulting (the Go types' decoding, SetDefaults_*, the internal round trip, encoding)
+// is package schema/defaults, the built-in kinds' strategy validation package
+// schema/validation, and the Go types of the built-in kinds as reflect and encoding/json see
+// them (the JSON decoder's type errors, the serializer's field order) package schema/gotypes:
+// all three above this one, reading its table.
 //
 // # Usage
 //
@@ -74,28 +69,45 @@
 //
 // # Invariants
 //
-// Functions never modify their inputs and return fresh values. CRD, Version, Structural, Props
-// and Validator are read-only after construction and safe for concurrent use. Nothing reads the
-// clock or the network. Patterns use Go's regexp (RE2, linear time), as the apiserver does.
+// Functions never modify their inputs and return fresh values. Kind, Strategy, CRD, Version,
+// Structural, Props and Validator are read-only after construction and safe for concurrent use.
+// The catalogue is parsed once, on first use; there is no other package state. Nothing reads
+// the clock or the network. Patterns use Go's regexp (RE2, linear time), as the apiserver does.
 // Schemas are followed to any depth a decoded CRD can have (the decoder stops at 10000 nested
 // values, as the apiserver's does); schemas built in code nested deeper are refused.
 //
-// Not implemented here: CEL (x-kubernetes-validations rules, their static checks and cost
-// limits are another package's), the conversion (webhook) checks of CRD validation, CRD
-// updates (ValidateCustomResourceDefinitionUpdate, which lets an unchanged list of more than 8
-// selectable fields stay), and the fields the apiserver generates on create (uid,
-// creationTimestamp, resourceVersion). Where the apiserver dereferences a missing schema while
-// checking a selectable field path (a step below additionalProperties: true, or below a schema
-// that does not convert) and fails with a 500, FromCRD reports the path as not referring to a
-// valid field.
-//
 // # Errors
 //
-// Validation failures are field.ErrorList values with apiextensions' exact messages; where the
-// apiserver iterates Go maps (properties of an object, keys of embedded resources) it reports
-// errors in random order, writepath in sorted key order. FromCRD returns a *status.Error: 400
-// BadRequest for a CRD that does not decode into the API types, 422 Invalid (causes with
-// apiextensions' fields and messages, including the spec.validation paths the apiserver reports
-// when every version has the same schema). Version.Process and Coerce return 400 *status.Error
-// values for what the apiserver rejects while decoding.
+// Validation failures are field.ErrorList values with apiextensions' exact messages. FromCRD
+// returns a *status.Error: 400 BadRequest for a CRD that does not decode into the API types, 422
+// Invalid (causes with apiextensions' fields and messages, including the spec.validation paths
+// the apiserver reports when every version has the same schema). Version.Process and Coerce
+// return 400 *status.Error values for what the apiserver rejects while decoding. Builtin and
+// BuiltinForResource return a *NotFoundError (404 NotFound) for a kind or resource the catalogue
+// does not hold; BuiltinStrategy and Kind.Strategy say ok false where a kind has no strategy.
+//
+// # Fidelity notes
+//
+// The catalogue is generated by internal/gen from k8s.io/api, client-go's apply-configuration
+// schemas, apiextensions-apiserver and kube-aggregator v0.37.2 and embedded. The strategies are
+// hand-written from k8s.io/kubernetes/pkg/registry v1.37.2 (TestBuiltinStrategyCoversCatalogue).
+// The CRD functions follow k8s.io/apiextensions-apiserver v0.37.2 step by step —
+// structural-schema construction and rules, pruning, metadata coercion, defaulting, the
+// kube-openapi schema validator with Kubernetes formats and validation ratcheting — and agree
+// with it on the differential suite in conformance/schemacrd (generated schemas and objects, the
+// Gateway API CRDs and objects apiextensions ships for its ratcheting tests, and whole writes
+// through the custom resource strategy, the structured-merge-diff types of the CRD OpenAPI
+// builder and schemaconv).
+//
+// Where the apiserver iterates Go maps (properties of an object, keys of embedded resources) it
+// reports errors in random order, writepath in sorted key order. Where it dereferences a missing
+// schema while checking a selectable field path (a step below additionalProperties: true, or
+// below a schema that does not convert) and fails with a 500, FromCRD reports the path as not
+// referring to a valid field.
+//
+// Not here: CEL (x-kubernetes-validations rules, their static checks and cost limits are package
+// cel's), the conversion (webhook) checks of CRD validation, CRD updates
+// (ValidateCustomResourceDefinitionUpdate, which lets an unchanged list of more than 8 selectable
+// fields stay), and the fields the apiserver generates on create (uid, creationTimestamp,
+// resourceVersion).
 package schema
