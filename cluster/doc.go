@@ -16,8 +16,59 @@
 // shares the store (storage/etcd): a write that lost the race is answered again over the new
 // state, as the apiserver's GuaranteedUpdate retries. The resourceVersion a client gets is the
 // revision the store gave the write (registry.Stored replaces the placeholder Handle was given;
-// on one server they are equal). Then, for a
-// write that can give them work (a deletion, a Terminating object, ownerReferences), the garbage
+// on one server they are equal).
+//
+// After a write the controllers kube-controller-manager would run on it (the garbage collector,
+// the namespace controller, storage protection, Deployment and ReplicaSet, service accounts) and
+// a stand-in kubelet run to their fixpoint, each of their writes a request through registry, so
+// the state a client reads next is the one a real control plane settles in (Controllers,
+// below). The REST http.Handler serves that state as kube-apiserver serves it: discovery,
+// OpenAPI, CRUD, patch, apply, subresources, list and watch, tables and protobuf.
+//
+// # Usage
+//
+//	c, err := cluster.New(cluster.Options{Clock: cluster.NewFakeClock(t0)})
+//	resp, err := c.Do(ctx, registry.Request{Method: "POST", Path: "/api/v1/namespaces", Body: ns})
+//	srv := cluster.StartTLS(c) // https://127.0.0.1:PORT
+//	defer srv.Close()
+//	os.WriteFile("kubeconfig", srv.Kubeconfig(), 0o600) // kubectl --kubeconfig kubeconfig get ns
+//
+// The store on its own:
+//
+//	s := cluster.NewMemoryStore(cluster.MemoryOptions{})
+//	rev, err := s.Write(ctx, cluster.Write{Key: key, Value: obj}) // create: ModRevision 0
+//	got, err := s.Get(ctx, key)                                    // got.Value's resourceVersion is rev
+//	_, err = s.Write(ctx, cluster.Write{Key: key, Value: changed, ModRevision: got.ModRevision})
+//	w, err := s.Watch(ctx, cluster.Prefix{Resource: "configmaps"}, rev) // events after rev
+//	for ev := range w.Events() { ... }
+//
+// # Invariants
+//
+//   - A Store copies what it is given and returns fresh copies from Get and List; a watch
+//     event's Value is shared by every watcher and is read-only.
+//   - Every Store method is safe for concurrent use; writes are serialised, so revisions are
+//     strictly increasing and every successful write has its own revision.
+//   - Writers never wait on watchers: a watcher that falls more than its buffer behind is closed
+//     with ErrWatcherTooSlow.
+//   - A Cluster is safe for concurrent use; requests that write are serialised.
+//   - Time is Options.Clock's: every timestamp a write records, the controllers' clock, Event
+//     expiry and the leader election's Lease; uids and generated names come from Options.Seed.
+//     With a FakeClock and a fixed seed the same requests get the same answers. Real timers only
+//     pace what waits: a watch's timeoutSeconds and bookmarks, the leader election's rounds.
+//   - Costs: a write is amortised O(log k) for a key with k kept versions; a list is linear in the
+//     keys of its resource (n log n after n creates since the last list); memory is the objects
+//     plus at most 2×History superseded versions and events.
+//
+// # Errors
+//
+// *NotFoundError (a missing key), *ConflictError (a failed compare-and-swap; Exists for a create
+// of an existing key), *TooOldError (a revision no longer kept), *FutureRevisionError (a revision
+// not reached yet), ErrWatcherTooSlow (Watcher.Err of a closed slow watcher). The HTTP layer turns
+// them into the apiserver's Status responses.
+//
+// # Controllers
+//
+// For a write that can give them work (a deletion, a Terminating object, ownerReferences), the garbage
 // collector and the namespace controller run to their fixpoint (gc.Run over a snapshot) and their
 // writes are stored in order, so a foreground deletion or a namespace deletion has finished when
 // the DELETE returns. The storage protection controllers (pvc-protection, pv-protection,
@@ -77,6 +128,8 @@
 // every controller to its fixpoint on demand (after FakeClock.Step, for minReadySeconds and
 // progress deadlines).
 //
+// # The REST handler
+//
 // The REST handler serves /version, /healthz, /livez, /readyz, legacy discovery (/api, /apis,
 // /api/v1, /apis/GROUP[/VERSION]) from the catalogue and the stored CRDs, every resource request
 // through registry, and watch as the apiserver's JSON event stream (ADDED, MODIFIED, DELETED,
@@ -87,6 +140,8 @@
 // clients use (protobuf.go): request bodies by Content-Type, responses (objects, lists, Status)
 // and watch frames by Accept; custom resources answer 415 and 406 as the apiserver does.
 //
+// # Lists and watches
+//
 // Lists and watches follow kube-apiserver 1.37's watch cache: labelSelector and fieldSelector
 // (each kind's field labels, schema.ConvertFieldLabel), resourceVersion "" / "0" / N with
 // resourceVersionMatch NotOlderThan or Exact (410 Expired past the kept history, 504 for a
@@ -94,6 +149,8 @@
 // continue with the apiserver's continue tokens (registry.Pager, implemented over the Store); a
 // selected watch turns an object that comes to match into ADDED and one that stops matching into
 // DELETED; allowWatchBookmarks sends a BOOKMARK every minute; timeoutSeconds ends the stream.
+//
+// # Discovery and OpenAPI
 //
 // Discovery and OpenAPI are kube-apiserver 1.37's, compared with recordings of the real server
 // (testdata/cluster/openapi): aggregated discovery (apidiscovery.k8s.io/v2, JSON or protobuf, by
@@ -109,6 +166,8 @@
 // a CRD's operations write their parameters in place where the apiserver refers to shared ones
 // (#/parameters/...), which reads the same; the legacy documents are JSON or YAML (the apiserver
 // also writes protobuf; asked for it, they answer JSON) and list no storageVersionHash.
+//
+// # Output transformations
 //
 // Output transformations are the apiserver's (table.go, negotiate.go), compared with recordings
 // of the real server (testdata/cluster/table, TestTableRecorded). Accept is negotiated as
@@ -141,43 +200,8 @@
 // writes struct order; printers of alpha kinds not served by default fall back to the default
 // table.
 //
+// # Not served
+//
 // Not served yet (issue 17): watch events in a custom resource's requested version when it differs from the stored one,
 // admission plugins beyond registry's, RBAC (every authenticated user may do everything).
-//
-// # Usage
-//
-//	c, err := cluster.New(cluster.Options{Clock: cluster.NewFakeClock(t0)})
-//	resp, err := c.Do(ctx, registry.Request{Method: "POST", Path: "/api/v1/namespaces", Body: ns})
-//	srv := cluster.StartTLS(c) // https://127.0.0.1:PORT
-//	defer srv.Close()
-//	os.WriteFile("kubeconfig", srv.Kubeconfig(), 0o600) // kubectl --kubeconfig kubeconfig get ns
-//
-// The store on its own:
-//
-//	s := cluster.NewMemoryStore(cluster.MemoryOptions{})
-//	rev, err := s.Write(ctx, cluster.Write{Key: key, Value: obj}) // create: ModRevision 0
-//	got, err := s.Get(ctx, key)                                    // got.Value's resourceVersion is rev
-//	_, err = s.Write(ctx, cluster.Write{Key: key, Value: changed, ModRevision: got.ModRevision})
-//	w, err := s.Watch(ctx, cluster.Prefix{Resource: "configmaps"}, rev) // events after rev
-//	for ev := range w.Events() { ... }
-//
-// # Invariants
-//
-//   - A Store copies what it is given and returns fresh copies from Get and List; a watch
-//     event's Value is shared by every watcher and is read-only.
-//   - Every Store method is safe for concurrent use; writes are serialised, so revisions are
-//     strictly increasing and every successful write has its own revision.
-//   - Writers never wait on watchers: a watcher that falls more than its buffer behind is closed
-//     with ErrWatcherTooSlow.
-//   - A Cluster is safe for concurrent use; requests that write are serialised.
-//   - Costs: a write is amortised O(log k) for a key with k kept versions; a list is linear in the
-//     keys of its resource (n log n after n creates since the last list); memory is the objects
-//     plus at most 2×History superseded versions and events.
-//
-// # Errors
-//
-// *NotFoundError (a missing key), *ConflictError (a failed compare-and-swap; Exists for a create
-// of an existing key), *TooOldError (a revision no longer kept), *FutureRevisionError (a revision
-// not reached yet), ErrWatcherTooSlow (Watcher.Err of a closed slow watcher). The HTTP layer turns
-// them into the apiserver's Status responses.
 package cluster
