@@ -1,13 +1,3 @@
-// Package replaydiff names the first difference between a recorded answer and a replayed one,
-// for the tests that replay what kube-apiserver answered (cmd/writepath/cli's TestRecordedReplay,
-// cluster's TestScenarioReplay) and keep the differences in a golden file.
-//
-// The model is two decoded JSON values: want (recorded) and got (replayed). FirstDiff walks them
-// together, maps by sorted key and lists by index, and names the first place they differ as
-// "PATH: GOT, want WANT", "PATH.KEY: unexpected GOT" or "PATH.KEY: missing, want WANT", with
-// the values as JSON cut to a width (WRITEPATH_REPLAY_FULL set in the environment prints them
-// whole). Neither input is modified; "" means equal. ManagedFieldsByKey, applied before, takes
-// out of the comparison the managedFields order that came from recorded times.
 package replaydiff
 
 import (

@@ -8,11 +8,45 @@
 // live here, each shared validator (quantities, resource requirements, containers, probes,
 // volumes, affinity, tolerations, topology spread, ...) once.
 //
-// Which kinds are modelled: the dispatch table in kinds.go lists every kind with its own rules;
-// a kind not in it returns no errors and no warnings (not modelled yet). Feature gates are at
-// their 1.37 defaults.
+// PrepareForCreate and PrepareForUpdate are a strategy's own effects on the object beyond what
+// the registry does for every kind (resets, generation, system fields): fields dropped or
+// derived. The registry applies them after the generation and before Validate; kinds without
+// modelled effects get the object back unchanged. A kind's errors are what its strategy's Validate or
+// ValidateUpdate and the declarative validation return; the generic ObjectMeta check
+// rest.ValidateCreate/ValidateUpdate add around them (path-segment names) is the registry's.
+// Errors that print alike are listed once, as the declarative validation's merge does.
 //
-// Also modelled, each with its differential row in conformance/defaults/validation: ConfigMap,
+// Which kinds are modelled: the dispatch table in kinds.go lists every kind with its own rules
+// (they are listed below, under Kinds modelled); a kind not in it returns no errors and no
+// warnings (not modelled yet). Feature gates are at their 1.37 defaults.
+//
+// # Usage
+//
+//	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
+//	obj, err := defaults.Builtin(gvk, body, defaults.Options{Now: now}) // the typed round trip and defaults
+//	if err != nil { ... }
+//	if errs := validation.Validate(gvk, obj, validation.Options{}); len(errs) > 0 {
+//		return status.Invalid(status.GroupKind{Kind: gvk.Kind}, name, errs)
+//	}
+//	warnings := validation.Warnings(gvk, obj, nil, validation.Options{})
+//
+// # Invariants
+//
+// Every function is pure: it reads its arguments, never mutates them, keeps no reference to
+// them and returns fresh values. There is no package state; everything is safe for concurrent
+// use. An object of any shape (even one the typed round trip would refuse) yields errors, never
+// a panic.
+//
+// # Errors
+//
+// Validation errors are field.ErrorList values in the apiserver's order, with its types, paths,
+// bad values and words; the registry wraps them in a 422 Invalid status. Where the apiserver's
+// order depends on Go map iteration (resource names, node selector keys), the list is in
+// sorted key order.
+//
+// # Kinds modelled
+//
+// Each with its differential row in conformance/defaults/validation: ConfigMap,
 // Secret (types, immutable, the TLS key-pair warning), ServiceAccount (the
 // enforce-mountable-secrets warning), Namespace (create, update, /status, /finalize), Service
 // (create, update, /status and its warnings), Role, ClusterRole, RoleBinding, ClusterRoleBinding
@@ -41,14 +75,6 @@
 // update, /status, the warnings, the scheduler annotations decoded as the apiserver decodes them,
 // and the fields its PrepareForCreate/PrepareForUpdate drop).
 //
-// PrepareForCreate and PrepareForUpdate are a strategy's own effects on the object beyond what
-// the registry does for every kind (resets, generation, system fields): fields dropped or
-// derived. The registry applies them after the generation and before Validate; kinds without
-// modelled effects get the object back unchanged. A kind's errors are what its strategy's Validate or
-// ValidateUpdate and the declarative validation return; the generic ObjectMeta check
-// rest.ValidateCreate/ValidateUpdate add around them (path-segment names) is the registry's.
-// Errors that print alike are listed once, as the declarative validation's merge does.
-//
 // ValidatingAdmissionPolicyBinding and MutatingAdmissionPolicyBinding (their paramRef
 // authorization, which asks the authorizer, is not modelled) are modelled too.
 //
@@ -65,28 +91,4 @@
 // PodTemplateWarnings. What of ValidatePodSpec is not modelled is listed on ValidatePodSpec.
 // PodSubresourceChecks is the /resize and /ephemeralcontainers checks without the whole pod's
 // validation, for callers that run nothing else.
-//
-// # Usage
-//
-//	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
-//	obj, err := defaults.Builtin(gvk, body, defaults.Options{Now: now}) // the typed round trip and defaults
-//	if err != nil { ... }
-//	if errs := validation.Validate(gvk, obj, validation.Options{}); len(errs) > 0 {
-//		return status.Invalid(status.GroupKind{Kind: gvk.Kind}, name, errs)
-//	}
-//	warnings := validation.Warnings(gvk, obj, nil, validation.Options{})
-//
-// # Invariants
-//
-// Every function is pure: it reads its arguments, never mutates them, keeps no reference to
-// them and returns fresh values. There is no package state; everything is safe for concurrent
-// use. An object of any shape (even one the typed round trip would refuse) yields errors, never
-// a panic.
-//
-// # Errors
-//
-// Validation errors are field.ErrorList values in the apiserver's order, with its types, paths,
-// bad values and words; the registry wraps them in a 422 Invalid status. Where the apiserver's
-// order depends on Go map iteration (resource names, node selector keys), the list is in
-// sorted key order.
 package validation

@@ -1,15 +1,20 @@
 // Package cli is the writepath command. It answers, from files and without a cluster, what
-// kube-apiserver 1.37 does with a write: the metadata.generation it stores, the
-// conflict it returns, how it orders resourceVersions. Each verb is a thin layer
-// over one library package (versions for rv and generation); the answers are the
-// library's.
+// kube-apiserver 1.37 (and kube-controller-manager after it) does with a write: the object it
+// stores, the conflict or refusal it returns, the metadata.generation, who owns which fields,
+// what a deletion leaves behind. A verb that answers as the server does (apply --server-side,
+// patch, delete, admit, validate, request, ...) sends one request through registry.Handle over a
+// world built from its files (world.go); serve runs a cluster; the others (rv, generation,
+// owners, schema, diff, convert, why-stuck, rollout) print what one library package computes.
+// The answers are the library's; this package only reads files, spells flags as kubectl does and
+// prints.
 //
 // # Usage
 //
 //	writepath generation -f testdata/examples/deployment.yaml -f testdata/examples/deployment-scaled.yaml
+//	writepath apply --server-side -f deployment.yaml --live stored.yaml --field-manager me
+//	writepath request --state state.yaml --data-file cm.json POST /api/v1/namespaces/demo/configmaps
 //	writepath rv compare 99 100
-//	writepath rv check -f stored.yaml -f new.yaml
-//	writepath version -o json
+//	writepath serve   # an in-memory API server and its kubeconfig
 //
 // Conventions follow kubectl 1.37's: flags are pflag's (values attached or not: -ndemo,
 // -oyaml, --filename=x; flags after positional arguments; the words of its errors, such as
@@ -37,9 +42,10 @@
 //
 // # Invariants
 //
-// The command reads only the files it is given and stdin, writes only stdout and
-// stderr, and is deterministic. Verbs are listed in one static table (verbs in
-// main.go); each lives in its own file.
+// Every verb but serve reads only the files it is given and stdin, writes only stdout and
+// stderr, and is deterministic once --now fixes the time where a verb records one (the default
+// is the current time); serve listens on the network and writes its kubeconfig. Verbs are
+// listed in one static table (verbs in command.go); each lives in its own file.
 //
 // # Errors
 //

@@ -26,6 +26,12 @@
 //     levels is an error rather than a deep stack.
 //   - Deterministic: the same object gives the same bytes.
 //
+// # Errors
+//
+// A kind without a protobuf encoding, a value of the wrong JSON type for its field, an integer
+// beyond int32 for an int32 field, malformed protobuf (truncated, wrong wire type), an invalid
+// quantity, or data without the "k8s\x00" prefix are errors, never panics.
+//
 // # Fidelity
 //
 // conformance/protobuf compares both directions with the reference serializer over random
@@ -33,10 +39,4 @@
 // encoding follows what writepath keeps: RawExtension, FieldsV1 and apiextensions JSON values are
 // written as compact JSON with sorted keys (the apiserver keeps the bytes the client sent), and
 // integral floats decode as int64, as after a JSON round trip.
-//
-// # Errors
-//
-// A kind without a protobuf encoding, a value of the wrong JSON type for its field, an integer
-// beyond int32 for an int32 field, malformed protobuf (truncated, wrong wire type), an invalid
-// quantity, or data without the "k8s\x00" prefix are errors, never panics.
 package protobuf

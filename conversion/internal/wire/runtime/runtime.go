@@ -1,5 +1,3 @@
-// Package runtime mirrors k8s.io/apimachinery's runtime.RawExtension decoding (see package
-// wire).
 package runtime
 
 import "bytes"

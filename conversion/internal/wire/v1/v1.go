@@ -1,5 +1,3 @@
-// Package v1 mirrors the apiextensions.k8s.io/v1 ConversionReview and the meta/v1 types it
-// embeds (see package wire).
 package v1
 
 import (

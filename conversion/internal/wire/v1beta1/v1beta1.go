@@ -1,4 +1,3 @@
-// Package v1beta1 mirrors the apiextensions.k8s.io/v1beta1 ConversionReview (see package wire).
 package v1beta1
 
 import (
