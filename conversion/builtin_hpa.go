@@ -146,7 +146,7 @@ func decodeHPA(obj map[string]any, v any) error {
 // decoding errors.
 var hpaTypeNames = strings.NewReplacer("conversion.hpa1", "v1.", "conversion.hpa2", "v2.", "conversion.hpaMeta", "v1.",
 	"conversion.hpaCore", "v1.", "conversion.hpaObjectMeta", "v1.ObjectMeta", "conversion.hpaQuantity", "resource.Quantity",
-	"conversion.hpaTime", "v1.Time", "hpaObjectMeta", "ObjectMeta", "hpa1", "", "hpa2", "", "hpaMeta", "")
+	"codec.Time", "v1.Time", "hpaObjectMeta", "ObjectMeta", "hpa1", "", "hpa2", "", "hpaMeta", "")
 
 // dropHPAAnnotations is DropRoundTripHorizontalPodAutoscalerAnnotations: a
 // copy of ann without the round-trip annotations (ann itself when it has

@@ -1,5 +1,7 @@
 package conversion
 
+import "github.com/writepath/writepath/internal/codec"
+
 // The Go types of k8s.io/api v0.37.2's autoscaling/v1 and autoscaling/v2
 // HorizontalPodAutoscaler and of the internal types' JSON that the v1
 // conversion writes into annotations, mirrored field for field, in the same
@@ -54,11 +56,11 @@ type hpa1HorizontalPodAutoscalerSpec struct {
 }
 
 type hpa1HorizontalPodAutoscalerStatus struct {
-	ObservedGeneration              *int64   `json:"observedGeneration,omitempty"`
-	LastScaleTime                   *hpaTime `json:"lastScaleTime,omitempty"`
-	CurrentReplicas                 int32    `json:"currentReplicas"`
-	DesiredReplicas                 int32    `json:"desiredReplicas"`
-	CurrentCPUUtilizationPercentage *int32   `json:"currentCPUUtilizationPercentage,omitempty"`
+	ObservedGeneration              *int64      `json:"observedGeneration,omitempty"`
+	LastScaleTime                   *codec.Time `json:"lastScaleTime,omitempty"`
+	CurrentReplicas                 int32       `json:"currentReplicas"`
+	DesiredReplicas                 int32       `json:"desiredReplicas"`
+	CurrentCPUUtilizationPercentage *int32      `json:"currentCPUUtilizationPercentage,omitempty"`
 }
 
 type hpa1MetricSourceType string
@@ -120,7 +122,7 @@ type hpa1HorizontalPodAutoscalerConditionType string
 type hpa1HorizontalPodAutoscalerCondition struct {
 	Type               hpa1HorizontalPodAutoscalerConditionType `json:"type"`
 	Status             hpaCoreConditionStatus                   `json:"status"`
-	LastTransitionTime hpaTime                                  `json:"lastTransitionTime,omitempty"`
+	LastTransitionTime codec.Time                               `json:"lastTransitionTime,omitempty"`
 	Reason             string                                   `json:"reason,omitempty"`
 	Message            string                                   `json:"message,omitempty"`
 	ObservedGeneration *int64                                   `json:"observedGeneration,omitempty"`
@@ -258,7 +260,7 @@ type hpa2MetricTarget struct {
 
 type hpa2HorizontalPodAutoscalerStatus struct {
 	ObservedGeneration *int64                                 `json:"observedGeneration,omitempty"`
-	LastScaleTime      *hpaTime                               `json:"lastScaleTime,omitempty"`
+	LastScaleTime      *codec.Time                            `json:"lastScaleTime,omitempty"`
 	CurrentReplicas    int32                                  `json:"currentReplicas,omitempty"`
 	DesiredReplicas    int32                                  `json:"desiredReplicas"`
 	CurrentMetrics     []hpa2MetricStatus                     `json:"currentMetrics"`
@@ -270,7 +272,7 @@ type hpa2HorizontalPodAutoscalerConditionType string
 type hpa2HorizontalPodAutoscalerCondition struct {
 	Type               hpa2HorizontalPodAutoscalerConditionType `json:"type"`
 	Status             hpaCoreConditionStatus                   `json:"status"`
-	LastTransitionTime hpaTime                                  `json:"lastTransitionTime,omitempty"`
+	LastTransitionTime codec.Time                               `json:"lastTransitionTime,omitempty"`
 	Reason             string                                   `json:"reason,omitempty"`
 	Message            string                                   `json:"message,omitempty"`
 	ObservedGeneration *int64                                   `json:"observedGeneration,omitempty"`

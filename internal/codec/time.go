@@ -5,11 +5,12 @@ import (
 	"time"
 )
 
-// Time is a metav1.Time field of a Go struct as encoding/json decodes it (metav1.Time's
-// UnmarshalJSON): a JSON string in RFC 3339, or null for no time. The decoders that are shaped
-// as the apiserver's types so that their errors read the same (ObjectMeta's timestamps in
-// schema, a Node's taints and preferAvoidPods annotations in schema/validation) use it for their
-// times; their messages name it v1.Time.
+// Time is a metav1.Time field of a Go struct as encoding/json reads and writes it (metav1.Time's
+// UnmarshalJSON and MarshalJSON): a JSON string in RFC 3339, or null for no time. The types
+// shaped as the apiserver's so that their errors and bytes are the same (ObjectMeta's timestamps
+// in schema, a Node's taints and preferAvoidPods annotations in schema/validation, the
+// HorizontalPodAutoscaler versions in conversion) use it for their times; their messages name it
+// v1.Time.
 type Time struct {
 	// Time is the decoded time, in the zone it was written in; zero when Set is false.
 	Time time.Time
@@ -34,4 +35,14 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	}
 	*t = Time{Time: pt, Set: true}
 	return nil
+}
+
+// MarshalJSON is metav1.Time's: null for the zero time, else RFC 3339 in UTC to the second.
+func (t Time) MarshalJSON() ([]byte, error) {
+	if t.Time.IsZero() {
+		return []byte("null"), nil
+	}
+	b := []byte{'"'}
+	b = t.Time.UTC().AppendFormat(b, time.RFC3339)
+	return append(b, '"'), nil
 }

@@ -36,3 +36,18 @@ func TestTime(t *testing.T) {
 		assert.Equal(t, tt.want.Set, v.T.Set, tt.in)
 	}
 }
+
+// TestTimeMarshal: metav1.Time's encoding, the zero time as null, any other in UTC to the second.
+func TestTimeMarshal(t *testing.T) {
+	for _, tt := range []struct {
+		in   codec.Time
+		want string
+	}{
+		{codec.Time{}, `null`},
+		{codec.Time{Time: time.Date(2026, 12, 4, 2, 3, 4, 500, time.FixedZone("", 3600)), Set: true}, `"2026-12-04T01:03:04Z"`},
+	} {
+		b, err := json.Marshal(tt.in)
+		assert.NoError(t, err, tt.want)
+		assert.Equal(t, tt.want, string(b))
+	}
+}
