@@ -3,6 +3,8 @@ package schema
 import (
 	"fmt"
 	"strings"
+
+	"github.com/writepath/writepath/internal/value"
 )
 
 // Correlated pairs a new value with the old value it replaces, through the schema (object fields
@@ -135,7 +137,7 @@ func (c *Correlated) DeepEqual() (res bool) {
 			ch := c.Index(i)
 			if ch == nil {
 				if c.listMap == nil {
-					return jsonDeepEqual(oa, na)
+					return value.EqualNilDistinct(oa, na)
 				}
 				return false
 			}
@@ -156,7 +158,7 @@ func (c *Correlated) DeepEqual() (res bool) {
 		}
 		return true
 	}
-	return jsonDeepEqual(c.old, c.new)
+	return value.EqualNilDistinct(c.old, c.new)
 }
 
 // ListMap finds, among the old items of a list-map, the one with the same key as a new item (the

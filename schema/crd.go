@@ -325,7 +325,7 @@ func (d *decoder) strs(m map[string]any, k, path string) []string {
 // of the decoded schemas; schemas that did not decode compare as written.
 func sameSchema(a, b *Version) bool {
 	if a.Props == nil || b.Props == nil {
-		return a.Props == nil && b.Props == nil && jsonDeepEqual(a.rawSchema, b.rawSchema)
+		return a.Props == nil && b.Props == nil && value.EqualNilDistinct(a.rawSchema, b.rawSchema)
 	}
 	return SemanticEqual(a.Props, b.Props)
 }
@@ -367,8 +367,8 @@ func validateCRD(c *CRD, meta any) field.ErrorList {
 	schemasIdentical, subresourcesIdentical, columnsIdentical, selectableIdentical := true, true, true, true
 	for _, v := range c.Versions {
 		schemasIdentical = schemasIdentical && sameSchema(v, c.Versions[0])
-		subresourcesIdentical = subresourcesIdentical && jsonDeepEqual(v.rawSubresources, c.Versions[0].rawSubresources)
-		columnsIdentical = columnsIdentical && jsonDeepEqual(v.rawColumns, c.Versions[0].rawColumns)
+		subresourcesIdentical = subresourcesIdentical && value.EqualNilDistinct(v.rawSubresources, c.Versions[0].rawSubresources)
+		columnsIdentical = columnsIdentical && value.EqualNilDistinct(v.rawColumns, c.Versions[0].rawColumns)
 		selectableIdentical = selectableIdentical && stringsEqual(v.SelectableFields, c.Versions[0].SelectableFields)
 	}
 	topLevelSchema := len(c.Versions) > 0 && schemasIdentical && c.Versions[0].Props != nil

@@ -140,7 +140,7 @@ func validateDefaultsAt(ctx context.Context, all *field.ErrorList, pth walkPath,
 			}
 		} else {
 			pruned, _ := Prune(s.Default, s, PruneOptions{IsResourceRoot: s.XEmbeddedResource})
-			if !jsonDeepEqual(pruned, s.Default) {
+			if !value.EqualNilDistinct(pruned, s.Default) {
 				*all = append(*all, field.Invalid(dp, s.Default, "must not have unknown fields"))
 			}
 			c := &coercer{}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/value"
 )
 
 // Validator checks custom objects against the OpenAPI schema of a CRD version, with the
@@ -194,50 +195,6 @@ func vInvalidType(path, typeName string, value any) *verr {
 }
 
 func plainErr(msg string) *verr { return &verr{msg: msg} }
-
-// jsonDeepEqual is reflect.DeepEqual over the object model (types must match: 1 != 1.0).
-func jsonDeepEqual(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case int64:
-		y, ok := b.(int64)
-		return ok && x == y
-	case float64:
-		y, ok := b.(float64)
-		return ok && (x == y)
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for i := range x {
-			if !jsonDeepEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) || (x == nil) != (y == nil) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !jsonDeepEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
 
 // ---- the validator ----
 
@@ -688,7 +645,7 @@ func (n *vnode) validateSlice(l []any, path string, corr *Correlated) result {
 	outer:
 		for i := 1; i < len(l); i++ {
 			for j := 0; j < i; j++ {
-				if jsonDeepEqual(l[i], l[j]) {
+				if value.EqualNilDistinct(l[i], l[j]) {
 					res.addErr(&verr{validation: true, code: codeUnique, name: path, msg: fmt.Sprintf("%s in %s shouldn't contain duplicates", path, in)})
 					break outer
 				}
@@ -738,10 +695,10 @@ func enumMatches(data, e any) bool {
 		return false
 	case []any:
 		d, ok := data.([]any)
-		return ok && jsonDeepEqual(d, ev)
+		return ok && value.EqualNilDistinct(d, ev)
 	case map[string]any:
 		d, ok := data.(map[string]any)
-		return ok && jsonDeepEqual(d, ev)
+		return ok && value.EqualNilDistinct(d, ev)
 	}
 	return false
 }

@@ -177,7 +177,7 @@ func prepareForUpdate(obj, old map[string]any) map[string]any {
 		if k == "metadata" {
 			continue
 		}
-		if ov, ok := old[k]; !ok || !jsonDeepEqual(ov, v) {
+		if ov, ok := old[k]; !ok || !value.EqualNilDistinct(ov, v) {
 			changed = true
 		}
 	}
