@@ -169,19 +169,6 @@ func parseProps(v any, at *textPath, depth int) (*Props, error) {
 	}
 	p := &Props{}
 	var err error
-	str := func(k string, dst *string) {
-		if err != nil {
-			return
-		}
-		if x, ok := m[k]; ok && x != nil {
-			s, ok := x.(string)
-			if !ok {
-				err = wrongType(at.String()+"."+k, "string", x)
-				return
-			}
-			*dst = s
-		}
-	}
 	strPtr := func(k string) *string {
 		if err != nil {
 			return nil
@@ -195,6 +182,11 @@ func parseProps(v any, at *textPath, depth int) (*Props, error) {
 			return &s
 		}
 		return nil
+	}
+	str := func(k string, dst *string) {
+		if s := strPtr(k); s != nil {
+			*dst = *s
+		}
 	}
 	boolean := func(k string, dst *bool) {
 		if err != nil {
