@@ -173,9 +173,7 @@ func nodeAffinity(p field.Path, na map[string]any, opts PodOptions) field.ErrorL
 	for i, raw := range listOf(na["preferredDuringSchedulingIgnoredDuringExecution"]) {
 		t := mapOf(raw)
 		ip := p.Child("preferredDuringSchedulingIgnoredDuringExecution").Index(i)
-		if w, _ := integer(t, "weight"); w <= 0 || w > 100 {
-			errs = append(errs, field.Invalid(ip.Child("weight"), w, "must be in the range 1-100"))
-		}
+		errs = append(errs, schedulingWeight(ip, t)...)
 		errs = append(errs, NodeSelectorTerm(ip.Child("preference"), mapOf(t["preference"]), true)...)
 	}
 	return errs

@@ -79,12 +79,19 @@ func podAffinity(p field.Path, pa map[string]any, allowInvalid bool) field.Error
 	for i, raw := range listOf(pa["preferredDuringSchedulingIgnoredDuringExecution"]) {
 		w := mapOf(raw)
 		ip := p.Child("preferredDuringSchedulingIgnoredDuringExecution").Index(i)
-		if n, _ := integer(w, "weight"); n <= 0 || n > 100 {
-			errs = append(errs, field.Invalid(ip.Child("weight"), n, "must be in the range 1-100"))
-		}
+		errs = append(errs, schedulingWeight(ip, w)...)
 		errs = append(errs, podAffinityTerm(ip.Child("podAffinityTerm"), mapOf(w["podAffinityTerm"]), allowInvalid)...)
 	}
 	return errs
+}
+
+// schedulingWeight is the weight of a preferred node scheduling term and of a weighted pod
+// affinity term (validatePreferredSchedulingTerms, validateWeightedPodAffinityTerms): 1 to 100.
+func schedulingWeight(p field.Path, term map[string]any) field.ErrorList {
+	if w, _ := integer(term, "weight"); w <= 0 || w > 100 {
+		return field.ErrorList{field.Invalid(p.Child("weight"), w, "must be in the range 1-100")}
+	}
+	return nil
 }
 
 // podAffinityTerm is validatePodAffinityTerm.
