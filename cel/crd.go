@@ -326,7 +326,7 @@ func (c *crdChecker) checkRuleSyntax(s *schema.Structural, xv []any, vp field.Pa
 			c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
 		}
 		if len(r.FieldPath) > 0 {
-			if _, _, err := ValidFieldPath(r.FieldPath, s, true); err != nil {
+			if _, _, err := schema.ValidFieldPath(r.FieldPath, s, true); err != nil {
 				c.schemaErrors = append(c.schemaErrors, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be a valid path"))
 			}
 		}

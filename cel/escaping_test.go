@@ -80,7 +80,7 @@ func TestValidFieldPath(t *testing.T) {
 		{".spec['a\\q']", "", "invalid string literal: invalid escape char \\q"},
 		{".spec.list.x", "", "does not refer to a valid field"},
 	} {
-		p, _, err := cel.ValidFieldPath(c.path, s, true)
+		p, _, err := schema.ValidFieldPath(c.path, s, true)
 		if c.err != "" {
 			assert.EqualError(t, err, c.err, c.path)
 			continue
@@ -88,6 +88,6 @@ func TestValidFieldPath(t *testing.T) {
 		assert.NoError(t, err, c.path)
 		assert.Equal(t, c.want, p.String(), c.path)
 	}
-	_, _, err := cel.ValidFieldPath(".spec['a.b']", s, false)
+	_, _, err := schema.ValidFieldPath(".spec['a.b']", s, false)
 	assert.EqualError(t, err, "array notation is not allowed")
 }

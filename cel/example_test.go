@@ -248,19 +248,6 @@ func ExampleSchemaDeclType() {
 	// Output: list(string) 1048575 40
 }
 
-func ExampleValidFieldPath() {
-	s := &schema.Structural{Type: "object", Properties: map[string]*schema.Structural{
-		"labels": {Type: "object", AdditionalProperties: &schema.StructuralOrBool{Bool: true, Structural: &schema.Structural{Type: "string"}}},
-	}}
-	p, _, err := cel.ValidFieldPath(".labels['app.kubernetes.io/name']", s, true)
-	fmt.Println(p.String(), err)
-	_, _, err = cel.ValidFieldPath(".nope", s, true)
-	fmt.Println(err)
-	// Output:
-	// labels[app.kubernetes.io/name] <nil>
-	// does not refer to a valid field
-}
-
 func ExampleParseRules() {
 	rules, err := cel.ParseRules([]any{map[string]any{"rule": "self.x > 0", "reason": "FieldValueForbidden"}})
 	fmt.Println(rules[0].Rule, *rules[0].Reason, err)

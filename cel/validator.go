@@ -205,7 +205,7 @@ func compileRule(s *schema.Structural, r Rule, env, msgEnv *celgo.Env, estimator
 		res.messageExpressionMaxCost = mest.Max
 	}
 	if r.FieldPath != "" {
-		if p, _, err := ValidFieldPath(r.FieldPath, s, true); err == nil {
+		if p, _, err := schema.ValidFieldPath(r.FieldPath, s, true); err == nil {
 			res.normalizedFieldPath = p.String()
 		}
 	}

@@ -380,3 +380,16 @@ func ExampleVersion_Explain() {
 	// SMP STRATEGY:   not supported (custom resources take merge or JSON patches; a strategic merge patch is a 415)
 	// integer 80
 }
+
+func ExampleValidFieldPath() {
+	s := &schema.Structural{Type: "object", Properties: map[string]*schema.Structural{
+		"labels": {Type: "object", AdditionalProperties: &schema.StructuralOrBool{Bool: true, Structural: &schema.Structural{Type: "string"}}},
+	}}
+	p, _, err := schema.ValidFieldPath(".labels['app.kubernetes.io/name']", s, true)
+	fmt.Println(p.String(), err)
+	_, _, err = schema.ValidFieldPath(".nope", s, true)
+	fmt.Println(err)
+	// Output:
+	// labels[app.kubernetes.io/name] <nil>
+	// does not refer to a valid field
+}
