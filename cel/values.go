@@ -4,9 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"reflect"
-	"regexp"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -90,7 +87,7 @@ func ValueOf(v any, s *schema.Structural) ref.Val {
 		}
 		switch format {
 		case "duration":
-			d, err := parseOpenAPIDuration(str)
+			d, err := schema.ParseDuration(str)
 			if err != nil {
 				return types.NewErr("Invalid duration %s: %v", str, err)
 			}
@@ -152,51 +149,6 @@ func ValueOf(v any, s *schema.Structural) ref.Val {
 		return &unknownPreserved{u: v}
 	}
 	return types.NewErr("invalid type, expected object, array, number, integer, boolean or string, or no type with x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields is true, got %s", s.Type)
-}
-
-var durationMatcher = regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`)
-
-var durationUnits = []struct {
-	variants []string
-	mult     time.Duration
-}{
-	{[]string{"ns", "nano"}, time.Nanosecond},
-	{[]string{"us", "µs", "micro"}, time.Microsecond},
-	{[]string{"ms", "milli"}, time.Millisecond},
-	{[]string{"s", "sec"}, time.Second},
-	{[]string{"m", "min"}, time.Minute},
-	{[]string{"h", "hr", "hour"}, time.Hour},
-	{[]string{"d", "day"}, 24 * time.Hour},
-	{[]string{"w", "wk", "week"}, 7 * 24 * time.Hour},
-}
-
-// parseOpenAPIDuration is kube-openapi's strfmt.ParseDuration.
-func parseOpenAPIDuration(cand string) (time.Duration, error) {
-	if d, err := time.ParseDuration(cand); err == nil {
-		return d, nil
-	}
-	var dur time.Duration
-	ok := false
-	for _, m := range durationMatcher.FindAllStringSubmatch(cand, -1) {
-		factor, err := strconv.Atoi(m[2])
-		if err != nil {
-			return 0, err
-		}
-		unit := strings.ToLower(strings.TrimSpace(m[3]))
-		for _, u := range durationUnits {
-			last := len(u.variants) - 1
-			for i, variant := range u.variants {
-				if (last == i && strings.HasPrefix(unit, variant)) || strings.EqualFold(variant, unit) {
-					ok = true
-					dur += time.Duration(factor) * u.mult
-				}
-			}
-		}
-	}
-	if ok {
-		return dur, nil
-	}
-	return 0, fmt.Errorf("unable to parse %s as duration", cand)
 }
 
 var dateTimeLayouts = []string{"2006-01-02T15:04:05.000000Z07:00", "2006-01-02T15:04:05.000Z07:00", time.RFC3339, time.RFC3339Nano, "2006-01-02T15:04:05"}

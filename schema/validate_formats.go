@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"net"
 	"net/mail"
 	"net/url"
@@ -212,13 +213,23 @@ var durationUnits = []struct {
 }
 
 func isDuration(s string) bool {
-	if _, err := time.ParseDuration(s); err == nil {
-		return true
+	_, err := ParseDuration(s)
+	return err == nil
+}
+
+// ParseDuration is kube-openapi's strfmt.ParseDuration, what the duration format accepts (and
+// IsDuration is its err == nil): Go's time.ParseDuration, or a sequence of "<integer> <unit>"
+// with the units' long and short names ("3 days", "1h30min"), summed.
+func ParseDuration(s string) (time.Duration, error) {
+	if d, err := time.ParseDuration(s); err == nil {
+		return d, nil
 	}
+	var dur time.Duration
 	ok := false
 	for _, m := range rxDuration.FindAllStringSubmatch(s, -1) {
-		if _, err := strconv.Atoi(m[2]); err != nil {
-			return false
+		factor, err := strconv.Atoi(m[2])
+		if err != nil {
+			return 0, err
 		}
 		unit := strings.ToLower(strings.TrimSpace(m[3]))
 		for _, u := range durationUnits {
@@ -226,11 +237,15 @@ func isDuration(s string) bool {
 			for i, v := range u.variants {
 				if (last == i && strings.HasPrefix(unit, v)) || strings.EqualFold(v, unit) {
 					ok = true
+					dur += time.Duration(factor) * u.mult
 				}
 			}
 		}
 	}
-	return ok
+	if ok {
+		return dur, nil
+	}
+	return 0, fmt.Errorf("unable to parse %s as duration", s)
 }
 
 func isBSONObjectID(s string) bool {
