@@ -457,7 +457,7 @@ func restoreMeta(original, converted map[string]any) error {
 	}
 	respMeta, ok := x.(map[string]any)
 	if !ok {
-		return fmt.Errorf("invalid metadata of type %s in converted object", goTypeName(x))
+		return fmt.Errorf("invalid metadata of type %s in converted object", fmt.Sprintf("%T", x))
 	}
 	var md map[string]any
 	if om, ok := original["metadata"]; !ok {
@@ -470,7 +470,7 @@ func restoreMeta(original, converted map[string]any) error {
 		m, ok := cp.(map[string]any)
 		if !ok {
 			converted["metadata"] = cp
-			return fmt.Errorf("invalid metadata of type %s in input object", goTypeName(cp))
+			return fmt.Errorf("invalid metadata of type %s in input object", fmt.Sprintf("%T", cp))
 		}
 		md = m
 	}
@@ -483,18 +483,18 @@ func restoreMeta(original, converted map[string]any) error {
 		}
 		respField, ok := x.(map[string]any)
 		if !ok {
-			return fmt.Errorf("invalid metadata.%s of type %s in converted object", fld, goTypeName(x))
+			return fmt.Errorf("invalid metadata.%s of type %s in converted object", fld, fmt.Sprintf("%T", x))
 		}
 		origField, ok := md[fld].(map[string]any)
 		if !ok && md[fld] != nil {
-			return fmt.Errorf("invalid metadata.%s of type %s in original object", fld, goTypeName(md[fld]))
+			return fmt.Errorf("invalid metadata.%s of type %s in original object", fld, fmt.Sprintf("%T", md[fld]))
 		}
 		changed := len(origField) != len(respField)
 		for _, k := range sortedAnyKeys(respField) {
 			v := respField[k]
 			s, ok := v.(string)
 			if !ok {
-				return fmt.Errorf("metadata.%s[%s] must be a string, but is %s in converted object", fld, k, goTypeName(v))
+				return fmt.Errorf("metadata.%s[%s] must be a string, but is %s in converted object", fld, k, fmt.Sprintf("%T", v))
 			}
 			if o, ok := origField[k].(string); !ok || o != s {
 				changed = true
@@ -527,25 +527,4 @@ func sortedAnyKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// goTypeName prints a decoded JSON value's Go type as %T does.
-func goTypeName(x any) string {
-	switch x.(type) {
-	case nil:
-		return "<nil>"
-	case bool:
-		return "bool"
-	case int64:
-		return "int64"
-	case float64:
-		return "float64"
-	case string:
-		return "string"
-	case []any:
-		return "[]interface {}"
-	case map[string]any:
-		return "map[string]interface {}"
-	}
-	return fmt.Sprintf("%T", x)
 }

@@ -267,12 +267,12 @@ func (v *Version) coerce(obj map[string]any, trackUnknown, fromStorage bool) (ma
 	apiVersion, foundAPIVersion := out["apiVersion"]
 	if foundKind {
 		if _, ok := kind.(string); !ok {
-			return nil, nil, status.BadRequest(fmt.Sprintf(".kind accessor error: %v is of the type %s, expected string", kind, goTypeName(kind)))
+			return nil, nil, status.BadRequest(fmt.Sprintf(".kind accessor error: %v is of the type %s, expected string", kind, fmt.Sprintf("%T", kind)))
 		}
 	}
 	if foundAPIVersion {
 		if _, ok := apiVersion.(string); !ok {
-			return nil, nil, status.BadRequest(fmt.Sprintf(".apiVersion accessor error: %v is of the type %s, expected string", apiVersion, goTypeName(apiVersion)))
+			return nil, nil, status.BadRequest(fmt.Sprintf(".apiVersion accessor error: %v is of the type %s, expected string", apiVersion, fmt.Sprintf("%T", apiVersion)))
 		}
 	}
 	var om *ObjectMeta
@@ -327,24 +327,6 @@ func (v *Version) coerce(obj map[string]any, trackUnknown, fromStorage bool) (ma
 func strOf(v any) string {
 	s, _ := v.(string)
 	return s
-}
-
-func goTypeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "<nil>"
-	case bool:
-		return "bool"
-	case int64:
-		return "int64"
-	case float64:
-		return "float64"
-	case []any:
-		return "[]interface {}"
-	case map[string]any:
-		return "map[string]interface {}"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // ValidateCreate validates a (coerced and defaulted) custom object for a create, like the
@@ -450,7 +432,7 @@ func rootObjectMeta(obj map[string]any) (*ObjectMeta, field.ErrorList) {
 		return &ObjectMeta{}, nil
 	}
 	if _, ok := raw.(map[string]any); !ok {
-		return nil, field.ErrorList{field.Invalid(field.NewPath("metadata"), raw, fmt.Sprintf("expected map[string]interface{}, got %s", goTypeName(raw)))}
+		return nil, field.ErrorList{field.Invalid(field.NewPath("metadata"), raw, fmt.Sprintf("expected map[string]interface{}, got %s", fmt.Sprintf("%T", raw)))}
 	}
 	om, _, err := decodeObjectMeta(raw, false, "")
 	if err != nil {
@@ -469,7 +451,7 @@ func nestedInt64(obj map[string]any, path string) (int64, error) {
 		}
 		m, ok := cur.(map[string]any)
 		if !ok {
-			return 0, fmt.Errorf("%v accessor error: %v is of the type %s, expected map[string]interface{}", jsonPath(fields[:i+1]), cur, goTypeName(cur))
+			return 0, fmt.Errorf("%v accessor error: %v is of the type %s, expected map[string]interface{}", jsonPath(fields[:i+1]), cur, fmt.Sprintf("%T", cur))
 		}
 		cur, ok = m[f]
 		if !ok {
@@ -478,7 +460,7 @@ func nestedInt64(obj map[string]any, path string) (int64, error) {
 	}
 	n, ok := cur.(int64)
 	if !ok {
-		return 0, fmt.Errorf("%v accessor error: %v is of the type %s, expected int64", jsonPath(fields), cur, goTypeName(cur))
+		return 0, fmt.Errorf("%v accessor error: %v is of the type %s, expected int64", jsonPath(fields), cur, fmt.Sprintf("%T", cur))
 	}
 	return n, nil
 }
@@ -539,7 +521,7 @@ func nestedString(obj map[string]any, path string) error {
 		}
 		m, ok := cur.(map[string]any)
 		if !ok {
-			return fmt.Errorf("%v accessor error: %v is of the type %s, expected map[string]interface{}", jsonPath(fields[:i+1]), cur, goTypeName(cur))
+			return fmt.Errorf("%v accessor error: %v is of the type %s, expected map[string]interface{}", jsonPath(fields[:i+1]), cur, fmt.Sprintf("%T", cur))
 		}
 		cur, ok = m[f]
 		if !ok {
@@ -547,7 +529,7 @@ func nestedString(obj map[string]any, path string) error {
 		}
 	}
 	if _, ok := cur.(string); !ok {
-		return fmt.Errorf("%v accessor error: %v is of the type %s, expected string", jsonPath(fields), cur, goTypeName(cur))
+		return fmt.Errorf("%v accessor error: %v is of the type %s, expected string", jsonPath(fields), cur, fmt.Sprintf("%T", cur))
 	}
 	return nil
 }
