@@ -1,7 +1,6 @@
 package admission
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -52,18 +51,18 @@ func applyStructuredMergeDiff(pt typed.ParseableType, obj, cfg map[string]any) (
 	patch["apiVersion"], patch["kind"] = av, kd
 	pv, err := pt.FromUnstructured(patch)
 	if err != nil {
-		return nil, fmt.Errorf("failed to convert patch object to typed object: %w", sortedValidation(err))
+		return nil, fmt.Errorf("failed to convert patch object to typed object: %w", schema.SortedTypeErrors(err))
 	}
 	if atomics := findAtomics(nil, pv.Schema(), pv.TypeRef(), patch); len(atomics) > 0 {
 		return nil, fmt.Errorf("invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: %v", strings.Join(atomics, ", "))
 	}
 	lv, err := pt.FromUnstructured(obj, typed.AllowDuplicates)
 	if err != nil {
-		return nil, fmt.Errorf("failed to convert original object to typed object: %w", sortedValidation(err))
+		return nil, fmt.Errorf("failed to convert original object to typed object: %w", schema.SortedTypeErrors(err))
 	}
 	mv, err := lv.Merge(pv)
 	if err != nil {
-		return nil, fmt.Errorf("failed to merge patch: %w", sortedValidation(err))
+		return nil, fmt.Errorf("failed to merge patch: %w", schema.SortedTypeErrors(err))
 	}
 	out, ok := mv.AsValue().Unstructured().(map[string]any)
 	if !ok {
@@ -112,23 +111,6 @@ func findAtomics(path []string, s *smdschema.Schema, tr smdschema.TypeRef, v any
 			out = append(out, findAtomics(append(path[:len(path):len(path)], "["+strconv.Itoa(i)+"]"), s, a.List.ElementType, e)...)
 		}
 	}
-	return out
-}
-
-// sortedValidation orders SMD's validation errors by path and message (SMD
-// lists them in map iteration order).
-func sortedValidation(err error) error {
-	var ve typed.ValidationErrors
-	if !errors.As(err, &ve) || len(ve) < 2 {
-		return err
-	}
-	out := append(typed.ValidationErrors(nil), ve...)
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Path != out[j].Path {
-			return out[i].Path < out[j].Path
-		}
-		return out[i].ErrorMessage < out[j].ErrorMessage
-	})
 	return out
 }
 

@@ -331,11 +331,11 @@ func (e *engine) structuredApply(live, config map[string]any, managed managedfie
 	}
 	configTyped, err := e.types.ObjectToTyped(config)
 	if err != nil {
-		return nil, managed, fmt.Errorf("failed to create typed patch object (%v): %v", gvknn(config), sortedTypeError(err))
+		return nil, managed, fmt.Errorf("failed to create typed patch object (%v): %v", gvknn(config), schema.SortedTypeErrors(err))
 	}
 	liveTyped, err := e.types.ObjectToTyped(liveVersioned, typed.AllowDuplicates)
 	if err != nil {
-		return nil, managed, fmt.Errorf("failed to create typed live object (%v): %v", gvknn(liveVersioned), sortedTypeError(err))
+		return nil, managed, fmt.Errorf("failed to create typed live object (%v): %v", gvknn(liveVersioned), schema.SortedTypeErrors(err))
 	}
 	newTyped, fields, err := e.smdApply(liveTyped, configTyped, managed.Fields, id, force)
 	if err != nil {

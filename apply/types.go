@@ -3,7 +3,6 @@ package apply
 import (
 	"errors"
 	"fmt"
-	"sort"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -191,22 +190,4 @@ func typedToObject(tv *typed.TypedValue) (map[string]any, error) {
 		return nil, fmt.Errorf("failed to convert value to unstructured for type %T", u)
 	}
 	return toModelMap(m), nil
-}
-
-// sortedTypeError orders SMD's validation errors by path and message. SMD lists them in Go map
-// iteration order, which is random (the apiserver's message order varies from one request to
-// the next); writepath's output is deterministic.
-func sortedTypeError(err error) error {
-	var ve typed.ValidationErrors
-	if !errors.As(err, &ve) || len(ve) < 2 {
-		return err
-	}
-	out := append(typed.ValidationErrors(nil), ve...)
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Path != out[j].Path {
-			return out[i].Path < out[j].Path
-		}
-		return out[i].ErrorMessage < out[j].ErrorMessage
-	})
-	return out
 }

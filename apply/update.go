@@ -278,7 +278,7 @@ func (e *engine) structuredUpdate(live, newObj map[string]any, managed managedfi
 	}
 	newTyped, err := e.types.ObjectToTyped(newVersioned, typed.AllowDuplicates)
 	if err != nil {
-		return nil, managed, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", gvknn(newVersioned), sortedTypeError(err))
+		return nil, managed, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", gvknn(newVersioned), schema.SortedTypeErrors(err))
 	}
 	liveForCompare := liveVersioned
 	if l, n, ok := e.withoutSharedFields(liveVersioned, newVersioned, managed); ok {
@@ -286,13 +286,13 @@ func (e *engine) structuredUpdate(live, newObj map[string]any, managed managedfi
 		// in the live object because they are in the new one: only the others are converted
 		// and compared (see withoutSharedFields).
 		if newTyped, err = (builtinTypes{}).unvalidated(n); err != nil {
-			return nil, managed, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", gvknn(newVersioned), sortedTypeError(err))
+			return nil, managed, fmt.Errorf("failed to convert new object (%v) to smd typed: %v", gvknn(newVersioned), schema.SortedTypeErrors(err))
 		}
 		liveForCompare = l
 	}
 	liveTyped, err := e.types.ObjectToTyped(liveForCompare, typed.AllowDuplicates)
 	if err != nil {
-		return nil, managed, fmt.Errorf("failed to convert live object (%v) to smd typed: %v", gvknn(liveVersioned), sortedTypeError(err))
+		return nil, managed, fmt.Errorf("failed to convert live object (%v) to smd typed: %v", gvknn(liveVersioned), schema.SortedTypeErrors(err))
 	}
 	fields, err := e.smdUpdate(liveTyped, newTyped, managed.Fields, manager)
 	if err != nil {

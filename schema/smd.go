@@ -3,7 +3,9 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sort"
 	"sync"
 
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
@@ -190,4 +192,23 @@ func numbers(v any) any {
 	default:
 		return v
 	}
+}
+
+// SortedTypeErrors is err with structured-merge-diff's validation errors (typed.ValidationErrors,
+// from converting an object to its typed form) ordered by path, then message. SMD lists them in
+// Go map iteration order, which is random (the apiserver's message order varies from one request
+// to the next); writepath's is deterministic. Any other error is returned as it is.
+func SortedTypeErrors(err error) error {
+	var ve typed.ValidationErrors
+	if !errors.As(err, &ve) || len(ve) < 2 {
+		return err
+	}
+	out := append(typed.ValidationErrors(nil), ve...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].ErrorMessage < out[j].ErrorMessage
+	})
+	return out
 }
