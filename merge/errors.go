@@ -8,27 +8,7 @@ import (
 
 // Error is a failed patch: Status is what kube-apiserver answers (code,
 // reason, message) and Cause, when there is one, is the underlying error.
-type Error struct {
-	Status *status.Error
-	Cause  error
-}
-
-// Error returns the apiserver's message.
-func (e *Error) Error() string { return e.Status.Error() }
-
-// StatusCode returns the HTTP status code.
-func (e *Error) StatusCode() int { return e.Status.StatusCode() }
-
-// Reason returns the status reason ("BadRequest", "Invalid", ...).
-func (e *Error) Reason() string { return string(e.Status.Reason) }
-
-// Unwrap returns the status error and the cause.
-func (e *Error) Unwrap() []error {
-	if e.Cause == nil {
-		return []error{e.Status}
-	}
-	return []error{e.Status, e.Cause}
-}
+type Error = status.PatchError
 
 func fail(st *status.Error, cause error) error { return &Error{Status: st, Cause: cause} }
 

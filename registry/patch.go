@@ -252,13 +252,9 @@ func patchStatus(err error) error {
 	if errors.Is(err, patch.ErrServerPanics) || errors.Is(err, merge.ErrServerPanics) {
 		return err
 	}
-	var pe *patch.Error
+	var pe *status.PatchError // patch.Error and merge.Error
 	if errors.As(err, &pe) && pe.Status != nil {
 		return pe.Status
-	}
-	var me *merge.Error
-	if errors.As(err, &me) && me.Status != nil {
-		return me.Status
 	}
 	return asStatus(err)
 }

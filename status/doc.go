@@ -3,7 +3,9 @@
 // name, group, kind, UID, causes and retry delay), built by constructors that
 // mirror k8s.io/apimachinery/pkg/api/errors (NotFound, Conflict, Invalid, ...)
 // with identical codes, reasons and messages, and marshalled to the exact JSON
-// kube-apiserver sends, so an API server can return it as is.
+// kube-apiserver sends, so an API server can return it as is. A PatchError is
+// such an Error with the library error behind it, for a failed patch (package
+// patch's and package merge's Error).
 //
 // # Usage
 //
