@@ -1,13 +1,11 @@
 package cel
 
 import (
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"encoding/json"
-	"io"
 	"sync"
 
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/schema"
 )
 
@@ -55,12 +53,7 @@ var (
 // BuiltinOpenAPI returns the catalogue, decoded once.
 func BuiltinOpenAPI() (*OpenAPICatalogue, error) {
 	openAPIOnce.Do(func() {
-		zr, err := gzip.NewReader(bytes.NewReader(builtinOpenAPI))
-		if err != nil {
-			openAPIErr = err
-			return
-		}
-		b, err := io.ReadAll(zr)
+		b, err := codec.Gunzip(builtinOpenAPI)
 		if err != nil {
 			openAPIErr = err
 			return

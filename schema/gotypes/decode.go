@@ -1,13 +1,10 @@
 package gotypes
 
 import (
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -15,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/writepath/writepath/internal/codec"
 	iq "github.com/writepath/writepath/internal/quantity"
 	"github.com/writepath/writepath/schema"
 )
@@ -122,11 +120,7 @@ type goTypeTable struct {
 }
 
 var loadGoTypes = sync.OnceValues(func() (*goTypeTable, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(goTypesData))
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(zr)
+	data, err := codec.Gunzip(goTypesData)
 	if err != nil {
 		return nil, err
 	}

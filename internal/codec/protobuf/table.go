@@ -1,13 +1,12 @@
 package protobuf
 
 import (
-	"bytes"
-	"compress/gzip"
 	_ "embed"
 	"encoding/json"
-	"io"
 	"sort"
 	"sync"
+
+	"github.com/writepath/writepath/internal/codec"
 )
 
 //go:generate go run -C ../../gen ./protobuf -out ../codec/protobuf
@@ -58,11 +57,7 @@ var optionKinds = map[string]bool{
 }
 
 var loadTable = sync.OnceValues(func() (*table, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(tableGz))
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(zr)
+	data, err := codec.Gunzip(tableGz)
 	if err != nil {
 		return nil, err
 	}
