@@ -63,25 +63,8 @@ func admissionEnvFor(hasParams, hasAuthorizer bool) (*celgo.Env, error) {
 			envErr = err
 			return
 		}
-		req, ns := cel.AdmissionRequestDeclType(), cel.NamespaceDeclType()
 		for i := range envs {
-			p, a := i&1 == 1, i&2 == 2
-			opts := []celgo.EnvOption{
-				celgo.CustomTypeProvider(newDeclProvider(base.CELTypeProvider(), ns, req)),
-				celgo.Variable(varObject, celgo.DynType),
-				celgo.Variable(varOldObject, celgo.DynType),
-				celgo.Variable(varNamespace, ns.CelType()),
-				celgo.Variable(varRequest, req.CelType()),
-			}
-			if p {
-				opts = append(opts, celgo.Variable(varParams, celgo.DynType))
-			}
-			if a {
-				opts = append(opts,
-					celgo.Variable(varAuthz, cel.AuthorizerType),
-					celgo.Variable(varAuthzRes, cel.ResourceCheckType))
-			}
-			envs[i], envErr = base.Extend(opts...)
+			envs[i], envErr = declareAdmission(base, i&1 == 1, i&2 == 2)
 			if envErr != nil {
 				return
 			}
@@ -98,6 +81,30 @@ func admissionEnvFor(hasParams, hasAuthorizer bool) (*celgo.Env, error) {
 		i |= 2
 	}
 	return envs[i], nil
+}
+
+// declareAdmission extends base with the variables of admission expressions
+// (createEnvForOpts): object and oldObject (dyn), namespaceObject and request
+// (declared object types), params (dyn) with hasParams, authorizer and
+// authorizer.requestResource with hasAuthorizer.
+func declareAdmission(base *celgo.Env, hasParams, hasAuthorizer bool) (*celgo.Env, error) {
+	req, ns := cel.AdmissionRequestDeclType(), cel.NamespaceDeclType()
+	opts := []celgo.EnvOption{
+		celgo.CustomTypeProvider(newDeclProvider(base.CELTypeProvider(), ns, req)),
+		celgo.Variable(varObject, celgo.DynType),
+		celgo.Variable(varOldObject, celgo.DynType),
+		celgo.Variable(varNamespace, ns.CelType()),
+		celgo.Variable(varRequest, req.CelType()),
+	}
+	if hasParams {
+		opts = append(opts, celgo.Variable(varParams, celgo.DynType))
+	}
+	if hasAuthorizer {
+		opts = append(opts,
+			celgo.Variable(varAuthz, cel.AuthorizerType),
+			celgo.Variable(varAuthzRes, cel.ResourceCheckType))
+	}
+	return base.Extend(opts...)
 }
 
 // newDeclProvider is the apiserver's DeclTypeProvider over base for the

@@ -72,8 +72,14 @@ func (p *mutationProvider) FindStructFieldType(name, f string) (*types.FieldType
 			}}, true
 	}
 	if name == jsonPatchTypeName {
-		t := types.StringType
-		if f == "value" {
+		// Every field name resolves, as the apiserver's JSONPatchType.Field: one that is not
+		// op, from, path or value has no type (JSONPatch{nope: 1} fails type checking with
+		// "expected type of field 'nope' is ''").
+		var t *types.Type
+		switch f {
+		case "op", "from", "path":
+			t = types.StringType
+		case "value":
 			t = types.DynType
 		}
 		return &types.FieldType{Type: t}, true
@@ -289,18 +295,7 @@ func mutationEnv(hasParams bool) (*celgo.Env, error) {
 				mutEnvErr = err
 				return
 			}
-			mutEnvs[i], mutEnvErr = base.Extend(
-				celgo.CustomTypeProvider(&mutationProvider{Provider: base.CELTypeProvider()}),
-				celgo.Function("jsonpatch.escapeKey", celgo.Overload("string_jsonpatch_escapeKey_string",
-					[]*celgo.Type{celgo.StringType}, celgo.StringType,
-					celgo.UnaryBinding(func(a ref.Val) ref.Val {
-						s, ok := a.(types.String)
-						if !ok {
-							return types.MaybeNoSuchOverloadErr(a)
-						}
-						return types.String(escapeKeyReplacer.Replace(string(s)))
-					}))),
-			)
+			mutEnvs[i], mutEnvErr = withPatchTypes(base)
 			if mutEnvErr != nil {
 				return
 			}
@@ -313,6 +308,23 @@ func mutationEnv(hasParams bool) (*celgo.Env, error) {
 		return mutEnvs[1], nil
 	}
 	return mutEnvs[0], nil
+}
+
+// withPatchTypes extends env with the MutatingAdmissionPolicy types (Object,
+// JSONPatch) and jsonpatch.escapeKey (plugin/cel's hasPatchTypes).
+func withPatchTypes(env *celgo.Env) (*celgo.Env, error) {
+	return env.Extend(
+		celgo.CustomTypeProvider(&mutationProvider{Provider: env.CELTypeProvider()}),
+		celgo.Function("jsonpatch.escapeKey", celgo.Overload("string_jsonpatch_escapeKey_string",
+			[]*celgo.Type{celgo.StringType}, celgo.StringType,
+			celgo.UnaryBinding(func(a ref.Val) ref.Val {
+				s, ok := a.(types.String)
+				if !ok {
+					return types.MaybeNoSuchOverloadErr(a)
+				}
+				return types.String(escapeKeyReplacer.Replace(string(s)))
+			}))),
+	)
 }
 
 type mutation struct {

@@ -296,3 +296,20 @@ func TypeCheckEnv(object, params *DeclType, hasParams bool) (*celgo.Env, error) 
 	opts = append([]celgo.EnvOption{celgo.CustomTypeProvider(NewDeclTypeProvider(base.CELTypeProvider(), true, roots...))}, opts...)
 	return base.Extend(opts...)
 }
+
+// ComposeVariables returns the composition of env whose `variables` has exactly the given
+// fields: each variable's name and the type of its value (VariableType of the type its
+// expression compiled to). It is NewComposition for a caller that compiles the variables one at
+// a time, as the apiserver's composited compiler stores them (a strategy's validation of a
+// policy).
+func ComposeVariables(env *celgo.Env, fields map[string]*types.Type) (*Composition, error) {
+	prov := &variablesProvider{Provider: env.CELTypeProvider(), fields: make(map[string]*types.Type, len(fields))}
+	for k, v := range fields {
+		prov.fields[k] = v
+	}
+	e, err := env.Extend(celgo.CustomTypeProvider(prov), celgo.Variable(VarVariables, types.NewObjectType(VariablesTypeName)))
+	if err != nil {
+		return nil, err
+	}
+	return &Composition{Env: e, vars: prov}, nil
+}

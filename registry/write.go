@@ -251,7 +251,7 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		// rest.BeforeCreate: the strategy's Validate (which validates metadata with the kind's
 		// name rule) first; only when it passes, the common ObjectMeta validation, with names
 		// as path segments.
-		if kind := validation.Validate(gvk, obj, validation.Options{}); len(kind) > 0 {
+		if kind := validation.Validate(gvk, obj, validation.Options{Expressions: admission.ExpressionCompiler{}}); len(kind) > 0 {
 			return status.Invalid(h.invalidKind(), metaString(obj, "name"), kind)
 		}
 		errs, err := h.validateObjectMeta(obj, nil, pathSegmentName)
@@ -277,7 +277,7 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		return err
 	}
 	if ep.Subresource != "scale" {
-		opts := validation.Options{Subresource: ep.Subresource}
+		opts := validation.Options{Subresource: ep.Subresource, Expressions: admission.ExpressionCompiler{}}
 		var kind field.ErrorList
 		if old == nil {
 			kind = validation.Validate(gvk, obj, opts)

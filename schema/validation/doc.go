@@ -76,7 +76,13 @@
 // and the fields its PrepareForCreate/PrepareForUpdate drop).
 //
 // ValidatingAdmissionPolicyBinding and MutatingAdmissionPolicyBinding (their paramRef
-// authorization, which asks the authorizer, is not modelled) are modelled too.
+// authorization, which asks the authorizer, is not modelled) are modelled too, and so are
+// ValidatingAdmissionPolicy (create, update, /status), MutatingAdmissionPolicy,
+// ValidatingWebhookConfiguration and MutatingWebhookConfiguration (create, update, warnings):
+// their CEL expressions are compiled by the Options.Expressions compiler (this package sits
+// below package cel; registry passes admission.ExpressionCompiler), with the apiserver's
+// environments and output types; with none, expressions are checked for presence only. The
+// policies' paramKind authorization is not modelled.
 //
 // RuntimeClass (node.k8s.io; its handler's enforced declarative rules), CSIDriver, CSINode (and
 // /status, whose storage health CSIVolumeHealth, off, drops unless stored), CSIStorageCapacity,

@@ -12,6 +12,14 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 			prepareCreate: preparePodCreate}, true
 	case groupKind{"", "PodTemplate"}:
 		return strategy{validate: validatePodTemplate, validateUpdate: validatePodTemplateUpdate, warnings: podTemplateWarnings}, true
+	case groupKind{"admissionregistration.k8s.io", "ValidatingAdmissionPolicy"}:
+		return strategy{validate: validateVAP, validateUpdate: validateVAPUpdate, warnings: vapWarnings}, true
+	case groupKind{"admissionregistration.k8s.io", "MutatingAdmissionPolicy"}:
+		return strategy{validate: validateMAP, validateUpdate: validateMAPUpdate, warnings: vapWarnings}, true
+	case groupKind{"admissionregistration.k8s.io", "ValidatingWebhookConfiguration"}:
+		return strategy{validate: validateVWC, validateUpdate: validateVWCUpdate, warnings: webhookConfigurationWarnings}, true
+	case groupKind{"admissionregistration.k8s.io", "MutatingWebhookConfiguration"}:
+		return strategy{validate: validateMWC, validateUpdate: validateMWCUpdate, warnings: webhookConfigurationWarnings}, true
 	case groupKind{"", "ConfigMap"}:
 		return strategy{validate: validateConfigMap, validateUpdate: validateConfigMapUpdate}, true
 	case groupKind{"", "Secret"}:

@@ -16,6 +16,9 @@ type Options struct {
 	// Now is the time of the request, which a strategy's PrepareForCreate or PrepareForUpdate
 	// may record (a PersistentVolume's status.lastPhaseTransitionTime).
 	Now time.Time
+	// Expressions compiles the CEL expressions of admission policies and webhook match
+	// conditions (expressions.go); nil checks them for presence only.
+	Expressions ExpressionCompiler
 }
 
 // Validate is the kind's REST strategy Validate on create: the errors the apiserver returns for

@@ -36,6 +36,7 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	sigsjson "sigs.k8s.io/json"
 
+	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/schema/validation"
@@ -366,10 +367,10 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 		if len(refErrs) == 0 {
 			refW = k.create.WarningsOnCreate(ctx, in)
 		}
-		got := validation.Validate(gvk, input, validation.Options{})
+		got := validation.Validate(gvk, input, wpOptions(""))
 		var gotW []string
 		if len(got) == 0 {
-			gotW = validation.Warnings(gvk, input, nil, validation.Options{})
+			gotW = validation.Warnings(gvk, input, nil, wpOptions(""))
 		}
 		tallies["create"].note(t, k, "create", i, input, nil, refLines(refErrs), ourLines(got), refW, gotW)
 	}
@@ -415,7 +416,7 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 			if len(refErrs) == 0 {
 				refW = s.WarningsOnUpdate(ctx, in, stored)
 			}
-			opts := validation.Options{Subresource: sub}
+			opts := wpOptions(sub)
 			got := validation.ValidateUpdate(gvk, input, storedMap, opts)
 			var gotW []string
 			if len(got) == 0 {
@@ -425,6 +426,12 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 		}
 	}
 	return tallies
+}
+
+// wpOptions are writepath's validation options for a write of sub: the admission expression
+// compiler registry passes.
+func wpOptions(sub string) validation.Options {
+	return validation.Options{Subresource: sub, Expressions: admission.ExpressionCompiler{}}
 }
 
 func sortedSubs(m map[string]rest.RESTUpdateStrategy) []string {

@@ -27,14 +27,14 @@ func (noResolver) Resolve(gvk kschema.GroupVersionKind) (kschema.GroupVersionRes
 func admissionKinds() []harnessKind {
 	vapb := validatingadmissionpolicybinding.NewStrategy(nil, nil, noResolver{})
 	mapb := mutatingadmissionpolicybinding.NewStrategy(nil, nil, noResolver{})
-	return []harnessKind{
+	return append([]harnessKind{
 		{gvk: kschema.GroupVersionKind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding"},
 			resource: "mutatingadmissionpolicybindings", seed: seedMAPBinding, complete: true,
 			create: mapb, updates: map[string]rest.RESTUpdateStrategy{"": mapb}},
 		{gvk: kschema.GroupVersionKind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding"},
 			resource: "validatingadmissionpolicybindings", seed: seedVAPBinding, complete: true,
 			create: vapb, updates: map[string]rest.RESTUpdateStrategy{"": vapb}},
-	}
+	}, policyKinds()...)
 }
 
 func seedVAPBinding(r *rand.Rand) runtime.Object {
