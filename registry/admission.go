@@ -120,6 +120,9 @@ func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name s
 		}
 		obj = h.storageProtection(obj)
 	}
+	if op == admission.Update && h.ep.crd == nil && h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Pod" && h.ep.Subresource == "" {
+		obj = podUpdateDefaults(obj, old)
+	}
 	p, err := h.admissionPhases()
 	if err != nil {
 		return nil, err

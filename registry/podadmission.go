@@ -61,6 +61,14 @@ func (h *handler) podCreateDefaults(obj map[string]any) (map[string]any, error) 
 	if _, ok := spec["preemptionPolicy"]; !ok {
 		spec["preemptionPolicy"] = "PreemptLowerPriority"
 	}
+	defaultTolerations(spec)
+	return obj, nil
+}
+
+// defaultTolerations is DefaultTolerationSeconds on spec (changed in place): the NoExecute
+// tolerations of node.kubernetes.io/not-ready and unreachable for 300 seconds, unless the pod
+// tolerates those taints already.
+func defaultTolerations(spec map[string]any) {
 	tols, _ := spec["tolerations"].([]any)
 	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
 		if !toleratesNoExecute(tols, key) {
@@ -70,7 +78,38 @@ func (h *handler) podCreateDefaults(obj map[string]any) (map[string]any, error) 
 	if len(tols) > 0 {
 		spec["tolerations"] = tols
 	}
-	return obj, nil
+}
+
+// podUpdateDefaults is what the same plugins do on an update of a Pod (not its subresources):
+// Priority keeps the stored priority and preemptionPolicy when the update has none, and
+// DefaultTolerationSeconds adds its tolerations again (a PUT without them would otherwise fail
+// validation for removing tolerations; recorded: crud/crud-pod/update). ServiceAccount mutates
+// on create only. obj is not modified: the result is a copy where anything changes.
+func podUpdateDefaults(obj, old map[string]any) map[string]any {
+	spec, _ := obj["spec"].(map[string]any)
+	if spec == nil {
+		return obj
+	}
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	ns := make(map[string]any, len(spec)+2)
+	for k, v := range spec {
+		ns[k] = v
+	}
+	if tols, ok := spec["tolerations"].([]any); ok {
+		ns["tolerations"] = append([]any(nil), tols...)
+	}
+	oldSpec, _ := old["spec"].(map[string]any)
+	for _, k := range []string{"priority", "preemptionPolicy"} {
+		if _, set := ns[k]; !set && oldSpec[k] != nil {
+			ns[k] = oldSpec[k]
+		}
+	}
+	defaultTolerations(ns)
+	out["spec"] = ns
+	return out
 }
 
 // toleratesNoExecute reports whether a toleration tolerates the NoExecute taint key (the
