@@ -20,6 +20,10 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateVWC, validateUpdate: validateVWCUpdate, warnings: webhookConfigurationWarnings}, true
 	case groupKind{"admissionregistration.k8s.io", "MutatingWebhookConfiguration"}:
 		return strategy{validate: validateMWC, validateUpdate: validateMWCUpdate, warnings: webhookConfigurationWarnings}, true
+	case groupKind{"certificates.k8s.io", "CertificateSigningRequest"}:
+		return strategy{validate: validateCSR, validateUpdate: validateCSRUpdate}, true
+	case groupKind{"certificates.k8s.io", "ClusterTrustBundle"}:
+		return strategy{validate: validateCTB, validateUpdate: validateCTBUpdate}, true
 	case groupKind{"", "ConfigMap"}:
 		return strategy{validate: validateConfigMap, validateUpdate: validateConfigMapUpdate}, true
 	case groupKind{"", "Secret"}:

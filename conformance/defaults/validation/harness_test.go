@@ -70,6 +70,9 @@ type harnessKind struct {
 	// stored, when set, changes the internal stored object of an update after its create: what
 	// a controller writes later (a claim's status once bound, ...).
 	stored func(r *rand.Rand, obj runtime.Object)
+	// normalize, when set, rewrites each error line of both sides before they are compared:
+	// the parts of a message that are not deterministic on the reference side (an address).
+	normalize func(line string) string
 	// name, when set, names the kind's subtest and rows instead of its Kind (two groups with a
 	// kind of the same name: Event and Event.events.k8s.io).
 	name string
@@ -179,6 +182,9 @@ func (c *tally) note(t *testing.T, k harnessKind, op string, i int, input, old m
 	if k.unordered != nil {
 		ref, got = sortRuns(ref, k.unordered), sortRuns(got, k.unordered)
 	}
+	if k.normalize != nil {
+		ref, got = normalized(ref, k.normalize), normalized(got, k.normalize)
+	}
 	if equalLines(ref, got) && equalLines(refW, gotW) {
 		return
 	}
@@ -221,6 +227,14 @@ func (c *tally) notePrepare(t *testing.T, k harnessKind, op string, i int, unpre
 	if c.prepareDiffs <= 3 {
 		t.Errorf("%s %s case %d: prepared objects differ\nrequest: %s\nold: %s\nreference: %s\nwritepath: %s", k.label(), op, i, js(unprepared), js(old), js(ref), js(got))
 	}
+}
+
+func normalized(lines []string, f func(string) string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = f(l)
+	}
+	return out
 }
 
 // sortRuns returns lines with each run of consecutive lines that match sorted.

@@ -17,5 +17,6 @@ func otherKinds() []harnessKind {
 	out = append(out, nodeKinds()...)
 	out = append(out, admissionKinds()...)
 	out = append(out, kindsBKinds()...)
+	out = append(out, certificateKinds()...)
 	return out
 }
