@@ -152,7 +152,7 @@ func validatePodUpdate(obj, old map[string]any, o Options) field.ErrorList {
 			if str(mapOf(mapOf(old["spec"])["os"]), "name") == "windows" {
 				return field.ErrorList{field.Forbidden(field.NewPath(""), "windows pods cannot be resized")}
 			}
-			return distinct(append(errs, podResizeChecks(obj, old, false)...))
+			return distinct(append(errs, podResizeChecks(obj, old, false, len(errs) > 0)...))
 		}
 		return distinct(append(errs, podEphemeralChecks(obj, old, false)...))
 	}

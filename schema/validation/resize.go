@@ -23,7 +23,7 @@ import (
 func PodSubresourceChecks(sub string, obj, live map[string]any) field.ErrorList {
 	switch sub {
 	case "resize":
-		return podResizeChecks(obj, live, true)
+		return podResizeChecks(obj, live, true, false)
 	case "ephemeralcontainers":
 		return podEphemeralChecks(obj, live, true)
 	}
@@ -45,8 +45,9 @@ const mirrorPodAnnotation = "kubernetes.io/config.mirror"
 // QoS class, a pod whose running containers report no resources
 // (its node cannot resize), pod-level resources, containers added, removed, renamed or
 // reordered (which stops the checks), requests or limits removed, and changes other than cpu
-// and memory requests and limits.
-func podResizeChecks(obj, live map[string]any, partial bool) field.ErrorList {
+// and memory requests and limits (not compared when priorErrors says the pod's own validation
+// failed, as the apiserver returns before comparing).
+func podResizeChecks(obj, live map[string]any, partial, priorErrors bool) field.ErrorList {
 	if _, ok := mapOf(mapOf(live["metadata"])["annotations"])[mirrorPodAnnotation]; ok {
 		return field.ErrorList{field.Forbidden(field.NewPath(""), "static pods cannot be resized")}
 	}
@@ -123,7 +124,9 @@ func podResizeChecks(obj, live map[string]any, partial bool) field.ErrorList {
 	if !semanticEqualQ(map[string]any{"volumes": newSpec["volumes"]}, map[string]any{"volumes": oldSpec["volumes"]}) {
 		errs = append(errs, field.Forbidden(specPath.Child("volumes"), "volumes are immutable on resize when InPlacePodVerticalScalingMemoryBackedVolumes feature gate is disabled"))
 	}
-	if len(errs) > 0 {
+	// The apiserver's list at this point holds the whole pod's validation too (priorErrors):
+	// any error there also skips the final comparison.
+	if len(errs) > 0 || priorErrors {
 		return errs
 	}
 	// spec.resources is a pointer: an empty one differs from none.
