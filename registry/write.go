@@ -87,7 +87,9 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 	setGeneration(ownMeta(obj), g.New)
 	if ep.crd == nil && ep.Subresource != "scale" {
 		// The kind's own PrepareForCreate effects (dropped and derived fields).
-		obj = validation.PrepareForCreate(ep.gvk, obj, validation.Options{Subresource: ep.Subresource, Now: h.req.Now})
+		u := h.req.User
+		obj = validation.PrepareForCreate(ep.gvk, obj, validation.Options{Subresource: ep.Subresource, Now: h.req.Now,
+			User: &validation.User{Name: u.Name, UID: u.UID, Groups: u.Groups, Extra: u.Extra}})
 		if ep.isCRDResource() {
 			obj = prepareCRDCreate(obj)
 		}
@@ -159,9 +161,21 @@ func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[st
 	if err != nil {
 		return nil, status.InternalError(err)
 	}
-	if live == nil && h.ep.crd == nil && h.ep.Subresource == "" && validation.KeepsStatusOnCreate(h.ep.gvk) {
-		// The strategy's PrepareForCreate, whose resets ResetValues stand for, keeps the status.
-		cfg.ResetValues = nil
+	if live == nil && h.ep.crd == nil && h.ep.Subresource == "" {
+		if validation.KeepsStatusOnCreate(h.ep.gvk) {
+			// The strategy's PrepareForCreate, whose resets ResetValues stand for, keeps the status.
+			cfg.ResetValues = nil
+		} else {
+			// A create resets the status only: a CertificateSigningRequest's main resource also
+			// resets spec on update (its PrepareForUpdate keeps the stored spec), not on create.
+			var status [][]string
+			for _, p := range cfg.ResetValues {
+				if len(p) > 0 && p[0] == "status" {
+					status = append(status, p)
+				}
+			}
+			cfg.ResetValues = status
+		}
 	}
 	res, err := apply.Update(apply.UpdateRequest{Live: live, Object: obj, Kind: h.ep.gvk, Manager: h.manager(o), UserAgent: h.req.UserAgent,
 		OptionsKind: o.kind, Subresource: h.ep.Subresource, Now: h.req.Now, Types: cfg.Types, Convert: cfg.Convert,

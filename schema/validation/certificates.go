@@ -20,8 +20,12 @@ import (
 // crypto/x509, as the apiserver does; the rules an update tolerates because the stored object
 // already breaks them follow the stored object. The Approved/Denied exclusion is 1.37's
 // declarative zeroOrOneOf rule (beta, enforced): it replaces the hand-written error and comes
-// after the others. What the strategies' PrepareForCreate/PrepareForUpdate do (the requesting
-// user written into spec, spec and status reset, condition timestamps) is not modelled here.
+// after the others. PrepareForCreate writes the requesting user (Options.User) into spec and
+// empties the status; PrepareForUpdate keeps the stored spec (and, on the main resource, the
+// stored status; on /approval the stored status but the conditions), and on /status keeps the
+// stored Approved and Denied conditions when there are as many; /status and /approval give a
+// condition without times the request's time (Options.Now), or the stored transition time of
+// a condition of the same type and status.
 
 const legacyUnknownSigner = "kubernetes.io/legacy-unknown"
 
@@ -450,4 +454,132 @@ func trustBundle(p field.Path, in string) field.ErrorList {
 		}
 	}
 	return errs
+}
+
+// prepareCSRCreate is the strategy's PrepareForCreate.
+func prepareCSRCreate(obj map[string]any, opts Options) map[string]any {
+	out := copyMap(obj)
+	spec := copyMap(mapOf(obj["spec"]))
+	if spec == nil {
+		spec = map[string]any{}
+	}
+	for _, k := range []string{"username", "uid", "groups", "extra"} {
+		delete(spec, k)
+	}
+	if u := opts.User; u != nil {
+		if u.Name != "" {
+			spec["username"] = u.Name
+		}
+		if u.UID != "" {
+			spec["uid"] = u.UID
+		}
+		if len(u.Groups) > 0 {
+			g := make([]any, len(u.Groups))
+			for i, x := range u.Groups {
+				g[i] = x
+			}
+			spec["groups"] = g
+		}
+		if len(u.Extra) > 0 {
+			ex := make(map[string]any, len(u.Extra))
+			for k, v := range u.Extra {
+				l := make([]any, len(v))
+				for i, x := range v {
+					l[i] = x
+				}
+				ex[k] = l
+			}
+			spec["extra"] = ex
+		}
+	}
+	out["spec"] = spec
+	out["status"] = map[string]any{}
+	return out
+}
+
+// prepareCSRUpdate is the strategies' PrepareForUpdate.
+func prepareCSRUpdate(obj, old map[string]any, opts Options) map[string]any {
+	out := copyMap(obj)
+	if s, ok := old["spec"]; ok {
+		out["spec"] = s
+	} else {
+		delete(out, "spec")
+	}
+	oldSt := mapOf(old["status"])
+	switch opts.Subresource {
+	case "":
+		if s, ok := old["status"]; ok {
+			out["status"] = s
+		} else {
+			delete(out, "status")
+		}
+	case "status":
+		st := copyMap(mapOf(obj["status"]))
+		if st == nil {
+			return out
+		}
+		conds := append([]any(nil), listOf(st["conditions"])...)
+		for _, t := range []string{"Approved", "Denied"} {
+			var oi, ni []int
+			for i, c := range listOf(oldSt["conditions"]) {
+				if str(mapOf(c), "type") == t {
+					oi = append(oi, i)
+				}
+			}
+			for i, c := range conds {
+				if str(mapOf(c), "type") == t {
+					ni = append(ni, i)
+				}
+			}
+			if len(oi) == len(ni) {
+				for i, o := range oi {
+					conds[ni[i]] = listOf(oldSt["conditions"])[o]
+				}
+			}
+		}
+		if len(conds) > 0 {
+			st["conditions"] = conditionTimes(conds, listOf(oldSt["conditions"]), opts)
+		}
+		out["status"] = st
+	case "approval":
+		st := copyMap(oldSt)
+		if st == nil {
+			st = map[string]any{}
+		}
+		if conds := listOf(mapOf(obj["status"])["conditions"]); len(conds) > 0 {
+			st["conditions"] = conditionTimes(conds, listOf(oldSt["conditions"]), opts)
+		} else {
+			delete(st, "conditions")
+		}
+		out["status"] = st
+	}
+	return out
+}
+
+// conditionTimes is populateConditionTimestamps on fresh copies of conds.
+func conditionTimes(conds, oldConds []any, opts Options) []any {
+	now := opts.Now.UTC().Format("2006-01-02T15:04:05Z")
+	out := make([]any, len(conds))
+	for i, c := range conds {
+		cm := copyMap(mapOf(c))
+		if cm == nil {
+			cm = map[string]any{}
+		}
+		if isZeroTime(cm["lastUpdateTime"]) {
+			cm["lastUpdateTime"] = now
+		}
+		if isZeroTime(cm["lastTransitionTime"]) {
+			t := now
+			for _, o := range oldConds {
+				om := mapOf(o)
+				if str(om, "type") == str(cm, "type") && str(om, "status") == str(cm, "status") && !isZeroTime(om["lastTransitionTime"]) {
+					t, _ = om["lastTransitionTime"].(string)
+					break
+				}
+			}
+			cm["lastTransitionTime"] = t
+		}
+		out[i] = cm
+	}
+	return out
 }

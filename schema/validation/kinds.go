@@ -21,7 +21,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"admissionregistration.k8s.io", "MutatingWebhookConfiguration"}:
 		return strategy{validate: validateMWC, validateUpdate: validateMWCUpdate, warnings: webhookConfigurationWarnings}, true
 	case groupKind{"certificates.k8s.io", "CertificateSigningRequest"}:
-		return strategy{validate: validateCSR, validateUpdate: validateCSRUpdate}, true
+		return strategy{validate: validateCSR, validateUpdate: validateCSRUpdate,
+			prepareCreate: prepareCSRCreate, prepareUpdate: prepareCSRUpdate}, true
 	case groupKind{"certificates.k8s.io", "ClusterTrustBundle"}:
 		return strategy{validate: validateCTB, validateUpdate: validateCTBUpdate}, true
 	case groupKind{"", "ConfigMap"}:

@@ -19,6 +19,16 @@ type Options struct {
 	// Expressions compiles the CEL expressions of admission policies and webhook match
 	// conditions (expressions.go); nil checks them for presence only.
 	Expressions ExpressionCompiler
+	// User is the requesting user, which a strategy's PrepareForCreate may record (a
+	// CertificateSigningRequest's spec.username, uid, groups and extra); nil is none.
+	User *User
+}
+
+// User is a requesting user as authentication gives it.
+type User struct {
+	Name, UID string
+	Groups    []string
+	Extra     map[string][]string
 }
 
 // Validate is the kind's REST strategy Validate on create: the errors the apiserver returns for

@@ -99,11 +99,14 @@ func caseCount() int {
 	return 150
 }
 
+// harnessUser is the user ctxFor puts in the request.
+var harnessUser = validation.User{Name: "writepath", Groups: []string{"system:authenticated"}}
+
 // ctxFor is the context the apiserver hands a strategy: the request's namespace, user and
 // request info (declarative validation reads the version and subresource from it).
 func ctxFor(k harnessKind, namespace, verb, sub string) context.Context {
 	ctx := genericapirequest.WithNamespace(context.Background(), namespace)
-	ctx = genericapirequest.WithUser(ctx, &user.DefaultInfo{Name: "writepath", Groups: []string{"system:authenticated"}})
+	ctx = genericapirequest.WithUser(ctx, &user.DefaultInfo{Name: harnessUser.Name, Groups: harnessUser.Groups})
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
 		IsResourceRequest: true, Verb: verb, APIGroup: k.gvk.Group, APIVersion: k.gvk.Version,
 		Namespace: namespace, Resource: k.resource, Subresource: sub, Name: "x",
@@ -370,7 +373,7 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 		k.create.PrepareForCreate(ctx, in)
 		input := toV1Map(t, k, in)
 		if k.prepare {
-			tallies["create"].notePrepare(t, k, "create", i, unprepared, nil, input, validation.PrepareForCreate(gvk, unprepared, validation.Options{}))
+			tallies["create"].notePrepare(t, k, "create", i, unprepared, nil, input, validation.PrepareForCreate(gvk, unprepared, validation.Options{User: &harnessUser}))
 		}
 		refErrs, p := refCreate(ctx, k.create, in)
 		if p != nil {

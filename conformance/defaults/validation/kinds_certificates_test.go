@@ -34,7 +34,7 @@ import (
 func certificateKinds() []harnessKind {
 	return []harnessKind{
 		{gvk: kschema.GroupVersionKind{Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest"},
-			resource: "certificatesigningrequests", seed: seedCSR, stored: storedCSR, complete: true,
+			resource: "certificatesigningrequests", seed: seedCSR, stored: storedCSR, complete: true, prepare: true,
 			// encoding/asn1's structure errors print the address of a tag (tag:0xc000123456).
 			normalize: func(l string) string { return asn1Address.ReplaceAllString(l, "tag:0x?") },
 			create:    csrregistry.Strategy, updates: map[string]rest.RESTUpdateStrategy{"": csrregistry.Strategy,
