@@ -88,15 +88,7 @@ func (s *Structural) PropertyNames() []string {
 	if s == nil {
 		return nil
 	}
-	if len(s.propertyOrder) != len(s.Properties) {
-		names := make([]string, 0, len(s.Properties))
-		for k := range s.Properties {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		return names
-	}
-	return s.propertyOrder
+	return orderOrSorted(s.propertyOrder, s.Properties)
 }
 
 // AdditionalPropertiesSchema returns the additionalProperties schema, or nil.
@@ -182,12 +174,16 @@ func NewStructural(p *Props) (*Structural, error) {
 	return s, nil
 }
 
-func (p *Props) propertyOrderOrSorted() []string {
-	if len(p.propertyOrder) == len(p.Properties) {
-		return p.propertyOrder
+func (p *Props) propertyOrderOrSorted() []string { return orderOrSorted(p.propertyOrder, p.Properties) }
+
+// orderOrSorted is the sorted names of a schema's properties: order when it lists them (set by
+// the parser or NewStructural), else sorted afresh (a schema built in code).
+func orderOrSorted[T any](order []string, properties map[string]T) []string {
+	if len(order) == len(properties) {
+		return order
 	}
-	names := make([]string, 0, len(p.Properties))
-	for k := range p.Properties {
+	names := make([]string, 0, len(properties))
+	for k := range properties {
 		names = append(names, k)
 	}
 	sort.Strings(names)
