@@ -2,19 +2,18 @@ package cluster
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/sha512"
 	"embed"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/status"
 )
 
@@ -69,16 +68,11 @@ var builtinV3 = sync.OnceValues(func() (map[string]*openAPIDoc, error) {
 })
 
 func gunzipFile(name string) ([]byte, error) {
-	f, err := openAPIData.Open(name)
+	data, err := openAPIData.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(zr)
+	return codec.Gunzip(data)
 }
 
 // openAPIState is what /openapi serves for one state of the stored CRDs.
