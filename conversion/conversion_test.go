@@ -94,6 +94,9 @@ func TestFromCRDErrors(t *testing.T) {
 		{"webhook with url and service", conv(`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"https://a","service":{"namespace":"n","name":"s"}}}}`)},
 		{"webhook over http", conv(`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"http://u:p@a/x?y=1#z"}}}`)},
 		{"webhook service", conv(`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"service":{"namespace":"","name":"s","port":0,"path":"/a//B_b"}}}}`)},
+		// apiextensions hands the name and namespace to ValidateWebhookService swapped: an
+		// empty name is reported at service.namespace.
+		{"webhook service without a name", conv(`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"service":{"namespace":"n","name":"","path":"/a//B_b"}}}}`)},
 		{"review versions missing", conv(`{"strategy":"Webhook","webhook":{"clientConfig":{"url":"https://a"}}}`)},
 		{"review versions unknown and duplicate", conv(`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v2","v2","V3"],"clientConfig":{"url":"https://a"}}}`)},
 		{"None with webhook", conv(`{"strategy":"None","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"https://a"}}}`)},

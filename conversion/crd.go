@@ -5,13 +5,13 @@ import (
 	"encoding/base64"
 	"encoding/pem"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/validation"
 	"github.com/writepath/writepath/schema"
+	kindvalidation "github.com/writepath/writepath/schema/validation"
 	"github.com/writepath/writepath/status"
 )
 
@@ -147,7 +147,10 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 				}
 				w.Service = s
 				_, hasPath := sv["path"]
-				errs = append(errs, validateService(fld.Child("webhookClientConfig", "service"), s, hasPath)...)
+				// apiextensions passes the service's name as the namespace and its namespace as
+				// the name, as the webhook configurations' validation does: an empty name is
+				// reported at service.namespace, and the other way round.
+				errs = append(errs, kindvalidation.WebhookService(fld.Child("webhookClientConfig", "service"), s.Name, s.Namespace, s.Path, hasPath, int64(s.Port))...)
 			}
 			if b, present := cc["caBundle"]; present && b != nil {
 				s, ok := b.(string)
@@ -170,7 +173,7 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 		} else if urlSet == serviceSet {
 			errs = append(errs, field.Required(fld.Child("webhookClientConfig"), "exactly one of url or service is required"))
 		} else if urlSet {
-			errs = append(errs, validateURL(fld.Child("webhookClientConfig", "url"), w.URL)...)
+			errs = append(errs, kindvalidation.WebhookURL(fld.Child("webhookClientConfig", "url"), w.URL, true)...)
 		}
 		errs = append(errs, validateReviewVersions(fld.Child("conversionReviewVersions"), reviewVersions)...)
 		c.Webhook = w
@@ -206,67 +209,6 @@ func str(m map[string]any, k, path string) (string, error) {
 		return "", status.BadRequest(path + ": cannot unmarshal " + codec.JSONKind(x) + " into string")
 	}
 	return s, nil
-}
-
-// validateURL is apiserver's webhook.ValidateWebhookURL with https required.
-func validateURL(fld field.Path, raw string) field.ErrorList {
-	const form = "; desired format: https://host[/path]"
-	u, err := url.Parse(raw)
-	if err != nil {
-		return field.ErrorList{field.Required(fld, "url must be a valid URL: "+err.Error()+form)}
-	}
-	var errs field.ErrorList
-	if u.Scheme != "https" {
-		errs = append(errs, field.Invalid(fld, u.Scheme, "'https' is the only allowed URL scheme"+form))
-	}
-	if u.Host == "" {
-		errs = append(errs, field.Invalid(fld, u.Host, "host must be specified"+form))
-	}
-	if u.User != nil {
-		errs = append(errs, field.Invalid(fld, u.User.String(), "user information is not permitted in the URL"))
-	}
-	if u.Fragment != "" {
-		errs = append(errs, field.Invalid(fld, u.Fragment, "fragments are not permitted in the URL"))
-	}
-	if u.RawQuery != "" {
-		errs = append(errs, field.Invalid(fld, u.RawQuery, "query parameters are not permitted in the URL"))
-	}
-	return errs
-}
-
-// validateService is apiserver's webhook.ValidateWebhookService.
-func validateService(fld field.Path, s *Service, hasPath bool) field.ErrorList {
-	var errs field.ErrorList
-	if s.Name == "" {
-		errs = append(errs, field.Required(fld.Child("name"), ""))
-	}
-	if s.Namespace == "" {
-		errs = append(errs, field.Required(fld.Child("namespace"), ""))
-	}
-	if s.Port < 1 || s.Port > 65535 {
-		errs = append(errs, field.Invalid(fld.Child("port"), int64(s.Port), "port is not valid: must be between 1 and 65535, inclusive"))
-	}
-	p := s.Path
-	if !hasPath || p == "/" || p == "" {
-		return errs
-	}
-	if p == "//" {
-		return append(errs, field.Invalid(fld.Child("path"), p, "segment[0] may not be empty"))
-	}
-	if !strings.HasPrefix(p, "/") {
-		errs = append(errs, field.Invalid(fld.Child("path"), p, "must start with a '/'"))
-	}
-	check := strings.TrimSuffix(p[1:], "/")
-	for i, step := range strings.Split(check, "/") {
-		if step == "" {
-			errs = append(errs, field.Invalid(fld.Child("path"), p, fmt.Sprintf("segment[%d] may not be empty", i)))
-			continue
-		}
-		for _, m := range validation.IsDNS1123Subdomain(step) {
-			errs = append(errs, field.Invalid(fld.Child("path"), p, fmt.Sprintf("segment[%d]: %v", i, m)))
-		}
-	}
-	return errs
 }
 
 // checkCABundle loads a caBundle as client-go does, with its error texts.
