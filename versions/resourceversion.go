@@ -3,6 +3,8 @@ package versions
 import (
 	"errors"
 	"fmt"
+
+	"github.com/writepath/writepath/internal/validation"
 )
 
 // InvalidResourceVersionError reports a resourceVersion that is not well formed
@@ -25,17 +27,7 @@ func (e *InvalidResourceVersionError) StatusCode() int { return 400 }
 // IsWellFormed reports whether rv is a KEP-5504 resourceVersion: one or more
 // ASCII decimal digits, the first of which is not '0'. There is no length
 // limit, so "0" and "" are not well formed and neither is "007".
-func IsWellFormed(rv string) bool {
-	if rv == "" || rv[0] == '0' {
-		return false
-	}
-	for i := 0; i < len(rv); i++ {
-		if rv[i] < '0' || rv[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func IsWellFormed(rv string) bool { return validation.IsWellFormedResourceVersion(rv) }
 
 // CompareResourceVersion orders two resourceVersions the way KEP-5504 lets
 // clients do it for kube-apiserver (1.35+): both must be well formed (see

@@ -152,3 +152,18 @@ func IsDNS1123SubdomainWithUnderscore(v string) []string {
 	}
 	return errs
 }
+
+// IsWellFormedResourceVersion is apimachinery's resourceversion well-formedness (KEP-5504): one
+// or more ASCII decimal digits, the first of which is not '0'. There is no length limit, so "0"
+// and "" are not well formed and neither is "007".
+func IsWellFormedResourceVersion(rv string) bool {
+	if rv == "" || rv[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(rv); i++ {
+		if rv[i] < '0' || rv[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

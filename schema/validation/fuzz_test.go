@@ -70,7 +70,7 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, gvk := range append(fuzzKinds, fuzzKindsB...) {
+		for _, gvk := range append(append(fuzzKinds, fuzzKindsB...), fuzzKindsC...) {
 			run(t, gvk, obj, old)
 			typed, err := defaults.Builtin(gvk, obj, defaults.Options{Now: time.Unix(0, 0)})
 			if err != nil {

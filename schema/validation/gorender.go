@@ -109,6 +109,9 @@ func writeInternalGo(b []byte, t gotypes.Type, v any) []byte {
 	case "v1.ObjectMeta":
 		j, _ := json.Marshal(newObjectMetaJSON(mapOf(v)))
 		return append(b, j...)
+	case "v1.GroupResource", "v1.Condition":
+		// apimachinery's (metav1) types, printed with their JSON tags.
+		return append(b, metaStructJSON(t.String(), mapOf(v))...)
 	}
 	switch t.Kind() {
 	case "struct":

@@ -34,6 +34,10 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"", "Namespace"}:
 		return strategy{validate: validateNamespace, validateUpdate: validateNamespaceUpdate,
 			prepareCreate: prepareNamespaceCreate, prepareUpdate: prepareNamespaceUpdate}, true
+	case groupKind{"storagemigration.k8s.io", "StorageVersionMigration"}:
+		return strategy{validate: validateStorageVersionMigration, validateUpdate: validateStorageVersionMigrationUpdate}, true
+	case groupKind{"apiregistration.k8s.io", "APIService"}:
+		return strategy{validate: validateAPIService, validateUpdate: validateAPIServiceUpdate, prepareCreate: prepareAPIServiceCreate}, true
 	case groupKind{"rbac.authorization.k8s.io", "Role"}:
 		return strategy{validate: validateRole, validateUpdate: validateRoleUpdate}, true
 	case groupKind{"rbac.authorization.k8s.io", "ClusterRole"}:

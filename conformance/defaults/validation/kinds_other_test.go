@@ -18,5 +18,6 @@ func otherKinds() []harnessKind {
 	out = append(out, admissionKinds()...)
 	out = append(out, kindsBKinds()...)
 	out = append(out, certificateKinds()...)
+	out = append(out, kindsCKinds()...)
 	return out
 }
