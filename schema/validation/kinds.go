@@ -38,6 +38,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateStorageVersionMigration, validateUpdate: validateStorageVersionMigrationUpdate}, true
 	case groupKind{"apiregistration.k8s.io", "APIService"}:
 		return strategy{validate: validateAPIService, validateUpdate: validateAPIServiceUpdate, prepareCreate: prepareAPIServiceCreate}, true
+	case groupKind{"resource.k8s.io", "DeviceTaintRule"}:
+		return strategy{validate: validateDeviceTaintRule, validateUpdate: validateDeviceTaintRuleUpdate, prepareUpdate: prepareDeviceTaintRuleUpdate}, true
 	case groupKind{"rbac.authorization.k8s.io", "Role"}:
 		return strategy{validate: validateRole, validateUpdate: validateRoleUpdate}, true
 	case groupKind{"rbac.authorization.k8s.io", "ClusterRole"}:
