@@ -40,6 +40,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateAPIService, validateUpdate: validateAPIServiceUpdate, prepareCreate: prepareAPIServiceCreate}, true
 	case groupKind{"resource.k8s.io", "DeviceTaintRule"}:
 		return strategy{validate: validateDeviceTaintRule, validateUpdate: validateDeviceTaintRuleUpdate, prepareUpdate: prepareDeviceTaintRuleUpdate}, true
+	case groupKind{"certificates.k8s.io", "PodCertificateRequest"}:
+		return strategy{validate: validatePodCertificateRequest, validateUpdate: validatePodCertificateRequestUpdate}, true
 	case groupKind{"rbac.authorization.k8s.io", "Role"}:
 		return strategy{validate: validateRole, validateUpdate: validateRoleUpdate}, true
 	case groupKind{"rbac.authorization.k8s.io", "ClusterRole"}:

@@ -16,6 +16,7 @@ var fuzzKindsC = []schema.GroupVersionKind{
 	{Group: "storagemigration.k8s.io", Version: "v1", Kind: "StorageVersionMigration"},
 	{Group: "apiregistration.k8s.io", Version: "v1", Kind: "APIService"},
 	{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceTaintRule"},
+	{Group: "certificates.k8s.io", Version: "v1", Kind: "PodCertificateRequest"},
 }
 
 // A local APIService (no spec.service) is created Available at the request's time, as

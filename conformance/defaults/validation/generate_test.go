@@ -94,6 +94,11 @@ func collect(v reflect.Value, pos *[]position, depth int) {
 			collect(v.Elem(), pos, depth+1)
 		}
 	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			// A []byte (a PEM or DER blob, a CA bundle) is one position, set whole: a position
+			// per byte would make most mutations of a kind with a certificate request land in it.
+			return
+		}
 		for i := 0; i < v.Len(); i++ {
 			*pos = append(*pos, position{v.Index(i)})
 			collect(v.Index(i), pos, depth+1)

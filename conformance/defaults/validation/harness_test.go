@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/api/operation"
@@ -76,6 +77,9 @@ type harnessKind struct {
 	// name, when set, names the kind's subtest and rows instead of its Kind (two groups with a
 	// kind of the same name: Event and Event.events.k8s.io).
 	name string
+	// now, when set, is the request's time writepath's updates are validated at: the time of the
+	// fake clock the kind's reference strategy reads (a PodCertificateRequest's /status).
+	now time.Time
 }
 
 // label is the kind's name in subtests, rows and messages.
@@ -434,6 +438,7 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 				refW = s.WarningsOnUpdate(ctx, in, stored)
 			}
 			opts := wpOptions(sub)
+			opts.Now = k.now
 			got := validation.ValidateUpdate(gvk, input, storedMap, opts)
 			var gotW []string
 			if len(got) == 0 {

@@ -19,5 +19,6 @@ func otherKinds() []harnessKind {
 	out = append(out, kindsBKinds()...)
 	out = append(out, certificateKinds()...)
 	out = append(out, kindsCKinds()...)
+	out = append(out, podCertificateKinds()...)
 	return out
 }
