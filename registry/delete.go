@@ -10,6 +10,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/validation"
 	"github.com/writepath/writepath/status"
 )
 
@@ -261,6 +262,9 @@ func (h *handler) binding() (Response, []Write, error) {
 	if metaString(d.obj, "name") != ep.Name {
 		return Response{}, nil, status.BadRequest("name in URL does not match name in Binding object")
 	}
+	if errs := validation.ValidatePodBinding(d.obj); len(errs) > 0 {
+		return Response{}, nil, status.FromError(errs.ToAggregate())
+	}
 	target, _ := d.obj["target"].(map[string]any)
 	node, _ := target["name"].(string)
 	live, err := h.live()
@@ -269,9 +273,6 @@ func (h *handler) binding() (Response, []Write, error) {
 	}
 	if live == nil {
 		return Response{}, nil, status.NotFound(ep.groupResource(), ep.Name)
-	}
-	if node == "" {
-		return Response{}, nil, status.Invalid(status.GroupKind{Kind: "Binding"}, ep.Name, fieldErrorList("target.name", "", "must not be empty"))
 	}
 	spec, _ := live["spec"].(map[string]any)
 	if n, _ := spec["nodeName"].(string); n != "" {

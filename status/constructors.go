@@ -315,3 +315,10 @@ func GenericServerResponse(code int, verb string, gr GroupResource, name, server
 		Details: &Details{Group: gr.Group, Kind: gr.Resource, Name: name, Causes: causes,
 			RetryAfterSeconds: int32(retryAfterSeconds)}}
 }
+
+// FromError returns the Status the apiserver's ErrorToAPIStatus makes of an error that is not
+// a status error (a REST handler returning a plain error, such as BindingREST's aggregated
+// validation errors): code 500, no reason, the error's text as the message.
+func FromError(err error) *Error {
+	return &Error{Code: http.StatusInternalServerError, Message: errText(err), err: err}
+}
