@@ -2,22 +2,78 @@ package validation
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"unicode"
 )
 
 // The other string and number validators of apimachinery's util/validation that the built-in
 // kinds' rules call: ports, percentages, environment variable names, config keys, ids, ranges.
 
-var (
-	rxPortNameCharset = regexp.MustCompile("^[-a-z0-9]+$")
-	rxPortNameLetter  = regexp.MustCompile("[a-z]")
-	rxPercent         = regexp.MustCompile("^[0-9]+%$")
-	rxHTTPHeaderName  = regexp.MustCompile("^[-A-Za-z0-9]+$")
-	rxEnvVarName      = regexp.MustCompile("^[-._a-zA-Z][-._a-zA-Z0-9]*$")
-	rxConfigMapKey    = regexp.MustCompile("^[-._a-zA-Z0-9]+$")
-)
+// Their formats are matched by hand, as the name formats are (matchers_test.go holds the
+// regexps as the oracle).
+
+// matchPortNameCharset reports whether v matches ^[-a-z0-9]+$.
+func matchPortNameCharset(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isLowerAlnum(v[i]) && v[i] != '-' {
+			return false
+		}
+	}
+	return v != ""
+}
+
+// matchPortNameLetter reports whether v contains a match of [a-z].
+func matchPortNameLetter(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] >= 'a' && v[i] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// matchPercent reports whether v matches ^[0-9]+%$.
+func matchPercent(v string) bool {
+	if len(v) < 2 || v[len(v)-1] != '%' {
+		return false
+	}
+	for i := 0; i < len(v)-1; i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// matchHTTPHeaderName reports whether v matches ^[-A-Za-z0-9]+$.
+func matchHTTPHeaderName(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isAlnum(v[i]) && v[i] != '-' {
+			return false
+		}
+	}
+	return v != ""
+}
+
+// isConfigMapKeyByte is the class [-._a-zA-Z0-9].
+func isConfigMapKeyByte(c byte) bool { return isAlnum(c) || c == '-' || c == '.' || c == '_' }
+
+// matchEnvVarName reports whether v matches ^[-._a-zA-Z][-._a-zA-Z0-9]*$.
+func matchEnvVarName(v string) bool {
+	if v == "" || v[0] >= '0' && v[0] <= '9' {
+		return false
+	}
+	return matchConfigMapKey(v)
+}
+
+// matchConfigMapKey reports whether v matches ^[-._a-zA-Z0-9]+$.
+func matchConfigMapKey(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isConfigMapKeyByte(v[i]) {
+			return false
+		}
+	}
+	return v != ""
+}
 
 // InclusiveRangeError is apimachinery's "must be between lo and hi, inclusive".
 func InclusiveRangeError(lo, hi int) string {
@@ -55,10 +111,10 @@ func IsValidPortName(port string) []string {
 	if len(port) > 15 {
 		errs = append(errs, MaxLenError(15))
 	}
-	if !rxPortNameCharset.MatchString(port) {
+	if !matchPortNameCharset(port) {
 		errs = append(errs, "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
 	}
-	if !rxPortNameLetter.MatchString(port) {
+	if !matchPortNameLetter(port) {
 		errs = append(errs, "must contain at least one letter (a-z)")
 	}
 	if strings.Contains(port, "--") {
@@ -72,7 +128,7 @@ func IsValidPortName(port string) []string {
 
 // IsValidPercent is apimachinery's IsValidPercent.
 func IsValidPercent(v string) []string {
-	if !rxPercent.MatchString(v) {
+	if !matchPercent(v) {
 		return []string{RegexError("a valid percent string must be a numeric string followed by an ending '%'", "[0-9]+%", "1%", "93%")}
 	}
 	return nil
@@ -80,7 +136,7 @@ func IsValidPercent(v string) []string {
 
 // IsHTTPHeaderName is apimachinery's IsHTTPHeaderName.
 func IsHTTPHeaderName(v string) []string {
-	if !rxHTTPHeaderName.MatchString(v) {
+	if !matchHTTPHeaderName(v) {
 		return []string{RegexError("a valid HTTP header must consist of alphanumeric characters or '-'", "[-A-Za-z0-9]+", "X-Header-Name")}
 	}
 	return nil
@@ -89,7 +145,7 @@ func IsHTTPHeaderName(v string) []string {
 // IsEnvVarName is apimachinery's IsEnvVarName.
 func IsEnvVarName(v string) []string {
 	var errs []string
-	if !rxEnvVarName.MatchString(v) {
+	if !matchEnvVarName(v) {
 		errs = append(errs, RegexError("a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit",
 			"[-._a-zA-Z][-._a-zA-Z0-9]*", "my.env-name", "MY_ENV.NAME", "MyEnvName1"))
 	}
@@ -102,8 +158,10 @@ func IsRelaxedEnvVarName(v string) []string {
 	if v == "" {
 		errs = append(errs, "environment variable name "+EmptyError())
 	}
-	for _, r := range v {
-		if r > unicode.MaxASCII || !unicode.IsPrint(r) || r == '=' {
+	// Byte by byte: a byte of a multi-byte or invalid UTF-8 sequence is above unicode.MaxASCII,
+	// as the rune it belongs to is, and the printable ASCII runes are ' ' to '~'.
+	for i := 0; i < len(v); i++ {
+		if r := v[i]; r < ' ' || r > '~' || r == '=' {
 			errs = append(errs, "a valid environment variable name must consist only of printable ASCII characters other than '='")
 			break
 		}
@@ -117,7 +175,7 @@ func IsConfigMapKey(v string) []string {
 	if len(v) > 253 {
 		errs = append(errs, MaxLenError(253))
 	}
-	if !rxConfigMapKey.MatchString(v) {
+	if !matchConfigMapKey(v) {
 		errs = append(errs, RegexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", "[-._a-zA-Z0-9]+", "key.name", "KEY_NAME", "key-name"))
 	}
 	return append(errs, chDirPrefix(v)...)
@@ -137,7 +195,27 @@ func chDirPrefix(v string) []string {
 
 const dns1123LabelFmtWithUnderscore = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
 
-var rxDNS1123SubdomainWithUnderscore = regexp.MustCompile("^" + dns1123LabelFmtWithUnderscore + "(\\." + dns1123LabelFmtWithUnderscore + ")*$")
+// matchDNS1123SubdomainWithUnderscore reports whether v matches
+// ^dns1123LabelFmtWithUnderscore(\.dns1123LabelFmtWithUnderscore)*$: labels joined by dots,
+// each an optional '_' followed by a label that may hold '_' inside.
+func matchDNS1123SubdomainWithUnderscore(v string) bool {
+	for {
+		label, rest, more := strings.Cut(v, ".")
+		label = strings.TrimPrefix(label, "_")
+		if label == "" || !isLowerAlnum(label[0]) || !isLowerAlnum(label[len(label)-1]) {
+			return false
+		}
+		for i := 1; i < len(label)-1; i++ {
+			if c := label[i]; !isLowerAlnum(c) && c != '-' && c != '_' {
+				return false
+			}
+		}
+		if !more {
+			return true
+		}
+		v = rest
+	}
+}
 
 // IsDNS1123SubdomainWithUnderscore is apimachinery's IsDNS1123SubdomainWithUnderscore (DNS
 // search domains).
@@ -146,7 +224,7 @@ func IsDNS1123SubdomainWithUnderscore(v string) []string {
 	if len(v) > 253 {
 		errs = append(errs, MaxLenError(253))
 	}
-	if !rxDNS1123SubdomainWithUnderscore.MatchString(v) {
+	if !matchDNS1123SubdomainWithUnderscore(v) {
 		errs = append(errs, RegexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character",
 			dns1123LabelFmtWithUnderscore+"(\\."+dns1123LabelFmtWithUnderscore+")*", "example.com"))
 	}

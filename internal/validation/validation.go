@@ -160,14 +160,15 @@ const labelKeyErrMsg = "must consist of alphanumeric characters, '-', '_' or '.'
 // IsQualifiedName is apimachinery's IsQualifiedName (label and annotation keys, finalizer names).
 func IsQualifiedName(v string) []string {
 	var errs []string
-	parts := strings.Split(v, "/")
-	var name string
-	switch len(parts) {
-	case 1:
-		name = parts[0]
-	case 2:
-		prefix := parts[0]
-		name = parts[1]
+	// strings.Split(v, "/") into one or two parts, without allocating the parts.
+	name := v
+	if i := strings.IndexByte(v, '/'); i >= 0 {
+		prefix := v[:i]
+		name = v[i+1:]
+		if strings.IndexByte(name, '/') >= 0 {
+			return append(errs, "a valid label key "+RegexError(labelKeyErrMsg, LabelKeyFmt, "MyName", "my.name", "123-abc")+
+				" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
+		}
 		if prefix == "" {
 			errs = append(errs, "prefix part must be non-empty")
 		} else {
@@ -175,9 +176,6 @@ func IsQualifiedName(v string) []string {
 				errs = append(errs, "prefix part "+m)
 			}
 		}
-	default:
-		return append(errs, "a valid label key "+RegexError(labelKeyErrMsg, LabelKeyFmt, "MyName", "my.name", "123-abc")+
-			" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")
 	}
 	if name == "" {
 		errs = append(errs, "name part must be non-empty")

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"math/rand"
+	"os"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -16,7 +17,7 @@ import (
 // env, resources, probes and mounts, an init container, volumes, affinity, tolerations, topology
 // spread), prepared as the apiserver holds it before validation: the internal object for the
 // reference, its v1 JSON form for writepath.
-func benchDeployment(b *testing.B) (runtime.Object, map[string]any, harnessKind) {
+func benchDeployment(b testing.TB) (runtime.Object, map[string]any, harnessKind) {
 	k := appsKinds()[0]
 	r := rand.New(rand.NewSource(1))
 	for {
@@ -85,4 +86,36 @@ func BenchmarkDeploymentValidationUpdate(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestDeploymentValidateCPUTime measures the process CPU time per validation of both sides of
+// BenchmarkDeploymentValidation and BenchmarkDeploymentValidationUpdate as TestPodValidateCPUTime
+// does (interleaved rounds, median). Run with WRITEPATH_CPUBENCH=1.
+func TestDeploymentValidateCPUTime(t *testing.T) {
+	if os.Getenv("WRITEPATH_CPUBENCH") == "" {
+		t.Skip("set WRITEPATH_CPUBENCH=1")
+	}
+	in, m, k := benchDeployment(t)
+	gvk := schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
+	createCtx := ctxFor(k, "validation-pod", "create", "")
+	old := in.DeepCopyObject()
+	setStored(old)
+	oldMap := toV1Map(t, k, old)
+	next := old.DeepCopyObject()
+	nextMap := toV1Map(t, k, next)
+	updateCtx := ctxFor(k, "validation-pod", "update", "")
+	if errs, _ := refUpdate(updateCtx, deployment.Strategy, next, old); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if errs := validation.ValidateUpdate(gvk, nextMap, oldMap, validation.Options{}); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	w, a := medianCPUTime(
+		func() { validation.Validate(gvk, m, validation.Options{}) },
+		func() { _, _ = refCreate(createCtx, deployment.Strategy, in) })
+	t.Logf("deployment create: writepath %.1fµs, reference %.1fµs CPU per validation, ratio %.2f", w/1000, a/1000, w/a)
+	w, a = medianCPUTime(
+		func() { validation.ValidateUpdate(gvk, nextMap, oldMap, validation.Options{}) },
+		func() { _, _ = refUpdate(updateCtx, deployment.Strategy, next, old) })
+	t.Logf("deployment update: writepath %.1fµs, reference %.1fµs CPU per validation, ratio %.2f", w/1000, a/1000, w/a)
 }
