@@ -64,6 +64,17 @@ func NewPath(name string, more ...string) Path {
 
 // Child returns p followed by the field name and then by the more names.
 func (p Path) Child(name string, more ...string) Path {
+	// The common case, one name and a free slot, is small enough to be inlined where
+	// validation builds a path for every field it visits.
+	if n := p.n; len(more) == 0 && n < inline {
+		p.kinds[n], p.texts[n], p.n = SegmentChild, name, n+1
+		return p
+	}
+	return p.children(name, more)
+}
+
+// children is Child appending through with.
+func (p Path) children(name string, more []string) Path {
 	p = p.with(SegmentChild, name)
 	for _, m := range more {
 		p = p.with(SegmentChild, m)
@@ -73,18 +84,26 @@ func (p Path) Child(name string, more ...string) Path {
 
 // Index returns p subscripted by the list index i.
 func (p Path) Index(i int) Path {
+	if n := p.n; n < inline {
+		p.kinds[n], p.texts[n], p.n = SegmentIndex, strconv.Itoa(i), n+1
+		return p
+	}
 	return p.with(SegmentIndex, strconv.Itoa(i))
 }
 
 // Key returns p subscripted by the map key k.
 func (p Path) Key(k string) Path {
+	if n := p.n; n < inline {
+		p.kinds[n], p.texts[n], p.n = SegmentKey, k, n+1
+		return p
+	}
 	return p.with(SegmentKey, k)
 }
 
 // with appends one segment: in place when a slot is free, else after encoding the held
 // segments into enc (one allocation every inline segments).
 func (p Path) with(kind SegmentKind, s string) Path {
-	if p.n == inline {
+	if p.n >= inline {
 		var b strings.Builder
 		b.Grow(len(p.enc) + p.heldLen())
 		b.WriteString(p.enc)

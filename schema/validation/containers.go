@@ -27,14 +27,14 @@ type podContext struct {
 }
 
 func newPodContext(spec map[string]any, opts PodOptions) podContext {
-	c := podContext{opts: opts, volumes: map[string]map[string]any{}, claimNames: map[string]bool{}, restartPolicy: str(spec, "restartPolicy")}
-	for _, v := range listOf(spec["volumes"]) {
-		if n := str(mapOf(v), "name"); n != "" {
-			c.volumes[n] = mapOf(v)
-		}
-	}
+	// volumes is set by the caller, from validateVolumes; claimNames is nil (read only) when
+	// the pod has no resource claims.
+	c := podContext{opts: opts, restartPolicy: str(spec, "restartPolicy")}
 	for _, rc := range listOf(spec["resourceClaims"]) {
 		if n := str(mapOf(rc), "name"); n != "" {
+			if c.claimNames == nil {
+				c.claimNames = map[string]bool{}
+			}
 			c.claimNames[n] = true
 		}
 	}
@@ -66,16 +66,11 @@ func validateContainers(p field.Path, ctrs []any, pc podContext) field.ErrorList
 		} else {
 			names[name] = true
 		}
-		if lc, ok := c["lifecycle"].(map[string]any); ok {
-			errs = append(errs, lifecycle(ip.Child("lifecycle"), lc, pc)...)
-		}
-		errs = append(errs, livenessProbe(ip.Child("livenessProbe"), c["livenessProbe"], pc)...)
-		errs = append(errs, readinessProbe(ip.Child("readinessProbe"), c["readinessProbe"], pc)...)
-		errs = append(errs, livenessProbe(ip.Child("startupProbe"), c["startupProbe"], pc)...)
+		errs = append(errs, containerHooksAndProbes(ip, c, pc)...)
 		// ContainerRestartRules is on in 1.37.
 		errs = append(errs, containerRestartPolicy(ip, c, pc)...)
 	}
-	return append(errs, hostPortConflicts(p, ctrs, map[string]bool{})...)
+	return append(errs, hostPortConflicts(p, ctrs, nil)...)
 }
 
 // validateInitContainers is validateInitContainers (spec.initContainers).
@@ -97,14 +92,9 @@ func validateInitContainers(p field.Path, ctrs, regular []any, pc podContext) fi
 		} else if name != "" {
 			names[name] = true
 		}
-		errs = append(errs, hostPortConflicts(p, []any{raw}, map[string]bool{})...)
+		errs = append(errs, hostPortConflicts(p, ctrs[i:i+1], nil)...)
 		if restartAlways {
-			if lc, ok := c["lifecycle"].(map[string]any); ok {
-				errs = append(errs, lifecycle(ip.Child("lifecycle"), lc, pc)...)
-			}
-			errs = append(errs, livenessProbe(ip.Child("livenessProbe"), c["livenessProbe"], pc)...)
-			errs = append(errs, readinessProbe(ip.Child("readinessProbe"), c["readinessProbe"], pc)...)
-			errs = append(errs, livenessProbe(ip.Child("startupProbe"), c["startupProbe"], pc)...)
+			errs = append(errs, containerHooksAndProbes(ip, c, pc)...)
 		} else {
 			for _, f := range []string{"lifecycle", "livenessProbe", "readinessProbe", "startupProbe"} {
 				if has(c, f) {
@@ -120,6 +110,25 @@ func validateInitContainers(p field.Path, ctrs, regular []any, pc podContext) fi
 				}
 			}
 		}
+	}
+	return errs
+}
+
+// containerHooksAndProbes is the lifecycle and the liveness, readiness and startup probes of a
+// container at p; the paths are built only for what is set.
+func containerHooksAndProbes(p field.Path, c map[string]any, pc podContext) field.ErrorList {
+	var errs field.ErrorList
+	if lc, ok := c["lifecycle"].(map[string]any); ok {
+		errs = append(errs, lifecycle(p.Child("lifecycle"), lc, pc)...)
+	}
+	if pr, ok := c["livenessProbe"].(map[string]any); ok {
+		errs = append(errs, livenessProbe(p.Child("livenessProbe"), pr, pc)...)
+	}
+	if pr, ok := c["readinessProbe"].(map[string]any); ok {
+		errs = append(errs, readinessProbe(p.Child("readinessProbe"), pr, pc)...)
+	}
+	if pr, ok := c["startupProbe"].(map[string]any); ok {
+		errs = append(errs, livenessProbe(p.Child("startupProbe"), pr, pc)...)
 	}
 	return errs
 }
@@ -221,17 +230,39 @@ func containerCommon(p field.Path, c map[string]any, pc podContext) field.ErrorL
 	if str(c, "image") == "" {
 		errs = append(errs, field.Required(p.Child("image"), ""))
 	}
-	errs = append(errs, enumRequired(p.Child("terminationMessagePolicy"), str(c, "terminationMessagePolicy"), "File", "FallbackToLogsOnError")...)
+	// Each rule's path is built only when it has something to check (each returns nothing
+	// for an empty list, map or a valid enumeration value).
+	if tmp := str(c, "terminationMessagePolicy"); tmp != "File" && tmp != "FallbackToLogsOnError" {
+		errs = append(errs, enumRequired(p.Child("terminationMessagePolicy"), tmp, "File", "FallbackToLogsOnError")...)
+	}
 	mounts, devices := listOf(c["volumeMounts"]), listOf(c["volumeDevices"])
-	errs = append(errs, containerPorts(p.Child("ports"), listOf(c["ports"]))...)
-	errs = append(errs, validateEnv(p.Child("env"), listOf(c["env"]), pc)...)
-	errs = append(errs, validateEnvFrom(p.Child("envFrom"), listOf(c["envFrom"]))...)
-	errs = append(errs, volumeMounts(p.Child("volumeMounts"), mounts, devices, c, pc)...)
-	errs = append(errs, volumeDevices(p.Child("volumeDevices"), devices, mounts, pc)...)
-	errs = append(errs, pullPolicy(p.Child("imagePullPolicy"), str(c, "imagePullPolicy"))...)
-	errs = append(errs, resourceRequirements(p.Child("resources"), mapOf(c["resources"]), ValidateContainerResourceName, pc.claimNames)...)
-	errs = append(errs, resizePolicy(p.Child("resizePolicy"), listOf(c["resizePolicy"]), pc.restartPolicy)...)
-	errs = append(errs, securityContext(p.Child("securityContext"), c["securityContext"], pc)...)
+	if ports := listOf(c["ports"]); len(ports) > 0 {
+		errs = append(errs, containerPorts(p.Child("ports"), ports)...)
+	}
+	if env := listOf(c["env"]); len(env) > 0 {
+		errs = append(errs, validateEnv(p.Child("env"), env, pc)...)
+	}
+	if envFrom := listOf(c["envFrom"]); len(envFrom) > 0 {
+		errs = append(errs, validateEnvFrom(p.Child("envFrom"), envFrom)...)
+	}
+	if len(mounts) > 0 {
+		errs = append(errs, volumeMounts(p.Child("volumeMounts"), mounts, devices, c, pc)...)
+	}
+	if len(devices) > 0 {
+		errs = append(errs, volumeDevices(p.Child("volumeDevices"), devices, mounts, pc)...)
+	}
+	if pp := str(c, "imagePullPolicy"); pp != "Always" && pp != "IfNotPresent" && pp != "Never" {
+		errs = append(errs, pullPolicy(p.Child("imagePullPolicy"), pp)...)
+	}
+	if res := mapOf(c["resources"]); len(res) > 0 {
+		errs = append(errs, resourceRequirements(p.Child("resources"), res, ValidateContainerResourceName, pc.claimNames)...)
+	}
+	if rp := listOf(c["resizePolicy"]); len(rp) > 0 {
+		errs = append(errs, resizePolicy(p.Child("resizePolicy"), rp, pc.restartPolicy)...)
+	}
+	if sc := c["securityContext"]; sc != nil {
+		errs = append(errs, securityContext(p.Child("securityContext"), sc, pc)...)
+	}
 	return errs
 }
 
@@ -288,7 +319,8 @@ func containerPorts(p field.Path, ports []any) field.ErrorList {
 	return errs
 }
 
-// hostPortConflicts is AccumulateUniqueHostPorts.
+// hostPortConflicts is AccumulateUniqueHostPorts (seen may be nil: it is made at the first host
+// port).
 func hostPortConflicts(p field.Path, ctrs []any, seen map[string]bool) field.ErrorList {
 	var errs field.ErrorList
 	for ci, raw := range ctrs {
@@ -299,6 +331,9 @@ func hostPortConflicts(p field.Path, ctrs []any, seen map[string]bool) field.Err
 				continue
 			}
 			key := fmt.Sprintf("%s/%s/%d", str(port, "protocol"), str(port, "hostIP"), hp)
+			if seen == nil {
+				seen = map[string]bool{}
+			}
 			if seen[key] {
 				errs = append(errs, field.Duplicate(p.Index(ci).Child("ports").Index(pi).Child("hostPort"), key))
 			} else {
@@ -328,7 +363,9 @@ func validateEnv(p field.Path, vars []any, pc podContext) field.ErrorList {
 				errs = append(errs, field.Invalid(ip.Child("name"), name, m))
 			}
 		}
-		errs = append(errs, envValueFrom(ip.Child("valueFrom"), ev)...)
+		if _, ok := ev["valueFrom"].(map[string]any); ok {
+			errs = append(errs, envValueFrom(ip.Child("valueFrom"), ev)...)
+		}
 	}
 	return errs
 }
@@ -583,8 +620,11 @@ func validateEnvFrom(p field.Path, vars []any) field.ErrorList {
 // volumeMounts is ValidateVolumeMounts.
 func volumeMounts(p field.Path, mounts, devices []any, c map[string]any, pc podContext) field.ErrorList {
 	var errs field.ErrorList
-	devNames, devPaths := nameToPath(devices, "devicePath")
-	points := map[string]bool{}
+	var devNames, devPaths map[string]bool
+	if len(devices) > 0 {
+		devNames, devPaths = nameToPath(devices, "devicePath")
+	}
+	points := make(map[string]bool, len(mounts))
 	for i, raw := range mounts {
 		m := mapOf(raw)
 		ip := p.Index(i)
@@ -691,7 +731,10 @@ func recursiveReadOnly(p field.Path, m map[string]any) field.ErrorList {
 // volumeDevices is ValidateVolumeDevices.
 func volumeDevices(p field.Path, devices, mounts []any, pc podContext) field.ErrorList {
 	var errs field.ErrorList
-	mountNames, mountPaths := nameToPath(mounts, "mountPath")
+	var mountNames, mountPaths map[string]bool
+	if len(mounts) > 0 {
+		mountNames, mountPaths = nameToPath(mounts, "mountPath")
+	}
 	paths, names := map[string]bool{}, map[string]bool{}
 	for i, raw := range devices {
 		d := mapOf(raw)
@@ -793,15 +836,14 @@ var containerRestartPolicies = []string{"Always", "Never", "OnFailure"}
 func containerRestartPolicy(p field.Path, c map[string]any, pc podContext) field.ErrorList {
 	var errs field.ErrorList
 	rules := listOf(c["restartPolicyRules"])
-	rpp := p.Child("restartPolicy")
 	pol, set := c["restartPolicy"].(string)
 	if !set {
 		if len(rules) == 0 {
 			return nil
 		}
-		errs = append(errs, field.Required(rpp, "must specify restartPolicy when restart rules are used"))
+		errs = append(errs, field.Required(p.Child("restartPolicy"), "must specify restartPolicy when restart rules are used"))
 	} else if !contains(containerRestartPolicies, pol) {
-		errs = append(errs, field.NotSupported(rpp, pol, containerRestartPolicies))
+		errs = append(errs, field.NotSupported(p.Child("restartPolicy"), pol, containerRestartPolicies))
 	}
 	if len(rules) > 20 {
 		errs = append(errs, field.TooMany(p.Child("restartPolicyRules"), len(rules), 20))

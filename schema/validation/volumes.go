@@ -39,15 +39,19 @@ const (
 // validateVolumes is ValidateVolumes: the errors and the volumes that passed, by name.
 func validateVolumes(p field.Path, vols []any, podName string) (map[string]map[string]any, field.ErrorList) {
 	var errs field.ErrorList
-	names := map[string]bool{}
-	created := map[string]bool{}
+	var created map[string]bool // the claims the pod's ephemeral volumes create
 	if podName != "" {
 		for _, v := range vols {
 			if has(mapOf(v), "ephemeral") {
+				if created == nil {
+					created = map[string]bool{}
+				}
 				created[podName+"-"+str(mapOf(v), "name")] = true
 			}
 		}
 	}
+	// ok holds the names seen so far: a volume's name is added with the volume, when the
+	// volume has no error.
 	ok := make(map[string]map[string]any, len(vols))
 	for i, raw := range vols {
 		v := mapOf(raw)
@@ -59,11 +63,10 @@ func validateVolumes(p field.Path, vols []any, podName string) (map[string]map[s
 		} else {
 			el = append(el, dns1123Label(ip.Child("name"), name)...)
 		}
-		if names[name] {
+		if _, dup := ok[name]; dup {
 			el = append(el, field.Duplicate(ip.Child("name"), name))
 		}
 		if len(el) == 0 {
-			names[name] = true
 			ok[name] = v
 		} else {
 			errs = append(errs, el...)
@@ -80,7 +83,16 @@ func validateVolumes(p field.Path, vols []any, podName string) (map[string]map[s
 func volumeSource(p field.Path, v map[string]any, volName, podName string) field.ErrorList {
 	var errs field.ErrorList
 	n := 0
-	for _, s := range volumeSources {
+	sources := volumeSources
+	// A volume has few keys and usually one source: find the sources among its keys rather
+	// than looking up every source; with more than one, walk them all in their order.
+	if i, count := volumeSourceKeys(v); count <= 1 {
+		sources = nil
+		if count == 1 {
+			sources = volumeSources[i : i+1]
+		}
+	}
+	for _, s := range sources {
 		src, ok := v[s.key].(map[string]any)
 		if !ok {
 			continue
@@ -109,6 +121,28 @@ func volumeSource(p field.Path, v map[string]any, volName, podName string) field
 		errs = append(errs, field.Required(p, "must specify a volume type"))
 	}
 	return errs
+}
+
+// volumeSourceIndex is the position of each source in volumeSources.
+var volumeSourceIndex = func() map[string]int {
+	m := make(map[string]int, len(volumeSources))
+	for i, s := range volumeSources {
+		m[s.key] = i
+	}
+	return m
+}()
+
+// volumeSourceKeys counts the sources set in v (present as objects) and returns the index of
+// the last one found.
+func volumeSourceKeys(v map[string]any) (index, count int) {
+	for k, x := range v {
+		if i, ok := volumeSourceIndex[k]; ok {
+			if _, isMap := x.(map[string]any); isMap {
+				index, count = i, count+1
+			}
+		}
+	}
+	return index, count
 }
 
 // sourceChecks are the checks of one volume source; sources not listed here have only the
