@@ -147,6 +147,17 @@ func validateManagedFields(entries []ManagedFieldsEntry, fld field.Path) field.E
 // ValidateLabels is apimachinery's ValidateLabels: every key a qualified name, every value a
 // label value. Keys are checked in sorted order where the apiserver walks a Go map.
 func ValidateLabels(labels map[string]string, fld field.Path) field.ErrorList {
+	// The errors come in key order; only labels with one need the keys sorted.
+	valid := true
+	for k, v := range labels {
+		if len(validation.IsQualifiedName(k)) != 0 || len(validation.IsValidLabelValue(v)) != 0 {
+			valid = false
+			break
+		}
+	}
+	if valid {
+		return nil
+	}
 	var all field.ErrorList
 	for _, k := range sortedStringKeys(labels) {
 		for _, m := range validation.IsQualifiedName(k) {
@@ -165,8 +176,19 @@ const TotalAnnotationSizeLimit = 256 * (1 << 10)
 // ValidateAnnotations is apimachinery's ValidateAnnotations: keys are qualified names (compared
 // lower-cased) and keys and values together stay within TotalAnnotationSizeLimit.
 func ValidateAnnotations(annotations map[string]string, fld field.Path) field.ErrorList {
+	// The errors come in key order; only annotations with one need the keys sorted.
+	valid, total := true, 0
+	for k, v := range annotations {
+		total += len(k) + len(v)
+		if valid && len(validation.IsQualifiedName(strings.ToLower(k))) != 0 {
+			valid = false
+		}
+	}
+	if valid && total <= TotalAnnotationSizeLimit {
+		return nil
+	}
 	var all field.ErrorList
-	total := 0
+	total = 0
 	for _, k := range sortedStringKeys(annotations) {
 		for _, m := range validation.IsQualifiedName(strings.ToLower(k)) {
 			all = append(all, field.Invalid(fld, k, m))

@@ -15,11 +15,11 @@ func windowsHostProcess(p field.Path, spec map[string]any) field.ErrorList {
 	var errs field.ErrorList
 	podHP, podSet := boolean(mapOf(mapOf(spec["securityContext"])["windowsOptions"]), "hostProcess")
 	count, hpCount := 0, 0
-	visitContainers(p, spec, func(cp field.Path, c map[string]any) {
+	eachContainer(spec, func(key string, i int, c map[string]any) {
 		count++
 		hp, set := boolean(mapOf(mapOf(c["securityContext"])["windowsOptions"]), "hostProcess")
 		if podSet && set && podHP != hp {
-			errs = append(errs, field.Invalid(cp.Child("securityContext", "windowsOptions", "hostProcess"), hp,
+			errs = append(errs, field.Invalid(p.Child(key).Index(i).Child("securityContext", "windowsOptions", "hostProcess"), hp,
 				fmt.Sprintf("pod hostProcess value must be identical if both are specified, was %v", podHP)))
 		}
 		if (set && hp) || (!set && podSet && podHP) {
@@ -61,9 +61,9 @@ func linuxRules(p field.Path, spec map[string]any) field.ErrorList {
 	if has(mapOf(spec["securityContext"]), "windowsOptions") {
 		errs = append(errs, field.Forbidden(p.Child("securityContext", "windowsOptions"), "windows options cannot be set for a linux pod"))
 	}
-	visitContainers(p, spec, func(cp field.Path, c map[string]any) {
+	eachContainer(spec, func(key string, i int, c map[string]any) {
 		if has(mapOf(c["securityContext"]), "windowsOptions") {
-			errs = append(errs, field.Forbidden(cp.Child("securityContext", "windowsOptions"), "windows options cannot be set for a linux pod"))
+			errs = append(errs, field.Forbidden(p.Child(key).Index(i).Child("securityContext", "windowsOptions"), "windows options cannot be set for a linux pod"))
 		}
 	})
 	return errs

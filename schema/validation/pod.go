@@ -259,9 +259,17 @@ func validatePodSpec(path field.Path, spec, podMeta map[string]any, opts PodOpti
 	errs = append(errs, validateEphemeralContainers(path.Child("ephemeralContainers"), listOf(spec["ephemeralContainers"]), ctrs, inits, pc)...)
 	errs = append(errs, podResources(path, spec, pc.claimNames)...)
 	errs = append(errs, hostNetworkDeps(path, spec, opts)...)
-	errs = append(errs, enumRequired(path.Child("restartPolicy"), str(spec, "restartPolicy"), "Always", "OnFailure", "Never")...)
-	errs = append(errs, enumRequired(path.Child("dnsPolicy"), str(spec, "dnsPolicy"), "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")...)
-	errs = append(errs, schema.ValidateLabels(stringMap(spec["nodeSelector"]), path.Child("nodeSelector"))...)
+	if rp := str(spec, "restartPolicy"); rp != "Always" && rp != "OnFailure" && rp != "Never" {
+		errs = append(errs, enumRequired(path.Child("restartPolicy"), rp, "Always", "OnFailure", "Never")...)
+	}
+	switch dp := str(spec, "dnsPolicy"); dp {
+	case "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None":
+	default:
+		errs = append(errs, enumRequired(path.Child("dnsPolicy"), dp, "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")...)
+	}
+	if ns := mapOf(spec["nodeSelector"]); len(ns) > 0 {
+		errs = append(errs, schema.ValidateLabels(stringMap(ns), path.Child("nodeSelector"))...)
+	}
 	errs = append(errs, podSecurityContext(path.Child("securityContext"), spec, opts)...)
 	if sp, ok := boolean(spec, "shareProcessNamespace"); ok && sp {
 		if hp, _ := boolean(spec, "hostPID"); hp {

@@ -379,6 +379,16 @@ func visitContainers(p field.Path, spec map[string]any, fn func(field.Path, map[
 	}
 }
 
+// eachContainer is visitContainers without the paths: fn gets the list's key and the index,
+// for a rule to build the path only when it reports an error.
+func eachContainer(spec map[string]any, fn func(key string, i int, c map[string]any)) {
+	for _, key := range []string{"initContainers", "containers", "ephemeralContainers"} {
+		for i, c := range listOf(spec[key]) {
+			fn(key, i, mapOf(c))
+		}
+	}
+}
+
 // hostnameOverride is validatePodHostName.
 func hostnameOverride(p field.Path, spec map[string]any) field.ErrorList {
 	h, ok := spec["hostnameOverride"].(string)
@@ -419,19 +429,22 @@ func hostAliases(p field.Path, aliases []any) field.ErrorList {
 
 // fileKeyRefVolumes is validateFileKeyRefVolumes: a fileKeyRef's volume is an emptyDir.
 func fileKeyRefVolumes(p field.Path, spec map[string]any) field.ErrorList {
-	vols := map[string]map[string]any{}
-	for _, v := range listOf(spec["volumes"]) {
-		vols[str(mapOf(v), "name")] = mapOf(v)
-	}
+	var vols map[string]map[string]any // by name, made at the first fileKeyRef
 	var errs field.ErrorList
-	visitContainers(p, spec, func(cp field.Path, c map[string]any) {
+	eachContainer(spec, func(key string, i int, c map[string]any) {
 		for j, e := range listOf(c["env"]) {
 			fk, ok := mapOf(mapOf(e)["valueFrom"])["fileKeyRef"].(map[string]any)
 			if !ok {
 				continue
 			}
+			if vols == nil {
+				vols = map[string]map[string]any{}
+				for _, v := range listOf(spec["volumes"]) {
+					vols[str(mapOf(v), "name")] = mapOf(v)
+				}
+			}
 			name := str(fk, "volumeName")
-			np := cp.Child("env").Index(j).Child("valueFrom", "fileKeyRef", "volumeName")
+			np := p.Child(key).Index(i).Child("env").Index(j).Child("valueFrom", "fileKeyRef", "volumeName")
 			if v, found := vols[name]; !found {
 				errs = append(errs, field.NotFound(np, name))
 			} else if !has(v, "emptyDir") {

@@ -146,12 +146,21 @@ func resourceRequirements(p field.Path, r map[string]any, nameFn func(field.Path
 	limPath, reqPath := p.Child("limits"), p.Child("requests")
 	lims, reqs := mapOf(r["limits"]), mapOf(r["requests"])
 	var limCPUMem, reqCPUMem, limHuge, reqHuge bool
+	// nameAndValue are a resource's name and quantity rules at fp.Key(name); they are pure,
+	// so they are asked at the root first and the path is built only for a resource with an
+	// error.
+	nameAndValue := func(fp field.Path, name string, q quantity.Quantity) field.ErrorList {
+		if len(nameFn(field.Path{}, name)) == 0 && len(ValidateResourceQuantityValue(field.Path{}, name, q)) == 0 {
+			return nil
+		}
+		fp = fp.Key(name)
+		return append(nameFn(fp, name), ValidateResourceQuantityValue(fp, name, q)...)
+	}
 	for _, name := range sortedKeys(lims) {
-		fp := limPath.Key(name)
-		errs = append(errs, nameFn(fp, name)...)
 		q, _ := qty(lims[name])
-		errs = append(errs, ValidateResourceQuantityValue(fp, name, q)...)
+		errs = append(errs, nameAndValue(limPath, name, q)...)
 		if isHugePages(name) {
+			fp := limPath.Key(name)
 			limHuge = true
 			if !hugePageDivisible(name, q) {
 				errs = append(errs, field.Invalid(fp, q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), name)))
@@ -162,10 +171,8 @@ func resourceRequirements(p field.Path, r map[string]any, nameFn func(field.Path
 		}
 	}
 	for _, name := range sortedKeys(reqs) {
-		fp := reqPath.Key(name)
-		errs = append(errs, nameFn(fp, name)...)
 		q, _ := qty(reqs[name])
-		errs = append(errs, ValidateResourceQuantityValue(fp, name, q)...)
+		errs = append(errs, nameAndValue(reqPath, name, q)...)
 		if lraw, exists := lims[name]; exists {
 			l, _ := qty(lraw)
 			if c := q.Cmp(l); c != 0 && !isOvercommitAllowed(name) {
@@ -177,6 +184,7 @@ func resourceRequirements(p field.Path, r map[string]any, nameFn func(field.Path
 			errs = append(errs, field.Required(limPath, "Limit must be set for non overcommitable resources"))
 		}
 		if isHugePages(name) {
+			fp := reqPath.Key(name)
 			reqHuge = true
 			if !hugePageDivisible(name, q) {
 				errs = append(errs, field.Invalid(fp, q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), name)))
@@ -189,7 +197,10 @@ func resourceRequirements(p field.Path, r map[string]any, nameFn func(field.Path
 	if !limCPUMem && !reqCPUMem && (reqHuge || limHuge) {
 		errs = append(errs, field.Forbidden(p, "HugePages require cpu or memory"))
 	}
-	return append(errs, resourceClaimNames(p.Child("claims"), listOf(r["claims"]), claimNames)...)
+	if claims := listOf(r["claims"]); len(claims) > 0 {
+		errs = append(errs, resourceClaimNames(p.Child("claims"), claims, claimNames)...)
+	}
+	return errs
 }
 
 // resourceClaimNames is validateResourceClaimNames: each claim a pod resource claim, each
