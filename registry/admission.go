@@ -106,19 +106,22 @@ func (h *handler) admissionRequest(op admission.Operation, obj, old map[string]a
 }
 
 // mutate is mutating admission: NamespaceLifecycle (create in a missing or terminating
-// namespace), then MutatingAdmissionPolicies and mutating webhooks.
+// namespace), the Pod plugins (podCreateDefaults), builtinMutators, then
+// MutatingAdmissionPolicies and mutating webhooks.
 func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name string) (map[string]any, error) {
 	if op == admission.Create {
 		if err := h.namespaceLifecycle(obj); err != nil {
 			return nil, err
 		}
+		var err error
 		if h.ep.crd == nil && h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Pod" && h.ep.Subresource == "" {
-			var err error
 			if obj, err = h.podCreateDefaults(obj); err != nil {
 				return nil, err
 			}
 		}
-		obj = h.storageProtection(obj)
+		if obj, err = h.builtinMutators(obj); err != nil {
+			return nil, err
+		}
 	}
 	if op == admission.Update && h.ep.crd == nil && h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Pod" && h.ep.Subresource == "" {
 		obj = podUpdateDefaults(obj, old)
@@ -167,8 +170,14 @@ func (h *handler) storageProtection(obj map[string]any) map[string]any {
 	return obj
 }
 
-// validate is validating admission: ValidatingAdmissionPolicies and validating webhooks.
+// validate is validating admission: builtinValidators, then ValidatingAdmissionPolicies and
+// validating webhooks.
 func (h *handler) validate(op admission.Operation, obj, old map[string]any, name string) error {
+	if op == admission.Update {
+		if err := h.builtinValidators(obj, old); err != nil {
+			return err
+		}
+	}
 	p, err := h.admissionPhases()
 	if err != nil {
 		return err

@@ -124,7 +124,10 @@
 // validated for every kind), the strategies' PrepareForCreate effects other than
 // resets and generation beyond the Pod, Namespace and Service ones and those schema/validation's
 // PrepareForCreate and PrepareForUpdate model, built-in admission plugins
-// other than NamespaceLifecycle, ServiceAccount, Priority and DefaultTolerationSeconds, list
+// other than NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, Priority,
+// DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
+// PersistentVolumeClaimResize and DefaultIngressClass (LimitRanger, ResourceQuota, PodSecurity,
+// RuntimeClass, the certificate plugins, PodGroupProtection and PodTopologyLabels), list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
 // namespaces/finalize, conversion webhooks for custom resources.
 package registry
