@@ -173,10 +173,8 @@ func (h *handler) storageProtection(obj map[string]any) map[string]any {
 // validate is validating admission: builtinValidators, then ValidatingAdmissionPolicies and
 // validating webhooks.
 func (h *handler) validate(op admission.Operation, obj, old map[string]any, name string) error {
-	if op == admission.Update {
-		if err := h.builtinValidators(obj, old); err != nil {
-			return err
-		}
+	if err := h.builtinValidators(op, obj, old); err != nil {
+		return err
 	}
 	p, err := h.admissionPhases()
 	if err != nil {

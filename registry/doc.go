@@ -126,8 +126,8 @@
 // PrepareForCreate and PrepareForUpdate model, built-in admission plugins
 // other than NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, Priority,
 // DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
-// PersistentVolumeClaimResize and DefaultIngressClass (LimitRanger, ResourceQuota, PodSecurity,
-// RuntimeClass, the certificate plugins, PodGroupProtection and PodTopologyLabels), list
+// PersistentVolumeClaimResize, RuntimeClass and DefaultIngressClass (LimitRanger, ResourceQuota,
+// PodSecurity, the certificate plugins, PodGroupProtection and PodTopologyLabels), list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
 // namespaces/finalize, conversion webhooks for custom resources.
 package registry

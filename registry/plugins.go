@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/internal/quantity"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
@@ -23,7 +24,8 @@ var (
 
 // builtinMutators runs, on a create of a built-in kind's main resource, the mutating plugins
 // that follow the Pod ones in AllOrderedPlugins: TaintNodesByCondition, DefaultStorageClass,
-// StorageObjectInUseProtection and DefaultIngressClass (each touches one kind, so their
+// StorageObjectInUseProtection and DefaultIngressClass (RuntimeClass's Admit is in
+// podCreateDefaults) (each touches one kind, so their
 // relative order shows only in which refusal comes first). obj is the handler's own.
 func (h *handler) builtinMutators(obj map[string]any) (map[string]any, error) {
 	if h.ep.crd != nil || h.ep.Subresource != "" {
@@ -152,14 +154,17 @@ func (h *handler) defaultClass(r schema.GroupVersionResource, annotations ...str
 }
 
 // builtinValidators runs the validating plugins among the default-on ones that refuse writes
-// of the kinds modelled here, before the admission policies and webhooks:
-// PersistentVolumeClaimResize on an update.
-func (h *handler) builtinValidators(obj, old map[string]any) error {
-	if h.ep.crd != nil || h.ep.Subresource != "" || old == nil || obj == nil {
+// of the kinds modelled here, before the admission policies and webhooks, in their order:
+// PersistentVolumeClaimResize on an update, RuntimeClass on a Pod create.
+func (h *handler) builtinValidators(op admission.Operation, obj, old map[string]any) error {
+	if h.ep.crd != nil || h.ep.Subresource != "" || obj == nil {
 		return nil
 	}
-	if h.ep.groupResource() == (status.GroupResource{Resource: "persistentvolumeclaims"}) {
+	switch gr := h.ep.groupResource(); {
+	case op == admission.Update && gr == status.GroupResource{Resource: "persistentvolumeclaims"}:
 		return h.claimResize(obj, old)
+	case op == admission.Create && gr == status.GroupResource{Resource: "pods"}:
+		return h.runtimeClassValidate(obj)
 	}
 	return nil
 }

@@ -10,16 +10,17 @@ import (
 	"github.com/writepath/writepath/status"
 )
 
-// podCreateDefaults is what three of kube-apiserver's default admission plugins add to a Pod on
+// podCreateDefaults is what four of kube-apiserver's default admission plugins add to a Pod on
 // create, in the order the server runs them, before the webhooks
-// (plugin/pkg/admission/serviceaccount, priority and defaulttolerationseconds; recorded:
-// pod/create*).
+// (plugin/pkg/admission/serviceaccount, priority, defaulttolerationseconds and runtimeclass;
+// recorded: pod/create*, admission-plugins/ap-runtime-class).
 //   - ServiceAccount: see serviceAccountAdmit.
 //   - Priority: a Pod without priorityClassName gets the globalDefault PriorityClass's name,
 //     value and preemptionPolicy, or priority 0 and PreemptLowerPriority when there is none; a
 //     named class gives its value and policy, and a missing one is a 403.
 //   - DefaultTolerationSeconds: NoExecute tolerations of node.kubernetes.io/not-ready and
 //     unreachable for 300 seconds, unless the Pod tolerates those taints already.
+//   - RuntimeClass: see runtimeClassAdmit.
 //
 // obj is the handler's own (a decode of the request, or what the field manager made of it,
 // sharing nothing with what the world holds): the plugins change it in place, as they change
@@ -62,6 +63,11 @@ func (h *handler) podCreateDefaults(obj map[string]any) (map[string]any, error) 
 		spec["preemptionPolicy"] = "PreemptLowerPriority"
 	}
 	defaultTolerations(spec)
+	// RuntimeClass follows in AllOrderedPlugins (after DefaultStorageClass and the storage
+	// plugins, which touch no Pod).
+	if err := h.runtimeClassAdmit(obj, spec); err != nil {
+		return nil, err
+	}
 	return obj, nil
 }
 
