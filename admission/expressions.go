@@ -24,6 +24,12 @@ func (ExpressionCompiler) Scope(composited bool) schemavalidation.ExpressionScop
 	return &expressionScope{composited: composited, fields: map[string]*types.Type{}}
 }
 
+// DeviceSelector implements schemavalidation.ExpressionCompiler with the DRA environment.
+func (ExpressionCompiler) DeviceSelector(expression string) schemavalidation.DeviceSelectorResult {
+	r := cel.CompileDeviceSelector(expression)
+	return schemavalidation.DeviceSelectorResult{Err: r.Err, Internal: r.Internal, MaxCost: r.MaxCost}
+}
+
 // expressionScope is one policy's compiler: with composited, `variables` is declared with a
 // field per variable stored so far.
 type expressionScope struct {

@@ -91,6 +91,12 @@
 // PriorityLevelConfiguration (and their /status; the mandatory objects' fixed specs) are
 // modelled too.
 //
+// Of resource.k8s.io/v1, DeviceClass (create, update) is modelled: its device selectors are CEL
+// compiled by Options.Expressions' DeviceSelector in the DRA environment (registry passes
+// admission.ExpressionCompiler, which uses cel.CompileDeviceSelector), an unchanged list not
+// compiled again; its enforced declarative rules replace the hand-written errors they cover by
+// type, field and origin (merge).
+//
 // Pod (create, update, /status, /resize, /ephemeralcontainers, and the create warnings) and
 // PodTemplate (create, update, warnings) are modelled; a workload validates its pod template with
 // ValidatePodTemplateSpec (options from NewPodOptions on the old and new specs) and warns with

@@ -14,6 +14,20 @@ type ExpressionCompiler interface {
 	// variables, every MutatingAdmissionPolicy); a scope without it compiles as the
 	// stateless compiler, where `variables` is undeclared.
 	Scope(composited bool) ExpressionScope
+	// DeviceSelector compiles a device selector of resource.k8s.io (a DeviceClass's, a
+	// request's) as a new expression in the DRA environment (k8s.io/dynamic-resource-allocation/cel
+	// under 1.37's default gates).
+	DeviceSelector(expression string) DeviceSelectorResult
+}
+
+// DeviceSelectorResult is the outcome of compiling a device selector.
+type DeviceSelectorResult struct {
+	// Err is the compilation error's detail, "" when the expression compiles; Internal says it
+	// is an internal error (field.InternalError), not an invalid expression.
+	Err      string
+	Internal bool
+	// MaxCost is the estimated worst-case cost.
+	MaxCost uint64
 }
 
 // ExpressionScope compiles the expressions of one policy: a variable stored with Variable is

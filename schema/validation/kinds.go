@@ -131,6 +131,8 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateFlowSchema, validateUpdate: validateFlowSchemaUpdate}, true
 	case groupKind{"flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"}:
 		return strategy{validate: validatePriorityLevelConfiguration, validateUpdate: validatePriorityLevelConfigurationUpdate}, true
+	case groupKind{"resource.k8s.io", "DeviceClass"}:
+		return strategy{validate: validateDeviceClass, validateUpdate: validateDeviceClassUpdate}, true
 	}
 	return strategy{}, false
 }

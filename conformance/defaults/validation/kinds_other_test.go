@@ -20,5 +20,6 @@ func otherKinds() []harnessKind {
 	out = append(out, certificateKinds()...)
 	out = append(out, kindsCKinds()...)
 	out = append(out, podCertificateKinds()...)
+	out = append(out, resourceKinds()...)
 	return out
 }
