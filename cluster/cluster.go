@@ -143,6 +143,9 @@ type Cluster struct {
 
 	// openapi caches the /openapi documents for the stored CRDs (openapi.go), discoveryCache
 	// the aggregated discovery documents (discovery_aggregated.go).
+	// watchLines are the encoded lines of recent watch events, shared by watchers.
+	watchLines watchLines
+
 	openapi        openAPICache
 	discoveryCache discoveryCache
 

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,10 +9,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/bounded"
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
@@ -620,7 +621,14 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 			if !ok {
 				continue
 			}
-			writeEvent(rw, typ, out(obj))
+			if members == nil {
+				// Without a selection the event's object is the stored one: its line is
+				// the same for every watcher of this version.
+				_, _ = rw.Write(c.watchLines.line(watchLineKey{ev.Key, ev.Revision, typ, apiVersion},
+					func() []byte { return encodeEvent(typ, out(obj)) }))
+			} else {
+				writeEvent(rw, typ, out(obj))
+			}
 			if flusher != nil {
 				flusher.Flush()
 			}
@@ -731,12 +739,67 @@ func statusObject(err *status.Error) map[string]any {
 	return m
 }
 
+// writeEvent writes one watch event as kube-apiserver's JSON watch encoder frames it: the
+// event object on one line.
 func writeEvent(w io.Writer, typ string, obj map[string]any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	_ = enc.Encode(struct {
-		Type   string         `json:"type"`
-		Object map[string]any `json:"object"`
-	}{typ, obj})
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(encodeEvent(typ, obj))
+}
+
+// encodeEvent is a watch event's line: {"type":...,"object":...} and a newline, the object in
+// the bytes the API answers it with (internal/codec: a managedFields entry's fieldsV1 keeps the
+// field manager's order, as the apiserver stores it raw).
+func encodeEvent(typ string, obj map[string]any) []byte {
+	b, err := codec.EncodeJSON(obj)
+	if err != nil {
+		// Not an object of the model (the store holds only decoded objects): encoding/json
+		// writes what it can, as before.
+		b, _ = json.Marshal(obj)
+	}
+	t, _ := json.Marshal(typ)
+	out := make([]byte, 0, len(b)+len(t)+22)
+	out = append(out, `{"type":`...)
+	out = append(out, t...)
+	out = append(out, `,"object":`...)
+	out = append(out, b...)
+	return append(out, "}\n"...)
+}
+
+// watchLines holds the encoded lines of the latest watch events, so that the watchers of one
+// resource (a thousand informers on ConfigMaps) encode each event once, as the apiserver's
+// watch cache serialises an event once per format (cachingObject). An event line depends only
+// on the event (key, revision), its type as sent, and the version it is sent in; the lines of
+// the last watchLineCap events are kept.
+type watchLines struct {
+	mu    sync.Mutex
+	lines map[watchLineKey][]byte
+	order []watchLineKey
+}
+
+type watchLineKey struct {
+	key      Key
+	revision int64
+	typ      string
+	version  string // the served apiVersion, or the PartialObjectMetadata one
+}
+
+const watchLineCap = 256
+
+// line returns the encoded line of k, encoding it with enc the first time.
+func (l *watchLines) line(k watchLineKey, enc func() []byte) []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b, ok := l.lines[k]; ok {
+		return b
+	}
+	b := enc()
+	if l.lines == nil {
+		l.lines = make(map[watchLineKey][]byte, watchLineCap)
+	}
+	if len(l.order) == watchLineCap {
+		delete(l.lines, l.order[0])
+		l.order = append(l.order[:0], l.order[1:]...)
+	}
+	l.lines[k] = b
+	l.order = append(l.order, k)
+	return b
 }

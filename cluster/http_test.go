@@ -371,3 +371,58 @@ func TestServerLoadCRD(t *testing.T) {
 	code, _, _ = c.do("GET", "/api/v1/namespaces/jobs", "", "")
 	assert.Equal(t, 200, code, "the namespace was created for it")
 }
+
+// TestWatchEventBytes: a watch event carries the object in the bytes a GET answers it with (a
+// Service's port keys in managedFields in the field manager's order, 80 before 443, not sorted
+// as strings), and two watchers of the resource read the same line.
+func TestWatchEventBytes(t *testing.T) {
+	c := start(t, cluster.Options{})
+	c.do("POST", "/api/v1/namespaces", "application/json", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	watchLine := func() <-chan []byte {
+		req, err := http.NewRequestWithContext(ctx, "GET", c.srv.URL+"/api/v1/namespaces/demo/services?watch=1&resourceVersion=1", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+c.srv.Token)
+		resp, err := c.hc.Do(req)
+		require.NoError(t, err)
+		require.Equal(t, 200, resp.StatusCode)
+		lines := make(chan []byte, 4)
+		go func() {
+			defer resp.Body.Close()
+			sc := bufio.NewScanner(resp.Body)
+			for sc.Scan() {
+				lines <- append([]byte(nil), sc.Bytes()...)
+			}
+		}()
+		return lines
+	}
+	w1, w2 := watchLine(), watchLine()
+	code, _, _ := c.do("POST", "/api/v1/namespaces/demo/services", "application/json",
+		`{"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},"spec":{"ports":[{"name":"https","port":443},{"name":"http","port":80}]}}`)
+	require.Equal(t, 201, code)
+	req, err := http.NewRequest("GET", c.srv.URL+"/api/v1/namespaces/demo/services/web", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+c.srv.Token)
+	resp, err := c.hc.Do(req)
+	require.NoError(t, err)
+	got, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	var l1, l2 []byte
+	select {
+	case l1 = <-w1:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event")
+	}
+	select {
+	case l2 = <-w2:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event")
+	}
+	assert.Equal(t, `{"type":"ADDED","object":`+strings.TrimSuffix(string(got), "\n")+`}`, string(l1))
+	assert.Equal(t, string(l1), string(l2))
+	i80, i443 := strings.Index(string(l1), `k:{\"port\":80`), strings.Index(string(l1), `k:{\"port\":443`)
+	require.True(t, i80 >= 0 && i443 >= 0, "%s", l1)
+	assert.Less(t, i80, i443)
+}
