@@ -129,5 +129,8 @@
 // PersistentVolumeClaimResize, RuntimeClass and DefaultIngressClass (LimitRanger, ResourceQuota,
 // PodSecurity, the certificate plugins, PodGroupProtection and PodTopologyLabels), list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
-// namespaces/finalize, conversion webhooks for custom resources.
+// namespaces/finalize, conversion webhooks for custom resources, the review kinds' answers (an
+// access review is validated as its REST Create validates it, but a valid review, a TokenReview,
+// SelfSubjectReview or SelfSubjectRulesReview goes on as a stored kind instead of being answered
+// with the authenticator's or authorizer's decision: RBAC is not modelled).
 package registry

@@ -50,6 +50,9 @@ func (h *handler) create() (Response, []Write, error) {
 		return Response{}, nil, err
 	}
 	obj = ownTop(obj)
+	if err := h.validateAccessReview(obj); err != nil {
+		return Response{}, nil, err
+	}
 	wipeSystemFields(obj)
 	if err := ensureNamespace(obj, ep.expectedNamespaceForResource()); err != nil {
 		return Response{}, nil, err
@@ -562,4 +565,23 @@ func appendNew(errs, more field.ErrorList) field.ErrorList {
 // allocates cluster IPs and node ports (serviceBegin).
 func (h *handler) isService() bool {
 	return h.ep.crd == nil && h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Service" && h.ep.Subresource == ""
+}
+
+// validateAccessReview is what an access review's REST Create checks first: the review as the
+// create handler hands it over (its namespace the URL's, nothing else filled in) through
+// ValidateAccessReview, refused as `.authorization.k8s.io "" is invalid` (the internal object's
+// kind is empty; recorded from kube-apiserver 1.37). A namespace that conflicts with the URL's
+// is left to the handler's own check, which comes before. Other kinds pass.
+func (h *handler) validateAccessReview(obj map[string]any) error {
+	if h.ep.gvk.Group != "authorization.k8s.io" {
+		return nil
+	}
+	review := ownTop(obj)
+	if ensureNamespace(review, h.ep.expectedNamespaceForResource()) != nil {
+		return nil
+	}
+	if errs := validation.ValidateAccessReview(h.ep.gvk, review); len(errs) > 0 {
+		return status.Invalid(status.GroupKind{Group: h.ep.gvk.Group}, "", errs)
+	}
+	return nil
 }
