@@ -845,13 +845,15 @@ func (c *client) cleanup(ns string, sc scenario, wait bool) error {
 }
 
 // dropFinalizers removes the finalizers of the objects of the kinds the scenarios put
-// finalizers on in namespace ns (ConfigMaps, Secrets, Deployments, ReplicaSets, Pods, custom
-// resources) and of the namespace's custom resources.
+// finalizers on in namespace ns (ConfigMaps, Secrets, Deployments, ReplicaSets, Pods,
+// Services, PersistentVolumeClaims, custom resources) and of the namespace's custom resources.
 func (c *client) dropFinalizers(ns string) {
 	mp := map[string]string{"Content-Type": "application/merge-patch+json", "User-Agent": kubeclient.UserAgent}
 	paths := []string{"/api/v1/namespaces/" + ns + "/configmaps", "/api/v1/namespaces/" + ns + "/secrets",
 		"/api/v1/namespaces/" + ns + "/pods", "/apis/apps/v1/namespaces/" + ns + "/deployments",
-		"/apis/apps/v1/namespaces/" + ns + "/replicasets", "/api/v1/namespaces/" + ns + "/services"}
+		"/apis/apps/v1/namespaces/" + ns + "/replicasets", "/api/v1/namespaces/" + ns + "/services",
+		// kubernetes.io/pvc-protection: the recording control plane runs no pvc-protection controller.
+		"/api/v1/namespaces/" + ns + "/persistentvolumeclaims"}
 	if code, list, _, err := c.GetJSON("/apis/apiextensions.k8s.io/v1/customresourcedefinitions"); err == nil && code == 200 {
 		items, _ := list["items"].([]any)
 		for _, it := range items {
