@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	celgo "github.com/google/cel-go/cel"
-	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/ext"
 )
 
@@ -117,55 +116,21 @@ func CompileDeviceSelector(expression string) DeviceSelectorResult {
 	if !t.IsExactType(celgo.BoolType) && !t.IsExactType(deviceEnv.attribute.CelType()) {
 		return fail(fmt.Sprintf(deviceSelectorResultMessage, celgo.BoolType.String(), t.String()), false)
 	}
-	est, err := env.EstimateCost(ast, &CostEstimator{SizeEstimator: &deviceSizeEstimator{device: deviceEnv.device, attribute: deviceEnv.attribute}})
+	est, err := env.EstimateCost(ast, &CostEstimator{SizeEstimator: deviceSizes(deviceEnv.device, deviceEnv.attribute)})
 	if err != nil {
 		return fail("cost estimation failed: "+err.Error(), true)
 	}
 	return DeviceSelectorResult{MaxCost: est.Max}
 }
 
-// deviceSizeEstimator is the DRA compiler's sizeEstimator: the bounds of what device's paths
-// reach; an unknown field of an attribute map is an attribute.
-type deviceSizeEstimator struct {
-	device, attribute *DeclType
-}
-
-func (s *deviceSizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
-	path := element.Path()
-	if len(path) == 0 || path[0] != deviceVarName {
-		return nil
-	}
-	cur := s.device
-	for _, name := range path[1:] {
-		switch name {
-		case "@items", "@values":
-			if cur.ElemType == nil {
-				return nil
-			}
-			cur = cur.ElemType
-		case "@keys":
-			if cur.KeyType == nil {
-				return nil
-			}
-			cur = cur.KeyType
-		default:
-			f, ok := cur.Fields[name]
-			if !ok {
-				if cur.ElemType == s.attribute {
-					cur = s.attribute
-					continue
-				}
-				return nil
-			}
-			if f.Type == nil {
-				return nil
-			}
-			cur = f.Type
+// deviceSizes is the DRA compiler's size estimator: the bounds of what device's paths can hold,
+// as the reference's sizeEstimator gives them; a field an attribute map does not declare (an
+// attribute's id) is an attribute.
+func deviceSizes(device, attribute *DeclType) *sizeEstimator {
+	return &sizeEstimator{root: device, variable: deviceVarName, undeclared: func(cur *DeclType) *DeclType {
+		if cur.ElemType == attribute {
+			return attribute
 		}
-	}
-	return &checker.SizeEstimate{Min: 0, Max: uint64(cur.MaxElements)}
-}
-
-func (s *deviceSizeEstimator) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
-	return nil
+		return nil
+	}}
 }

@@ -214,11 +214,18 @@ func compileRule(s *schema.Structural, r Rule, env, msgEnv *celgo.Env, estimator
 
 // sizeEstimator sizes declared values from the schema (maxLength, maxItems, maxProperties, or
 // what fits in a request).
-type sizeEstimator struct{ root *DeclType }
+type sizeEstimator struct {
+	root *DeclType
+	// variable, when set, is the one variable sized (a path's first element); the others are
+	// unsized.
+	variable string
+	// undeclared, when set, is the type of a field the declaration does not name (nil: unsized).
+	undeclared func(cur *DeclType) *DeclType
+}
 
 func (c *sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
 	path := element.Path()
-	if len(path) == 0 {
+	if len(path) == 0 || (c.variable != "" && path[0] != c.variable) {
 		return nil
 	}
 	cur := c.root
@@ -236,6 +243,12 @@ func (c *sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstim
 			cur = cur.KeyType
 		default:
 			f, ok := cur.Fields[name]
+			if !ok && c.undeclared != nil {
+				if t := c.undeclared(cur); t != nil {
+					cur = t
+					continue
+				}
+			}
 			if !ok || f.Type == nil {
 				return nil
 			}
