@@ -6,6 +6,8 @@ import (
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/writepath/writepath/internal/validation"
 )
 
 // NewObjectDeclType is an object type named name with the given fields (escaped property
@@ -144,7 +146,7 @@ func (p *DeclTypeProvider) FindStructFieldType(typeName, fieldName string) (*typ
 		return p.Provider.FindStructFieldType(typeName, fieldName)
 	}
 	f, found := st.Fields[fieldName]
-	if p.recognizeKeywords && !found && celReservedSymbols[fieldName] {
+	if p.recognizeKeywords && !found && validation.IsCELReserved(fieldName) {
 		f, found = st.Fields["__"+fieldName+"__"]
 	}
 	if found {

@@ -3,17 +3,9 @@ package cel
 import (
 	"regexp"
 	"strings"
-)
 
-// celReservedSymbols are the identifiers a property name cannot be used as directly in CEL;
-// they are reachable as __name__ (and, from compatibility version 1.31, as name).
-var celReservedSymbols = map[string]bool{
-	"true": true, "false": true, "null": true, "in": true,
-	"as": true, "break": true, "const": true, "continue": true, "else": true,
-	"for": true, "function": true, "if": true, "import": true, "let": true,
-	"loop": true, "package": true, "namespace": true, "return": true,
-	"var": true, "void": true, "while": true,
-}
+	"github.com/writepath/writepath/internal/validation"
+)
 
 var expandMatcher = regexp.MustCompile(`(__|[-./]|[^a-zA-Z0-9-./_])`)
 
@@ -24,7 +16,7 @@ func Escape(ident string) (string, bool) {
 	if len(ident) == 0 || ('0' <= ident[0] && ident[0] <= '9') {
 		return "", false
 	}
-	if celReservedSymbols[ident] {
+	if validation.IsCELReserved(ident) {
 		return "__" + ident + "__", true
 	}
 	canSkip, prevUnderscore := true, false
@@ -86,7 +78,7 @@ func Unescape(escaped string) (string, bool) {
 		case "slash":
 			return "/"
 		}
-		if celReservedSymbols[contents] {
+		if validation.IsCELReserved(contents) {
 			if len(s) != len(escaped) {
 				ok = false
 			}

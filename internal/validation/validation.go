@@ -295,3 +295,32 @@ func MatchHTTPPath(v string) bool {
 	}
 	return true
 }
+
+// celReserved are CEL's reserved words: not identifiers (cel-go's parser refuses them as names),
+// reachable from a schema only escaped.
+var celReserved = map[string]bool{
+	"true": true, "false": true, "null": true, "in": true,
+	"as": true, "break": true, "const": true, "continue": true, "else": true,
+	"for": true, "function": true, "if": true, "import": true, "let": true,
+	"loop": true, "package": true, "namespace": true, "return": true,
+	"var": true, "void": true, "while": true,
+}
+
+// IsCELReserved reports whether s is one of CEL's reserved words.
+func IsCELReserved(s string) bool { return celReserved[s] }
+
+// IsCELIdentifier reports whether s is a CEL identifier: [_a-zA-Z][_a-zA-Z0-9]*, not a reserved
+// word.
+func IsCELIdentifier(s string) bool {
+	if s == "" || celReserved[s] {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}

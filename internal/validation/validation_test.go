@@ -44,3 +44,21 @@ func TestGenerateNamePrefixes(t *testing.T) {
 	assert.Equal(t, "wea", MaskTrailingDash("web-"))
 	assert.Equal(t, "-", MaskTrailingDash("-"), "a lone dash is left alone")
 }
+
+func TestIsCELIdentifier(t *testing.T) {
+	for s, want := range map[string]bool{"a": true, "_x1": true, "Abc_9": true, "": false, "1a": false,
+		"a-b": false, "a.b": false, "namespace": false, "while": false, "true": false, "in": false, "ns": true} {
+		if got := IsCELIdentifier(s); got != want {
+			t.Errorf("IsCELIdentifier(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, w := range []string{"true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
+		"function", "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while"} {
+		if !IsCELReserved(w) {
+			t.Errorf("%q is reserved", w)
+		}
+	}
+	if IsCELReserved("self") {
+		t.Error("self is not reserved")
+	}
+}

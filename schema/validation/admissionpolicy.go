@@ -277,7 +277,7 @@ func variable(scope ExpressionScope, p field.Path, v map[string]any, hasParams b
 	name := str(v, "name")
 	if strings.TrimSpace(name) == "" {
 		errs = append(errs, field.Required(p.Child("name"), "name is not specified"))
-	} else if !isCELIdentifier(name) {
+	} else if !ivalidation.IsCELIdentifier(name) {
 		errs = append(errs, field.Invalid(p.Child("name"), name, "must be a valid CEL identifier"))
 	}
 	expr := str(v, "expression")
@@ -291,25 +291,6 @@ func variable(scope ExpressionScope, p field.Path, v map[string]any, hasParams b
 		}
 	}
 	return errs
-}
-
-var celReserved = map[string]bool{"true": true, "false": true, "null": true, "in": true, "as": true, "break": true,
-	"const": true, "continue": true, "else": true, "for": true, "function": true, "if": true, "import": true,
-	"let": true, "loop": true, "package": true, "namespace": true, "return": true, "var": true, "void": true, "while": true}
-
-// isCELIdentifier: [_a-zA-Z][_a-zA-Z0-9]*, not a reserved word.
-func isCELIdentifier(s string) bool {
-	if s == "" || celReserved[s] {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if !letter && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // policyValidation is validateValidation.
