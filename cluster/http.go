@@ -17,6 +17,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/status"
 )
 
@@ -550,9 +551,13 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		return obj
 	}
 	if pv := partialWatchVersion(req.Accept); pv != "" {
+		objKind := kind
 		apiVersion, kind = "meta.k8s.io/"+pv, "PartialObjectMetadata"
 		out = func(obj map[string]any) map[string]any {
-			return map[string]any{"kind": kind, "apiVersion": apiVersion, "metadata": obj["metadata"]}
+			// The internal object's metadata (defaults.InternalMetadata); obj is stored in
+			// its storage version, which has what the internal object has.
+			av, _ := obj["apiVersion"].(string)
+			return map[string]any{"kind": kind, "apiVersion": apiVersion, "metadata": defaults.InternalMetadata(av, objKind, obj["metadata"])}
 		}
 	}
 	// members holds, with selectors, the selected objects as last seen (by key), so that an

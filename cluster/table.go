@@ -12,6 +12,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/status"
 )
 
@@ -286,10 +287,11 @@ func (t *tableConverter) row(p *printer, obj map[string]any, now time.Time) map[
 	if len(conds) > 0 {
 		r["conditions"] = conds
 	}
-	// The table convertor reads the internal object: a kind stored in another version
-	// (HorizontalPodAutoscaler) gives its row the stored version's metadata, without the
-	// annotations a v1 object carries what v1 cannot say in.
-	md, _ := storedVersion(obj)["metadata"].(map[string]any)
+	// The table convertor reads the internal object, whose metadata lacks the annotations some
+	// versions' conversions write (defaults.InternalMetadata).
+	av, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	md, _ := defaults.InternalMetadata(av, kind, obj["metadata"]).(map[string]any)
 	ann, _ := md["annotations"].(map[string]any)
 	switch {
 	case t.opts.includeObject == "Object":
@@ -300,26 +302,6 @@ func (t *tableConverter) row(p *printer, obj map[string]any, now time.Time) map[
 		r["object"] = map[string]any{"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/" + t.version, "metadata": partialMetadata(md)}
 	}
 	return r
-}
-
-// storedVersion is obj in its kind's storage version when the kind is stored in another
-// version than obj's (schema.Strategy.StorageVersion), else obj.
-func storedVersion(obj map[string]any) map[string]any {
-	av, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
-	gv, err := schema.ParseAPIVersion(av)
-	if err != nil {
-		return obj
-	}
-	s, ok := schema.BuiltinStrategy(schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind})
-	if !ok || s.StorageVersion == "" || s.StorageVersion == gv.Version {
-		return obj
-	}
-	c, err := registry.ToServedVersion(obj, schema.GroupVersion{Group: gv.Group, Version: s.StorageVersion}.String())
-	if err != nil {
-		return obj
-	}
-	return c
 }
 
 // partialMetadata is the metadata of meta.AsPartialObjectMetadata: an ObjectMeta, whose

@@ -209,8 +209,6 @@ func TestKubectlAsRecorded(t *testing.T) {
 //     StorageObjectInUseProtection admission plugin adds the pv(c)-protection finalizer;
 //     writepath does neither yet (schema defaults, admission plugins), so the STATUS cell and
 //     the finalizers differ.
-//   - DaemonSets: writepath's DaemonSet strategy writes the
-//     deprecated.daemonset.template.generation annotation, which 1.37 does not.
 //   - The Deployment's ReplicaSet: controllers/deployment's pod-template-hash differs from
 //     kube-controller-manager's (its ComputeHash hashes the internal Go struct as spew prints
 //     it), so the ReplicaSet's name, selector and labels differ.
@@ -236,7 +234,6 @@ var knownTableDifferences = map[string][]string{
 	"table/list/apis/apiextensions.k8s.io/v1/customresourcedefinitions": {"rows.0.object.metadata.managedFields", "rows.1.object.metadata.managedFields"},
 	"table/list/api/v1/namespaces/tbl/persistentvolumeclaims":           {"rows.0.cells.1", "rows.0.object.metadata.finalizers"},
 	"table/list/api/v1/persistentvolumes":                               {"rows.0.cells.4", "rows.0.object.metadata.finalizers"},
-	"table/list/apis/apps/v1/namespaces/tbl/daemonsets":                 {"rows.0.object.metadata.annotations"},
 }
 
 // dropPath removes the value at a dotted path (a list index is a number, * every index).

@@ -15,6 +15,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/merge"
 	"github.com/writepath/writepath/patch"
+	"github.com/writepath/writepath/schema/defaults"
 	"github.com/writepath/writepath/status"
 )
 
@@ -258,14 +259,18 @@ func (h *handler) partialMismatch(obj map[string]any) error {
 // PartialObjectMetadataList encodes them.
 func (h *handler) asPartial(obj map[string]any) map[string]any {
 	av := "meta.k8s.io/" + h.partialVersion
+	// The metadata is the internal object's (defaults.InternalMetadata).
+	objAPIVersion, _ := obj["apiVersion"].(string)
+	objKind, _ := obj["kind"].(string)
 	if h.partial == "PartialObjectMetadata" {
-		return map[string]any{"kind": "PartialObjectMetadata", "apiVersion": av, "metadata": obj["metadata"]}
+		return map[string]any{"kind": "PartialObjectMetadata", "apiVersion": av, "metadata": defaults.InternalMetadata(objAPIVersion, objKind, obj["metadata"])}
 	}
+	itemKind := strings.TrimSuffix(objKind, "List")
 	items, _ := obj["items"].([]any)
 	var out []any
 	for _, it := range items {
 		m, _ := it.(map[string]any)
-		out = append(out, map[string]any{"kind": "PartialObjectMetadata", "apiVersion": av, "metadata": m["metadata"]})
+		out = append(out, map[string]any{"kind": "PartialObjectMetadata", "apiVersion": av, "metadata": defaults.InternalMetadata(objAPIVersion, itemKind, m["metadata"])})
 	}
 	var itemsValue any
 	if out != nil {

@@ -140,3 +140,56 @@ func rollingUpdatePointers(ru map[string]any) {
 	defaultPtr(ru, "maxUnavailable", int64(0))
 	defaultPtr(ru, "maxSurge", int64(0))
 }
+
+// internalOnlyAnnotations are, by apiVersion and kind, the annotations a version's conversion
+// writes from fields of the internal object, and reads back into them: the internal object's
+// metadata never holds them.
+var internalOnlyAnnotations = map[[2]string][]string{
+	{"apps/v1", "DaemonSet"}:                      {annTemplateGeneration},
+	{"apps/v1", "Deployment"}:                     {annRollbackTo},
+	{"autoscaling/v1", "HorizontalPodAutoscaler"}: hpaRoundTripAnnotations,
+}
+
+// InternalMetadata is metadata, the metadata of a built-in object of apiVersion and kind, as the
+// apiserver's internal object holds it, which is what its metadata-only answers
+// carry (PartialObjectMetadata and its lists and watch events, a Table row's object): those are
+// made from the internal object, before any conversion to the version asked for. So an apps/v1
+// DaemonSet's deprecated.daemonset.template.generation annotation, an apps/v1 Deployment's
+// deprecated.deployment.rollback.to and an autoscaling/v1 HorizontalPodAutoscaler's
+// autoscaling.alpha.kubernetes.io annotations are not in them (an annotations map left empty is
+// absent). metadata is not modified, and is returned itself when nothing is dropped.
+func InternalMetadata(apiVersion, kind string, metadata any) any {
+	md, ok := metadata.(map[string]any)
+	if !ok {
+		return metadata
+	}
+	drop := internalOnlyAnnotations[[2]string{apiVersion, kind}]
+	ann, _ := md["annotations"].(map[string]any)
+	found := false
+	for _, a := range drop {
+		if _, ok := ann[a]; ok {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return md
+	}
+	out := make(map[string]any, len(md))
+	for k, v := range md {
+		out[k] = v
+	}
+	kept := make(map[string]any, len(ann))
+	for k, v := range ann {
+		kept[k] = v
+	}
+	for _, a := range drop {
+		delete(kept, a)
+	}
+	if len(kept) == 0 {
+		delete(out, "annotations")
+	} else {
+		out["annotations"] = kept
+	}
+	return out
+}
