@@ -15,6 +15,7 @@ import (
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/cel"
 	"github.com/writepath/writepath/controllers/replicaset"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/gc"
 	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
@@ -649,6 +650,12 @@ type crdEntry struct {
 	rev int64
 	crd *schema.CRD // nil when the stored CRD does not parse
 	cel *cel.Validators
+	// obj is the stored CRD (read-only); conv its conversion webhook's converter, built on
+	// first use (convOnce) and rebuilt with the entry when the CRD changes.
+	obj      map[string]any
+	convOnce sync.Once
+	conv     *conversion.Converter
+	convErr  error
 }
 
 // parse returns the CRD stored as o, parsed once per mod revision; nil for one that no longer
@@ -666,8 +673,53 @@ func (c *crdCache) parse(name string, o Object) *schema.CRD {
 	if c.m == nil || len(c.m) >= maxCachedCRDs {
 		c.m = map[string]*crdEntry{} // a bound for stores with very many CRDs; they are parsed again as used
 	}
-	c.m[name] = &crdEntry{rev: o.ModRevision, crd: crd, cel: &cel.Validators{}}
+	c.m[name] = &crdEntry{rev: o.ModRevision, crd: crd, cel: &cel.Validators{}, obj: o.Value}
 	return crd
+}
+
+// converter returns the conversion webhook's converter of a CRD parse returned: nil for a CRD of
+// strategy None or another CRD value. The client is conversion.NewClient's (HTTPS to the
+// clientConfig's url, trusting its caBundle); a client that cannot be built (a service
+// reference, which the cluster cannot resolve; a caBundle that does not load) fails every
+// conversion with its error, as the apiserver's webhook client fails its calls.
+func (c *crdCache) converter(crd *schema.CRD) (*conversion.Converter, error) {
+	if crd == nil {
+		return nil, nil
+	}
+	c.mu.Lock()
+	e, ok := c.m[crd.Name]
+	c.mu.Unlock()
+	if !ok || e.crd != crd {
+		return nil, nil
+	}
+	e.convOnce.Do(func() {
+		cc, err := conversion.FromCRD(e.obj)
+		if err != nil {
+			e.convErr = err
+			return
+		}
+		if cc.Strategy != conversion.StrategyWebhook {
+			return
+		}
+		var caller conversion.Caller
+		if cl, err := conversion.NewClient(cc, conversion.ClientOptions{}); err != nil {
+			caller = failingCaller{err}
+		} else {
+			caller = cl
+		}
+		e.conv, e.convErr = conversion.New(cc, conversion.Options{Caller: caller})
+	})
+	return e.conv, e.convErr
+}
+
+// failingCaller is the conversion webhook client that could not be built.
+type failingCaller struct{ err error }
+
+func (f failingCaller) Call(context.Context, []byte) (*conversion.Response, error) { return nil, f.err }
+
+// CRDConverter implements registry.Conversions: the converter of a CRD the cache parsed.
+func (w *world) CRDConverter(_ context.Context, crd *schema.CRD) (*conversion.Converter, error) {
+	return w.c.crds.converter(crd)
 }
 
 // validators returns the validators of a CRD parse returned, nil for another CRD value.

@@ -550,6 +550,21 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		}
 		return obj
 	}
+	// A custom resource is stored in its CRD's storage version: each event is converted to
+	// the watched one (by the conversion webhook for strategy Webhook). An object the webhook
+	// fails to convert is an ERROR event with an internal error, as the watch's decoder
+	// reports it.
+	convert := func(typ string, obj map[string]any) (string, map[string]any) { return typ, out(obj) }
+	if crd, cerr := lw.CRD(r.Context(), target.Resource.Group, target.Resource.Resource); cerr == nil && crd != nil {
+		conv, _ := c.crds.converter(crd)
+		convert = func(typ string, obj map[string]any) (string, map[string]any) {
+			cv, err := registry.CustomResourceInVersion(conv, obj, served)
+			if err != nil {
+				return "ERROR", statusObject(status.InternalError(err))
+			}
+			return typ, out(cv)
+		}
+	}
 	if pv := partialWatchVersion(req.Accept); pv != "" {
 		objKind := kind
 		apiVersion, kind = "meta.k8s.io/"+pv, "PartialObjectMetadata"
@@ -586,7 +601,7 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 				name, _ := obj["metadata"].(map[string]any)["name"].(string)
 				members[Key{Group: prefix.Group, Resource: prefix.Resource, Namespace: ns, Name: name}] = obj
 			}
-			writeEvent(rw, "ADDED", out(obj))
+			writeEvent(rw, "ADDED", out(obj)) // items of the list, already in the watched version
 		}
 		if query.Get("sendInitialEvents") == "true" {
 			writeEvent(rw, "BOOKMARK", bookmark(apiVersion, kind, rev, true))
@@ -631,9 +646,10 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 				// Without a selection the event's object is the stored one: its line is
 				// the same for every watcher of this version.
 				_, _ = rw.Write(c.watchLines.line(watchLineKey{ev.Key, ev.Revision, typ, apiVersion},
-					func() []byte { return encodeEvent(typ, out(obj)) }))
+					func() []byte { return encodeEvent(convert(typ, obj)) }))
 			} else {
-				writeEvent(rw, typ, out(obj))
+				t, o := convert(typ, obj)
+				writeEvent(rw, t, o)
 			}
 			if flusher != nil {
 				flusher.Flush()

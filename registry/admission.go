@@ -61,6 +61,9 @@ func (h *handler) admissionPhases() (*phases, error) {
 		// matchPolicy Equivalent converts as the apiserver does: a custom resource by its CRD's
 		// strategy (the conversion webhook when the world gives its converter).
 		conv := conversion.Builtin{CRDs: base.Versions.CRDs}
+		if c, _ := h.crConverter(); c != nil {
+			conv.Custom = append(conv.Custom, c)
+		}
 		if h.ep.crd != nil {
 			for _, c := range cfg.Converters {
 				if s := c.CRD().Schema; s != nil && s.Name == h.ep.crd.Name {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/merge"
 	"github.com/writepath/writepath/patch"
@@ -45,6 +46,11 @@ type handler struct {
 	// partial is the metadata-only output Accept asked for: "PartialObjectMetadata" (an
 	// object) or "PartialObjectMetadataList" (a list), with partialVersion v1 or v1beta1.
 	partial, partialVersion string
+	// crConv is the conversion webhook's converter of the endpoint's CRD (crConverter), looked
+	// up once.
+	crConv     *conversion.Converter
+	crConvErr  error
+	crConvDone bool
 }
 
 // internalError marks a failure of the world or of writepath itself: Handle returns it as err

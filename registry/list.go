@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/fields"
 	"github.com/writepath/writepath/internal/labels"
@@ -89,7 +90,8 @@ func (h *handler) list() (Response, []Write, error) {
 			opts.Keep = func(stored map[string]any) (bool, error) {
 				c, err := h.toRequestVersion(stored)
 				if err != nil {
-					return false, err
+					// kept: the list below answers the conversion's failure.
+					return h.ep.crd != nil, nil
 				}
 				return sel.Matches(c), nil
 			}
@@ -119,7 +121,21 @@ func (h *handler) list() (Response, []Write, error) {
 		sortObjects(items)
 	}
 	out := make([]map[string]any, 0, len(items))
+	var failures []conversion.ListFailure
 	for _, o := range items {
+		if ep.crd != nil {
+			// The storage decodes every item and answers all the failures at once.
+			c, err := h.crFromStorage(o)
+			if err != nil {
+				failures = append(failures, conversion.ListFailure{Key: h.crStorageKey(o, true), Revision: storedRevision(o), Err: err})
+				continue
+			}
+			if _, paged := h.w.(Pager); !paged && !sel.Matches(c) {
+				continue
+			}
+			out = append(out, c)
+			continue
+		}
 		c, err := h.toRequestVersion(o)
 		if err != nil {
 			return Response{}, nil, err
@@ -128,6 +144,9 @@ func (h *handler) list() (Response, []Write, error) {
 			continue
 		}
 		out = append(out, c)
+	}
+	if len(failures) > 0 {
+		return Response{}, nil, conversion.ListReadError(ep.crd.Names.Plural, ep.crd.Group, failures)
 	}
 	list := h.listOf(out)
 	if ep.crd != nil && md["continue"] == nil {

@@ -275,8 +275,12 @@ func (h *handler) apply(live map[string]any, o writeOptions) (Response, []Write,
 			return Response{}, nil, status.Conflict(ep.groupResource(), ep.Name, fmt.Errorf("uid mismatch: the provided object specified uid %s, and no existing object was found", uid))
 		}
 	}
-	req, err := ep.fieldManagerConfig(ep.Subresource)
+	req, err := h.fieldManager(ep.Subresource)
 	if err != nil {
+		var se *status.Error
+		if errors.As(err, &se) {
+			return Response{}, nil, se
+		}
 		return Response{}, nil, status.InternalError(err)
 	}
 	req.Live, req.Config, req.Manager, req.Now = live, config, o.fieldManager, h.req.Now
@@ -285,7 +289,7 @@ func (h *handler) apply(live map[string]any, o writeOptions) (Response, []Write,
 	}
 	res, err := apply.Apply(req)
 	if err != nil {
-		return Response{}, nil, asStatus(err)
+		return Response{}, nil, asStatus(asConversionStatus(err))
 	}
 	if len(doc.Warnings) > 0 {
 		// The apply patcher decodes the patch strictly once the apply succeeded (applyPatcher):

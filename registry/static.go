@@ -315,3 +315,14 @@ func (s *Static) Objects() []map[string]any {
 	}
 	return out
 }
+
+// CRDConverter implements Conversions: the conversion webhook's converter of crd when
+// StaticOptions.ConversionWebhooks built one, else nil (strategy None).
+func (s *Static) CRDConverter(_ context.Context, crd *schema.CRD) (*conversion.Converter, error) {
+	for _, c := range s.converters {
+		if cs := c.CRD().Schema; cs != nil && cs.Name == crd.Name {
+			return c, nil
+		}
+	}
+	return nil, nil
+}

@@ -58,6 +58,19 @@ func (h *handler) inStorageVersion(obj map[string]any) (map[string]any, error) {
 
 // writesInStorageVersion converts the objects of writes to their resources' storage versions.
 func (h *handler) writesInStorageVersion(writes []Write) ([]Write, error) {
+	if h.ep.crd != nil {
+		for i := range writes {
+			if writes[i].Resource != h.ep.Resource || writes[i].Object == nil {
+				continue
+			}
+			o, err := h.crToStorage(writes[i].Object)
+			if err != nil {
+				return nil, err
+			}
+			writes[i].Object = o
+		}
+		return writes, nil
+	}
 	if _, differs := h.ep.storageGVK(); !differs {
 		return writes, nil
 	}

@@ -132,9 +132,27 @@ func (h *handler) store(obj map[string]any, code int) (Response, []Write, error)
 	var writes []Write
 	if !h.dryRun {
 		ownMeta(obj)["resourceVersion"] = h.w.NextResourceVersion()
+	}
+	answer := obj
+	if h.ep.crd != nil {
+		// The etcd store encodes the object in the storage version and decodes what it stored
+		// (a dry run too: DryRunnableStorage copies through the codec).
+		stored, a, answerErr, err := h.crStore(obj)
+		if err != nil {
+			return Response{}, nil, err
+		}
+		if !h.dryRun {
+			writes = append(writes, Write{Resource: h.ep.Resource, Namespace: metaString(obj, "namespace"), Name: metaString(obj, "name"), Object: stored})
+		}
+		if answerErr != nil {
+			// Stored, but not read back: the client gets the 500, watchers the object.
+			return h.errorResponse(answerErr), writes, nil
+		}
+		answer = a
+	} else if !h.dryRun {
 		writes = append(writes, Write{Resource: h.ep.Resource, Namespace: metaString(obj, "namespace"), Name: metaString(obj, "name"), Object: obj})
 	}
-	resp, err := h.respond(code, h.responseObject(obj))
+	resp, err := h.respond(code, h.responseObject(answer))
 	return resp, writes, err
 }
 
@@ -160,8 +178,12 @@ func setGeneration(md map[string]any, g int64) {
 // manageUpdate records the ownership of a create, update or non-apply patch
 // (FieldManager.UpdateNoErrors): live nil is a create. The endpoint's value resets run here.
 func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[string]any, error) {
-	cfg, err := h.ep.fieldManagerConfig(h.ep.Subresource)
+	cfg, err := h.fieldManager(h.ep.Subresource)
 	if err != nil {
+		var se *status.Error
+		if errors.As(err, &se) {
+			return nil, se
+		}
 		return nil, status.InternalError(err)
 	}
 	if live == nil && h.ep.crd == nil && h.ep.Subresource == "" {
@@ -403,8 +425,8 @@ func (h *handler) live() (map[string]any, error) {
 	return h.toRequestVersion(obj)
 }
 
-// toRequestVersion converts a stored object to the request's version. Custom resources convert as
-// conversion strategy None does (apiVersion rewritten); built-in objects of a resource stored in
+// toRequestVersion converts a stored object to the request's version. Custom resources convert by
+// their CRD's strategy (crconversion.go; a failure is the storage's corrupt-object 500); built-in objects of a resource stored in
 // another version are converted (storageversion.go), others are taken as stored.
 func (h *handler) toRequestVersion(obj map[string]any) (map[string]any, error) {
 	want := h.ep.gvk.GroupVersion().String()
@@ -421,9 +443,11 @@ func (h *handler) toRequestVersion(obj map[string]any) (map[string]any, error) {
 		}
 		return out, nil
 	}
-	c := shallow(obj)
-	c["apiVersion"] = want
-	return c, nil
+	out, err := h.crFromStorage(obj)
+	if err != nil {
+		return nil, h.crReadError(obj, err)
+	}
+	return out, nil
 }
 
 // finishUpdate runs what follows the field manager on an update: mutating admission, optimistic
