@@ -92,6 +92,17 @@
 // with the customresourcecleanup finalizer, has its instances deleted and then goes
 // (crdfinalizer.go), waiting for instances that finalizers of their own hold.
 //
+// Custom resources are stored in their CRD's storage version (registry.Conversions). For a CRD
+// whose conversion strategy is Webhook the cluster builds the webhook's client from the stored
+// CRD (conversion.NewClient: HTTPS to clientConfig.url, the caBundle as the only trusted roots,
+// 30 s timeout), once per revision of the CRD, so a changed clientConfig is used from the next
+// request on; a service reference cannot be resolved in memory and fails every conversion, as an
+// unreachable webhook does. Writes, gets and lists through another version than the storage
+// one call the webhook as kube-apiserver does; a watch through another version converts each
+// event once for every watcher of that version, as each version's watch cache decodes it (an
+// object the webhook fails to convert is an ERROR event carrying an internal error; the
+// apiserver's watch cache fails to decode it and relists, which is not recorded).
+//
 // The Events the two controllers record are stored as kube-controller-manager's event
 // recorders (k8s.io/client-go tools/record) store them, right after the writes of the sync that
 // recorded them (KCM writes them from a goroutine): core/v1 Events created through registry as

@@ -79,8 +79,11 @@
 //
 //  1. Get returns the stored object or nil, never an error for a missing object; a returned
 //     object is not modified by Handle and must not be modified by the caller while Handle runs.
-//     Objects of a custom resource may be stored at any version of their CRD (conversion strategy
-//     None is applied); a built-in resource whose strategy names a StorageVersion
+//     Objects of a custom resource are stored in their CRD's storage version: writes convert
+//     to it, reads convert from it to the request's version (strategy None rewrites apiVersion,
+//     and takes an object stored at another version of the CRD as it is; strategy Webhook calls
+//     the conversion webhook through the converter of a World implementing Conversions, as
+//     below); a built-in resource whose strategy names a StorageVersion
 //     (HorizontalPodAutoscaler: autoscaling/v2) is stored in it, and its objects are converted
 //     to the request's version on reads and to the storage version in the writes (the kind's
 //     rules validate the storage version's shape, field ownership is kept at both versions);
@@ -102,6 +105,21 @@
 //     its commit (etcd) returns a placeholder that differs from every resourceVersion Handle read,
 //     and the caller answers Stored(req, resp, promised -> stored revisions) after storing.
 //  7. Storing the writes is the caller's: Handle only returns them, in order.
+//  8. Conversions (optional) gives the converter of a CRD whose conversion strategy is Webhook
+//     (conversion.New over the caller's webhook client). Handle then converts a custom resource
+//     as apiextensions-apiserver's storage codec does: the object a write made is converted to
+//     the storage version by a ConversionReview (without resourceVersion, as etcd holds it;
+//     pruned by the storage version's schema) and stored so, and read back through the
+//     request's version for the answer (a dry run too); gets, lists, the live object of updates
+//     and patches, and the field manager's conversions for managers recorded at other versions
+//     go through the webhook whenever the versions differ. The webhook's failures are the
+//     apiserver's: a write's is 500 with the converter's message and no reason
+//     ("conversion webhook for <group>/<version>, Kind=<kind> failed: ..."), a get's the
+//     storage's corrupt-object InternalError, a list's a StorageReadError naming every object
+//     that failed (conversion.WriteError, ReadError, ListReadError, recorded from
+//     kube-apiserver 1.37 in testdata/conversion/realcluster-webhook). Admission's matchPolicy
+//     Equivalent converts through the same converter (and AdmissionConfig.Converters). A World
+//     without Conversions converts every custom resource as strategy None.
 //
 // # Invariants
 //
@@ -129,7 +147,7 @@
 // PersistentVolumeClaimResize, RuntimeClass and DefaultIngressClass (LimitRanger, ResourceQuota,
 // PodSecurity, the certificate plugins, PodGroupProtection and PodTopologyLabels), list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
-// namespaces/finalize, conversion webhooks for custom resources, the review kinds' answers (an
+// namespaces/finalize, the review kinds' answers (an
 // access review is validated as its REST Create validates it, but a valid review, a TokenReview,
 // SelfSubjectReview or SelfSubjectRulesReview goes on as a stored kind instead of being answered
 // with the authenticator's or authorizer's decision: RBAC is not modelled).
