@@ -120,12 +120,6 @@ func (e *equivalents) resourcesFor(res schema.GroupVersionResource, sub string) 
 	return e.byKey[k][sub]
 }
 
-// cohabiting lists the resources kube-apiserver stores together
-// (default_storage_factory_builder.go's AddCohabitatingResources) whose groups
-// 1.37 serves by default: core events and events.k8s.io events. The first is
-// the storage identity.
-var cohabiting = map[string]string{"events.k8s.io/events": "/events"}
-
 // groupOrder orders the registration of equivalent resources across groups:
 // kube-apiserver installs the legacy (core) group before the named groups, so
 // core events come before events.k8s.io events, the only cross-group
@@ -187,13 +181,13 @@ var builtinEquivalents = sync.OnceValue(func() *equivalents {
 	})
 	register := func(res schema.GroupVersionResource, sub string, kind schema.GroupVersionKind) {
 		gr := res.Group + "/" + res.Resource
-		key, ok := cohabiting[gr]
-		if !ok {
-			key = gr
-			if res.Group == "" {
-				key = "/" + res.Resource
-			}
+		// Resources kube-apiserver stores together (schema.SharedStorage: events.k8s.io
+		// events are core events) are one storage identity, the storing resource's.
+		st := schema.GroupVersionResource{Group: res.Group, Resource: res.Resource}
+		if shared, ok := schema.SharedStorage(res.Group, res.Resource); ok {
+			st = shared
 		}
+		key := st.Group + "/" + st.Resource
 		e.key[gr] = key
 		if e.byKey[key] == nil {
 			e.byKey[key] = map[string][]schema.GroupVersionResource{}

@@ -325,7 +325,7 @@ func (c *Cluster) handle(ctx context.Context, req registry.Request, cached Cache
 func (c *Cluster) commit(ctx context.Context, w *world, writes []registry.Write, stored *[]storedWrite) (map[string]string, error) {
 	committed := map[string]string{}
 	for _, wr := range writes {
-		key := Key{Group: wr.Resource.Group, Resource: wr.Resource.Resource, Namespace: wr.Namespace, Name: wr.Name}
+		key := storeKey(wr.Resource, wr.Namespace, wr.Name)
 		expected, read := w.observed[key]
 		if !read {
 			return nil, fmt.Errorf("storing %s: the request wrote an object it did not read", key)
@@ -334,9 +334,12 @@ func (c *Cluster) commit(ctx context.Context, w *world, writes []registry.Write,
 		if wr.Delete {
 			val = nil
 		}
+		val, err := storedForm(wr.Resource, val)
+		if err != nil {
+			return nil, fmt.Errorf("storing %s: %w", key, err)
+		}
 		sw := Write{Key: key, Value: val, ModRevision: expected}
 		var rev int64
-		var err error
 		if w.owned != nil {
 			rev, err = w.owned.writeOwned(sw)
 		} else {
@@ -590,8 +593,53 @@ func (w *world) saw(key Key, rev int64) {
 	w.maxRevision = max(w.maxRevision, rev)
 }
 
+// storeKey is where objects of resource r are stored: under r, or under the resource whose
+// storage r shares (schema.SharedStorage: events.k8s.io events are core events).
 func storeKey(r schema.GroupVersionResource, namespace, name string) Key {
+	if st, ok := schema.SharedStorage(r.Group, r.Resource); ok {
+		r = st
+	}
 	return Key{Group: r.Group, Resource: r.Resource, Namespace: namespace, Name: name}
+}
+
+// storePrefix is storeKey's prefix of resource r in namespace.
+func storePrefix(r schema.GroupVersionResource, namespace string) Prefix {
+	k := storeKey(r, namespace, "")
+	return Prefix{Group: k.Group, Resource: k.Resource, Namespace: namespace}
+}
+
+// servedForm is obj, stored for resource r, in r's version: itself, unless r shares another
+// resource's storage, whose version it is stored in.
+func servedForm(r schema.GroupVersionResource, obj map[string]any) (map[string]any, error) {
+	if _, ok := schema.SharedStorage(r.Group, r.Resource); !ok || obj == nil {
+		return obj, nil
+	}
+	return convertKind(obj, schema.GroupVersion{Group: r.Group, Version: r.Version})
+}
+
+// storedForm is obj, written through resource r, in the version it is stored in.
+func storedForm(r schema.GroupVersionResource, obj map[string]any) (map[string]any, error) {
+	st, ok := schema.SharedStorage(r.Group, r.Resource)
+	if !ok || obj == nil {
+		return obj, nil
+	}
+	return convertKind(obj, st.GroupVersion())
+}
+
+// convertKind converts obj, a built-in object of the version its apiVersion says, to its kind in
+// gv.
+func convertKind(obj map[string]any, gv schema.GroupVersion) (map[string]any, error) {
+	av, _ := obj["apiVersion"].(string)
+	from, err := schema.ParseAPIVersion(av)
+	if err != nil {
+		return nil, err
+	}
+	if from == gv {
+		return obj, nil
+	}
+	kind, _ := obj["kind"].(string)
+	return conversion.Builtin{}.Convert(obj, schema.GroupVersionKind{Group: from.Group, Version: from.Version, Kind: kind},
+		schema.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind})
 }
 
 func (w *world) Get(ctx context.Context, r schema.GroupVersionResource, namespace, name string) (map[string]any, error) {
@@ -606,18 +654,20 @@ func (w *world) Get(ctx context.Context, r schema.GroupVersionResource, namespac
 		return nil, err
 	}
 	w.saw(key, o.ModRevision)
-	return o.Value, nil
+	return servedForm(r, o.Value)
 }
 
 func (w *world) List(ctx context.Context, r schema.GroupVersionResource, namespace string) ([]map[string]any, error) {
-	l, err := w.reads.List(ctx, ListRequest{Prefix: Prefix{Group: r.Group, Resource: r.Resource, Namespace: namespace}})
+	l, err := w.reads.List(ctx, ListRequest{Prefix: storePrefix(r, namespace)})
 	if err != nil {
 		return nil, err
 	}
 	out := make([]map[string]any, len(l.Items))
 	for i, o := range l.Items {
 		w.saw(o.Key, o.ModRevision)
-		out[i] = o.Value
+		if out[i], err = servedForm(r, o.Value); err != nil {
+			return nil, err
+		}
 	}
 	w.maxRevision = max(w.maxRevision, l.Revision)
 	w.listRevision = l.Revision

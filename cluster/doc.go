@@ -55,6 +55,10 @@
 //     expiry and the leader election's Lease; uids and generated names come from Options.Seed.
 //     With a FakeClock and a fixed seed the same requests get the same answers. Real timers only
 //     pace what waits: a watch's timeoutSeconds and bookmarks, the leader election's rounds.
+//   - A resource that shares another's storage in kube-apiserver (schema.SharedStorage: the
+//     events.k8s.io Events are core Events) is stored under the other's key and in its version:
+//     what one group writes, the other reads, lists, watches, updates and deletes, each in its
+//     own version (recorded: crud/events-one-storage).
 //   - Costs: a write is amortised O(log k) for a key with k kept versions; a list is linear in the
 //     keys of its resource (n log n after n creates since the last list); memory is the objects
 //     plus at most 2×History superseded versions and events.

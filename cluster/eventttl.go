@@ -32,10 +32,10 @@ func newEventTTL(ttl time.Duration) *eventTTL {
 	return &eventTTL{ttl: ttl, expiry: map[Key]lease{}}
 }
 
-// isEvent reports whether k is stored with the Event TTL: core/v1 Events and
-// events.k8s.io Events, one storage.
+// isEvent reports whether k is stored with the Event TTL: core/v1 Events, which
+// events.k8s.io Events are stored as (schema.SharedStorage).
 func isEvent(k Key) bool {
-	return k.Resource == "events" && (k.Group == "" || k.Group == "events.k8s.io")
+	return k.Resource == "events" && k.Group == ""
 }
 
 // written renews k's lease after a write at now stored at rev (value nil: deleted, no lease).

@@ -522,7 +522,7 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		}
 		from = n
 	}
-	prefix := Prefix{Group: target.Resource.Group, Resource: target.Resource.Resource, Namespace: target.Namespace}
+	prefix := storePrefix(target.Resource, target.Namespace)
 	w, err := c.store.Watch(r.Context(), prefix, from)
 	rw.Header().Set("Content-Type", "application/json")
 	rw.Header().Set("Transfer-Encoding", "chunked")
@@ -543,8 +543,17 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 	// PartialObjectMetadata (metadata informers).
 	// A built-in stored in another version (autoscaling/v2 for v1 HorizontalPodAutoscalers) is
 	// sent in the watched one.
+	// A resource sharing another's storage (events.k8s.io events) reads the stored objects in
+	// its own version.
+	inResource := func(obj map[string]any) map[string]any {
+		if c, err := servedForm(target.Resource, obj); err == nil {
+			return c
+		}
+		return obj
+	}
 	served := apiVersion
 	out := func(obj map[string]any) map[string]any {
+		obj = inResource(obj)
 		if c, err := registry.ToServedVersion(obj, served); err == nil {
 			return c
 		}
@@ -583,7 +592,7 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		if !initial {
 			if l, lerr := c.store.List(r.Context(), ListRequest{Prefix: prefix, Revision: from}); lerr == nil {
 				for _, o := range l.Items {
-					if sel.Matches(withKind(o.Value, resp.Object)) {
+					if sel.Matches(withKind(inResource(o.Value), resp.Object)) {
 						members[o.Key] = o.Value
 					}
 				}
@@ -638,7 +647,7 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 			if target.Name != "" && ev.Key.Name != target.Name {
 				continue
 			}
-			typ, obj, ok := selectEvent(ev, members, func(o map[string]any) bool { return sel.Matches(withKind(o, resp.Object)) })
+			typ, obj, ok := selectEvent(ev, members, func(o map[string]any) bool { return sel.Matches(withKind(inResource(o), resp.Object)) })
 			if !ok {
 				continue
 			}

@@ -133,12 +133,12 @@ func (w *world) ListPage(ctx context.Context, r schema.GroupVersionResource, nam
 		// it for the clients that rely on it).
 		opts.Limit = 0
 	}
-	prefix := Prefix{Group: r.Group, Resource: r.Resource, Namespace: namespace}
+	prefix := storePrefix(r, namespace)
 	req := ListRequest{Prefix: prefix, Revision: at}
 	skipBelow := ""
 	if start != "" {
 		if after, ok := strings.CutSuffix(start, "\x00"); ok {
-			k := Key{Group: r.Group, Resource: r.Resource, Namespace: namespace, Name: after}
+			k := storeKey(r, namespace, after)
 			if namespace == "" {
 				if ns, name, ok := strings.Cut(after, "/"); ok {
 					k.Namespace, k.Name = ns, name
@@ -177,8 +177,12 @@ func (w *world) ListPage(ctx context.Context, r schema.GroupVersionResource, nam
 	var last string
 	more := false
 	for i, o := range items {
+		v, err := servedForm(r, o.Value)
+		if err != nil {
+			return registry.ListPage{}, err
+		}
 		if opts.Keep != nil {
-			keep, err := opts.Keep(o.Value)
+			keep, err := opts.Keep(v)
 			if err != nil {
 				return registry.ListPage{}, err
 			}
@@ -186,7 +190,7 @@ func (w *world) ListPage(ctx context.Context, r schema.GroupVersionResource, nam
 				continue
 			}
 		}
-		page.Items = append(page.Items, o.Value)
+		page.Items = append(page.Items, v)
 		last = relativeKey(o, namespace)
 		if opts.Limit > 0 && int64(len(page.Items)) >= opts.Limit {
 			more = i < len(items)-1

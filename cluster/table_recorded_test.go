@@ -222,15 +222,11 @@ func TestKubectlAsRecorded(t *testing.T) {
 //   - CustomResourceDefinitions: kube-apiserver's apiextensions controllers write the
 //     Established and NamesAccepted conditions through the status subresource, a second
 //     managedFields entry (manager kube-apiserver) that writepath's CRD status lacks.
-//   - events.k8s.io Events: writepath stores them apart from core/v1 Events (the apiserver
-//     serves both from one storage), so the list of the core Event has no row; the printer
-//     itself is checked by TestEventsV1PrintedAsCore.
 var knownTableDifferences = map[string][]string{
 	"table/list/apis/apps/v1/namespaces/tbl/replicasets":                {"rows.*.cells.0", "rows.*.cells.7", "rows.*.object"},
 	"table/get/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/tbl-fs": {"rows.0.cells.5", "rows.0.object.metadata.managedFields"},
 	"table/list/apis/apps/v1/namespaces/tbl/deployments":                {"rows.1.object.metadata.managedFields"},
 	"table/list/api/v1/namespaces/tbl/services":                         {"rows.2.cells.2", "rows.3.cells.2"},
-	"table/list/apis/events.k8s.io/v1/namespaces/tbl/events":            {"rows"},
 	"table/list/apis/apiextensions.k8s.io/v1/customresourcedefinitions": {"rows.0.object.metadata.managedFields", "rows.1.object.metadata.managedFields"},
 	"table/list/api/v1/namespaces/tbl/persistentvolumeclaims":           {"rows.0.cells.1", "rows.0.object.metadata.finalizers"},
 	"table/list/api/v1/persistentvolumes":                               {"rows.0.cells.4", "rows.0.object.metadata.finalizers"},

@@ -61,6 +61,13 @@ func convertEvent(obj map[string]any, from, to schema.GroupVersionKind) (map[str
 	zero := eventZeroFields
 	if to == eventsEvent {
 		zero = eventsZeroFields
+		// core/v1 always encodes reportingComponent and reportingInstance; events.k8s.io/v1
+		// omits them when empty.
+		for _, f := range []string{"reportingController", "reportingInstance"} {
+			if out[f] == "" {
+				delete(out, f)
+			}
+		}
 	}
 	for _, z := range zero {
 		if _, ok := out[z.name]; !ok {

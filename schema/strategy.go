@@ -485,3 +485,20 @@ func (k *Kind) Strategy() (s Strategy, ok bool) {
 	}
 	return BuiltinStrategy(k.GVK)
 }
+
+// sharedStorage holds kube-apiserver's cohabitating resources (the storage factory's
+// AddCohabitatingResources) that share another resource's storage: by group and resource, the
+// resource whose storage it is and the version objects are stored in there.
+var sharedStorage = map[[2]string]GroupVersionResource{
+	// events.k8s.io Events are core Events: one storage, stored as core v1 Events, read,
+	// listed and watched through either group.
+	{"events.k8s.io", "events"}: {Version: "v1", Resource: "events"},
+}
+
+// SharedStorage returns the resource (with its storage version) whose storage group's resource
+// shares, and whether it shares one: objects written through either are stored once, under the
+// other's name and in its version, and each group reads them in its own version.
+func SharedStorage(group, resource string) (GroupVersionResource, bool) {
+	r, ok := sharedStorage[[2]string{group, resource}]
+	return r, ok
+}

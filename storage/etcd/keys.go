@@ -52,10 +52,8 @@ var builtinResources = sync.OnceValue(func() map[[2]string]bool {
 // CustomResourceDefinitions, APIServices and custom resources
 // ("apiextensions.k8s.io/customresourcedefinitions", "example.com/widgets").
 //
-// One exception, for cluster's sake: kube-apiserver stores events.k8s.io Events and core Events
-// in one place (/registry/events, cohabitating resources, one representation). cluster keeps them
-// as two resources in two representations, so their keys must differ: events.k8s.io Events are
-// stored under "events.k8s.io/events".
+// events.k8s.io Events are core Events (cohabitating resources, schema.SharedStorage): cluster
+// stores them under the core key, in core/v1, as kube-apiserver does (/registry/events).
 func ResourcePrefix(group, resource string) string {
 	if p, ok := specialPrefixes[[2]string{group, resource}]; ok {
 		return p
@@ -63,7 +61,7 @@ func ResourcePrefix(group, resource string) string {
 	if group == "" {
 		return resource
 	}
-	if groupedServers[group] || group == "events.k8s.io" || !builtinResources()[[2]string{group, resource}] {
+	if groupedServers[group] || !builtinResources()[[2]string{group, resource}] {
 		return group + "/" + resource
 	}
 	return resource

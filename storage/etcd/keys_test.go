@@ -39,7 +39,7 @@ func TestKeysAsKubeAPIServer(t *testing.T) {
 		{cluster.Key{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions", Name: "widgets.example.com"}, "/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com"},
 		{cluster.Key{Group: "apiregistration.k8s.io", Resource: "apiservices", Name: "v1.apps"}, "/registry/apiregistration.k8s.io/apiservices/v1.apps"},
 		{cluster.Key{Group: "example.com", Resource: "widgets", Namespace: "demo", Name: "w"}, "/registry/example.com/widgets/demo/w"},
-		{cluster.Key{Group: "events.k8s.io", Resource: "events", Namespace: "demo", Name: "e"}, "/registry/events.k8s.io/events/demo/e"},
+		{cluster.Key{Group: "events.k8s.io", Resource: "events", Namespace: "demo", Name: "e"}, "/registry/events/demo/e"},
 	} {
 		assert.Equal(t, tc.want, s.Key(tc.key), "%v", tc.key)
 	}
@@ -107,7 +107,7 @@ func TestCompactedRevisionIsTooOld(t *testing.T) {
 
 // TestKeysRecordedFromKubeAPIServer: the keys a real kube-apiserver 1.37.2 wrote for objects of
 // these kinds (testdata/kube-apiserver-keys.txt, recorded as its header says) are the keys this
-// store writes for them, but for events.k8s.io Events (kept apart, see ResourcePrefix).
+// store writes for them.
 func TestKeysRecordedFromKubeAPIServer(t *testing.T) {
 	data, err := os.ReadFile("testdata/kube-apiserver-keys.txt")
 	require.NoError(t, err)
@@ -141,5 +141,5 @@ func TestKeysRecordedFromKubeAPIServer(t *testing.T) {
 		assert.True(t, recorded[s.Key(k)], "%v: %s is not among kube-apiserver's keys", k, s.Key(k))
 	}
 	assert.True(t, recorded["/registry/events/demo/ev"], "kube-apiserver stores events.k8s.io Events with core Events")
-	assert.Equal(t, "/registry/events.k8s.io/events/demo/ev", s.Key(cluster.Key{Group: "events.k8s.io", Resource: "events", Namespace: "demo", Name: "ev"}), "the one documented difference")
+	assert.Equal(t, "/registry/events/demo/ev", s.Key(cluster.Key{Resource: "events", Namespace: "demo", Name: "ev"}), "cluster stores events.k8s.io Events as core Events (schema.SharedStorage)")
 }
