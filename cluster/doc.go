@@ -218,5 +218,5 @@
 // # Not served
 //
 // Not served yet (issue 17): watch events in a custom resource's requested version when it differs from the stored one,
-// the default admission plugins registry does not model (LimitRanger, ResourceQuota, PodSecurity, the certificate plugins), RBAC (every authenticated user may do everything).
+// the default admission plugins registry does not model (LimitRanger, ResourceQuota, the certificate plugins), RBAC (every authenticated user may do everything).
 package cluster

@@ -176,7 +176,7 @@ func (h *handler) storageProtection(obj map[string]any) map[string]any {
 // validate is validating admission: builtinValidators, then ValidatingAdmissionPolicies and
 // validating webhooks.
 func (h *handler) validate(op admission.Operation, obj, old map[string]any, name string) error {
-	if err := h.builtinValidators(op, obj, old); err != nil {
+	if err := h.builtinValidators(op, obj, old, name); err != nil {
 		return err
 	}
 	p, err := h.admissionPhases()

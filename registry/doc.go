@@ -142,10 +142,11 @@
 // validated for every kind), the strategies' PrepareForCreate effects other than
 // resets and generation beyond the Pod, Namespace and Service ones and those schema/validation's
 // PrepareForCreate and PrepareForUpdate model, built-in admission plugins
-// other than NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, Priority,
+// other than NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority,
 // DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
 // PersistentVolumeClaimResize, RuntimeClass and DefaultIngressClass (LimitRanger, ResourceQuota,
-// PodSecurity, the certificate plugins, PodGroupProtection and PodTopologyLabels), list
+// the certificate plugins, PodGroupProtection and PodTopologyLabels; PodSecurity runs with the
+// default configuration only — no exemptions, no admission configuration file), list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
 // namespaces/finalize, the review kinds' answers (an
 // access review is validated as its REST Create validates it, but a valid review, a TokenReview,

@@ -155,8 +155,12 @@ func (h *handler) defaultClass(r schema.GroupVersionResource, annotations ...str
 
 // builtinValidators runs the validating plugins among the default-on ones that refuse writes
 // of the kinds modelled here, before the admission policies and webhooks, in their order:
-// PersistentVolumeClaimResize on an update, RuntimeClass on a Pod create.
-func (h *handler) builtinValidators(op admission.Operation, obj, old map[string]any) error {
+// PodSecurity (podsecurity.go), PersistentVolumeClaimResize on an update, RuntimeClass on a
+// Pod create.
+func (h *handler) builtinValidators(op admission.Operation, obj, old map[string]any, name string) error {
+	if err := h.podSecurity(op, obj, old, name); err != nil {
+		return err
+	}
 	if h.ep.crd != nil || h.ep.Subresource != "" || obj == nil {
 		return nil
 	}
