@@ -35,8 +35,8 @@ import (
 // watches, waits for the controllers and kubectl commands recorded against kube-apiserver and
 // kube-controller-manager 1.37, replayed over HTTPS against a fresh in-process cluster per
 // scenario whose state evolves by the replay alone. Each answer is compared with the recorded
-// one after mapping what the two servers draw differently (uids, generated names, the
-// pod-template-hash, allocated cluster IPs: learnt from the answers, position by position, and
+// one after mapping what the two servers draw differently (uids, generated names, allocated
+// cluster IPs: learnt from the answers, position by position, and
 // substituted in later requests; resourceVersions: mapped one to one and in order) and
 // normalising times. Disagreements are listed in testdata/cluster/scenarios/replay.golden with
 // the first difference; UPDATE_GOLDEN=1 rewrites it.
@@ -729,7 +729,7 @@ func (r *scenarioReplay) compareEvents(want, got []json.RawMessage) string {
 }
 
 // learn walks the two answers in parallel and records the pairs of drawn values: uids,
-// generated names, pod-template-hashes, cluster IPs, resourceVersions. An object
+// generated names, cluster IPs, resourceVersions. An object
 // resourceVersion already paired otherwise, or out of order with the pairs known, is a
 // difference.
 func (r *scenarioReplay) learn(want, got any, key string, inMeta bool) string {
@@ -755,17 +755,6 @@ func (r *scenarioReplay) learn(want, got any, key string, inMeta bool) string {
 			case wIsString && k == "name" && strings.HasPrefix(ws, "kube-api-access-") && strings.HasPrefix(gs, "kube-api-access-"):
 				// The ServiceAccount admission plugin's token volume, named with a random suffix.
 				r.sub[ws] = gs
-			case wIsString && key == "labels" && k == "pod-template-hash" && ws != "" && gs != "":
-				r.sub[ws] = gs
-			case wIsString && k == "message" && ws != "" && gs != "":
-				// A ReplicaSet named in a Deployment's condition (its name carries the
-				// pod-template-hash).
-				wm, gm := replicaSetInText.FindAllStringSubmatch(ws, -1), replicaSetInText.FindAllStringSubmatch(gs, -1)
-				for i := range wm {
-					if i < len(gm) && wm[i][1] != gm[i][1] {
-						r.sub[wm[i][1]] = gm[i][1]
-					}
-				}
 			case wIsString && (k == "clusterIP" || k == "ip") && ws != "" && gs != "":
 				r.whole[ws] = gs
 			case k == "clusterIPs":
@@ -923,16 +912,11 @@ func (r *scenarioReplay) pairItems(w, g []any, key string) []int {
 	return pairs
 }
 
-// generateKey is an item's namespace and generateName, with the pod-template-hash its labels
-// carry (a ReplicaSet's Pods are named after it) standing as "<hash>": the hash is drawn
-// differently by the two servers, and a list may be the first answer to show it.
+// generateKey is an item's namespace and generateName (a ReplicaSet's Pods are named after it,
+// its pod-template-hash included, which both servers compute alike).
 func generateKey(md map[string]any) string {
 	ns, _ := md["namespace"].(string)
 	gn, _ := md["generateName"].(string)
-	labels, _ := md["labels"].(map[string]any)
-	if h, _ := labels["pod-template-hash"].(string); h != "" {
-		gn = strings.ReplaceAll(gn, h, "<hash>")
-	}
 	return ns + "/" + gn
 }
 
@@ -1153,8 +1137,7 @@ func normaliseScenario(v any, key string) any {
 }
 
 var (
-	replicaSetInText = regexp.MustCompile(`ReplicaSet \\?"([a-z0-9.-]+)\\?"`)
-	preconditionRVs  = regexp.MustCompile(`(ResourceVersion in the precondition \()(\d+)(\) does not match the ResourceVersion in record \()(\d+)(\))`)
+	preconditionRVs = regexp.MustCompile(`(ResourceVersion in the precondition \()(\d+)(\) does not match the ResourceVersion in record \()(\d+)(\))`)
 	// quotedRV is an object's resourceVersion in an object a message quotes (a strict
 	// decoding error's Invalid value), mapped as the object's own is.
 	quotedRV       = regexp.MustCompile(`(\\"resourceVersion\\":\\")(\d+)(\\")`)

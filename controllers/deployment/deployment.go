@@ -1,7 +1,6 @@
 package deployment
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -998,8 +997,6 @@ func Rollback(d Object, replicaSets []Object, toRevision int64) (Object, error) 
 	setTemplateFrom(out, target)
 	return out, nil
 }
-
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 func selectorOf(d Object) (labels.Selector, error) {
 	return labels.FromLabelSelector(object.Map(d, "spec")["selector"])

@@ -3,7 +3,6 @@ package deployment
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"sort"
 	"strconv"
@@ -261,22 +260,28 @@ func equalExcept(a, b map[string]any, skip string) bool {
 	return true
 }
 
-// ComputeHash is the pod-template-hash of a template and collision count: fnv-32a over
-// the template's canonical JSON (sorted keys, pod-template-hash label dropped) followed,
-// when collisionCount is set, by its 8-byte little-endian encoding, printed in decimal
-// and encoded with rand.SafeEncodeString's alphabet. The real controller hashes a spew
-// dump of the typed template instead, so the values differ from the real ones.
+// ComputeHash is controller.ComputeHash, the pod-template-hash of a template (as the
+// apiserver stores it) and collision count: fnv-32a over TemplateDump (go-spew's dump of the
+// typed PodTemplateSpec kube-controller-manager holds) followed, when collisionCount is set, by
+// its 8-byte little-endian encoding (as a uint32), printed in decimal and encoded with
+// rand.SafeEncodeString's alphabet. The template is hashed as it is, a pod-template-hash label
+// included, as the controller hashes the Deployment's template.
 func ComputeHash(template Object, collisionCount *int64) string {
-	h := fnv.New32a()
-	b, _ := canonicalJSON(templateWithoutHash(template))
-	h.Write(b)
+	root, err := podTemplateShape()
+	if err != nil {
+		// The embedded table is generated and checked by the package's tests.
+		panic("deployment: the embedded PodTemplateSpec shapes do not load: " + err.Error())
+	}
+	var h fnv32a = 2166136261
+	st := spewState{out: &h}
+	st.format(root, map[string]any(template))
 	if collisionCount != nil {
 		var buf [8]byte
 		c := uint32(*collisionCount)
 		buf[0], buf[1], buf[2], buf[3] = byte(c), byte(c>>8), byte(c>>16), byte(c>>24)
-		h.Write(buf[:])
+		h.WriteString(string(buf[:]))
 	}
-	return safeEncode(strconv.FormatUint(uint64(h.Sum32()), 10))
+	return safeEncode(strconv.FormatUint(uint64(h), 10))
 }
 
 const safeAlphabet = "bcdfghjklmnpqrstvwxz2456789"
@@ -428,5 +433,3 @@ func hasRevisionHistoryLimit(d Object) bool {
 	p, ok := object.Int(d, "spec", "revisionHistoryLimit")
 	return ok && p != math.MaxInt32
 }
-
-func canonicalJSON(v any) ([]byte, error) { return jsonMarshal(v) }

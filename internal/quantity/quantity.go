@@ -429,3 +429,26 @@ func (q Quantity) Rat() *big.Rat {
 	}
 	return r
 }
+
+// Representation is what a resource.Quantity holds in its unexported fields, which a dump of
+// the struct (go-spew, as kube-controller-manager's pod-template-hash takes it) shows.
+type Representation struct {
+	// Value and Scale are int64Amount's value and scale (zero in the big-decimal form).
+	Value int64
+	Scale int32
+	// Unscaled and DecScale are infDecAmount's inf.Dec (unscaled × 10^-DecScale); Unscaled is
+	// nil in the int64 form and a fresh copy otherwise.
+	Unscaled *big.Int
+	DecScale int32
+	// Cached is the string field s ("" when none).
+	Cached string
+}
+
+// Representation returns q's internal state as resource.Quantity holds it.
+func (q Quantity) Representation() Representation {
+	r := Representation{Value: q.value, Scale: q.scale, Cached: q.s}
+	if q.dec != nil {
+		r.Unscaled, r.DecScale = new(big.Int).Set(q.dec), q.dscale
+	}
+	return r
+}
