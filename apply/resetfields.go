@@ -58,11 +58,11 @@ func makePath(p []string) fieldpath.Path {
 
 // ResetPaths returns the paths whose values the REST strategy of a built-in endpoint resets after
 // the merge (PrepareForCreate/PrepareForUpdate), for Request.ResetValues: the same paths as
-// ResetFields' exclusions. Pod /ephemeralcontainers and /resize return nil: their value reset
+// ResetFields' exclusions, but where the strategy restores fewer values than it names
+// (schema.BuiltinResetValues: APIService /status). Pod /ephemeralcontainers and /resize return nil: their value reset
 // keeps everything but a few fields, see StrategyReset.
 func ResetPaths(gvk schema.GroupVersionKind, subresource string) [][]string {
-	paths, _, _ := schema.BuiltinResets(gvk, subresource)
-	return paths
+	return schema.BuiltinResetValues(gvk, subresource)
 }
 
 // CustomResourceResetPaths is ResetPaths for custom resources (schema.CustomResourceStrategy).

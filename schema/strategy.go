@@ -67,6 +67,13 @@ type Strategy struct {
 	// are put back after the merge. "metadata" stands for the fields ResetObjectMetaForStatus
 	// resets. A subresource not listed resets nothing.
 	Reset map[string][][]string
+	// ResetValues maps a subresource to the paths whose values its PrepareForUpdate puts back,
+	// where they are not Reset's: APIService's /status strategy names "metadata" in its reset
+	// fields but restores only spec, labels, annotations, finalizers and ownerReferences, so a
+	// status write that sets a deletionTimestamp reaches validation (422 "field is immutable")
+	// instead of losing it; generation is rest.BeforeUpdate's (the registry's generation rule).
+	// A subresource not listed resets Reset's paths.
+	ResetValues map[string][][]string
 }
 
 // GCPolicy is a resource's default garbage-collection policy when a DELETE names none
@@ -158,6 +165,21 @@ func BuiltinResets(gvk GroupVersionKind, subresource string) (paths [][]string, 
 	return paths, slices.Clone(st.ResetAPIVersions), true
 }
 
+// BuiltinResetValues returns the paths whose values the strategy of gvk's endpoint subresource
+// puts back after the merge: Strategy.ResetValues when it lists the subresource, else the reset
+// paths of BuiltinResets. The caller may keep the copies.
+func BuiltinResetValues(gvk GroupVersionKind, subresource string) [][]string {
+	st, ok := strategyTable()[gvk.Group+"/"+gvk.Kind]
+	if !ok {
+		return nil
+	}
+	if ps, ok := st.ResetValues[subresource]; ok {
+		return clonePaths(map[string][][]string{"": ps})[""]
+	}
+	paths, _, _ := BuiltinResets(gvk, subresource)
+	return paths
+}
+
 // CustomResourceStrategy returns the strategy of apiextensions-apiserver for the objects of a
 // custom resource version with (status true) or without a status subresource: generation 1 on
 // create, bumped by any change outside metadata (and outside status with the status subresource,
@@ -219,7 +241,23 @@ func (s Strategy) Clone() Strategy {
 		}
 		s.Reset = r
 	}
+	s.ResetValues = clonePaths(s.ResetValues)
 	return s
+}
+
+func clonePaths(m map[string][][]string) map[string][][]string {
+	if m == nil {
+		return nil
+	}
+	r := make(map[string][][]string, len(m))
+	for sub, paths := range m {
+		ps := make([][]string, len(paths))
+		for i, p := range paths {
+			ps[i] = slices.Clone(p)
+		}
+		r[sub] = ps
+	}
+	return r
 }
 
 // strategyTable is the table of built-in strategies keyed by "group/Kind", built once; callers
@@ -474,6 +512,11 @@ func builtinStrategies() map[string]Strategy {
 			s.Reset = r.sets
 		})
 	}
+	// apiServerStatusStrategy.PrepareForUpdate (kube-aggregator).
+	edit("apiregistration.k8s.io/APIService", func(s *Strategy) {
+		s.ResetValues = map[string][][]string{"status": {{"spec"}, {"metadata", "labels"}, {"metadata", "annotations"},
+			{"metadata", "finalizers"}, {"metadata", "ownerReferences"}}}
+	})
 	return out
 }
 
