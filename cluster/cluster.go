@@ -78,8 +78,13 @@ type Options struct {
 	Seed uint64
 	// Controllers says when the controllers run.
 	Controllers Controllers
-	// Tokens maps bearer tokens to users for Handler; nil lets every request in as Admin.
+	// Tokens maps bearer tokens to users for Handler and TokenReviews; nil lets every request
+	// in as Admin (and a TokenReview authenticates every token as Admin).
 	Tokens map[string]registry.User
+	// APIAudiences are kube-apiserver's --api-audiences, which TokenReviews answer for; nil is
+	// https://kubernetes.default.svc, the
+	// --service-account-issuer of ../shared/tools/realcluster (the apiserver's default).
+	APIAudiences []string
 	// Kubelet says when the stand-in kubelet makes Pods Running and Ready (default at once).
 	Kubelet Kubelet
 	// NoWorkloadControllers turns the Deployment and ReplicaSet controllers and the stand-in
@@ -114,10 +119,11 @@ type Cluster struct {
 	clock Clock
 	ctrl  Controllers
 	// tokens authenticates HTTP requests (nil: everyone is Admin).
-	tokens      map[string]registry.User
-	kubeletMode Kubelet
-	noWorkloads bool // Options.NoWorkloadControllers
-	webhooks    admission.WebhookClient
+	tokens       map[string]registry.User
+	apiAudiences []string // Options.APIAudiences
+	kubeletMode  Kubelet
+	noWorkloads  bool // Options.NoWorkloadControllers
+	webhooks     admission.WebhookClient
 
 	mu        sync.Mutex // serialises requests (without a CachedReader), and the controllers
 	rngMu     sync.Mutex // guards rng: requests on a store with a CachedReader run concurrently
@@ -166,6 +172,10 @@ func New(opts Options) (*Cluster, error) {
 		index: newWorkloadIndex(), deploymentEvents: newEventRecorder("deployment-controller"), replicaSetEvents: newEventRecorder("replicaset-controller")}
 	if c.store == nil {
 		c.store = NewMemoryStore(MemoryOptions{})
+	}
+	c.apiAudiences = opts.APIAudiences
+	if c.apiAudiences == nil {
+		c.apiAudiences = []string{defaultAPIAudience}
 	}
 	if c.clock == nil {
 		c.clock = systemClock{}

@@ -150,7 +150,12 @@
 // through registry, and watch as the apiserver's JSON event stream (ADDED, MODIFIED, DELETED,
 // ERROR with a 410 past the history, the initial events of a WatchList ending with a BOOKMARK
 // annotated k8s.io/initial-events-end). Requests are authenticated by bearer token (Options.Tokens,
-// or everyone is Admin). StartTLS serves a cluster on a loopback HTTPS port and writes its
+// or everyone is Admin), and TokenReviews ask the same tokens (authn.go, for
+// Options.APIAudiences); the Impersonate-User, -Group, -Uid and -Extra-* headers make a request
+// act as that user, as kube-apiserver's impersonation filter does (a service account's groups,
+// system:authenticated added), without the check that the requesting user may impersonate.
+// Access reviews are answered by RBAC over the stored roles and bindings (registry, rbac), but
+// RBAC is not enforced on requests. StartTLS serves a cluster on a loopback HTTPS port and writes its
 // kubeconfig. Built-in resources also speak the Kubernetes protobuf encoding client-go's typed
 // clients use (protobuf.go): request bodies by Content-Type, responses (objects, lists, Status)
 // and watch frames by Accept; custom resources answer 415 and 406 as the apiserver does.
@@ -218,5 +223,11 @@
 // # Not served
 //
 // Not served yet (issue 17): watch events in a custom resource's requested version when it differs from the stored one,
-// the default admission plugins registry does not model (LimitRanger, ResourceQuota, the certificate plugins), RBAC (every authenticated user may do everything).
+// the default admission plugins registry does not model (LimitRanger, ResourceQuota, the certificate plugins), RBAC on requests (every authenticated user may do everything; the
+// access reviews do evaluate RBAC, so a SubjectAccessReview may deny what the cluster then
+// allows), and the bootstrap RBAC policy kube-apiserver creates at start (cluster-admin,
+// system:basic-user, system:discovery, ... and their bindings): no ClusterRole or binding
+// exists until a client creates it, so a review that kube-apiserver answers from a bootstrap
+// binding (a system:authenticated user asking for /healthz, a SelfSubjectRulesReview's rules)
+// is denied or lists fewer rules here. system:masters users are allowed everything all the same.
 package cluster

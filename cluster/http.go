@@ -59,6 +59,11 @@ func (c *Cluster) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 		writeStatus(rw, status.Unauthorized("Unauthorized"))
 		return
 	}
+	user, ierr := impersonate(user, r.Header)
+	if ierr != nil {
+		writeStatus(rw, ierr)
+		return
+	}
 	switch p := strings.TrimSuffix(r.URL.Path, "/"); {
 	case p == "/version":
 		writeJSON(rw, http.StatusOK, versionInfo)

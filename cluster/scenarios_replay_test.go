@@ -29,6 +29,7 @@ import (
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/codec/protobuf"
 	"github.com/writepath/writepath/internal/replaydiff"
+	"github.com/writepath/writepath/registry"
 )
 
 // The scenario corpus (testdata/cluster/scenarios, see its README): sequences of requests,
@@ -177,7 +178,10 @@ func newScenarioReplay(t *testing.T, sc scenarioRecorded) *scenarioReplay {
 		}
 	}
 	clock := cluster.NewFakeClock(start.Truncate(time.Second))
-	c, err := cluster.New(cluster.Options{Clock: clock, Kubelet: cluster.PodsPending})
+	// The recording control plane's one token (../shared/tools/realcluster/up.sh), which
+	// TokenReviews name, beside the token StartTLS's clients send.
+	c, err := cluster.New(cluster.Options{Clock: clock, Kubelet: cluster.PodsPending,
+		Tokens: map[string]registry.User{"admintoken": cluster.Admin, "admin-token": cluster.Admin}})
 	require.NoError(t, err)
 	require.NoError(t, c.CreateSystemNamespaces(context.Background()))
 	srv := cluster.StartTLS(c)

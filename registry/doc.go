@@ -148,8 +148,38 @@
 // the certificate plugins, PodGroupProtection and PodTopologyLabels; PodSecurity runs with the
 // default configuration only — no exemptions, no admission configuration file), list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
-// namespaces/finalize, the review kinds' answers (an
-// access review is validated as its REST Create validates it, but a valid review, a TokenReview,
-// SelfSubjectReview or SelfSubjectRulesReview goes on as a stored kind instead of being answered
-// with the authenticator's or authorizer's decision: RBAC is not modelled).
+// namespaces/finalize. The review kinds are answered
+// (reviews.go), with these differences: the reviews' field and label selectors
+// (resourceAttributes.fieldSelector, labelSelector) are validated but not passed to the
+// authorizer (RBAC ignores them), and where several bindings allow a request or a
+// SelfSubjectRulesReview lists several bindings' rules, writepath visits the bindings by name
+// while kube-apiserver visits its informer cache in no defined order, so the reason may name
+// another binding and the rules come in another order. Handle itself never refuses a request for
+// want of RBAC permission: kube-apiserver's authorization filter is not modelled.
+//
+// # Reviews
+//
+// A create of a review kind is answered, not stored (no writes; no uid, creationTimestamp or
+// resourceVersion; 201), after the field manager and mutating admission and with validating
+// admission before the answer, as the review RESTs do:
+//   - SubjectAccessReview, LocalSubjectAccessReview (spec.user, groups, uid, extra) and
+//     SelfSubjectAccessReview (the requesting user): status from kube-apiserver's authorizer
+//     with --authorization-mode=RBAC: the system:masters group is allowed with no reason, then
+//     package rbac over the World's stored ClusterRoleBindings, RoleBindings, ClusterRoles and
+//     Roles; a request no rule allows has allowed false and the reason RBAC gives for it, prefixed
+//     "rbac: " as the apiserver's authorizer chain does (a missing role:
+//     `rbac: RBAC: clusterrole.rbac.authorization.k8s.io "x" not found`), or no reason.
+//   - SelfSubjectRulesReview: a new review (empty spec) with the requesting user's rules in
+//     spec.namespace as RBAC lists them, incomplete false, RBAC's errors as evaluationError;
+//     400 "no namespace on request" without a namespace.
+//   - SelfSubjectReview: a new review, created now, with the requesting user's userInfo.
+//   - TokenReview: 400 "token is required for TokenReview in authentication" without a token;
+//     else the World's Authenticator (an optional interface) decides, audience-agnostic as a
+//     static token file is: authenticated for the review's audiences (the API audiences when
+//     it names none) that are API audiences, status.user and audiences set; otherwise
+//     status.error "invalid bearer token". A World without an Authenticator gets the review back
+//     as sent, as from an apiserver without a token authenticator.
+//
+// The review resources serve only a create on their collection: another verb there is 405, an
+// item path 404, as the apiserver's routes.
 package registry

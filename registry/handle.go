@@ -129,6 +129,13 @@ func (h *handler) handle() (Response, []Write, error) {
 	if err := h.negotiateOutput(); err != nil {
 		return Response{}, nil, err
 	}
+	if h.ep.reviewKind() != "" && !(strings.ToUpper(h.req.Method) == "POST" && t.Name == "") {
+		// A review resource serves only a create on its collection: no item route at all.
+		if t.Name != "" {
+			return Response{}, nil, errNotFoundRoute()
+		}
+		return Response{}, nil, status.RouteError(405, "405: Method Not Allowed")
+	}
 	switch strings.ToUpper(h.req.Method) {
 	case "GET":
 		if t.Name == "" {

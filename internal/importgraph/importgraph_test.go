@@ -41,6 +41,9 @@ var floors = map[string]float64{
 	"managedfields": 1,
 	"cel":           1,
 	"versions":      1,
+	// The RBAC authorizer's rule evaluation: a mechanism over stored objects that imports none of
+	// ours, below registry (which answers the access reviews with it) and any floor-2 package.
+	"rbac": 1,
 
 	"apply":       2,
 	"admission":   2,
