@@ -28,6 +28,7 @@ import (
 	"github.com/writepath/writepath/cluster"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/codec/protobuf"
+	"github.com/writepath/writepath/internal/convhook"
 	"github.com/writepath/writepath/internal/replaydiff"
 	"github.com/writepath/writepath/registry"
 )
@@ -48,9 +49,16 @@ type scenarioFile struct {
 }
 
 type scenarioRecorded struct {
-	Name      string         `json:"name"`
-	Namespace string         `json:"namespace"`
-	Steps     []scenarioStep `json:"steps"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+	// Webhook is the conversion webhook the recorder ran (internal/convhook): the replay runs
+	// one of the same spec and maps the recorded URL and caBundle to its own.
+	Webhook *struct {
+		Spec     convhook.Spec `json:"spec"`
+		URL      string        `json:"url"`
+		CABundle string        `json:"caBundle"`
+	} `json:"webhook"`
+	Steps []scenarioStep `json:"steps"`
 }
 
 type scenarioStep struct {
@@ -167,6 +175,8 @@ type scenarioReplay struct {
 	batches          int
 	watches          map[string]*replayWatch
 	requests         int
+	// hook is the scenario's conversion webhook, if it has one.
+	hook *convhook.Server
 }
 
 func newScenarioReplay(t *testing.T, sc scenarioRecorded) *scenarioReplay {
@@ -185,14 +195,23 @@ func newScenarioReplay(t *testing.T, sc scenarioRecorded) *scenarioReplay {
 	require.NoError(t, err)
 	require.NoError(t, c.CreateSystemNamespaces(context.Background()))
 	srv := cluster.StartTLS(c)
-	return &scenarioReplay{t: t, sc: sc, c: c, srv: srv, clock: clock,
+	r := &scenarioReplay{t: t, sc: sc, c: c, srv: srv, clock: clock,
 		http:    &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}, // the test server's own certificate
 		answers: map[string]map[string]any{}, sub: map[string]string{}, whole: map[string]string{},
 		rv: map[string]string{}, rvBack: map[string]string{}, batch: map[string]int{}, batchBack: map[string]int{},
 		watches: map[string]*replayWatch{}}
+	if sc.Webhook != nil {
+		r.hook = convhook.Start(sc.Webhook.Spec)
+		r.sub[sc.Webhook.URL] = r.hook.URL
+		r.sub[sc.Webhook.CABundle] = r.hook.CABundle
+	}
+	return r
 }
 
 func (r *scenarioReplay) close() {
+	if r.hook != nil {
+		defer r.hook.Close()
+	}
 	for _, w := range r.watches {
 		w.cancel()
 	}
@@ -350,6 +369,9 @@ func (r *scenarioReplay) expand(t scenarioRequest) (scenarioRequest, error) {
 	var err error
 	fill := func(s string) string {
 		s = strings.ReplaceAll(s, "$NS", r.sc.Namespace)
+		if r.hook != nil {
+			s = strings.ReplaceAll(strings.ReplaceAll(s, "$WEBHOOK_URL", r.hook.URL), "$WEBHOOK_CA", r.hook.CABundle)
+		}
 		return templateRef.ReplaceAllStringFunc(s, func(m string) string {
 			sm := templateRef.FindStringSubmatch(m)
 			key := map[string]string{"rv": "resourceVersion", "uid": "uid", "name": "name", "continue": "continue", "itemname": "name"}[sm[1]]
@@ -1068,6 +1090,13 @@ func (r *scenarioReplay) mapRecordedAt(v any, key string) any {
 			}
 			return m
 		})
+		x = decodedRevision.ReplaceAllStringFunc(x, func(m string) string {
+			sm := decodedRevision.FindStringSubmatch(m)
+			if v, ok := r.rv[sm[2]]; ok {
+				return sm[1] + v + sm[3]
+			}
+			return m
+		})
 		return r.replaceSub(x)
 	}
 	return v
@@ -1144,9 +1173,12 @@ var (
 	preconditionRVs = regexp.MustCompile(`(ResourceVersion in the precondition \()(\d+)(\) does not match the ResourceVersion in record \()(\d+)(\))`)
 	// quotedRV is an object's resourceVersion in an object a message quotes (a strict
 	// decoding error's Invalid value), mapped as the object's own is.
-	quotedRV       = regexp.MustCompile(`(\\"resourceVersion\\":\\")(\d+)(\\")`)
-	timeInText     = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
-	revisionInText = regexp.MustCompile(`(too old resource version: \d+ \(|Too large resource version: \d+, current: )\d+`)
+	quotedRV = regexp.MustCompile(`(\\"resourceVersion\\":\\")(\d+)(\\")`)
+	// decodedRevision is the mod revision a storage decoding error quotes (a stored custom
+	// resource its conversion webhook fails to convert): the object's resourceVersion.
+	decodedRevision = regexp.MustCompile(`(object not decodable revision=)(\d+)(:)`)
+	timeInText      = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
+	revisionInText  = regexp.MustCompile(`(too old resource version: \d+ \(|Too large resource version: \d+, current: )\d+`)
 )
 
 // continueStart is what a continue token says apart from its revision: the key to start at.

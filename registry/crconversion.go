@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/conversion"
@@ -150,10 +151,15 @@ func storedRevision(obj map[string]any) int64 {
 	return n
 }
 
-// crReadError is a get's (or the live read of a write's) answer to a stored object that fails
-// to convert: the storage decoder's corrupt-object error.
+// crReadError is the answer to a request whose stored object fails to convert: a get's is the
+// storage decoder's corrupt-object InternalError; a write's (the object read before an update,
+// a patch or a deletion) the decoder's own error, 500 without a reason (recorded:
+// conversion/conv-webhook-fail).
 func (h *handler) crReadError(stored map[string]any, err error) error {
-	return conversion.ReadError(err, h.crStorageKey(stored, false), storedRevision(stored))
+	if strings.EqualFold(h.req.Method, "GET") {
+		return conversion.ReadError(err, h.crStorageKey(stored, false), storedRevision(stored))
+	}
+	return conversion.WriteError(fmt.Errorf("object not decodable revision=%d: %w", storedRevision(stored), err))
 }
 
 // crStore converts the object a write made to the storage version and reads it back through the

@@ -41,6 +41,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/writepath/writepath/internal/convhook"
 	"github.com/writepath/writepath/testdata/internal/kubeclient"
 )
 
@@ -64,7 +65,11 @@ type scenario struct {
 	// Cleanup are cluster-scoped collections whose objects named for the scenario are deleted
 	// before and after it.
 	Cleanup []string `json:"cleanup"`
-	Steps   []step   `json:"steps"`
+	// ConversionWebhook runs a CRD conversion webhook (internal/convhook) for the scenario on
+	// 127.0.0.1, where the apiserver on this machine reaches it: $WEBHOOK_URL and $WEBHOOK_CA in
+	// the steps are its URL and caBundle.
+	ConversionWebhook *convhook.Spec `json:"conversionWebhook"`
+	Steps             []step         `json:"steps"`
 }
 
 type step struct {
@@ -112,9 +117,17 @@ type recordedFile struct {
 }
 
 type recordedScenario struct {
-	Name      string         `json:"name"`
-	Namespace string         `json:"namespace"`
-	Steps     []recordedStep `json:"steps"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+	// Webhook is the conversion webhook the scenario ran, with the URL and caBundle it had.
+	Webhook *recordedWebhook `json:"webhook,omitempty"`
+	Steps   []recordedStep   `json:"steps"`
+}
+
+type recordedWebhook struct {
+	Spec     convhook.Spec `json:"spec"`
+	URL      string        `json:"url"`
+	CABundle string        `json:"caBundle"`
 }
 
 type recordedStep struct {
@@ -305,12 +318,17 @@ func fail(err error) {
 type vars struct {
 	ns      string
 	answers map[string]map[string]any
+	// webhookURL and webhookCA are the scenario's conversion webhook's ($WEBHOOK_URL, $WEBHOOK_CA).
+	webhookURL, webhookCA string
 }
 
 // expand replaces $NS and ${rv:STEP}, ${uid:STEP}, ${name:STEP}, ${continue:STEP} (that
 // step's answer's metadata field) and ${itemname:STEP} (the name of its first item) in s.
 func (v vars) expand(s string) (string, error) {
 	s = strings.ReplaceAll(s, "$NS", v.ns)
+	if v.webhookURL != "" {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "$WEBHOOK_URL", v.webhookURL), "$WEBHOOK_CA", v.webhookCA)
+	}
 	for {
 		i := strings.Index(s, "${")
 		if i < 0 {
@@ -493,8 +511,17 @@ func (c *client) record(sc scenario, kubectl string) (recordedScenario, error) {
 	if err := c.cleanup(ns, sc, true); err != nil {
 		return out, err
 	}
-	defer func() { _ = c.cleanup(ns, sc, false) }()
 	v := vars{ns: ns, answers: map[string]map[string]any{}}
+	if sc.ConversionWebhook != nil {
+		hook := convhook.Start(*sc.ConversionWebhook)
+		// The webhook outlives the cleanup: the CRD's instances are deleted through it.
+		defer hook.Close()
+		defer func() { _ = c.cleanup(ns, sc, true) }()
+		out.Webhook = &recordedWebhook{Spec: *sc.ConversionWebhook, URL: hook.URL, CABundle: hook.CABundle}
+		v.webhookURL, v.webhookCA = hook.URL, hook.CABundle
+	} else {
+		defer func() { _ = c.cleanup(ns, sc, false) }()
+	}
 	steps := sc.Steps
 	if !sc.NoNamespace {
 		steps = append([]step{{Name: "namespace", Method: "POST", Path: "/api/v1/namespaces",
