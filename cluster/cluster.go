@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -742,7 +744,7 @@ func (c *crdCache) parse(name string, o Object) *schema.CRD {
 // clientConfig's url, trusting its caBundle); a client that cannot be built (a service
 // reference, which the cluster cannot resolve; a caBundle that does not load) fails every
 // conversion with its error, as the apiserver's webhook client fails its calls.
-func (c *crdCache) converter(crd *schema.CRD) (*conversion.Converter, error) {
+func (c *crdCache) converter(crd *schema.CRD, store Store) (*conversion.Converter, error) {
 	if crd == nil {
 		return nil, nil
 	}
@@ -762,7 +764,9 @@ func (c *crdCache) converter(crd *schema.CRD) (*conversion.Converter, error) {
 			return
 		}
 		var caller conversion.Caller
-		if cl, err := conversion.NewClient(cc, conversion.ClientOptions{}); err != nil {
+		if sv := cc.Webhook.Service; sv != nil {
+			caller = &serviceCaller{store: store, svc: *sv}
+		} else if cl, err := conversion.NewClient(cc, conversion.ClientOptions{}); err != nil {
 			caller = failingCaller{err}
 		} else {
 			caller = cl
@@ -772,6 +776,29 @@ func (c *crdCache) converter(crd *schema.CRD) (*conversion.Converter, error) {
 	return e.conv, e.convErr
 }
 
+// serviceCaller is the conversion webhook client of a service reference: kube-apiserver resolves
+// the Service and posts to its cluster IP, which the in-memory cluster cannot reach. A Service
+// that does not exist fails as the apiserver's resolver fails (recorded:
+// conversion/conv-webhook-no-service); one that does fails saying it cannot be reached.
+type serviceCaller struct {
+	store Store
+	svc   conversion.Service
+}
+
+func (s *serviceCaller) Call(ctx context.Context, _ []byte) (*conversion.Response, error) {
+	u := (&url.URL{Scheme: "https", Host: fmt.Sprintf("%s.%s.svc:%d", s.svc.Name, s.svc.Namespace, s.svc.Port),
+		Path: path.Join("/", s.svc.Path), RawQuery: "timeout=" + conversion.DefaultTimeout.String()}).String()
+	_, err := s.store.Get(ctx, Key{Resource: "services", Namespace: s.svc.Namespace, Name: s.svc.Name})
+	var nf *NotFoundError
+	if errors.As(err, &nf) {
+		return nil, fmt.Errorf("Post %q: service %q not found", u, s.svc.Name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("Post %q: %w", u, err)
+	}
+	return nil, fmt.Errorf("Post %q: the in-memory cluster cannot reach Service %s/%s (give the conversion webhook a url)", u, s.svc.Namespace, s.svc.Name)
+}
+
 // failingCaller is the conversion webhook client that could not be built.
 type failingCaller struct{ err error }
 
@@ -779,7 +806,7 @@ func (f failingCaller) Call(context.Context, []byte) (*conversion.Response, erro
 
 // CRDConverter implements registry.Conversions: the converter of a CRD the cache parsed.
 func (w *world) CRDConverter(_ context.Context, crd *schema.CRD) (*conversion.Converter, error) {
-	return w.c.crds.converter(crd)
+	return w.c.crds.converter(crd, w.c.store)
 }
 
 // validators returns the validators of a CRD parse returned, nil for another CRD value.

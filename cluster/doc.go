@@ -100,8 +100,10 @@
 // whose conversion strategy is Webhook the cluster builds the webhook's client from the stored
 // CRD (conversion.NewClient: HTTPS to clientConfig.url, the caBundle as the only trusted roots,
 // 30 s timeout), once per revision of the CRD, so a changed clientConfig is used from the next
-// request on; a service reference cannot be resolved in memory and fails every conversion, as an
-// unreachable webhook does. Writes, gets and lists through another version than the storage
+// request on. A service reference is not reached: a Service that does not exist fails each
+// conversion in the apiserver's words (`Post "https://<name>.<namespace>.svc:443/...": service
+// "<name>" not found`), one that exists fails saying the in-memory cluster cannot reach it (the
+// apiserver posts to its cluster IP). Writes, gets and lists through another version than the storage
 // one call the webhook as kube-apiserver does; a watch through another version converts each
 // event once for every watcher of that version, as each version's watch cache decodes it (an
 // object the webhook fails to convert is an ERROR event carrying an internal error; the

@@ -570,7 +570,7 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 	// reports it.
 	convert := func(typ string, obj map[string]any) (string, map[string]any) { return typ, out(obj) }
 	if crd, cerr := lw.CRD(r.Context(), target.Resource.Group, target.Resource.Resource); cerr == nil && crd != nil {
-		conv, _ := c.crds.converter(crd)
+		conv, _ := c.crds.converter(crd, c.store)
 		convert = func(typ string, obj map[string]any) (string, map[string]any) {
 			cv, err := registry.CustomResourceInVersion(conv, obj, served)
 			if err != nil {
