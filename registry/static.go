@@ -42,9 +42,10 @@ type StaticOptions struct {
 	GenerateName func(base string) string
 	// Client calls admission webhooks; nil refuses every call.
 	Client admission.WebhookClient
-	// ConversionWebhooks lets admission's matchPolicy Equivalent call the conversion webhooks of
-	// CRDs whose strategy is Webhook (over HTTPS, trusting their caBundle; conversion.NewClient).
-	// False converts every custom resource as strategy None.
+	// ConversionWebhooks calls the conversion webhooks of CRDs whose strategy is Webhook (over
+	// HTTPS, trusting their caBundle; conversion.NewClient): writes are converted to the storage
+	// version and read back through them, and admission's matchPolicy Equivalent converts
+	// through them (Conversions). False converts every custom resource as strategy None.
 	ConversionWebhooks bool
 }
 
