@@ -41,3 +41,16 @@ func ExampleHandle() {
 	// 422 Invalid
 	// 200 2 2
 }
+
+// A stored custom resource in the version a watch asks for: by the CRD's conversion webhook
+// (a Converter), or with apiVersion rewritten for strategy None (nil).
+func ExampleCustomResourceInVersion() {
+	stored := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget",
+		"metadata": map[string]any{"name": "a", "resourceVersion": "7"}, "spec": map[string]any{"size": int64(3)}}
+	out, err := registry.CustomResourceInVersion(nil, stored, "example.com/v1beta1")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(out["apiVersion"], out["spec"], stored["apiVersion"])
+	// Output: example.com/v1beta1 map[size:3] example.com/v1
+}
