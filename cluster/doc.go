@@ -105,9 +105,10 @@
 // "<name>" not found`), one that exists fails saying the in-memory cluster cannot reach it (the
 // apiserver posts to its cluster IP). Writes, gets and lists through another version than the storage
 // one call the webhook as kube-apiserver does; a watch through another version converts each
-// event once for every watcher of that version, as each version's watch cache decodes it (an
-// object the webhook fails to convert is an ERROR event carrying an internal error; the
-// apiserver's watch cache fails to decode it and relists, which is not recorded).
+// event once for every watcher of that version, as each version's watch cache decodes it; once
+// the webhook fails to convert an event, that watch sends nothing more, as the real watch cache
+// stops delivering when it cannot decode an object (recorded: the later events of objects it
+// converts do not come either; what follows the failing object's deletion is not recorded).
 //
 // The Events the two controllers record are stored as kube-controller-manager's event
 // recorders (k8s.io/client-go tools/record) store them, right after the writes of the sync that

@@ -565,20 +565,22 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		return obj
 	}
 	// A custom resource is stored in its CRD's storage version: each event is converted to
-	// the watched one (by the conversion webhook for strategy Webhook). An object the webhook
-	// fails to convert is an ERROR event with an internal error, as the watch's decoder
-	// reports it.
-	convert := func(typ string, obj map[string]any) (string, map[string]any) { return typ, out(obj) }
+	// the watched one (by the conversion webhook for strategy Webhook). Once the webhook fails to
+	// convert an event the watch sends nothing more: the version's watch cache cannot decode
+	// the object and stops delivering (recorded: conversion/conv-webhook-watch-fail, where the
+	// later events of objects it converts never come either).
+	convert := func(typ string, obj map[string]any) (string, map[string]any, bool) { return typ, out(obj), true }
 	if crd, cerr := lw.CRD(r.Context(), target.Resource.Group, target.Resource.Resource); cerr == nil && crd != nil {
 		conv, _ := c.crds.converter(crd, c.store)
-		convert = func(typ string, obj map[string]any) (string, map[string]any) {
+		convert = func(typ string, obj map[string]any) (string, map[string]any, bool) {
 			cv, err := registry.CustomResourceInVersion(conv, obj, served)
 			if err != nil {
-				return "ERROR", statusObject(status.InternalError(err))
+				return "", nil, false
 			}
-			return typ, out(cv)
+			return typ, out(cv), true
 		}
 	}
+	stuck := false
 	if pv := partialWatchVersion(req.Accept); pv != "" {
 		objKind := kind
 		apiVersion, kind = "meta.k8s.io/"+pv, "PartialObjectMetadata"
@@ -656,13 +658,28 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 			if !ok {
 				continue
 			}
+			if stuck {
+				continue
+			}
 			if members == nil {
 				// Without a selection the event's object is the stored one: its line is
-				// the same for every watcher of this version.
-				_, _ = rw.Write(c.watchLines.line(watchLineKey{ev.Key, ev.Revision, typ, apiVersion},
-					func() []byte { return encodeEvent(convert(typ, obj)) }))
+				// the same for every watcher of this version (none when it fails to convert).
+				line := c.watchLines.line(watchLineKey{ev.Key, ev.Revision, typ, served + " " + apiVersion}, func() []byte {
+					t, o, ok := convert(typ, obj)
+					if !ok {
+						return nil
+					}
+					return encodeEvent(t, o)
+				})
+				if stuck = len(line) == 0; stuck {
+					continue
+				}
+				_, _ = rw.Write(line)
 			} else {
-				t, o := convert(typ, obj)
+				t, o, ok := convert(typ, obj)
+				if stuck = !ok; stuck {
+					continue
+				}
 				writeEvent(rw, t, o)
 			}
 			if flusher != nil {
@@ -833,7 +850,7 @@ type watchLineKey struct {
 	key      Key
 	revision int64
 	typ      string
-	version  string // the served apiVersion, or the PartialObjectMetadata one
+	version  string // the served apiVersion, and the PartialObjectMetadata one it is sent as
 }
 
 const watchLineCap = 256
