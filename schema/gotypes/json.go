@@ -98,3 +98,14 @@ func marshalInto(b *bytes.Buffer, v any) error {
 	b.Write(out)
 	return nil
 }
+
+// ValueJSON returns v, a value of the Go type t (a field's or list item's type, from Type.Field
+// and Type.Elem), as encoding/json writes it from the typed value: JSON's rules, as for a whole
+// object. apimachinery prints a struct bad value this way (a declarative Duplicate's list item).
+func ValueJSON(t Type, v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := writeGoJSON(&b, v, t); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

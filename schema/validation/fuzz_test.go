@@ -45,6 +45,8 @@ var fuzzKinds = []schema.GroupVersionKind{
 	{Version: "v1", Kind: "Node"},
 	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding"},
 	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding"},
+	{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate"},
+	{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim"},
 }
 
 var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers", "finalize"}
@@ -61,6 +63,8 @@ func FuzzValidate(f *testing.F) {
 		[]byte(`{"spec":{"clusterIPs":["10.0.0.1","fd00::1"],"ipFamilies":["IPv4","IPv6"],"type":"LoadBalancer"},"immutable":true,"status":{"collisionCount":3}}`))
 	f.Add([]byte(`{"spec":{"capacity":{"storage":"-1"},"local":{"path":"/a/../b"},"csi":{"driver":"x","nodePublishSecretRef":{}},"nodeAffinity":{"required":{"nodeSelectorTerms":[{}]}},"hard":{"pods":"1.5"},"scopes":["BestEffort","NotBestEffort"],"scopeSelector":{"matchExpressions":[{"scopeName":"x","operator":"In"}]},"limits":[{"type":"Container","max":{"cpu":"1"},"min":{"cpu":"2"},"maxLimitRequestRatio":{"cpu":"0"}}],"selector":{"a":"b"},"template":{"metadata":{"labels":{"a":"c"}}}}}`),
 		[]byte(`{"metadata":{"annotations":{"non-convertible.kubernetes.io/spec.selector":"x"}},"spec":{"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"beta.kubernetes.io/os","operator":"In","values":["%"]}]}]}},"csi":{"driver":"y"}},"status":{"phase":"Bound","lastPhaseTransitionTime":"x"}}`))
+	f.Add([]byte(`{"metadata":{"name":"c"},"spec":{"metadata":{"name":"x","uid":"u"},"spec":{"devices":{"requests":[{"name":"a","exactly":{"deviceClassName":"c","derivedAttributes":[{"name":"n"}],"tolerations":[{"operator":"Maybe"}]}},{"name":"a","firstAvailable":[{"name":"s"},{"name":"s"}]}],"constraints":[{"requests":["a","a/s","a/b/c"],"matchAttribute":"x/"}],"config":[{"opaque":{"driver":"D","parameters":[1]}}]}},"devices":{"requests":[{"name":"r"}]}}}`),
+		[]byte(`{"spec":{"spec":{"devices":{"requests":[{"name":"a","exactly":{"deviceClassName":"c"}}]}},"devices":{"requests":7}}}`))
 	f.Fuzz(func(t *testing.T, body, oldBody []byte) {
 		obj, err := codec.DecodeObject(body)
 		if err != nil {

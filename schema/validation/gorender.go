@@ -36,7 +36,7 @@ var goNames = map[string]string{
 	"storagePolicyID": "StoragePolicyID", "gmsaCredentialSpecName": "GMSACredentialSpecName",
 	"gmsaCredentialSpec": "GMSACredentialSpec", "httpHeaders": "HTTPHeaders", "apiGroup": "APIGroup",
 	"pdID": "PdID", "datasetUUID": "DatasetUUID", "endpoints": "EndpointsName", "monitors": "CephMonitors",
-	"uid": "UID", "sslEnabled": "SSLEnabled", "podIP": "PodIP", "hostIP": "HostIP",
+	"uid": "UID", "cel": "CEL", "sslEnabled": "SSLEnabled", "podIP": "PodIP", "hostIP": "HostIP",
 }
 
 // goFieldName is the Go name of the v1 field json in the struct st.

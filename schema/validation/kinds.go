@@ -131,6 +131,12 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 		return strategy{validate: validateFlowSchema, validateUpdate: validateFlowSchemaUpdate}, true
 	case groupKind{"flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"}:
 		return strategy{validate: validatePriorityLevelConfiguration, validateUpdate: validatePriorityLevelConfigurationUpdate}, true
+	case groupKind{"resource.k8s.io", "ResourceClaimTemplate"}:
+		return strategy{validate: validateResourceClaimTemplate, validateUpdate: validateResourceClaimTemplateUpdate,
+			prepareCreate: prepareResourceClaimTemplateCreate, prepareUpdate: prepareResourceClaimTemplateUpdate}, true
+	case groupKind{"resource.k8s.io", "ResourceClaim"}:
+		return strategy{validate: validateResourceClaim, validateUpdate: validateResourceClaimUpdate,
+			prepareCreate: prepareResourceClaimCreate, prepareUpdate: prepareResourceClaimUpdate}, true
 	case groupKind{"resource.k8s.io", "DeviceClass"}:
 		return strategy{validate: validateDeviceClass, validateUpdate: validateDeviceClassUpdate}, true
 	}

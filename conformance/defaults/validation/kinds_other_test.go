@@ -21,5 +21,6 @@ func otherKinds() []harnessKind {
 	out = append(out, kindsCKinds()...)
 	out = append(out, podCertificateKinds()...)
 	out = append(out, resourceKinds()...)
+	out = append(out, claimKinds()...)
 	return out
 }

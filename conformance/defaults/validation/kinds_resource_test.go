@@ -48,7 +48,7 @@ var (
 		strings.Repeat("a", 10*1024+1),
 	}
 	deviceDrivers     = []string{"gpu.example.com", "dra.example.com", "GPU.Example.COM", "example", "-bad", "a_b", strings.Repeat("a", 64)}
-	opaqueParameters  = []string{`{"a":1}`, `{}`, `{"mode":"shared","count":2}`, `[1]`, `"s"`, `1`, `{"x":"` + strings.Repeat("p", 10*1024) + `"}`}
+	opaqueParameters  = []string{`{"a":1}`, `{}`, `{"count":2,"mode":"shared"}`, `[1]`, `"s"`, `1`, `{"x":"` + strings.Repeat("p", 10*1024) + `"}`}
 	extendedResources = []string{"example.com/gpu", "gpu", "kubernetes.io/gpu", "requests.example.com/gpu", "example.com/bad_name!", "example.com/" + strings.Repeat("g", 64)}
 )
 
