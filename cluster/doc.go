@@ -27,7 +27,9 @@
 //
 // # Usage
 //
-//	c, err := cluster.New(cluster.Options{Clock: cluster.NewFakeClock(t0)})
+//	c, err := cluster.New(cluster.Options{Clock: cluster.NewFakeClock(t0)}) // an empty store
+//	err = c.Bootstrap(ctx) // what kube-apiserver creates when it starts: system namespaces, the
+//	                       // kubernetes Service, the RBAC policy, ... (writepath serve and envtest do)
 //	resp, err := c.Do(ctx, registry.Request{Method: "POST", Path: "/api/v1/namespaces", Body: ns})
 //	srv := cluster.StartTLS(c) // https://127.0.0.1:PORT
 //	defer srv.Close()

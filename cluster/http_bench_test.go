@@ -63,7 +63,7 @@ func startServer(tb testing.TB) *cluster.Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := c.CreateSystemNamespaces(context.Background()); err != nil {
+	if err := c.Bootstrap(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
 	srv := cluster.StartTLS(c)
@@ -139,7 +139,7 @@ func BenchmarkApplyHTTP(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := c.CreateSystemNamespaces(context.Background()); err != nil {
+		if err := c.Bootstrap(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 		return c
@@ -195,7 +195,7 @@ func BenchmarkConfigMaps100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		ctx := context.Background()
-		if err := c.CreateSystemNamespaces(ctx); err != nil {
+		if err := c.Bootstrap(ctx); err != nil {
 			b.Fatal(err)
 		}
 		for i := range count {

@@ -193,7 +193,7 @@ func newScenarioReplay(t *testing.T, sc scenarioRecorded) *scenarioReplay {
 	c, err := cluster.New(cluster.Options{Clock: clock, Kubelet: cluster.PodsPending,
 		Tokens: map[string]registry.User{"admintoken": cluster.Admin, "admin-token": cluster.Admin}})
 	require.NoError(t, err)
-	require.NoError(t, c.CreateSystemNamespaces(context.Background()))
+	require.NoError(t, c.Bootstrap(context.Background()))
 	srv := cluster.StartTLS(c)
 	r := &scenarioReplay{t: t, sc: sc, c: c, srv: srv, clock: clock,
 		http:    &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}, // the test server's own certificate

@@ -26,7 +26,7 @@ func BenchmarkStart(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := c.CreateSystemNamespaces(ctx); err != nil {
+		if err := c.Bootstrap(ctx); err != nil {
 			b.Fatal(err)
 		}
 		return c

@@ -65,7 +65,7 @@ func TestInstallCRDsAsControllerRuntime(t *testing.T) {
 
 	c, err := cluster.New(cluster.Options{})
 	require.NoError(t, err)
-	require.NoError(t, c.CreateSystemNamespaces(t.Context()))
+	require.NoError(t, c.Bootstrap(t.Context()))
 	srv := cluster.StartTLS(c)
 	t.Cleanup(srv.Close)
 	cfg, err := clientcmd.RESTConfigFromKubeConfig(srv.Kubeconfig())

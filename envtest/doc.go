@@ -33,8 +33,9 @@
 //
 // # Invariants
 //
-// Start serves a fresh, empty server (the namespaces default, kube-system, kube-public and
-// kube-node-lease exist, as the apiserver creates them) on a loopback HTTPS port; every Start
+// Start serves a fresh server holding only what kube-apiserver creates when it starts
+// (cluster.Bootstrap: the system namespaces, the default/kubernetes Service, the RBAC bootstrap
+// policy, ...), as envtest's kube-apiserver does, on a loopback HTTPS port; every Start
 // makes a new one, so suites never see each other's objects. Stop closes it. The Environment is
 // not safe for concurrent Start and Stop.
 //

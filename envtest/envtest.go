@@ -137,7 +137,7 @@ func (te *Environment) Start() (*rest.Config, error) {
 	return te.Config, nil
 }
 
-// startServer makes a fresh cluster with its system namespaces and serves it on loopback HTTPS.
+// startServer makes a fresh, bootstrapped cluster (cluster.Bootstrap) and serves it on loopback HTTPS.
 func (te *Environment) startServer() error {
 	opts := te.Options
 	opts.Tokens = nil
@@ -145,8 +145,8 @@ func (te *Environment) startServer() error {
 	if err != nil {
 		return fmt.Errorf("unable to start the control plane: %w", err)
 	}
-	if err := c.CreateSystemNamespaces(context.Background()); err != nil {
-		return fmt.Errorf("unable to create the system namespaces: %w", err)
+	if err := c.Bootstrap(context.Background()); err != nil {
+		return fmt.Errorf("unable to bootstrap the server: %w", err)
 	}
 	te.server = cluster.StartTLS(c)
 	cfg, err := clientcmd.RESTConfigFromKubeConfig(te.server.Kubeconfig())

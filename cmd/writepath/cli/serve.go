@@ -20,8 +20,10 @@ const serveLong = `Serve an in-memory Kubernetes API server: kube-apiserver 1.37
 in-memory store, with the garbage collector, namespace, service account, Deployment and
 ReplicaSet controllers running after writes. It listens on 127.0.0.1 over HTTPS with a generated
 self-signed certificate, writes a kubeconfig (server, CA data, bearer token) for kubectl and
-client-go, creates the -f objects at start (CRDs first, namespaces as needed) and the namespaces
-kube-apiserver creates (default, kube-system, kube-public, kube-node-lease), and runs until
+client-go, creates what kube-apiserver creates when it starts (the system namespaces, the
+default/kubernetes Service, the RBAC bootstrap policy, the system PriorityClasses, API Priority and
+Fairness' configuration, the local APIServices) but what the -f objects (created first: CRDs
+first, namespaces as needed) hold already, and runs until
 interrupted. JSON, YAML and protobuf bodies; lists and watches with selectors, limit/continue and
 resourceVersion semantics; legacy and aggregated discovery; /openapi/v2 and /openapi/v3 (kubectl
 explain, apply and diff read them; CRDs from their schemas); Table output with kube-apiserver's
@@ -219,8 +221,9 @@ func (e *env) serve(ctx context.Context, cfg serveConfig) int {
 	if err := c.Load(ctx, cfg.objects); err != nil {
 		return e.fail(&inputError{err: err})
 	}
-	// As kube-apiserver starts: kubectl puts an object that names no namespace in default.
-	if err := c.CreateSystemNamespaces(ctx); err != nil {
+	// As kube-apiserver starts (cluster.Bootstrap: the system namespaces, the kubernetes
+	// Service, the RBAC policy, ...); what the -f objects hold already is theirs.
+	if err := c.Bootstrap(ctx); err != nil {
 		return e.fail(err)
 	}
 	var wrap func(http.Handler) http.Handler
