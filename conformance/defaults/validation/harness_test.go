@@ -157,6 +157,17 @@ func refUpdate(ctx context.Context, s rest.RESTUpdateStrategy, obj, old runtime.
 	return errs, nil
 }
 
+// refWarnings runs a strategy's WarningsOnCreate or WarningsOnUpdate. A panic there is a
+// reference bug (the apiserver's panic filter answers the request 500): the case counts among
+// the row's reference panics, as one of Validate does. Seen at 100,000 StatefulSet creates: a
+// projected clusterTrustBundle source with neither name nor signerName, which validation lets
+// through with the ClusterTrustBundleProjection gate off, dereferences the nil signerName in
+// warningsForOverlappingVirtualPaths (pkg/api/pod/warnings.go).
+func refWarnings(f func() []string) (w []string, panicked any) {
+	defer func() { panicked = recover() }()
+	return f(), nil
+}
+
 // errLine is a field error as a client sees it in a 422 cause: reason, field and message.
 func refLines(errs kfield.ErrorList) []string {
 	out := make([]string, 0, len(errs))
@@ -386,7 +397,10 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 		}
 		var refW []string
 		if len(refErrs) == 0 {
-			refW = k.create.WarningsOnCreate(ctx, in)
+			if refW, p = refWarnings(func() []string { return k.create.WarningsOnCreate(ctx, in) }); p != nil {
+				tallies["create"].refPanics++
+				continue
+			}
 		}
 		got := validation.Validate(gvk, input, wpOptions(""))
 		var gotW []string
@@ -435,7 +449,10 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 			}
 			var refW []string
 			if len(refErrs) == 0 {
-				refW = s.WarningsOnUpdate(ctx, in, stored)
+				if refW, p = refWarnings(func() []string { return s.WarningsOnUpdate(ctx, in, stored) }); p != nil {
+					c.refPanics++
+					continue
+				}
 			}
 			opts := wpOptions(sub)
 			opts.Now = k.now
