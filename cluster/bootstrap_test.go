@@ -80,6 +80,19 @@ func TestBootstrap(t *testing.T) {
 	require.Equal(t, 201, code)
 	assert.Equal(t, float64(2000000000), pod["spec"].(map[string]any)["priority"])
 
+	// The reviews answer from the bootstrap policy: any authenticated user may read /api
+	// (system:discovery; only that binding allows it), and may not list Secrets.
+	review := func(attrs string) map[string]any {
+		t.Helper()
+		code, r, _ := c.do("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", "application/json",
+			`{"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","spec":{"user":"alice","groups":["system:authenticated"],`+attrs+`}}`)
+		require.Equal(t, 201, code)
+		return r["status"].(map[string]any)
+	}
+	assert.Equal(t, map[string]any{"allowed": true, "reason": `RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"`},
+		review(`"nonResourceAttributes":{"path":"/api","verb":"get"}`))
+	assert.Equal(t, map[string]any{"allowed": false}, review(`"resourceAttributes":{"verb":"list","resource":"secrets","namespace":"default"}`))
+
 	uid := meta(svc)["uid"]
 	require.NoError(t, c.srv.Cluster.Bootstrap(context.Background()))
 	for path, n := range counts {

@@ -230,9 +230,7 @@
 // Not served yet (issue 17): watch events in a custom resource's requested version when it differs from the stored one,
 // the default admission plugins registry does not model (LimitRanger, ResourceQuota, the certificate plugins), RBAC on requests (every authenticated user may do everything; the
 // access reviews do evaluate RBAC, so a SubjectAccessReview may deny what the cluster then
-// allows), and the bootstrap RBAC policy kube-apiserver creates at start (cluster-admin,
-// system:basic-user, system:discovery, ... and their bindings): no ClusterRole or binding
-// exists until a client creates it, so a review that kube-apiserver answers from a bootstrap
-// binding (a system:authenticated user asking for /healthz, a SelfSubjectRulesReview's rules)
-// is denied or lists fewer rules here. system:masters users are allowed everything all the same.
+// allows). The bootstrap RBAC policy kube-apiserver creates at start (cluster-admin,
+// system:basic-user, system:discovery, ... and their bindings) is stored by Bootstrap, so the
+// reviews answer from it as the real server does.
 package cluster
