@@ -211,6 +211,7 @@ func (h *handler) typed(obj map[string]any, duplicates []string, level schema.Fi
 			unknown = documentOrder(h.document, unknown)
 		}
 	}
+	h.noteEmptyCertificate(obj)
 	out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: h.req.Now})
 	if err != nil {
 		var fe *field.Error

@@ -144,9 +144,14 @@
 // PrepareForCreate and PrepareForUpdate model, built-in admission plugins
 // other than NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority,
 // DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
-// PersistentVolumeClaimResize, RuntimeClass and DefaultIngressClass (LimitRanger, ResourceQuota,
-// the certificate plugins, PodGroupProtection and PodTopologyLabels; PodSecurity runs with the
-// default configuration only — no exemptions, no admission configuration file), list
+// PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning,
+// ClusterTrustBundleAttest, CertificateSubjectRestriction and DefaultIngressClass (LimitRanger,
+// ResourceQuota and PodTopologyLabels; PodGroupProtection is default on but inert, its
+// GenericWorkload feature being off in 1.37; PodSecurity runs with the default configuration
+// only — no exemptions, no admission configuration file; the certificate plugins ask
+// kube-apiserver's authorizer as the review kinds do, and CertificateSigning tells an empty
+// status.certificate from none only in the request's object, not in a stored one, which
+// kube-apiserver's protobuf storage keeps empty while writepath's JSON drops it), list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
 // namespaces/finalize. The review kinds are answered
 // (reviews.go), with these differences: the reviews' field and label selectors

@@ -51,6 +51,10 @@ type handler struct {
 	crConv     *conversion.Converter
 	crConvErr  error
 	crConvDone bool
+	// emptyCertificate is set when the object a CertificateSigningRequest write decoded held
+	// status.certificate "": the Go type holds an empty, not a nil, byte slice, which the typed
+	// round trip's omitempty drops and CertificateSigning tells from none (certadmission.go).
+	emptyCertificate bool
 }
 
 // internalError marks a failure of the world or of writepath itself: Handle returns it as err

@@ -208,6 +208,7 @@ func (h *handler) typedUnstructured(obj map[string]any, level schema.FieldValida
 	// The managedFields' fieldsV1 values are only read from here on (the field manager decodes
 	// them, or keeps an unchanged entry's as it is): they may stay obj's (live's, when the
 	// patch does not reach them).
+	h.noteEmptyCertificate(obj)
 	out, err := defaults.Builtin(h.ep.gvk, obj, defaults.Options{Now: h.req.Now, Unstructured: true, ShareFieldsV1: true})
 	if err != nil {
 		return nil, decodeErr(unstructuredErrorText(err))

@@ -156,21 +156,28 @@ func (h *handler) defaultClass(r schema.GroupVersionResource, annotations ...str
 // builtinValidators runs the validating plugins among the default-on ones that refuse writes
 // of the kinds modelled here, before the admission policies and webhooks, in their order:
 // PodSecurity (podsecurity.go), PersistentVolumeClaimResize on an update, RuntimeClass on a
-// Pod create.
+// Pod create, then the certificate plugins (certadmission.go: CertificateApproval,
+// CertificateSigning, ClusterTrustBundleAttest, CertificateSubjectRestriction).
 func (h *handler) builtinValidators(op admission.Operation, obj, old map[string]any, name string) error {
 	if err := h.podSecurity(op, obj, old, name); err != nil {
 		return err
 	}
-	if h.ep.crd != nil || h.ep.Subresource != "" || obj == nil {
+	if h.ep.crd != nil || obj == nil {
 		return nil
 	}
-	switch gr := h.ep.groupResource(); {
-	case op == admission.Update && gr == status.GroupResource{Resource: "persistentvolumeclaims"}:
-		return h.claimResize(obj, old)
-	case op == admission.Create && gr == status.GroupResource{Resource: "pods"}:
-		return h.runtimeClassValidate(obj)
+	if h.ep.Subresource == "" {
+		switch gr := h.ep.groupResource(); {
+		case op == admission.Update && gr == status.GroupResource{Resource: "persistentvolumeclaims"}:
+			if err := h.claimResize(obj, old); err != nil {
+				return err
+			}
+		case op == admission.Create && gr == status.GroupResource{Resource: "pods"}:
+			if err := h.runtimeClassValidate(obj); err != nil {
+				return err
+			}
+		}
 	}
-	return nil
+	return h.certificateValidators(op, obj, old, name)
 }
 
 // claimResize is PersistentVolumeClaimResize (plugin/pkg/admission/storage/persistentvolume/

@@ -512,6 +512,13 @@ func builtinStrategies() map[string]Strategy {
 			s.Reset = r.sets
 		})
 	}
+	// csrStatusStrategy.PrepareForUpdate puts back the spec only (status.conditions, in its reset
+	// fields, is the signer's to write: the stored Approved and Denied conditions are kept by
+	// validation.PrepareForUpdate); csrApprovalStrategy's keeps the stored status but the
+	// conditions (pkg/registry/certificates/certificates/strategy.go).
+	edit("certificates.k8s.io/CertificateSigningRequest", func(s *Strategy) {
+		s.ResetValues = map[string][][]string{"status": {{"spec"}}, "approval": {{"spec"}, {"status", "certificate"}}}
+	})
 	// apiServerStatusStrategy.PrepareForUpdate (kube-aggregator).
 	edit("apiregistration.k8s.io/APIService", func(s *Strategy) {
 		s.ResetValues = map[string][][]string{"status": {{"spec"}, {"metadata", "labels"}, {"metadata", "annotations"},

@@ -161,6 +161,18 @@ func numberOrZero(v any) float64 {
 	return 0
 }
 
+// SemanticEqual is apimachinery's equality.Semantic.DeepEqual on the Go values that a and b
+// decode to as the field at path of kind gvk's Go type (the whole object with no path), as
+// goSemanticEqual compares them; where the table does not know the type, the object model's
+// semantic equality decides. The admission plugins that compare objects use it.
+func SemanticEqual(gvk schema.GroupVersionKind, a, b any, path ...string) bool {
+	t, _ := gotypes.Of(gvk)
+	for _, f := range path {
+		t = t.Field(f)
+	}
+	return goSemanticEqual(t, a, b)
+}
+
 // goTypeAt is the Go type of the field at path in apps/v1-style kind group/kind's v1 type (the
 // zero GoType when the table does not hold it).
 func goTypeAt(group, kind string, path ...string) gotypes.Type {
