@@ -1,0 +1,575 @@
+package resourcequota
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/writepath/writepath/internal/quantity"
+	"github.com/writepath/writepath/internal/validation"
+	"github.com/writepath/writepath/schema"
+)
+
+// --- pods (core pods.go, component-helpers resource.PodRequests and PodLimits with the 1.37
+// gates: InPlacePodVerticalScaling and PodLevelResources on) ---
+
+var podResources = []string{"count/pods", "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory",
+	"requests.ephemeral-storage", "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods"}
+
+// validationSet are the resources a quota requires every container to set.
+var validationSet = []string{"cpu", "memory", "requests.cpu", "requests.memory", "limits.cpu", "limits.memory"}
+
+const deviceClassPrefix = "deviceclass.resource.kubernetes.io/"
+
+var podEvaluator = &evaluator{
+	gr: schema.GroupVersionResource{Resource: "pods"},
+	matching: func(in []string) []string {
+		out := intersection(in, podResources)
+		for _, r := range in {
+			if strings.HasPrefix(r, "hugepages-") || strings.HasPrefix(r, "requests.hugepages-") {
+				out = append(out, r)
+			}
+			if isExtendedResourceNameForQuota(r) {
+				out = append(out, r)
+			}
+		}
+		return out
+	},
+	scope:       podMatchesScope,
+	usage:       podUsage,
+	constraints: podConstraints,
+	handles: func(op Operation, sub string, obj, old map[string]any) bool {
+		switch sub {
+		case "":
+			if op == Update && obj != nil && old != nil && isTerminating(old) != isTerminating(obj) {
+				return true
+			}
+			return op == Create
+		case "resize":
+			return op == Update
+		}
+		return false
+	},
+}
+
+// isNativeResource is helper.IsNativeResource: unqualified, or in *kubernetes.io/.
+func isNativeResource(name string) bool {
+	return !strings.Contains(name, "/") || strings.Contains(name, "kubernetes.io/")
+}
+
+// isExtendedResourceName is helper.IsExtendedResourceName.
+func isExtendedResourceName(name string) bool {
+	if isNativeResource(name) || strings.HasPrefix(name, "requests.") {
+		return false
+	}
+	return len(validation.IsQualifiedName("requests."+name)) == 0
+}
+
+func isExtendedResourceNameForQuota(name string) bool {
+	nonNative := !isNativeResource(name)
+	implicit := strings.HasPrefix(name, "requests."+deviceClassPrefix)
+	return (nonNative || implicit) && strings.HasPrefix(name, "requests.")
+}
+
+func podSpec(pod map[string]any) map[string]any {
+	s, _ := pod["spec"].(map[string]any)
+	return s
+}
+
+func podStatus(pod map[string]any) map[string]any {
+	s, _ := pod["status"].(map[string]any)
+	return s
+}
+
+func isTerminating(pod map[string]any) bool {
+	switch v := podSpec(pod)["activeDeadlineSeconds"].(type) {
+	case int64:
+		return v >= 0
+	case float64:
+		return v >= 0
+	}
+	return false
+}
+
+type container struct {
+	name                string
+	requests, limits    ResourceList
+	restartableInit     bool
+}
+
+func containers(pod map[string]any, key string) []container {
+	list, _ := podSpec(pod)[key].([]any)
+	out := make([]container, 0, len(list))
+	for _, x := range list {
+		c, _ := x.(map[string]any)
+		res, _ := c["resources"].(map[string]any)
+		name, _ := c["name"].(string)
+		out = append(out, container{name: name, requests: readList(res["requests"]), limits: readList(res["limits"]),
+			restartableInit: c["restartPolicy"] == "Always"})
+	}
+	return out
+}
+
+// podComputeUsage is podComputeUsageHelper.
+func podComputeUsage(requests, limits ResourceList) ResourceList {
+	out := ResourceList{"pods": parsedOne}
+	if q, ok := requests["cpu"]; ok {
+		out["cpu"], out["requests.cpu"] = q, q
+	}
+	if q, ok := limits["cpu"]; ok {
+		out["limits.cpu"] = q
+	}
+	if q, ok := requests["memory"]; ok {
+		out["memory"], out["requests.memory"] = q, q
+	}
+	if q, ok := limits["memory"]; ok {
+		out["limits.memory"] = q
+	}
+	if q, ok := requests["ephemeral-storage"]; ok {
+		out["ephemeral-storage"], out["requests.ephemeral-storage"] = q, q
+	}
+	if q, ok := limits["ephemeral-storage"]; ok {
+		out["limits.ephemeral-storage"] = q
+	}
+	for name, q := range requests {
+		if strings.HasPrefix(name, "hugepages-") {
+			out[name] = q
+			out["requests."+name] = q
+		}
+		if isExtendedResourceName(name) || strings.HasPrefix(name, deviceClassPrefix) {
+			out["requests."+name] = q
+		}
+	}
+	return out
+}
+
+// parsedOne is resource.MustParse("1"), the pods entry of podComputeUsageHelper.
+var parsedOne = quantity.MustParse("1")
+
+func podConstraints(required []string, pod map[string]any) error {
+	if podLevelResourcesSet(pod) {
+		return nil
+	}
+	req := intersection(required, validationSet)
+	missing := map[string][]string{}
+	check := func(c container) {
+		have := toSet(podComputeUsage(c.requests, c.limits).names())
+		for _, r := range req {
+			if !have[r] {
+				missing[r] = append(missing[r], c.name)
+			}
+		}
+	}
+	for _, c := range containers(pod, "containers") {
+		check(c)
+	}
+	for _, c := range containers(pod, "initContainers") {
+		check(c)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(missing))
+	for r := range missing {
+		names = append(names, r)
+	}
+	sort.Strings(names)
+	msgs := make([]string, 0, len(names))
+	for _, r := range names {
+		msgs = append(msgs, fmt.Sprintf("%s for: %s", r, strings.Join(sortedUnique(missing[r]), ",")))
+	}
+	return fmt.Errorf("must specify %s", strings.Join(msgs, "; "))
+}
+
+func sortedUnique(in []string) []string {
+	set := toSet(in)
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isSupportedPodLevelResource(name string) bool {
+	return name == "cpu" || name == "memory" || strings.HasPrefix(name, "hugepages-")
+}
+
+func podLevel(pod map[string]any) (requests, limits ResourceList, set bool) {
+	res, ok := podSpec(pod)["resources"].(map[string]any)
+	if !ok {
+		return nil, nil, false
+	}
+	return readList(res["requests"]), readList(res["limits"]), true
+}
+
+func anySupported(l ResourceList) bool {
+	for n := range l {
+		if isSupportedPodLevelResource(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// podLevelResourcesSet is resourcehelper.IsPodLevelResourcesSet.
+func podLevelResourcesSet(pod map[string]any) bool {
+	req, lim, ok := podLevel(pod)
+	return ok && (anySupported(req) || anySupported(lim))
+}
+
+func podMatchesScope(sel ScopeSelector, pod map[string]any) (bool, error) {
+	switch sel.ScopeName {
+	case "Terminating":
+		return isTerminating(pod), nil
+	case "NotTerminating":
+		return !isTerminating(pod), nil
+	case "BestEffort":
+		return podQOS(pod) == "BestEffort", nil
+	case "NotBestEffort":
+		return podQOS(pod) != "BestEffort", nil
+	case "PriorityClass":
+		pc, _ := podSpec(pod)["priorityClassName"].(string)
+		if sel.Operator == "Exists" {
+			return pc != "", nil
+		}
+		req, err := scopeRequirement(sel)
+		if err != nil {
+			return false, err
+		}
+		m := map[string]string{}
+		if pc != "" {
+			m["PriorityClass"] = pc
+		}
+		return req.Matches(m), nil
+	case "CrossNamespacePodAffinity":
+		return crossNamespaceAffinity(pod), nil
+	}
+	return false, nil
+}
+
+func crossNamespaceTerm(t map[string]any) bool {
+	ns, _ := t["namespaces"].([]any)
+	_, hasSel := t["namespaceSelector"].(map[string]any)
+	return len(ns) != 0 || hasSel
+}
+
+func crossNamespaceAffinity(pod map[string]any) bool {
+	aff, _ := podSpec(pod)["affinity"].(map[string]any)
+	for _, kind := range []string{"podAffinity", "podAntiAffinity"} {
+		a, _ := aff[kind].(map[string]any)
+		req, _ := a["requiredDuringSchedulingIgnoredDuringExecution"].([]any)
+		for _, x := range req {
+			if t, _ := x.(map[string]any); crossNamespaceTerm(t) {
+				return true
+			}
+		}
+		pref, _ := a["preferredDuringSchedulingIgnoredDuringExecution"].([]any)
+		for _, x := range pref {
+			w, _ := x.(map[string]any)
+			if t, _ := w["podAffinityTerm"].(map[string]any); crossNamespaceTerm(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// podQOS is qos.GetPodQOS: status.qosClass, else computed (pod-level resources first).
+func podQOS(pod map[string]any) string {
+	if q, _ := podStatus(pod)["qosClass"].(string); q != "" {
+		return q
+	}
+	if podLevelResourcesSet(pod) {
+		req, lim, _ := podLevel(pod)
+		return requirementsQOS(req, lim)
+	}
+	qos := ""
+	for _, key := range []string{"initContainers", "containers"} {
+		for _, c := range containers(pod, key) {
+			cq := requirementsQOS(c.requests, c.limits)
+			switch {
+			case cq == "Burstable":
+				return cq
+			case qos == "":
+				qos = cq
+			case qos != cq:
+				return "Burstable"
+			}
+		}
+	}
+	if qos == "" {
+		return "BestEffort"
+	}
+	return qos
+}
+
+func requirementsQOS(requests, limits ResourceList) string {
+	if len(requests) == 0 && len(limits) == 0 {
+		return "BestEffort"
+	}
+	qos := ""
+	for _, r := range []string{"cpu", "memory"} {
+		req, lim := requests[r], limits[r]
+		var rq string
+		switch {
+		case req.Cmp(lim) != 0:
+			rq = "Burstable"
+		case req.IsZero():
+			rq = "BestEffort"
+		default:
+			rq = "Guaranteed"
+		}
+		switch {
+		case rq == "Burstable":
+			return rq
+		case qos == "":
+			qos = rq
+		case qos != rq:
+			return "Burstable"
+		}
+	}
+	return qos
+}
+
+// chargeable is QuotaV1Pod: not terminal, and not being deleted past its grace period at now.
+func chargeable(pod map[string]any, now time.Time) bool {
+	switch podStatus(pod)["phase"] {
+	case "Failed", "Succeeded":
+		return false
+	}
+	meta, _ := pod["metadata"].(map[string]any)
+	ts, _ := meta["deletionTimestamp"].(string)
+	if ts == "" {
+		return true
+	}
+	var grace int64
+	switch v := meta["deletionGracePeriodSeconds"].(type) {
+	case int64:
+		grace = v
+	case float64:
+		grace = int64(v)
+	default:
+		return true
+	}
+	del, err := time.Parse(time.RFC3339, ts)
+	if err != nil {
+		return true
+	}
+	return !now.After(del.Add(time.Duration(grace) * time.Second))
+}
+
+// Chargeable reports whether a Pod is charged compute resources at now (QuotaV1Pod): it is not
+// Succeeded or Failed, and not being deleted past its grace period.
+func Chargeable(pod map[string]any, now time.Time) bool { return chargeable(pod, now) }
+
+// Terminating reports whether a Pod is in the Terminating scope (activeDeadlineSeconds >= 0).
+func Terminating(pod map[string]any) bool { return isTerminating(pod) }
+
+func podUsage(pod map[string]any, now time.Time) (ResourceList, error) {
+	out := ResourceList{"count/pods": one}
+	if !chargeable(pod, now) {
+		return out, nil
+	}
+	requests, err := podRequests(pod)
+	if err != nil {
+		return nil, err
+	}
+	limits, err := podLimits(pod)
+	if err != nil {
+		return nil, err
+	}
+	return add(out, podComputeUsage(requests, limits))
+}
+
+// containerStatus finds a container's status by name among containerStatuses, then
+// initContainerStatuses.
+func containerStatus(pod map[string]any, name string) map[string]any {
+	st := podStatus(pod)
+	for _, key := range []string{"containerStatuses", "initContainerStatuses"} {
+		list, _ := st[key].([]any)
+		for _, x := range list {
+			if cs, _ := x.(map[string]any); cs != nil && cs["name"] == name {
+				return cs
+			}
+		}
+	}
+	return nil
+}
+
+func resizeInfeasible(pod map[string]any) bool {
+	conds, _ := podStatus(pod)["conditions"].([]any)
+	for _, x := range conds {
+		c, _ := x.(map[string]any)
+		if c["type"] == "PodResizePending" {
+			return c["reason"] == "Infeasible"
+		}
+	}
+	return false
+}
+
+// listAt reads a resource list at m[keys...], and whether it is there (a non-nil list).
+func listAt(m map[string]any, keys ...string) (ResourceList, bool) {
+	for _, k := range keys[:len(keys)-1] {
+		m, _ = m[k].(map[string]any)
+		if m == nil {
+			return nil, false
+		}
+	}
+	v, ok := m[keys[len(keys)-1]].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return readList(v), true
+}
+
+type perContainer func(c container, cs map[string]any, infeasible bool) ResourceList
+
+func specRequests(c container, _ map[string]any, _ bool) ResourceList { return c.requests }
+
+func allocatedRequests(c container, cs map[string]any, infeasible bool) ResourceList {
+	if l, ok := listAt(cs, "allocatedResources"); ok {
+		return l
+	}
+	if infeasible {
+		return nil
+	}
+	return c.requests
+}
+
+func actuatedRequests(c container, cs map[string]any, infeasible bool) ResourceList {
+	if l, ok := listAt(cs, "resources", "requests"); ok {
+		return l
+	}
+	if l, ok := listAt(cs, "allocatedResources"); ok {
+		return l
+	}
+	if infeasible {
+		return nil
+	}
+	return c.requests
+}
+
+func specLimits(c container, _ map[string]any, _ bool) ResourceList { return c.limits }
+
+func actuatedLimits(c container, cs map[string]any, infeasible bool) ResourceList {
+	if l, ok := listAt(cs, "resources", "limits"); ok {
+		return l
+	}
+	if infeasible {
+		return nil
+	}
+	return c.limits
+}
+
+// aggregate is aggregateContainerResourcesByFn with UseStatusResources: containers summed,
+// restartable init containers (sidecars) summed with them, the largest of the other init
+// containers (each with the sidecars started before it) taken when larger.
+func aggregate(pod map[string]any, fn perContainer) (ResourceList, error) {
+	infeasible := resizeInfeasible(pod)
+	out := ResourceList{}
+	for _, c := range containers(pod, "containers") {
+		if err := addInto(out, fn(c, containerStatus(pod, c.name), infeasible)); err != nil {
+			return nil, err
+		}
+	}
+	sidecars := ResourceList{}
+	inits := ResourceList{}
+	for _, c := range containers(pod, "initContainers") {
+		res := fn(c, containerStatus(pod, c.name), infeasible)
+		if c.restartableInit {
+			if err := addInto(out, res); err != nil {
+				return nil, err
+			}
+			if err := addInto(sidecars, res); err != nil {
+				return nil, err
+			}
+			maxInto(inits, sidecars)
+			continue
+		}
+		combined := ResourceList{}
+		if err := addInto(combined, res); err != nil {
+			return nil, err
+		}
+		if err := addInto(combined, sidecars); err != nil {
+			return nil, err
+		}
+		maxInto(inits, combined)
+	}
+	maxInto(out, inits)
+	return out, nil
+}
+
+// podRequests is resourcehelper.PodRequests with UseStatusResources.
+func podRequests(pod map[string]any) (ResourceList, error) {
+	spec, err := aggregate(pod, specRequests)
+	if err != nil {
+		return nil, err
+	}
+	allocated, err := aggregate(pod, allocatedRequests)
+	if err != nil {
+		return nil, err
+	}
+	actuated, err := aggregate(pod, actuatedRequests)
+	if err != nil {
+		return nil, err
+	}
+	var reqs ResourceList
+	if resizeInfeasible(pod) {
+		reqs = maxOf(actuated, allocated)
+	} else {
+		reqs = maxOf(spec, actuated, allocated)
+	}
+	if plReq, _, ok := podLevel(pod); ok && anySupported(plReq) {
+		for n, q := range plReq {
+			if isSupportedPodLevelResource(n) {
+				reqs[n] = q
+			}
+		}
+	}
+	if overhead, ok := listAt(podSpec(pod), "overhead"); ok {
+		if err := addInto(reqs, overhead); err != nil {
+			return nil, err
+		}
+	}
+	return reqs, nil
+}
+
+// podLimits is resourcehelper.PodLimits with UseStatusResources.
+func podLimits(pod map[string]any) (ResourceList, error) {
+	spec, err := aggregate(pod, specLimits)
+	if err != nil {
+		return nil, err
+	}
+	actuated, err := aggregate(pod, actuatedLimits)
+	if err != nil {
+		return nil, err
+	}
+	var limits ResourceList
+	if resizeInfeasible(pod) {
+		limits = maxOf(actuated)
+	} else {
+		limits = maxOf(spec, actuated)
+	}
+	if podLevelResourcesSet(pod) {
+		_, plLim, _ := podLevel(pod)
+		for n, q := range plLim {
+			if isSupportedPodLevelResource(n) {
+				limits[n] = q
+			}
+		}
+	}
+	if overhead, ok := listAt(podSpec(pod), "overhead"); ok {
+		for n, q := range overhead {
+			if v, ok := limits[n]; ok && !v.IsZero() {
+				s, err := v.Add(q)
+				if err != nil {
+					return nil, err
+				}
+				limits[n] = s
+			}
+		}
+	}
+	return limits, nil
+}
