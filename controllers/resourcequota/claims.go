@@ -10,8 +10,8 @@ import (
 // --- resourceclaims (core resource_claims.go, DynamicResourceAllocation on) ---
 
 const (
-	claimCountName  = "count/resourceclaims.resource.k8s.io"
-	claimsPerClass  = ".deviceclass.resource.k8s.io/devices"
+	claimCountName   = "count/resourceclaims.resource.k8s.io"
+	claimsPerClass   = ".deviceclass.resource.k8s.io/devices"
 	allocationMaxAll = 32 // resourceapi.AllocationResultsMaxSize: what allocationMode All counts
 )
 

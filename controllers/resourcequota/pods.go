@@ -93,9 +93,9 @@ func isTerminating(pod map[string]any) bool {
 }
 
 type container struct {
-	name                string
-	requests, limits    ResourceList
-	restartableInit     bool
+	name             string
+	requests, limits ResourceList
+	restartableInit  bool
 }
 
 func containers(pod map[string]any, key string) []container {

@@ -104,7 +104,7 @@ func TestAdmit(t *testing.T) {
 	pod := `{"metadata":{"name":"p","namespace":"demo"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}}]}}`
 	cases := []struct {
 		name, quota, pod string
-		want            string // the refusal, or the new status.used
+		want             string // the refusal, or the new status.used
 	}{
 		{"exceeded", quotaPods2, pod, "exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2"},
 		{"status unknown", `{"kind":"ResourceQuota","metadata":{"name":"q"},"spec":{"hard":{"pods":"2"}},"status":{"hard":{"pods":"2"}}}`, pod,
