@@ -91,6 +91,11 @@
 // PriorityLevelConfiguration (and their /status; the mandatory objects' fixed specs) are
 // modelled too.
 //
+// ResourceSlice (resource.k8s.io/v1; create, update, the driver-name warnings, and the fields
+// PrepareForCreate/PrepareForUpdate drop under 1.37's disabled gates) is modelled with its
+// enforced declarative rules (see resourceslice.go); its attributes, capacities and counters are
+// validated in sorted key order, where the reference ranges over Go maps.
+//
 // Of resource.k8s.io/v1, DeviceClass (create, update) is modelled: its device selectors are CEL
 // compiled by Options.Expressions' DeviceSelector in the DRA environment (registry passes
 // admission.ExpressionCompiler, which uses cel.CompileDeviceSelector), an unchanged list not

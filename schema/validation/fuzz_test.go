@@ -47,6 +47,7 @@ var fuzzKinds = []schema.GroupVersionKind{
 	{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding"},
 	{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate"},
 	{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim"},
+	{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice"},
 }
 
 var fuzzSubresources = []string{"", "status", "resize", "ephemeralcontainers", "finalize"}
@@ -65,6 +66,8 @@ func FuzzValidate(f *testing.F) {
 		[]byte(`{"metadata":{"annotations":{"non-convertible.kubernetes.io/spec.selector":"x"}},"spec":{"nodeAffinity":{"required":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"beta.kubernetes.io/os","operator":"In","values":["%"]}]}]}},"csi":{"driver":"y"}},"status":{"phase":"Bound","lastPhaseTransitionTime":"x"}}`))
 	f.Add([]byte(`{"metadata":{"name":"c"},"spec":{"metadata":{"name":"x","uid":"u"},"spec":{"devices":{"requests":[{"name":"a","exactly":{"deviceClassName":"c","derivedAttributes":[{"name":"n"}],"tolerations":[{"operator":"Maybe"}]}},{"name":"a","firstAvailable":[{"name":"s"},{"name":"s"}]}],"constraints":[{"requests":["a","a/s","a/b/c"],"matchAttribute":"x/"}],"config":[{"opaque":{"driver":"D","parameters":[1]}}]}},"devices":{"requests":[{"name":"r"}]}}}`),
 		[]byte(`{"spec":{"spec":{"devices":{"requests":[{"name":"a","exactly":{"deviceClassName":"c"}}]}},"devices":{"requests":7}}}`))
+	f.Add([]byte(`{"metadata":{"name":"s"},"spec":{"driver":"D","pool":{"name":"a//b","resourceSliceCount":0,"generation":-1},"nodeName":"","nodeSelector":{"nodeSelectorTerms":[{},{}]},"allNodes":false,"perDeviceNodeSelection":true,"partitionTypeAttribute":"x/y","skipNodeOperations":["NodePrepareResources"],"sharedCounters":[{"name":"c","counters":{"Bad":{"value":"1"}}},{"name":"c"}],"devices":[{"name":"d","attributes":{"a/b/c":{"int":1,"string":"s"},"x":{"ints":[]},"v":{"version":"01.0"}},"capacity":{"m":{"value":"8","requestPolicy":{"default":"3","validValues":["4","2","2"],"validRange":{"min":"10000Ei","step":"0"}}}},"allowMultipleAllocations":true,"consumesCounters":[{"counterSet":"c","counters":{},"compatibilityGroups":["g"]},{"counterSet":"c"},{"counterSet":"x"}],"taints":[{"key":"bad key","effect":"Evict"}],"bindingConditions":["a","a"],"bindingFailureConditions":["a"],"nodeAllocatableResources":{"cpu":{}}},{"name":"d","nodeName":"n","allNodes":true}]}}`),
+		[]byte(`{"spec":{"driver":"d","pool":{"name":"p"},"nodeName":"n","devices":[{"name":"d","capacity":{"m":{"value":"1","requestPolicy":{"default":"1","validRange":{"min":"1","max":"x","step":"1"}}}},"taints":7}],"skipNodeOperations":["*"]}}`))
 	f.Fuzz(func(t *testing.T, body, oldBody []byte) {
 		obj, err := codec.DecodeObject(body)
 		if err != nil {

@@ -137,6 +137,9 @@ func kindOf(gvk schema.GroupVersionKind) (strategy, bool) {
 	case groupKind{"resource.k8s.io", "ResourceClaim"}:
 		return strategy{validate: validateResourceClaim, validateUpdate: validateResourceClaimUpdate,
 			prepareCreate: prepareResourceClaimCreate, prepareUpdate: prepareResourceClaimUpdate}, true
+	case groupKind{"resource.k8s.io", "ResourceSlice"}:
+		return strategy{validate: validateResourceSlice, validateUpdate: validateResourceSliceUpdate, warnings: resourceSliceWarnings,
+			prepareCreate: prepareResourceSliceCreate, prepareUpdate: prepareResourceSliceUpdate}, true
 	case groupKind{"resource.k8s.io", "DeviceClass"}:
 		return strategy{validate: validateDeviceClass, validateUpdate: validateDeviceClassUpdate}, true
 	}

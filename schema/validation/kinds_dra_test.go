@@ -1,6 +1,7 @@
 package validation_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +13,7 @@ import (
 var (
 	claimGVK         = schema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim"}
 	claimTemplateGVK = schema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate"}
+	sliceGVK         = schema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice"}
 )
 
 // Derived attributes are dropped (DRADerivedAttributes is off in 1.37) from a new claim and from
@@ -88,6 +90,90 @@ func TestClaimsScaleLinearly(t *testing.T) {
 				"requests":    many(n, map[string]any{"name": "a", "exactly": map[string]any{"deviceClassName": "c"}}),
 				"constraints": many(n, map[string]any{"requests": many(n, "a"), "matchAttribute": "x/y"}),
 				"config":      many(n, map[string]any{"requests": many(n, "a")})}}}}
+		}},
+	})
+}
+
+// A ResourceSlice's fields behind 1.37's disabled gates are dropped on create and on an update
+// whose stored slice does not use them; the rest of the request is kept as sent.
+func TestSliceDisabledFieldsDropped(t *testing.T) {
+	slice := func(gated bool) map[string]any {
+		dev := map[string]any{"name": "d", "attributes": map[string]any{"model": map[string]any{"string": "a"}},
+			"consumesCounters": []any{map[string]any{"counterSet": "c", "counters": map[string]any{"m": map[string]any{"value": "1"}}}}}
+		spec := map[string]any{"driver": "d.example.com", "pool": map[string]any{"name": "p", "resourceSliceCount": int64(1)},
+			"allNodes": true, "devices": []any{dev}}
+		if gated {
+			spec["partitionTypeAttribute"] = "d.example.com/type"
+			spec["skipNodeOperations"] = []any{"*"}
+			dev["nodeAllocatableResources"] = map[string]any{"cpu": map[string]any{"overhead": map[string]any{"perPod": "1"}}}
+			dev["attributes"].(map[string]any)["list"] = map[string]any{"ints": []any{int64(1)}}
+			dev["consumesCounters"].([]any)[0].(map[string]any)["compatibilityGroups"] = []any{"g"}
+		}
+		return map[string]any{"metadata": map[string]any{"name": "s"}, "spec": spec}
+	}
+	with, without := slice(true), slice(false)
+	// The list attribute loses its values, not its key.
+	without["spec"].(map[string]any)["devices"].([]any)[0].(map[string]any)["attributes"].(map[string]any)["list"] = map[string]any{}
+	assert.Equal(t, without, validation.PrepareForCreate(sliceGVK, with, validation.Options{}), "create")
+	assert.Equal(t, slice(true), with, "the request is not modified")
+	assert.Equal(t, without, validation.PrepareForUpdate(sliceGVK, with, slice(false), validation.Options{}), "update, stored without")
+	assert.Equal(t, with, validation.PrepareForUpdate(sliceGVK, with, with, validation.Options{}), "update, stored with them")
+}
+
+// A slice's errors as the reference gives them: hand-written errors first (covered ones gone),
+// the declarative ones after them (the union of an attribute's values, a counter's name).
+func TestSliceErrors(t *testing.T) {
+	s := map[string]any{"metadata": map[string]any{"name": "s"}, "spec": map[string]any{
+		"driver": "gpu.example.com", "pool": map[string]any{"name": "p", "resourceSliceCount": int64(1)}, "nodeName": "n", "allNodes": true,
+		"devices": []any{map[string]any{"name": "d", "attributes": map[string]any{"a": map[string]any{"int": int64(1), "bool": true}},
+			"consumesCounters": []any{map[string]any{"counterSet": "Bad", "counters": map[string]any{"m": map[string]any{"value": "1"}}}}}}}}
+	got := validation.Validate(sliceGVK, s, validation.Options{})
+	var lines []string
+	for _, e := range got {
+		lines = append(lines, e.Error())
+	}
+	assert.Equal(t, []string{
+		"spec: Invalid value: \"{`nodeName`, `allNodes`}\": exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required, but multiple fields are set",
+		"spec.devices[0].attributes[a]: Invalid value: \"{int, bool}\": must specify exactly one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`",
+		"spec.devices[0].consumesCounters[0].counterSet: Invalid value: \"Bad\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+	}, lines)
+	w := validation.Warnings(sliceGVK, map[string]any{"spec": map[string]any{"driver": "GPU.example.com"}}, nil, validation.Options{})
+	assert.Equal(t, []string{`spec.driver: driver names should be lowercase; "GPU.example.com" contains uppercase characters`}, w)
+}
+
+// TestSliceScalesLinearly: a slice's unbounded parts are a device's attributes and capacities
+// (counted, then each validated), node selector terms and the devices list before its limit.
+func TestSliceScalesLinearly(t *testing.T) {
+	attrs := func(n int) map[string]any {
+		m := map[string]any{}
+		for i := 0; i < n; i++ {
+			m[fmt.Sprintf("example.com/a%d", i)] = map[string]any{"int": int64(i), "bool": true}
+		}
+		return m
+	}
+	terms := func(n int) []any {
+		var l []any
+		for i := 0; i < n; i++ {
+			l = append(l, map[string]any{"matchExpressions": []any{map[string]any{"key": "bad key", "operator": "In", "values": []any{"a"}}}})
+		}
+		return l
+	}
+	devices := func(n int) []any {
+		var l []any
+		for i := 0; i < n; i++ {
+			l = append(l, map[string]any{"name": "d", "taints": []any{map[string]any{"key": "k", "effect": "NoSchedule"}}})
+		}
+		return l
+	}
+	assertLinear(t, []scalingCase{
+		{sliceGVK, func(n int) map[string]any {
+			return map[string]any{"metadata": map[string]any{"name": "s"}, "spec": map[string]any{"driver": "d", "pool": map[string]any{"name": "p", "resourceSliceCount": int64(1)},
+				"nodeSelector": map[string]any{"nodeSelectorTerms": terms(n)},
+				"devices":      []any{map[string]any{"name": "d", "attributes": attrs(n), "capacity": attrs(n)}}}}
+		}},
+		{sliceGVK, func(n int) map[string]any {
+			return map[string]any{"metadata": map[string]any{"name": "s"}, "spec": map[string]any{"driver": "d", "pool": map[string]any{"name": "p", "resourceSliceCount": int64(1)},
+				"allNodes": true, "devices": devices(n)}}
 		}},
 	})
 }

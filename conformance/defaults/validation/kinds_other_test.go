@@ -22,5 +22,6 @@ func otherKinds() []harnessKind {
 	out = append(out, podCertificateKinds()...)
 	out = append(out, resourceKinds()...)
 	out = append(out, claimKinds()...)
+	out = append(out, sliceKinds()...)
 	return out
 }
