@@ -1002,6 +1002,6 @@ func (c *Cluster) establishCRD(ctx context.Context, wr registry.Write, now time.
 
 // apiserverUser and apiserverAgent are kube-apiserver's loopback client, which its own
 // controllers (the CRD naming and establishing controllers) write as.
-var apiserverUser = registry.User{Name: "system:apiserver", Groups: []string{"system:authenticated", "system:masters"}}
+var apiserverUser = registry.LoopbackUser
 
-const apiserverAgent = "kube-apiserver/v1.37.2 (linux/amd64) kubernetes/writepath"
+const apiserverAgent = registry.LoopbackUserAgent

@@ -151,6 +151,14 @@ func (h *handler) deleteOne(live map[string]any, o gc.DeleteOptions) (Response, 
 				body = ownTop(body)
 				ownMeta(body)["resourceVersion"] = rv
 			}
+			if h.isServiceResource() {
+				// The Service store's AfterDelete releases the deleted Service's cluster IPs.
+				released, err := h.releaseService(last)
+				if err != nil {
+					return Response{}, nil, err
+				}
+				writes = append(writes, released...)
+			}
 		case res.Changed:
 			c := ownTop(res.Object)
 			rv := h.w.NextResourceVersion()

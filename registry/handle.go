@@ -55,6 +55,8 @@ type handler struct {
 	// status.certificate "": the Go type holds an empty, not a nil, byte slice, which the typed
 	// round trip's omitempty drops and CertificateSigning tells from none (certadmission.go).
 	emptyCertificate bool
+	// svc is, on a Service write, what its allocation did to the IPAddresses (serviceBegin).
+	svc *serviceTxn
 }
 
 // internalError marks a failure of the world or of writepath itself: Handle returns it as err
@@ -69,8 +71,8 @@ func worldError(err error, what string) error {
 }
 
 // Handle answers req as kube-apiserver 1.37 answers it, over the state w shows, and returns the
-// response and the writes to storage the request makes (none on dryRun=All or on an error
-// response). A client-visible failure (400, 404, 409, 422, ...) is a Response carrying the
+// response and the writes to storage the request makes (none on dryRun=All; on an error
+// response, none but the IPAddresses a failed Service write created and deleted again). A client-visible failure (400, 404, 409, 422, ...) is a Response carrying the
 // metav1.Status with a nil err; err is non-nil only when w failed or the request could not be
 // processed for a reason internal to the caller or to writepath, and the Response is then the
 // 500 the apiserver would send. req and everything w returns are never modified.
@@ -92,7 +94,9 @@ func Handle(ctx context.Context, w World, req Request) (Response, []Write, error
 			resp.Reset = true
 		}
 		resp.Audit = h.audit
-		return resp, nil, nil
+		// A Service write that fails after its cluster IPs were allocated has created their
+		// IPAddresses and deletes them again (the allocators' Revert): watchers see both.
+		return resp, h.revertWrites(), nil
 	}
 	if h.dryRun {
 		writes = nil

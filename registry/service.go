@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/schema/validation"
@@ -133,26 +135,44 @@ func (s svcSpec) nodePorts() []int {
 	return out
 }
 
-// serviceAllocation is the allocator's view of the stored Services: the cluster IPs and node
-// ports they hold (the apiserver keeps them in its allocators' bitmaps or IPAddress objects;
-// writepath derives them from the Services, which is the same set).
+// serviceAllocation is the allocators' view of the world for one Service write. Cluster IPs
+// are the MultiCIDRServiceAllocator's: an address is taken when an IPAddress
+// (networking.k8s.io/v1) of that name exists, whoever made it, and an address is allocated by
+// creating its IPAddress (ipAllocation); the ranges are the ServiceCIDRs' (ranges). Node ports
+// are derived from the stored Services (the apiserver keeps them in a bitmap no client sees).
 type serviceAllocation struct {
-	net   ServiceNetwork
+	h   *handler
+	net ServiceNetwork
+	// ranges are the ready ServiceCIDRs' prefixes of the cluster's family, the default
+	// "kubernetes" ServiceCIDR's first; all holds those not ready too (a release finds its
+	// allocator in any of them).
+	ranges, all []netip.Prefix
+	// ips are the addresses taken: the IPAddresses' names, and the cluster IPs of stored
+	// Services (a Service whose IPAddress is missing has it back from the repair loop).
 	ips   map[netip.Addr]bool
 	ports map[int]bool
-	// dryRun is a dry run's allocators: an IP drawn is the range's network address, a node
-	// port drawn is one past the largest this request took (32769 first), a requested node
-	// port is only checked against the ports taken (portallocator's PortAllocationOperation).
+	// svc names the Service the IPAddresses' parentRef points to.
+	svcNamespace, svcName string
+	// dryRun is a dry run's allocators: an IP drawn is the range's network address, a
+	// requested IP is only checked against the range, a node port drawn is one past the
+	// largest this request took (32769 first), a requested node port is only checked against
+	// the ports taken (portallocator's PortAllocationOperation).
 	dryRun bool
 	taken  []int
 }
 
-func (h *handler) serviceAllocation() (*serviceAllocation, error) {
+var (
+	ipAddressesGVR  = schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "ipaddresses"}
+	serviceCIDRsGVR = schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "servicecidrs"}
+)
+
+func (h *handler) serviceAllocation(svc map[string]any) (*serviceAllocation, error) {
 	all, err := h.w.List(h.ctx, schema.GroupVersionResource{Version: "v1", Resource: "services"}, "")
 	if err != nil {
 		return nil, worldError(err, "List(services)")
 	}
-	a := &serviceAllocation{net: h.serviceNetwork(), ips: map[netip.Addr]bool{}, ports: map[int]bool{}, dryRun: h.dryRun}
+	a := &serviceAllocation{h: h, net: h.serviceNetwork(), ips: map[netip.Addr]bool{}, ports: map[int]bool{}, dryRun: h.dryRun,
+		svcNamespace: metaString(svc, "namespace"), svcName: metaString(svc, "name")}
 	for _, svc := range all {
 		spec, _ := svc["spec"].(map[string]any)
 		s := svcSpec(spec)
@@ -168,59 +188,197 @@ func (h *handler) serviceAllocation() (*serviceAllocation, error) {
 			a.ports[n] = true
 		}
 	}
+	ipas, err := h.w.List(h.ctx, ipAddressesGVR, "")
+	if err != nil {
+		return nil, worldError(err, "List(ipaddresses)")
+	}
+	for _, o := range ipas {
+		if addr, err := netip.ParseAddr(metaString(o, "name")); err == nil {
+			a.ips[addr] = true
+		}
+	}
+	if a.ranges, a.all, err = h.serviceCIDRs(a.net); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
+// serviceCIDRs are the prefixes the cluster IPs are allocated from: the ServiceCIDRs' of the
+// cluster's family (the MetaAllocator's allocators), ready ones (Ready not False and no
+// deletion requested) in ready, the "kubernetes" one first and the others by name. A world
+// that holds no ServiceCIDR allocates from ServiceNetwork's range, as if the default
+// ServiceCIDR held it.
+func (h *handler) serviceCIDRs(sn ServiceNetwork) (ready, all []netip.Prefix, err error) {
+	objs, err := h.w.List(h.ctx, serviceCIDRsGVR, "")
+	if err != nil {
+		return nil, nil, worldError(err, "List(servicecidrs)")
+	}
+	if len(objs) == 0 {
+		r := sn.ClusterIPRange.Masked()
+		return []netip.Prefix{r}, []netip.Prefix{r}, nil
+	}
+	slices.SortFunc(objs, func(x, y map[string]any) int {
+		nx, ny := metaString(x, "name"), metaString(y, "name")
+		switch {
+		case nx == ny:
+			return 0
+		case nx == "kubernetes":
+			return -1
+		case ny == "kubernetes":
+			return 1
+		}
+		return strings.Compare(nx, ny)
+	})
+	six := sn.ClusterIPRange.Addr().Is6()
+	seenReady, seen := map[netip.Prefix]bool{}, map[netip.Prefix]bool{}
+	for _, o := range objs {
+		ok := metaOf(o)["deletionTimestamp"] == nil
+		st, _ := o["status"].(map[string]any)
+		for _, c := range listOfMaps(st["conditions"]) {
+			if c["type"] == "Ready" {
+				ok = ok && c["status"] == "True"
+				break
+			}
+		}
+		spec, _ := o["spec"].(map[string]any)
+		for _, c := range stringsOf(spec["cidrs"]) {
+			p, err := netip.ParsePrefix(c)
+			if err != nil || p.Addr().Is6() != six {
+				continue
+			}
+			p = p.Masked()
+			if !seen[p] {
+				seen[p] = true
+				all = append(all, p)
+			}
+			if ok && !seenReady[p] {
+				seenReady[p] = true
+				ready = append(ready, p)
+			}
+		}
+	}
+	return ready, all, nil
+}
+
 var (
-	errIPAllocated    = errors.New("provided IP is already allocated")
-	errIPNotInRange   = errors.New("the provided network does not match the current range")
-	errPortAllocated  = errors.New("provided port is already allocated")
-	errNoFreeClusterP = errors.New("range is full")
+	errIPAllocated       = errors.New("provided IP is already allocated")
+	errMismatchedNetwork = errors.New("the provided network does not match the current range")
+	errPortAllocated     = errors.New("provided port is already allocated")
+	errNoFreeClusterP    = errors.New("range is full")
 )
 
-// allocateIP takes ip, or the next free address when ip is "".
+// prefixContainsIP is servicecidr.PrefixContainsIP: the prefix holds ip, which is not its
+// network address nor, for IPv4, its broadcast address.
+func prefixContainsIP(p netip.Prefix, ip netip.Addr) bool {
+	p = p.Masked()
+	if ip == p.Addr() || isBroadcast(p, ip) {
+		return false
+	}
+	return p.Contains(ip)
+}
+
+func (a *serviceAllocation) rangeOf(addr netip.Addr, among []netip.Prefix) (netip.Prefix, bool) {
+	for _, p := range among {
+		if prefixContainsIP(p, addr) {
+			return p, true
+		}
+	}
+	return netip.Prefix{}, false
+}
+
+// allocateIP takes ip, or the next free address when ip is "": the IPAddress of a Service
+// write is created (through the API, as the apiserver's loopback client) before the Service is
+// stored; a dry run creates nothing.
 func (a *serviceAllocation) allocateIP(ip string) (string, error) {
-	r := a.net.ClusterIPRange.Masked()
 	if ip != "" {
 		addr, err := netip.ParseAddr(ip)
 		if err != nil {
 			return "", err
 		}
-		if !r.Contains(addr) || addr == r.Addr() || isBroadcast(r, addr) {
-			return "", errIPNotInRange
+		if a.dryRun {
+			// The dry-run allocator checks the range only (ipallocator's allocateService).
+			if len(a.all) > 0 {
+				r := a.all[0]
+				first, last := r.Addr().Next(), lastAddress(r)
+				if addr.Less(first) || last.Less(addr) {
+					return "", fmt.Errorf("the provided IP (%s) is not in the valid range. The range of valid IPs is %s", addr, r)
+				}
+			}
+			return ip, nil
+		}
+		if _, ok := a.rangeOf(addr, a.ranges); !ok {
+			return "", errMismatchedNetwork
 		}
 		if a.ips[addr] {
 			return "", errIPAllocated
 		}
-		a.ips[addr] = true
+		if err := a.createIPAddress(addr); err != nil {
+			return "", err
+		}
 		return ip, nil
 	}
 	if a.dryRun {
-		return r.Addr().String(), nil
+		if len(a.all) == 0 {
+			return "", errNoFreeClusterP
+		}
+		return a.all[0].Addr().String(), nil
 	}
 	used := func(x netip.Addr) bool { return a.ips[x] }
 	if a.net.NextClusterIP != nil {
-		if addr, ok := a.net.NextClusterIP(used); ok && r.Contains(addr) && !used(addr) {
-			a.ips[addr] = true
-			return addr.String(), nil
+		if addr, ok := a.net.NextClusterIP(used); ok && !used(addr) {
+			if _, in := a.rangeOf(addr, a.ranges); in {
+				if err := a.createIPAddress(addr); err == nil {
+					return addr.String(), nil
+				} else if !errors.Is(err, errIPAllocated) {
+					return "", err
+				}
+			}
 		}
 	}
-	size := rangeSize(r)
-	band := staticBand(size, 16, 256)
-	for _, start := range []int{band, 0} {
-		addr := r.Addr().Next()
-		for i := 0; i < start; i++ {
-			addr = addr.Next()
-		}
-		for i := start; i < size; i++ {
-			if !a.ips[addr] {
-				a.ips[addr] = true
-				return addr.String(), nil
+	for _, r := range a.ranges {
+		size := rangeSize(r)
+		band := staticBand(size, 16, 256)
+		for _, start := range []int{band, 0} {
+			addr := r.Addr().Next()
+			for i := 0; i < start; i++ {
+				addr = addr.Next()
 			}
-			addr = addr.Next()
+			for i := start; i < size; i++ {
+				if !a.ips[addr] {
+					err := a.createIPAddress(addr)
+					if err == nil {
+						return addr.String(), nil
+					}
+					if !errors.Is(err, errIPAllocated) {
+						return "", err
+					}
+				}
+				addr = addr.Next()
+			}
 		}
 	}
 	return "", errNoFreeClusterP
+}
+
+// lastAddress is the allocator's last address of r: its broadcast address's predecessor for
+// IPv4, its last address for IPv6.
+func lastAddress(r netip.Prefix) netip.Addr {
+	b := r.Masked().Addr().AsSlice()
+	n := 8*len(b) - r.Bits()
+	for i := len(b) - 1; i >= 0 && n > 0; i-- {
+		if n >= 8 {
+			b[i] = 0xff
+			n -= 8
+		} else {
+			b[i] |= ^uint8(0) >> (8 - n)
+			n = 0
+		}
+	}
+	last, _ := netip.AddrFromSlice(b)
+	if last.Is4() {
+		return last.Prev()
+	}
+	return last
 }
 
 // rangeSize is the number of addresses the allocator hands out: the range without its network
@@ -360,10 +518,11 @@ func (h *handler) serviceBegin(obj, old map[string]any) (map[string]any, error) 
 		patchAllocatedValues(s, o)
 	}
 	normalizeClusterIPs(s, o)
-	a, err := h.serviceAllocation()
+	a, err := h.serviceAllocation(obj)
 	if err != nil {
 		return nil, err
 	}
+	h.svc = &serviceTxn{}
 	name := metaString(obj, "name")
 	if err := h.initIPFamilyFields(obj, s, old, o, a); err != nil {
 		return nil, err
@@ -384,7 +543,7 @@ func (h *handler) serviceBegin(obj, old map[string]any) (map[string]any, error) 
 		}
 		return obj, nil
 	}
-	if err := updateClusterIPs(s, o, a, name); err != nil {
+	if err := h.updateClusterIPs(s, o, a, name); err != nil {
 		return nil, err
 	}
 	if s.typ() == "NodePort" || s.typ() == "LoadBalancer" {
@@ -765,6 +924,10 @@ func allocClusterIPs(s svcSpec, a *serviceAllocation, name string) error {
 			break // a single-stack cluster: initIPFamilyFields refused a second family
 		}
 		got, err := a.allocateIP(ips[i])
+		var ie *internalError
+		if errors.As(err, &ie) {
+			return err
+		}
 		if err != nil {
 			detail := "failed to allocate IP: " + err.Error()
 			if ips[i] != "" {
@@ -785,13 +948,20 @@ func allocClusterIPs(s svcSpec, a *serviceAllocation, name string) error {
 }
 
 // updateClusterIPs is the update's allocation: cluster IPs for a Service that stops being
-// ExternalName; nothing else changes the addresses of a single-stack Service.
-func updateClusterIPs(s, o svcSpec, a *serviceAllocation, name string) error {
+// ExternalName, and the release of those of a Service that becomes one (done once the update
+// succeeds); nothing else changes the addresses of a single-stack Service.
+func (h *handler) updateClusterIPs(s, o svcSpec, a *serviceAllocation, name string) error {
 	if matchingPreferDualStack(s, o) {
 		return nil
 	}
 	if o.typ() == "ExternalName" && s.typ() != "ExternalName" {
 		return allocClusterIPs(s, a, name)
+	}
+	if ips := o.strings("clusterIPs"); len(ips) > 0 && ips[0] == "None" {
+		return nil
+	}
+	if s.typ() == "ExternalName" {
+		h.svc.release = o.strings("clusterIPs")
 	}
 	return nil
 }
@@ -897,4 +1067,137 @@ func allocHealthCheckNodePort(s svcSpec, a *serviceAllocation) error {
 	}
 	s["healthCheckNodePort"] = int64(n)
 	return nil
+}
+
+// LoopbackUser and LoopbackUserAgent are kube-apiserver's loopback client, through which its
+// own code writes (the Service REST's IPAddresses, its controllers): managedFields manager
+// "kube-apiserver".
+var LoopbackUser = User{Name: "system:apiserver", Groups: []string{"system:authenticated", "system:masters"}}
+
+// LoopbackUserAgent is the loopback client's User-Agent.
+const LoopbackUserAgent = "kube-apiserver/v1.37.2 (linux/amd64) kubernetes/writepath"
+
+// loopback answers a request the apiserver sends itself (its loopback client) over the same
+// world, at the same time.
+func (h *handler) loopback(method, path string, body []byte) (Response, []Write, error) {
+	return Handle(h.ctx, h.w, Request{Method: method, Path: path, Body: body, User: LoopbackUser, UserAgent: LoopbackUserAgent,
+		Now: h.req.Now, ObjectOnly: true})
+}
+
+// createIPAddress is ipallocator's createIPAddress: an IPAddress named by addr, labelled with
+// its family and ipallocator.k8s.io, whose parentRef is the Service, created through the API.
+// An existing one is errIPAllocated; another refusal is an error with the Status's message.
+func (a *serviceAllocation) createIPAddress(addr netip.Addr) error {
+	fam := "IPv4"
+	if addr.Is6() {
+		fam = "IPv6"
+	}
+	obj := map[string]any{"apiVersion": "networking.k8s.io/v1", "kind": "IPAddress",
+		"metadata": map[string]any{"name": addr.String(), "labels": map[string]any{
+			"ipaddress.kubernetes.io/ip-family": fam, "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io"}},
+		"spec": map[string]any{"parentRef": map[string]any{"resource": "services", "namespace": a.svcNamespace, "name": a.svcName}}}
+	body, err := codec.EncodeJSON(obj)
+	if err != nil {
+		return err
+	}
+	resp, writes, err := a.h.loopback("POST", "/apis/networking.k8s.io/v1/ipaddresses", body)
+	if err != nil {
+		return &internalError{err: err}
+	}
+	if resp.Code == 409 && statusReason(resp) == "AlreadyExists" {
+		a.ips[addr] = true
+		return errIPAllocated
+	}
+	if resp.Code >= 300 {
+		return errors.New(statusMessage(resp))
+	}
+	a.ips[addr] = true
+	a.h.svc.created = append(a.h.svc.created, writes...)
+	return nil
+}
+
+func statusReason(r Response) string  { s, _ := r.Object["reason"].(string); return s }
+func statusMessage(r Response) string { s, _ := r.Object["message"].(string); return s }
+
+// serviceTxn is what a Service write did to the IPAddresses before the Service is stored (the
+// allocators' transaction): created are the writes of the IPAddresses it created, release the
+// addresses to release once the write succeeds.
+type serviceTxn struct {
+	created []Write
+	release []string
+}
+
+// revertWrites are the writes of a Service write that failed after its allocation: the
+// IPAddresses it created, and their deletion (the transaction's Revert).
+func (h *handler) revertWrites() []Write {
+	if h.svc == nil || len(h.svc.created) == 0 || h.dryRun {
+		return nil
+	}
+	writes := slices.Clone(h.svc.created)
+	for _, c := range h.svc.created {
+		if c.Delete {
+			continue
+		}
+		last := ownTop(c.Object)
+		ownMeta(last)["resourceVersion"] = h.w.NextResourceVersion()
+		writes = append(writes, Write{Delete: true, Resource: c.Resource, Namespace: c.Namespace, Name: c.Name, Object: last})
+	}
+	return writes
+}
+
+// releaseIPs deletes the IPAddresses of ips through the API (ipallocator's Release: an address
+// no ServiceCIDR holds has no allocator and is left; a failed deletion is ignored).
+func (h *handler) releaseIPs(ips []string) ([]Write, error) {
+	if h.dryRun || len(ips) == 0 {
+		return nil, nil
+	}
+	_, all, err := h.serviceCIDRs(h.serviceNetwork())
+	if err != nil {
+		return nil, err
+	}
+	var writes []Write
+	for _, ip := range ips {
+		addr, err := netip.ParseAddr(ip)
+		if err != nil {
+			continue
+		}
+		in := false
+		for _, p := range all {
+			in = in || prefixContainsIP(p, addr)
+		}
+		if !in {
+			continue
+		}
+		_, w, err := h.loopback("DELETE", "/apis/networking.k8s.io/v1/ipaddresses/"+addr.String(), nil)
+		if err != nil {
+			return nil, err
+		}
+		writes = append(writes, w...)
+	}
+	return writes, nil
+}
+
+// serviceIPs are the cluster IPs a stored Service holds (releaseClusterIPs): none for an
+// ExternalName or headless Service.
+func (h *handler) serviceIPs(svc map[string]any) []string {
+	spec, _ := svc["spec"].(map[string]any)
+	if spec == nil {
+		return nil
+	}
+	s := svcSpec(maps.Clone(spec))
+	normalizeClusterIPs(s, nil)
+	if !s.needsClusterIP() {
+		return nil
+	}
+	ips := s.strings("clusterIPs")
+	if len(ips) > 0 && ips[0] == "None" {
+		return nil
+	}
+	return ips
+}
+
+// releaseService is the Service REST's AfterDelete: the deleted Service's cluster IPs are
+// released (not on a dry run).
+func (h *handler) releaseService(svc map[string]any) ([]Write, error) {
+	return h.releaseIPs(h.serviceIPs(svc))
 }

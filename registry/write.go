@@ -3,6 +3,7 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/apply"
@@ -77,13 +78,15 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 	if err != nil {
 		return Response{}, nil, err
 	}
+	obj = ownedTop(mutated, obj)
+	// The store fills the system fields and generates the name before the Service REST's
+	// BeginCreate allocates (its IPAddresses name the Service).
+	h.fillSystemFields(obj)
 	if h.isService() {
-		if mutated, err = h.serviceBegin(mutated, nil); err != nil {
+		if obj, err = h.serviceBegin(obj, nil); err != nil {
 			return Response{}, nil, err
 		}
 	}
-	obj = ownedTop(mutated, obj)
-	h.fillSystemFields(obj)
 	if err := h.beforeCreate(obj); err != nil {
 		return Response{}, nil, err
 	}
@@ -127,7 +130,16 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 			return Response{}, nil, err
 		}
 	}
-	return h.store(obj, 201)
+	return h.withServiceWrites(h.store(obj, 201))
+}
+
+// withServiceWrites puts the IPAddress writes of a Service write's allocation (serviceBegin)
+// before the Service's own.
+func (h *handler) withServiceWrites(resp Response, writes []Write, err error) (Response, []Write, error) {
+	if err != nil || h.svc == nil || h.dryRun || len(h.svc.created) == 0 {
+		return resp, writes, err
+	}
+	return resp, append(slices.Clone(h.svc.created), writes...), nil
 }
 
 // store ends a successful write: the object gets the next resourceVersion (none on a dry-run
@@ -510,19 +522,40 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 	if deletedByUpdate(obj, live) {
 		// The store deletes an object whose last finalizer an update removes once its deletion
 		// was requested (genericregistry's ShouldDeleteDuringUpdate, then deleteWithoutFinalizers):
-		// the client gets the object it sent, watchers the last stored state DELETED.
+		// the client gets the object it sent, watchers the last stored state DELETED. A
+		// Service's update reverts its allocation first; its AfterDelete releases the deleted
+		// Service's cluster IPs after.
 		resp, err := h.respond(200, h.responseObject(obj))
-		if h.dryRun {
+		if h.dryRun || err != nil {
 			return resp, nil, err
 		}
-		return resp, []Write{{Delete: true, Resource: ep.Resource, Namespace: metaString(live, "namespace"), Name: metaString(live, "name"), Object: live}}, err
+		writes := h.revertWrites()
+		writes = append(writes, Write{Delete: true, Resource: ep.Resource, Namespace: metaString(live, "namespace"), Name: metaString(live, "name"), Object: live})
+		if h.isServiceResource() {
+			released, err := h.releaseService(live)
+			if err != nil {
+				return Response{}, nil, err
+			}
+			writes = append(writes, released...)
+		}
+		return resp, writes, nil
+	}
+	if h.svc != nil && len(h.svc.release) > 0 {
+		// The allocators' Commit, before the store writes the Service (in GuaranteedUpdate's
+		// tryUpdate): the released cluster IPs' IPAddresses are deleted.
+		released, err := h.releaseIPs(h.svc.release)
+		if err != nil {
+			return Response{}, nil, err
+		}
+		h.svc.created = append(h.svc.created, released...)
+		h.svc.release = nil
 	}
 	if value.Equal(obj, live) {
 		// GuaranteedUpdate writes nothing when the bytes do not change.
 		resp, err := h.respond(200, h.responseObject(obj))
-		return resp, nil, err
+		return h.withServiceWrites(resp, nil, err)
 	}
-	return h.store(obj, 200)
+	return h.withServiceWrites(h.store(obj, 200))
 }
 
 var errNoScale = fmt.Errorf("no scale subresource")
@@ -587,6 +620,12 @@ func appendNew(errs, more field.ErrorList) field.ErrorList {
 		}
 	}
 	return errs
+}
+
+// isServiceResource reports whether the endpoint is core Services or their status, whose
+// store releases a deleted Service's allocations (AfterDelete).
+func (h *handler) isServiceResource() bool {
+	return h.ep.crd == nil && h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Service" && (h.ep.Subresource == "" || h.ep.Subresource == "status")
 }
 
 // isService reports whether the endpoint is the main resource of core Services, whose REST
