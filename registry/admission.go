@@ -129,6 +129,13 @@ func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name s
 	if op == admission.Update && h.ep.crd == nil && h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Pod" && h.ep.Subresource == "" {
 		obj = podUpdateDefaults(obj, old)
 	}
+	if op == admission.Update && h.ep.Subresource == "resize" {
+		// LimitRanger's Admit acts on a pods/resize update as on a create (limitranger.go).
+		var err error
+		if obj, err = h.limitRangerAdmit(op, obj, old); err != nil {
+			return nil, err
+		}
+	}
 	p, err := h.admissionPhases()
 	if err != nil {
 		return nil, err

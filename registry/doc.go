@@ -44,8 +44,9 @@
 //     resource, everything but status on /status (the strategy's PrepareForCreate and
 //     PrepareForUpdate resets) (endpoints/handlers/fieldmanager, apply).
 //  8. Mutating admission: NamespaceLifecycle on create (404 for a missing namespace, 403 for a
-//     terminating one); on a Pod create ServiceAccount (the default service account, its token
-//     volume; 403 for a missing one), Priority and DefaultTolerationSeconds (podadmission.go);
+//     terminating one); on a Pod create LimitRanger's defaults (limitranger.go), ServiceAccount
+//     (the default service account, its token volume; 403 for a missing one), Priority and
+//     DefaultTolerationSeconds (podadmission.go);
 //     MutatingAdmissionPolicies and mutating webhooks (admission).
 //  9. The Service REST's allocation, after mutating admission (service.go: cluster IPs and node
 //     ports from ServiceNetwork, IP families on a single-stack cluster; 422 in the allocator's
@@ -60,7 +61,9 @@
 //     ObjectMeta (schema.ValidateObjectMeta and ValidateObjectMetaUpdate) and the kind's own rules
 //     (schema/validation, per subresource), in one 422 naming the object's kind; then the kind's
 //     warnings (WarningsOnCreate, WarningsOnUpdate).
-//  11. Validating admission: ValidatingAdmissionPolicies and validating webhooks (admission).
+//  11. Validating admission: the built-in validating plugins (LimitRanger's min, max and ratio
+//     checks on Pods and claims, PodSecurity, ...; plugins.go), then ValidatingAdmissionPolicies
+//     and validating webhooks (admission).
 //  12. Storage: 409 AlreadyExists on create, 500 for a create carrying a resourceVersion, a write
 //     that changes nothing is not stored; the object gets World.NextResourceVersion and is
 //     answered in the request's version (201 on create, 200 otherwise).
@@ -142,16 +145,19 @@
 // validated for every kind), the strategies' PrepareForCreate effects other than
 // resets and generation beyond the Pod, Namespace and Service ones and those schema/validation's
 // PrepareForCreate and PrepareForUpdate model, built-in admission plugins
-// other than NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority,
+// other than NamespaceLifecycle, LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority,
 // DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
 // PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning,
-// ClusterTrustBundleAttest, CertificateSubjectRestriction and DefaultIngressClass (LimitRanger,
-// ResourceQuota and PodTopologyLabels; PodGroupProtection is default on but inert, its
+// ClusterTrustBundleAttest, CertificateSubjectRestriction and DefaultIngressClass
+// (ResourceQuota and PodTopologyLabels; PodGroupProtection is default on but inert, its
 // GenericWorkload feature being off in 1.37; PodSecurity runs with the default configuration
 // only — no exemptions, no admission configuration file; the certificate plugins ask
 // kube-apiserver's authorizer as the review kinds do, and CertificateSigning tells an empty
 // status.certificate from none only in the request's object, not in a stored one, which
-// kube-apiserver's protobuf storage keeps empty while writepath's JSON drops it), list
+// kube-apiserver's protobuf storage keeps empty while writepath's JSON drops it; LimitRanger
+// visits a namespace's LimitRanges by name, and the violations of one bound naming several
+// resources by resource name, where kube-apiserver's order is its informer cache's and Go
+// map order, so with several LimitRanges or resources the message may differ in order), list
 // resourceVersions and selectors, watch, protobuf and CBOR bodies, pods/eviction and pods/log,
 // namespaces/finalize. The review kinds are answered
 // (reviews.go), with these differences: the reviews' field and label selectors

@@ -155,10 +155,14 @@ func (h *handler) defaultClass(r schema.GroupVersionResource, annotations ...str
 
 // builtinValidators runs the validating plugins among the default-on ones that refuse writes
 // of the kinds modelled here, before the admission policies and webhooks, in their order:
-// PodSecurity (podsecurity.go), PersistentVolumeClaimResize on an update, RuntimeClass on a
-// Pod create, then the certificate plugins (certadmission.go: CertificateApproval,
-// CertificateSigning, ClusterTrustBundleAttest, CertificateSubjectRestriction).
+// LimitRanger (limitranger.go), PodSecurity (podsecurity.go), PersistentVolumeClaimResize on
+// an update, RuntimeClass on a Pod create, then the certificate plugins (certadmission.go:
+// CertificateApproval, CertificateSigning, ClusterTrustBundleAttest,
+// CertificateSubjectRestriction).
 func (h *handler) builtinValidators(op admission.Operation, obj, old map[string]any, name string) error {
+	if err := h.limitRangerValidate(op, obj, old, name); err != nil {
+		return err
+	}
 	if err := h.podSecurity(op, obj, old, name); err != nil {
 		return err
 	}

@@ -6,14 +6,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
 
-// podCreateDefaults is what four of kube-apiserver's default admission plugins add to a Pod on
+// podCreateDefaults is what five of kube-apiserver's default admission plugins add to a Pod on
 // create, in the order the server runs them, before the webhooks
-// (plugin/pkg/admission/serviceaccount, priority, defaulttolerationseconds and runtimeclass;
-// recorded: pod/create*, admission-plugins/ap-runtime-class).
+// (plugin/pkg/admission/limitranger, serviceaccount, priority, defaulttolerationseconds and
+// runtimeclass; recorded: pod/create*, admission-plugins/ap-runtime-class, ap-limit-ranger*).
+//   - LimitRanger: the namespace's LimitRanges' container defaults (limitranger.go).
 //   - ServiceAccount: see serviceAccountAdmit.
 //   - Priority: a Pod without priorityClassName gets the globalDefault PriorityClass's name,
 //     value and preemptionPolicy, or priority 0 and PreemptLowerPriority when there is none; a
@@ -26,6 +28,10 @@ import (
 // sharing nothing with what the world holds): the plugins change it in place, as they change
 // the decoded Pod.
 func (h *handler) podCreateDefaults(obj map[string]any) (map[string]any, error) {
+	obj, err := h.limitRangerAdmit(admission.Create, obj, nil)
+	if err != nil {
+		return nil, err
+	}
 	spec, _ := obj["spec"].(map[string]any)
 	if spec == nil {
 		return obj, nil
