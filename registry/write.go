@@ -306,7 +306,7 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		// rest.BeforeCreate: the strategy's Validate (which validates metadata with the kind's
 		// name rule) first; only when it passes, the common ObjectMeta validation, with names
 		// as path segments.
-		if kind := validation.Validate(gvk, obj, validation.Options{Expressions: admission.ExpressionCompiler{}}); len(kind) > 0 {
+		if kind := validation.Validate(gvk, obj, validation.Options{Expressions: admission.ExpressionCompiler{}, Namespace: h.objectNamespace(obj)}); len(kind) > 0 {
 			return status.Invalid(h.invalidKind(), metaString(obj, "name"), kind)
 		}
 		errs, err := h.validateObjectMeta(obj, nil, pathSegmentName)
@@ -332,7 +332,7 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		return err
 	}
 	if ep.Subresource != "scale" {
-		opts := validation.Options{Subresource: ep.Subresource, Expressions: admission.ExpressionCompiler{}}
+		opts := validation.Options{Subresource: ep.Subresource, Expressions: admission.ExpressionCompiler{}, Namespace: h.objectNamespace(obj)}
 		var kind field.ErrorList
 		if old == nil {
 			kind = validation.Validate(gvk, obj, opts)
@@ -350,6 +350,22 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		h.warnings = append(h.warnings, validation.Warnings(gvk, obj, old, validation.Options{Subresource: ep.Subresource})...)
 	}
 	return nil
+}
+
+// objectNamespace is validation.Options.Namespace for obj: its namespace as World stores it,
+// read only when a strategy asks (a claim requesting admin access).
+func (h *handler) objectNamespace(obj map[string]any) func() (map[string]any, error) {
+	return func() (map[string]any, error) {
+		name := metaString(obj, "namespace")
+		if name == "" {
+			return nil, nil
+		}
+		ns, err := h.w.Get(h.ctx, namespacesResource, "", name)
+		if err != nil {
+			return nil, worldError(err, "Get(namespaces)")
+		}
+		return ns, nil
+	}
 }
 
 // invalidKind is the kind a 422 names: the endpoint's, or Scale's for /scale.

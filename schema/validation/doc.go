@@ -96,6 +96,9 @@
 // enforced declarative rules (see resourceslice.go); its attributes, capacities and counters are
 // validated in sorted key order, where the reference ranges over Go maps.
 //
+// ResourceClaim and ResourceClaimTemplate creates asking for admin access read the namespace
+// through Options.Namespace (its resource.kubernetes.io/admin-access label must be "true").
+//
 // Of resource.k8s.io/v1, DeviceClass (create, update) is modelled: its device selectors are CEL
 // compiled by Options.Expressions' DeviceSelector in the DRA environment (registry passes
 // admission.ExpressionCompiler, which uses cel.CompileDeviceSelector), an unchanged list not

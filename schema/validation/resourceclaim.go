@@ -1,6 +1,8 @@
 package validation
 
 import (
+	"fmt"
+
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
@@ -8,15 +10,15 @@ import (
 
 // ResourceClaimTemplate and ResourceClaim (resource.k8s.io/v1): the strategies of
 // pkg/registry/resource/resourceclaimtemplate and resourceclaim with 1.37's enforced declarative
-// rules. Both run AuthorizedForAdmin first on create, which reads the namespace (an adminAccess
-// request needs the resource.kubernetes.io/admin-access label on it): not modelled, writepath's
-// validation reads no other object. A claim's /status (allocation, reservedFor, devices) is not
-// modelled beyond its ObjectMeta update rules.
+// rules. Both run AuthorizedForAdmin first on create, which reads the namespace through
+// Options.Namespace (an adminAccess request needs the resource.kubernetes.io/admin-access label
+// on it).
 
 // validateResourceClaimTemplate is ValidateResourceClaimTemplate merged with the declarative
 // Validate_ResourceClaimTemplate.
 func validateResourceClaimTemplate(obj map[string]any, opts Options) field.ErrorList {
 	var h handwritten
+	h.add(authorizedForAdmin(obj, listOf(claimTemplateDevices(obj)["requests"]), opts), "", false)
 	resourceClaimTemplateHandwritten(&h, obj, opts)
 	var d declarative
 	p := field.NewPath("spec", "spec", "devices")
@@ -95,6 +97,7 @@ func templateObjectMeta(p field.Path, md map[string]any) field.ErrorList {
 // validateResourceClaim is ValidateResourceClaim merged with Validate_ResourceClaim.
 func validateResourceClaim(obj map[string]any, opts Options) field.ErrorList {
 	var h handwritten
+	h.add(authorizedForAdmin(obj, listOf(claimDevices(obj)["requests"]), opts), "", false)
 	h.add(coreObjectMeta(obj, true, nil), "", false)
 	deviceClaimSpec(&h, field.NewPath("spec", "devices"), claimDevices(obj), false, opts)
 	var d declarative
@@ -118,6 +121,40 @@ func validateResourceClaimUpdate(obj, old map[string]any, opts Options) field.Er
 		d.add(field.ErrorList{field.Invalid(field.NewPath("spec"), nil, "field is immutable")}, "immutable")
 	}
 	return merge(h, d)
+}
+
+// adminAccessLabel is the namespace label that allows admin access to devices.
+const adminAccessLabel = "resource.kubernetes.io/admin-access"
+
+// authorizedForAdmin is AuthorizedForAdmin on create: the first request of the claim (or
+// template: the path is a claim's all the same) asking for admin access needs the namespace's
+// label. Subrequests cannot ask for it.
+func authorizedForAdmin(obj map[string]any, reqs []any, opts Options) field.ErrorList {
+	for i, raw := range reqs {
+		if b, _ := mapOf(mapOf(raw)["exactly"])["adminAccess"].(bool); b {
+			return adminAccessNamespace(obj, field.NewPath("spec", "devices", "requests").Index(i).Child("adminAccess"), opts)
+		}
+	}
+	return nil
+}
+
+// adminAccessNamespace reads the object's namespace and refuses admin access at p unless the
+// namespace carries the label.
+func adminAccessNamespace(obj map[string]any, p field.Path, opts Options) field.ErrorList {
+	if opts.Namespace == nil {
+		return nil
+	}
+	ns, err := opts.Namespace()
+	if err == nil && ns == nil {
+		err = fmt.Errorf("namespaces %q not found", str(mapOf(obj["metadata"]), "namespace"))
+	}
+	if err != nil {
+		return field.ErrorList{field.InternalError(p, fmt.Errorf("could not retrieve namespace to verify admin access: %w", err))}
+	}
+	if str(mapOf(mapOf(ns["metadata"])["labels"]), adminAccessLabel) != "true" {
+		return field.ErrorList{field.Forbidden(p, "admin access to devices requires the `"+adminAccessLabel+": true` label on the containing namespace")}
+	}
+	return nil
 }
 
 // prepareResourceClaimTemplate and prepareResourceClaim are dropDisabledFields: derived

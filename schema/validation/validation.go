@@ -22,6 +22,14 @@ type Options struct {
 	// User is the requesting user, which a strategy's PrepareForCreate may record (a
 	// CertificateSigningRequest's spec.username, uid, groups and extra); nil is none.
 	User *User
+	// Namespace reads the object's namespace for the strategies that consult it: a
+	// ResourceClaim's or ResourceClaimTemplate's request for admin access, and a claim /status
+	// granting it, need the namespace's resource.kubernetes.io/admin-access label to be "true"
+	// (pkg/registry/resource's AuthorizedForAdmin). It returns the stored Namespace object, nil
+	// when there is none; an error is reported as the reference reports a failed read (an
+	// InternalError at the adminAccess field). Nil skips those checks: the caller shows no
+	// namespaces (registry always passes one).
+	Namespace func() (map[string]any, error)
 }
 
 // User is a requesting user as authentication gives it.

@@ -80,6 +80,20 @@ type harnessKind struct {
 	// now, when set, is the request's time writepath's updates are validated at: the time of the
 	// fake clock the kind's reference strategy reads (a PodCertificateRequest's /status).
 	now time.Time
+	// namespace, when set, is the namespace of a namespaced kind's objects ("validation-pod"
+	// otherwise); options, when set, adds to writepath's validation options (the namespace the
+	// reference strategy reads, for writepath's Options.Namespace).
+	namespace string
+	options   func(*validation.Options)
+}
+
+// optionsFor are writepath's validation options for a write of sub to a k object.
+func (k harnessKind) optionsFor(sub string) validation.Options {
+	opts := wpOptions(sub)
+	if k.options != nil {
+		k.options(&opts)
+	}
+	return opts
 }
 
 // label is the kind's name in subtests, rows and messages.
@@ -373,6 +387,9 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 	gvk := schema.GroupVersionKind{Group: k.gvk.Group, Version: k.gvk.Version, Kind: k.gvk.Kind}
 	tallies := map[string]*tally{"create": {}}
 	namespace := "validation-pod"
+	if k.namespace != "" {
+		namespace = k.namespace
+	}
 	if !k.create.NamespaceScoped() {
 		namespace = "" // a cluster-scoped kind: the request has no namespace
 	}
@@ -402,10 +419,10 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 				continue
 			}
 		}
-		got := validation.Validate(gvk, input, wpOptions(""))
+		got := validation.Validate(gvk, input, k.optionsFor(""))
 		var gotW []string
 		if len(got) == 0 {
-			gotW = validation.Warnings(gvk, input, nil, wpOptions(""))
+			gotW = validation.Warnings(gvk, input, nil, k.optionsFor(""))
 		}
 		tallies["create"].note(t, k, "create", i, input, nil, refLines(refErrs), ourLines(got), refW, gotW)
 	}
@@ -454,7 +471,7 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 					continue
 				}
 			}
-			opts := wpOptions(sub)
+			opts := k.optionsFor(sub)
 			opts.Now = k.now
 			got := validation.ValidateUpdate(gvk, input, storedMap, opts)
 			var gotW []string

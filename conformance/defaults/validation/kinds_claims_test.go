@@ -13,32 +13,65 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
+
+	"github.com/writepath/writepath/schema/validation"
 )
 
 // ResourceClaimTemplate and ResourceClaim. Their strategies read the namespace when a request
-// asks for admin access (AuthorizedForAdmin): the harness's namespace carries the admin-access
-// label, so that check passes on the reference side as writepath, which reads no namespace,
-// assumes. A claim's /status has no row (not modelled). Opaque parameters are drawn with their
+// asks for admin access (AuthorizedForAdmin): the rows run in the harness's namespace, which
+// carries the admin-access label, and again (".plain") in one whose label is not "true";
+// writepath reads the same namespaces through Options.Namespace. Opaque parameters are drawn with their
 // keys sorted: the reference prints a RawExtension's bytes as the client sent them (a spec's
 // immutable error quotes them), writepath's object model keeps no key order and prints them
 // sorted, as Go clients marshal maps.
 
-// adminNamespaces is the namespace client the strategies read: the harness's namespace,
-// labelled for admin access.
-var adminNamespaces = fake.NewClientset(&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "validation-pod",
-	Labels: map[string]string{"resource.kubernetes.io/admin-access": "true"}}}).CoreV1().Namespaces()
+// claimNamespaces are the namespaces the strategies read: the harness's, labelled for admin
+// access, and a plain one whose label says "yes".
+var claimNamespaces = []*corev1.Namespace{
+	{ObjectMeta: metav1.ObjectMeta{Name: "validation-pod", Labels: map[string]string{"resource.kubernetes.io/admin-access": "true"}}},
+	{ObjectMeta: metav1.ObjectMeta{Name: "validation-plain", Labels: map[string]string{"resource.kubernetes.io/admin-access": "yes"}}},
+}
+
+var adminNamespaces = fake.NewClientset(claimNamespaces[0], claimNamespaces[1]).CoreV1().Namespaces()
+
+// withNamespace gives writepath the namespace name as v1 JSON, as registry's World would.
+func withNamespace(name string) func(*validation.Options) {
+	return func(o *validation.Options) {
+		o.Namespace = func() (map[string]any, error) {
+			for _, ns := range claimNamespaces {
+				if ns.Name == name {
+					labels := map[string]any{}
+					for k, v := range ns.Labels {
+						labels[k] = v
+					}
+					return map[string]any{"metadata": map[string]any{"name": ns.Name, "labels": labels}}, nil
+				}
+			}
+			return nil, nil
+		}
+	}
+}
 
 func claimKinds() []harnessKind {
 	rct := resourceclaimtemplate.NewStrategy(adminNamespaces)
 	rc := resourceclaim.NewStrategy(adminNamespaces, nil)
-	return []harnessKind{
-		{gvk: kschema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate"},
-			resource: "resourceclaimtemplates", seed: seedResourceClaimTemplate, complete: true, prepare: true,
-			create: rct, updates: map[string]rest.RESTUpdateStrategy{"": rct}},
-		{gvk: kschema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim"},
-			resource: "resourceclaims", seed: seedResourceClaim, complete: true, prepare: true,
-			create: rc, updates: map[string]rest.RESTUpdateStrategy{"": rc}},
+	var out []harnessKind
+	for _, ns := range []string{"validation-pod", "validation-plain"} {
+		suffix := ""
+		if ns != "validation-pod" {
+			suffix = ".plain"
+		}
+		out = append(out,
+			harnessKind{gvk: kschema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate"},
+				resource: "resourceclaimtemplates", seed: seedResourceClaimTemplate, complete: true, prepare: true,
+				create: rct, updates: map[string]rest.RESTUpdateStrategy{"": rct}, namespace: ns, options: withNamespace(ns),
+				name: "ResourceClaimTemplate" + suffix},
+			harnessKind{gvk: kschema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim"},
+				resource: "resourceclaims", seed: seedResourceClaim, complete: true, prepare: true,
+				create: rc, updates: map[string]rest.RESTUpdateStrategy{"": rc}, namespace: ns, options: withNamespace(ns),
+				name: "ResourceClaim" + suffix})
 	}
+	return out
 }
 
 var (
