@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"path"
 	"sort"
@@ -451,14 +452,18 @@ func (c *Cluster) settleLocked(ctx context.Context, now time.Time, resync bool) 
 // acted says whether they wrote anything.
 func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 	var snapshot []gc.Object
-	keys := map[string]Key{}   // uid -> key
-	revs := map[string]int64{} // uid -> mod revision in the snapshot
+	keys := map[string]Key{}                // uid -> key
+	revs := map[string]int64{}              // uid -> mod revision in the snapshot
+	services := map[string]map[string]any{} // uid -> Service in the snapshot
 	for rk := range c.resources {
 		objs, err := c.sharedValues(ctx, Prefix{Group: rk.group, Resource: rk.resource})
 		if err != nil {
 			return false, err
 		}
 		for _, o := range objs {
+			if o.Key.Group == "" && o.Key.Resource == "services" {
+				services[metaString(o.Value, "uid")] = o.Value
+			}
 			snapshot = append(snapshot, o.Value)
 			keys[metaString(o.Value, "uid")] = o.Key
 			revs[metaString(o.Value, "uid")] = o.ModRevision
@@ -532,9 +537,42 @@ func (c *Cluster) settleGC(ctx context.Context, now time.Time) (bool, error) {
 			}
 			revs[a.Target.UID] = rev
 			acted = true
+			if svc := services[a.Target.UID]; svc != nil && a.Object == nil {
+				// The controllers delete through the Service REST, whose AfterDelete releases
+				// the Service's cluster IPs: their IPAddresses go after it.
+				if err := c.releaseClusterIPs(ctx, now, svc); err != nil {
+					return false, err
+				}
+			}
 		}
 	}
 	return acted, nil
+}
+
+// releaseClusterIPs deletes the IPAddresses of a deleted Service's cluster IPs as the apiserver's
+// allocator does, through its loopback client (a missing one is no error).
+func (c *Cluster) releaseClusterIPs(ctx context.Context, now time.Time, svc map[string]any) error {
+	spec, _ := svc["spec"].(map[string]any)
+	if t, _ := spec["type"].(string); t == "ExternalName" {
+		return nil
+	}
+	ips, _ := spec["clusterIPs"].([]any)
+	if len(ips) == 0 {
+		if ip, _ := spec["clusterIP"].(string); ip != "" {
+			ips = []any{ip}
+		}
+	}
+	for _, v := range ips {
+		ip, _ := v.(string)
+		addr, err := netip.ParseAddr(ip)
+		if err != nil {
+			continue // "None": headless
+		}
+		if _, err := c.requestResponse(ctx, now, apiserverUser, apiserverAgent, "DELETE", "/apis/networking.k8s.io/v1/ipaddresses/"+addr.String(), "", nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // controllerUpdatePath is the API path the garbage collector's or the namespace controller's
