@@ -181,7 +181,8 @@ func (h *handler) storageProtection(obj map[string]any) map[string]any {
 }
 
 // validate is validating admission: builtinValidators, then ValidatingAdmissionPolicies and
-// validating webhooks.
+// validating webhooks, then ResourceQuota (resourcequota.go), the last of kube-apiserver's
+// validating plugins.
 func (h *handler) validate(op admission.Operation, obj, old map[string]any, name string) error {
 	if err := h.builtinValidators(op, obj, old, name); err != nil {
 		return err
@@ -190,13 +191,15 @@ func (h *handler) validate(op admission.Operation, obj, old map[string]any, name
 	if err != nil {
 		return err
 	}
-	if p.validating == nil {
-		return nil
+	if p.validating != nil {
+		res, err := p.validating.Admit(h.ctx, h.admissionRequest(op, obj, old, name))
+		h.warnings = append(h.warnings, res.RawWarnings...)
+		h.recordAudit(res)
+		if err != nil {
+			return err
+		}
 	}
-	res, err := p.validating.Admit(h.ctx, h.admissionRequest(op, obj, old, name))
-	h.warnings = append(h.warnings, res.RawWarnings...)
-	h.recordAudit(res)
-	return err
+	return h.resourceQuota(op, obj, old)
 }
 
 // recordAudit keeps what an admission phase recorded for the request's audit event.

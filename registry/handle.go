@@ -51,6 +51,9 @@ type handler struct {
 	crConv     *conversion.Converter
 	crConvErr  error
 	crConvDone bool
+	// quotaWrites are the ResourceQuota status updates the ResourceQuota admission plugin made
+	// (resourcequota.go): stored before the object, and even when the request then fails.
+	quotaWrites []Write
 	// emptyCertificate is set when the object a CertificateSigningRequest write decoded held
 	// status.certificate "": the Go type holds an empty, not a nil, byte slice, which the typed
 	// round trip's omitempty drops and CertificateSigning tells from none (certadmission.go).
@@ -95,15 +98,37 @@ func Handle(ctx context.Context, w World, req Request) (Response, []Write, error
 		}
 		resp.Audit = h.audit
 		// A Service write that fails after its cluster IPs were allocated has created their
-		// IPAddresses and deletes them again (the allocators' Revert): watchers see both.
-		return resp, h.revertWrites(), nil
+		// IPAddresses and deletes them again (the allocators' Revert): watchers see both. A
+		// quota ResourceQuota admission charged stays charged (between the two).
+		return resp, h.withQuotaWrites(h.revertWrites(), func(w Write) bool { return w.Delete }), nil
 	}
 	if h.dryRun {
 		writes = nil
 	}
+	writes = h.withQuotaWrites(writes, func(w Write) bool { return w.Resource == h.ep.Resource })
 	out.Warnings = headerWarnings(h.warnings)
 	out.Audit = h.audit
 	return out, writes, nil
+}
+
+// withQuotaWrites puts the quota status updates ResourceQuota admission made into writes, in
+// the order the apiserver made them: before the first write after admission (the first that
+// after says is one), or last.
+func (h *handler) withQuotaWrites(writes []Write, after func(Write) bool) []Write {
+	if len(h.quotaWrites) == 0 {
+		return writes
+	}
+	i := len(writes)
+	for j, w := range writes {
+		if after(w) {
+			i = j
+			break
+		}
+	}
+	out := make([]Write, 0, len(writes)+len(h.quotaWrites))
+	out = append(out, writes[:i]...)
+	out = append(out, h.quotaWrites...)
+	return append(out, writes[i:]...)
 }
 
 func (h *handler) handle() (Response, []Write, error) {
