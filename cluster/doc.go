@@ -228,7 +228,7 @@
 // # Not served
 //
 // Not served yet (issue 17): watch events in a custom resource's requested version when it differs from the stored one,
-// the default admission plugins registry does not model (ResourceQuota, the certificate plugins), RBAC on requests (every authenticated user may do everything; the
+// the default admission plugins registry does not model (the certificate plugins), RBAC on requests (every authenticated user may do everything; the
 // access reviews do evaluate RBAC, so a SubjectAccessReview may deny what the cluster then
 // allows). The bootstrap RBAC policy kube-apiserver creates at start (cluster-admin,
 // system:basic-user, system:discovery, ... and their bindings) is stored by Bootstrap, so the

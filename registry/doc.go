@@ -148,8 +148,12 @@
 // other than NamespaceLifecycle, LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority,
 // DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
 // PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning,
-// ClusterTrustBundleAttest, CertificateSubjectRestriction and DefaultIngressClass
-// (ResourceQuota and PodTopologyLabels; PodGroupProtection is default on but inert, its
+// ClusterTrustBundleAttest, CertificateSubjectRestriction, DefaultIngressClass and ResourceQuota
+// (PodTopologyLabels; ResourceQuota runs with the default configuration — no limited
+// resources — and checks several quotas in name order, where kube-apiserver's informer order
+// is random, so with two refusing quotas the message may name the other; the DRA
+// extended-resource charges of ResourceClaims are not modelled (controllers/resourcequota);
+// PodGroupProtection is default on but inert, its
 // GenericWorkload feature being off in 1.37; PodSecurity runs with the default configuration
 // only — no exemptions, no admission configuration file; the certificate plugins ask
 // kube-apiserver's authorizer as the review kinds do, and CertificateSigning tells an empty
