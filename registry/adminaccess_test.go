@@ -1,6 +1,7 @@
 package registry_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,6 +48,26 @@ func TestAdminAccessNamespace(t *testing.T) {
 		require.Equal(t, tc.code, r.Code, "%s %s: %v", tc.ns, tc.body, r.Object)
 		if tc.message != "" {
 			assert.Equal(t, tc.message, r.Object["message"], tc.body)
+		}
+	}
+
+	// A /status write granting admin access (AuthorizedForAdminStatus) reads the namespace too.
+	for _, tc := range []struct {
+		ns, name string
+		code     int
+	}{{"plain", "c2", 422}, {"admins", "c1", 200}} {
+		path := "/apis/resource.k8s.io/v1/namespaces/" + tc.ns + "/resourceclaims/" + tc.name
+		var claim map[string]any
+		require.NoError(t, json.Unmarshal(do("GET", path, "", "").Body, &claim))
+		claim["status"] = map[string]any{"allocation": map[string]any{"devices": map[string]any{"results": []any{
+			map[string]any{"request": "b", "driver": "d.example.com", "pool": "p", "device": "x", "adminAccess": true}}}}}
+		body, err := json.Marshal(claim)
+		require.NoError(t, err)
+		r := do("PUT", path+"/status", "application/json", string(body))
+		require.Equal(t, tc.code, r.Code, "%s: %v", tc.ns, r.Object)
+		if tc.code == 422 {
+			assert.Equal(t, `ResourceClaim.resource.k8s.io "c2" is invalid: status.allocation.devices.results[0].adminAccess: Forbidden: admin access to devices requires the `+
+				"`resource.kubernetes.io/admin-access: true` label on the containing namespace", r.Object["message"])
 		}
 	}
 }

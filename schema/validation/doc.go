@@ -97,7 +97,12 @@
 // validated in sorted key order, where the reference ranges over Go maps.
 //
 // ResourceClaim and ResourceClaimTemplate creates asking for admin access read the namespace
-// through Options.Namespace (its resource.kubernetes.io/admin-access label must be "true").
+// through Options.Namespace (its resource.kubernetes.io/admin-access label must be "true"), and
+// so does a claim /status granting it. A claim's /status (claimstatus.go: reservations, device
+// status, the allocation, new or immutable, with the enforced declarative rules; its
+// PrepareForUpdate's deallocated device status) is modelled but for the strategy's
+// authorization of the resourceclaims/binding and resourceclaims/driver subresources, which
+// asks the authorizer (not modelled: the caller is allowed).
 //
 // Of resource.k8s.io/v1, DeviceClass (create, update) is modelled: its device selectors are CEL
 // compiled by Options.Expressions' DeviceSelector in the DRA environment (registry passes

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/schema/validation"
 )
@@ -176,4 +177,98 @@ func TestSliceScalesLinearly(t *testing.T) {
 				"allNodes": true, "devices": devices(n)}}
 		}},
 	})
+}
+
+// A claim's /status update drops the device status of devices the new allocation no longer
+// holds (status.devices goes when none is left) and the results' skipNodeOperations
+// (DRAOptionalNodeOperations is off) unless the stored results have them.
+func TestClaimStatusPrepare(t *testing.T) {
+	result := func(dev string, skip bool) map[string]any {
+		r := map[string]any{"request": "a", "driver": "d.example.com", "pool": "p", "device": dev}
+		if skip {
+			r["skipNodeOperations"] = []any{"*"}
+		}
+		return r
+	}
+	claim := func(results []any, devices ...string) map[string]any {
+		st := map[string]any{}
+		if results != nil {
+			st["allocation"] = map[string]any{"devices": map[string]any{"results": results}}
+		}
+		var ds []any
+		for _, d := range devices {
+			ds = append(ds, map[string]any{"driver": "d.example.com", "pool": "p", "device": d})
+		}
+		if ds != nil {
+			st["devices"] = ds
+		}
+		return map[string]any{"metadata": map[string]any{"name": "c", "namespace": "n"}, "status": st}
+	}
+	status := validation.Options{Subresource: "status"}
+	stored := claim([]any{result("x", false), result("y", false)}, "x", "y")
+	got := validation.PrepareForUpdate(claimGVK, claim([]any{result("x", true)}, "x", "y"), stored, status)
+	assert.Equal(t, claim([]any{result("x", false)}, "x"), got, "y was deallocated; skipNodeOperations dropped")
+	got = validation.PrepareForUpdate(claimGVK, claim(nil, "x", "y"), stored, status)
+	assert.Equal(t, claim(nil), got, "deallocated: no device status left")
+	withSkip := claim([]any{result("x", true)}, "x")
+	assert.Equal(t, withSkip, validation.PrepareForUpdate(claimGVK, withSkip, withSkip, status), "stored with skipNodeOperations: kept")
+}
+
+// A claim's /status: an allocation once set is immutable (the declarative error replaces the
+// hand-written one), reservations need an allocation, device status names allocated devices.
+func TestClaimStatusErrors(t *testing.T) {
+	base := map[string]any{"metadata": map[string]any{"name": "c", "namespace": "n", "resourceVersion": "1"},
+		"spec": map[string]any{"devices": map[string]any{"requests": []any{map[string]any{"name": "a", "exactly": map[string]any{"deviceClassName": "c"}}}}}}
+	with := func(st map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, v := range base {
+			out[k] = v
+		}
+		out["status"] = st
+		return out
+	}
+	alloc := func(dev string) map[string]any {
+		return map[string]any{"devices": map[string]any{"results": []any{map[string]any{"request": "a", "driver": "d.example.com", "pool": "p", "device": dev}}}}
+	}
+	lines := func(errs []*field.Error) []string {
+		var out []string
+		for _, e := range errs {
+			out = append(out, e.Error())
+		}
+		return out
+	}
+	status := validation.Options{Subresource: "status"}
+	got := validation.ValidateUpdate(claimGVK, with(map[string]any{"allocation": alloc("y")}), with(map[string]any{"allocation": alloc("x")}), status)
+	assert.Equal(t, []string{"status.allocation: Invalid value: null: field cannot be modified once set"}, lines(got))
+	got = validation.ValidateUpdate(claimGVK, with(map[string]any{"reservedFor": []any{map[string]any{"resource": "pods", "name": "p", "uid": "u"}},
+		"devices": []any{map[string]any{"driver": "d.example.com", "pool": "p", "device": "x"}}}), with(map[string]any{}), status)
+	assert.Equal(t, []string{
+		`status.devices[0]: Invalid value: {"Driver":"d.example.com","Pool":"p","Device":"x","ShareID":""}: must be an allocated device in the claim`,
+		"status.reservedFor: Forbidden: may not be specified when `allocated` is not set",
+	}, lines(got))
+	assert.Empty(t, validation.ValidateUpdate(claimGVK, with(map[string]any{"allocation": alloc("x"),
+		"devices": []any{map[string]any{"driver": "d.example.com", "pool": "p", "device": "x"}}}), with(map[string]any{}), status))
+}
+
+// TestClaimStatusScalesLinearly: status.devices has no limit; each entry's conditions are
+// counted, then validated.
+func TestClaimStatusScalesLinearly(t *testing.T) {
+	claim := func(n int) map[string]any {
+		var devices, conds []any
+		for i := 0; i < n; i++ {
+			conds = append(conds, map[string]any{"type": "Ready", "status": "Maybe"})
+		}
+		for i := 0; i < n; i++ {
+			devices = append(devices, map[string]any{"driver": "d.example.com", "pool": "p", "device": "x", "conditions": conds[:1],
+				"networkData": map[string]any{"ips": []any{"10.0.0.1/24", "10.0.0.1/24"}}})
+		}
+		devices = append(devices, map[string]any{"driver": "d", "pool": "p", "device": "y", "conditions": conds})
+		return map[string]any{"metadata": map[string]any{"name": "c", "namespace": "n"}, "status": map[string]any{"devices": devices}}
+	}
+	status := validation.Options{Subresource: "status"}
+	old := map[string]any{"metadata": map[string]any{"name": "c", "namespace": "n"}}
+	small, large := claim(1000), claim(2000)
+	a := testing.AllocsPerRun(1, func() { validation.ValidateUpdate(claimGVK, small, old, status) })
+	b := testing.AllocsPerRun(1, func() { validation.ValidateUpdate(claimGVK, large, old, status) })
+	assert.LessOrEqual(t, b, 2.2*a+10, "%v allocations for 1000 device status entries, %v for 2000", a, b)
 }

@@ -106,10 +106,10 @@ func validateResourceClaim(obj map[string]any, opts Options) field.ErrorList {
 }
 
 // validateResourceClaimUpdate: metadata, and an immutable spec (the declarative Immutable's
-// error, bad value null, covers the hand-written one). /status: the ObjectMeta update rules only.
+// error, bad value null, covers the hand-written one). /status: claimstatus.go.
 func validateResourceClaimUpdate(obj, old map[string]any, opts Options) field.ErrorList {
 	if opts.Subresource == "status" {
-		return coreObjectMetaUpdate(obj, old)
+		return validateResourceClaimStatusUpdate(obj, old, opts)
 	}
 	var h handwritten
 	h.add(coreObjectMeta(obj, true, nil), "", false)
@@ -172,6 +172,9 @@ func prepareResourceClaimCreate(obj map[string]any, _ Options) map[string]any {
 }
 
 func prepareResourceClaimUpdate(obj, old map[string]any, opts Options) map[string]any {
+	if opts.Subresource == "status" {
+		return prepareResourceClaimStatusUpdate(obj, old)
+	}
 	if opts.Subresource != "" {
 		return obj
 	}

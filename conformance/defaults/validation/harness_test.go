@@ -84,14 +84,20 @@ type harnessKind struct {
 	// otherwise); options, when set, adds to writepath's validation options (the namespace the
 	// reference strategy reads, for writepath's Options.Namespace).
 	namespace string
-	options   func(*validation.Options)
+	options   func(o *validation.Options, obj map[string]any)
+	// next, when set, changes the v1 update object before its mutation (a status the update
+	// writes anew).
+	next func(r *rand.Rand, obj runtime.Object)
+	// updatesOnly skips the create operation (a row for a subresource of a kind whose create
+	// another row covers).
+	updatesOnly bool
 }
 
-// optionsFor are writepath's validation options for a write of sub to a k object.
-func (k harnessKind) optionsFor(sub string) validation.Options {
+// optionsFor are writepath's validation options for a write of sub of obj, a k object.
+func (k harnessKind) optionsFor(sub string, obj map[string]any) validation.Options {
 	opts := wpOptions(sub)
 	if k.options != nil {
-		k.options(&opts)
+		k.options(&opts, obj)
 	}
 	return opts
 }
@@ -385,7 +391,10 @@ func js(v any) string {
 func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 	r := rand.New(rand.NewSource(37))
 	gvk := schema.GroupVersionKind{Group: k.gvk.Group, Version: k.gvk.Version, Kind: k.gvk.Kind}
-	tallies := map[string]*tally{"create": {}}
+	tallies := map[string]*tally{}
+	if !k.updatesOnly {
+		tallies["create"] = &tally{}
+	}
 	namespace := "validation-pod"
 	if k.namespace != "" {
 		namespace = k.namespace
@@ -393,7 +402,7 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 	if !k.create.NamespaceScoped() {
 		namespace = "" // a cluster-scoped kind: the request has no namespace
 	}
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && !k.updatesOnly; i++ {
 		// Create: a seed mutated at one path.
 		obj := k.seed(r)
 		mutate(r, obj)
@@ -419,10 +428,10 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 				continue
 			}
 		}
-		got := validation.Validate(gvk, input, k.optionsFor(""))
+		got := validation.Validate(gvk, input, k.optionsFor("", input))
 		var gotW []string
 		if len(got) == 0 {
-			gotW = validation.Warnings(gvk, input, nil, k.optionsFor(""))
+			gotW = validation.Warnings(gvk, input, nil, k.optionsFor("", input))
 		}
 		tallies["create"].note(t, k, "create", i, input, nil, refLines(refErrs), ourLines(got), refW, gotW)
 	}
@@ -450,6 +459,9 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 			// The update: the stored object at v1, mutated at one path.
 			next, err := legacyscheme.Scheme.ConvertToVersion(stored.DeepCopyObject(), k.gvk.GroupVersion())
 			require.NoError(t, err)
+			if k.next != nil {
+				k.next(r, next)
+			}
 			mutate(r, next)
 			in := toInternal(t, next)
 			ctx := ctxFor(k, namespace, "update", sub)
@@ -471,7 +483,7 @@ func runKind(t *testing.T, k harnessKind, n int) map[string]*tally {
 					continue
 				}
 			}
-			opts := k.optionsFor(sub)
+			opts := k.optionsFor(sub, input)
 			opts.Now = k.now
 			got := validation.ValidateUpdate(gvk, input, storedMap, opts)
 			var gotW []string

@@ -34,21 +34,21 @@ var claimNamespaces = []*corev1.Namespace{
 
 var adminNamespaces = fake.NewClientset(claimNamespaces[0], claimNamespaces[1]).CoreV1().Namespaces()
 
-// withNamespace gives writepath the namespace name as v1 JSON, as registry's World would.
-func withNamespace(name string) func(*validation.Options) {
-	return func(o *validation.Options) {
-		o.Namespace = func() (map[string]any, error) {
-			for _, ns := range claimNamespaces {
-				if ns.Name == name {
-					labels := map[string]any{}
-					for k, v := range ns.Labels {
-						labels[k] = v
-					}
-					return map[string]any{"metadata": map[string]any{"name": ns.Name, "labels": labels}}, nil
+// withNamespace gives writepath the object's namespace as v1 JSON, as registry's World would
+// (the reference's strategy reads the namespace the object names).
+func withNamespace(o *validation.Options, obj map[string]any) {
+	name, _ := obj["metadata"].(map[string]any)["namespace"].(string)
+	o.Namespace = func() (map[string]any, error) {
+		for _, ns := range claimNamespaces {
+			if ns.Name == name {
+				labels := map[string]any{}
+				for k, v := range ns.Labels {
+					labels[k] = v
 				}
+				return map[string]any{"metadata": map[string]any{"name": ns.Name, "labels": labels}}, nil
 			}
-			return nil, nil
 		}
+		return nil, nil
 	}
 }
 
@@ -64,11 +64,11 @@ func claimKinds() []harnessKind {
 		out = append(out,
 			harnessKind{gvk: kschema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate"},
 				resource: "resourceclaimtemplates", seed: seedResourceClaimTemplate, complete: true, prepare: true,
-				create: rct, updates: map[string]rest.RESTUpdateStrategy{"": rct}, namespace: ns, options: withNamespace(ns),
+				create: rct, updates: map[string]rest.RESTUpdateStrategy{"": rct}, namespace: ns, options: withNamespace,
 				name: "ResourceClaimTemplate" + suffix},
 			harnessKind{gvk: kschema.GroupVersionKind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim"},
 				resource: "resourceclaims", seed: seedResourceClaim, complete: true, prepare: true,
-				create: rc, updates: map[string]rest.RESTUpdateStrategy{"": rc}, namespace: ns, options: withNamespace(ns),
+				create: rc, updates: map[string]rest.RESTUpdateStrategy{"": rc}, namespace: ns, options: withNamespace,
 				name: "ResourceClaim" + suffix})
 	}
 	return out

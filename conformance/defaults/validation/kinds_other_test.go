@@ -23,5 +23,6 @@ func otherKinds() []harnessKind {
 	out = append(out, resourceKinds()...)
 	out = append(out, claimKinds()...)
 	out = append(out, sliceKinds()...)
+	out = append(out, claimStatusKinds()...)
 	return out
 }
