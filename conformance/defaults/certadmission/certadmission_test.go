@@ -53,17 +53,17 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/client-go/tools/cache"
 	rbaclisters "k8s.io/client-go/listers/rbac/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	_ "k8s.io/kubernetes/pkg/apis/certificates/install"
 	csrregistry "k8s.io/kubernetes/pkg/registry/certificates/certificates"
 	"k8s.io/kubernetes/pkg/registry/certificates/clustertrustbundle"
-	rbacauthorizer "k8s.io/kubernetes/plugin/pkg/auth/authorizer/rbac"
 	certapproval "k8s.io/kubernetes/plugin/pkg/admission/certificates/approval"
 	"k8s.io/kubernetes/plugin/pkg/admission/certificates/ctbattest"
 	certsigning "k8s.io/kubernetes/plugin/pkg/admission/certificates/signing"
 	certsubjectrestriction "k8s.io/kubernetes/plugin/pkg/admission/certificates/subjectrestriction"
+	rbacauthorizer "k8s.io/kubernetes/plugin/pkg/auth/authorizer/rbac"
 
 	"github.com/writepath/writepath/registry"
 )
@@ -358,7 +358,7 @@ func ctbObject(r *rand.Rand, p pki, signer string) map[string]any {
 	}
 	return map[string]any{"apiVersion": "certificates.k8s.io/v1", "kind": "ClusterTrustBundle",
 		"metadata": map[string]any{"name": name, "uid": "u-b", "resourceVersion": "6", "creationTimestamp": "2026-12-04T01:00:00Z"},
-		"spec": spec}
+		"spec":     spec}
 }
 
 func colonName(signer string) string {
