@@ -22,7 +22,8 @@ import (
 // resource or subresource, so their order shows in no answer. The three that ask the
 // authorizer ask kube-apiserver's (h.authorize: system:masters, then RBAC over the stored
 // policy) whether the requesting user may do a verb on the signer
-// (pkg/certauthorization.IsAuthorizedForSignerName).
+// (pkg/certauthorization.IsAuthorizedForSignerName). conformance/defaults/certadmission compares
+// them with the reference plugins under kube-apiserver's authorizer.
 
 var (
 	csrGroupResource = status.GroupResource{Group: "certificates.k8s.io", Resource: "certificatesigningrequests"}
