@@ -97,6 +97,11 @@ type Options struct {
 	// kube-controller-manager --controllers=-deployment,-replicaset). The garbage collector,
 	// the namespace, service account and storage protection controllers still run.
 	NoWorkloadControllers bool
+	// NoResourceQuotaController turns the resource quota controller off: ResourceQuotas get no
+	// status from the cluster (kube-controller-manager --controllers=-resourcequota, or a
+	// control plane without kube-controller-manager, such as envtest's). The ResourceQuota
+	// admission plugin still charges the quotas whose status says what they hard-limit.
+	NoResourceQuotaController bool
 	// LeaderElection, when set, runs the controllers only while this server holds the
 	// controller Lease (Lead), for several servers sharing one store; nil runs them always.
 	LeaderElection *LeaderElection
@@ -126,6 +131,9 @@ type Cluster struct {
 	apiAudiences []string // Options.APIAudiences
 	kubeletMode  Kubelet
 	noWorkloads  bool // Options.NoWorkloadControllers
+	noQuota      bool // Options.NoResourceQuotaController
+	// quotas is the resource quota controller's queue (resourcequota.go); guarded by mu.
+	quotas *quotaController
 	webhooks     admission.WebhookClient
 
 	mu        sync.Mutex // serialises requests (without a CachedReader), and the controllers
@@ -171,7 +179,7 @@ type Cluster struct {
 // New returns a cluster as opts say.
 func New(opts Options) (*Cluster, error) {
 	c := &Cluster{store: opts.Store, clock: opts.Clock, ctrl: opts.Controllers, tokens: opts.Tokens,
-		kubeletMode: opts.Kubelet, noWorkloads: opts.NoWorkloadControllers, leader: opts.LeaderElection, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
+		kubeletMode: opts.Kubelet, noWorkloads: opts.NoWorkloadControllers, noQuota: opts.NoResourceQuotaController, quotas: newQuotaController(), leader: opts.LeaderElection, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
 		index: newWorkloadIndex(), deploymentEvents: newEventRecorder("deployment-controller"), replicaSetEvents: newEventRecorder("replicaset-controller")}
 	if c.store == nil {
 		c.store = NewMemoryStore(MemoryOptions{})
@@ -245,7 +253,7 @@ func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Respon
 	if err := c.serviceAccountsAfter(ctx, writes, req.Now); err != nil {
 		return resp, err
 	}
-	if c.ctrl == AfterWrites && needsControllers(writes) && c.Leading() {
+	if c.ctrl == AfterWrites && (needsControllers(writes) || c.quotas.pending()) && c.Leading() {
 		if err := c.settleLocked(ctx, req.Now, false); err != nil {
 			return resp, err
 		}
@@ -441,6 +449,9 @@ func (c *Cluster) settleLocked(ctx context.Context, now time.Time, resync bool) 
 			return err
 		}
 		_ = wrote // the workloads settled; only what the garbage collector did can give them work again
+		if _, err := c.settleQuotas(ctx, now, resync && i == 0); err != nil {
+			return err
+		}
 		if !acted && !released {
 			return nil
 		}

@@ -19,7 +19,8 @@
 // on one server they are equal).
 //
 // After a write the controllers kube-controller-manager would run on it (the garbage collector,
-// the namespace controller, storage protection, Deployment and ReplicaSet, service accounts) and
+// the namespace controller, storage protection, Deployment and ReplicaSet, service accounts,
+// resource quota) and
 // a stand-in kubelet run to their fixpoint, each of their writes a request through registry, so
 // the state a client reads next is the one a real control plane settles in (Controllers,
 // below). The REST http.Handler serves that state as kube-apiserver serves it: discovery,
@@ -91,6 +92,15 @@
 // when the clock moved, and on Settle). Options.NoWorkloadControllers turns these two and the
 // kubelet off (writepath serve --controllers=*,-deployment,-replicaset), for a server that leaves
 // Deployments as written, as envtest's kube-apiserver and etcd do.
+//
+// The resource quota controller (resourcequota.go, controllers/resourcequota.Sync) writes each
+// ResourceQuota's status (hard = spec.hard, used = the namespace's usage of each hard resource)
+// through PUT resourcequotas/NAME/status as kube-controller-manager, when the real one syncs: a
+// quota created or its spec.hard changed, a tracked object deleted, a Pod, Service or claim
+// changed as the quota monitor's update filter says, every quota on Settle (its full resync).
+// Creates are charged by the ResourceQuota admission plugin (registry) during the request; a
+// create refused after admission keeps its charge until one of those syncs, as on a real
+// cluster. Options.NoResourceQuotaController turns it off (serve --controllers=*,-resourcequota).
 //
 // apiextensions-apiserver's own controllers run after every write, whatever Options.Controllers
 // says (they are the apiserver's, not kube-controller-manager's): a written CRD gets its names

@@ -126,6 +126,7 @@ func (c *Cluster) buildIndex(ctx context.Context, rev int64) error {
 // observe is told of every write the cluster makes, with the revision the store gave it.
 func (c *Cluster) observe(k Key, value map[string]any, rev int64) {
 	c.eventTTL.written(k, value, rev, c.clock.Now())
+	c.observeQuota(k, value)
 	ix := c.index
 	if ix.rev < 0 {
 		return

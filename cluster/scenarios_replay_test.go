@@ -190,7 +190,9 @@ func newScenarioReplay(t *testing.T, sc scenarioRecorded) *scenarioReplay {
 	clock := cluster.NewFakeClock(start.Truncate(time.Second))
 	// The recording control plane's one token (../shared/tools/realcluster/up.sh), which
 	// TokenReviews name, beside the token StartTLS's clients send.
-	c, err := cluster.New(cluster.Options{Clock: clock, Kubelet: cluster.PodsPending,
+	// The recording kube-controller-manager runs no resource quota controller
+	// (REALCLUSTER_CONTROLLERS: garbagecollector,namespace,deployment,replicaset).
+	c, err := cluster.New(cluster.Options{Clock: clock, Kubelet: cluster.PodsPending, NoResourceQuotaController: true,
 		Tokens: map[string]registry.User{"admintoken": cluster.Admin, "admin-token": cluster.Admin}})
 	require.NoError(t, err)
 	require.NoError(t, c.Bootstrap(context.Background()))

@@ -5,9 +5,11 @@
 //	import "github.com/writepath/writepath/envtest" // was sigs.k8s.io/controller-runtime/pkg/envtest
 //
 // and gets a server that starts in milliseconds and runs the garbage collector, the namespace
-// controller and the Deployment and ReplicaSet controllers, which envtest's control plane does not.
-// A suite that expects its Deployments left as it wrote them (no ReplicaSets, no status writes
-// that make its next update a conflict) sets Options: cluster.Options{NoWorkloadControllers: true}.
+// controller, the Deployment and ReplicaSet controllers and the resource quota controller, which
+// envtest's control plane does not. A suite that expects its Deployments left as it wrote them
+// (no ReplicaSets, no status writes that make its next update a conflict) sets Options:
+// cluster.Options{NoWorkloadControllers: true}; one that expects ResourceQuotas without status,
+// NoResourceQuotaController.
 //
 // The fields that matter keep their names and meaning: CRDDirectoryPaths, CRDs,
 // ErrorIfCRDPathMissing, CRDInstallOptions, WebhookInstallOptions, Scheme, UseExistingCluster.

@@ -18,7 +18,7 @@ import (
 
 const serveLong = `Serve an in-memory Kubernetes API server: kube-apiserver 1.37's request path (registry) over an
 in-memory store, with the garbage collector, namespace, service account, Deployment and
-ReplicaSet controllers running after writes. It listens on 127.0.0.1 over HTTPS with a generated
+ReplicaSet and resource quota controllers running after writes. It listens on 127.0.0.1 over HTTPS with a generated
 self-signed certificate, writes a kubeconfig (server, CA data, bearer token) for kubectl and
 client-go, creates what kube-apiserver creates when it starts (the system namespaces, the
 default/kubernetes Service, the RBAC bootstrap policy, the system PriorityClasses, API Priority and
@@ -32,8 +32,9 @@ printer columns (kubectl get, get -o wide, get -w) and PartialObjectMetadata (JS
 --controllers takes kube-controller-manager's syntax (a comma-separated list: NAME turns a
 controller on, -NAME off, * is every controller on by default): deployment and replicaset can be
 turned off, together (--controllers=*,-deployment,-replicaset, or a list that names neither, such
-as garbagecollector,namespace), for a server without them as envtest's control plane is; the
-garbage collector, namespace, service account and storage protection controllers always run.
+as garbagecollector,namespace), for a server without them as envtest's control plane is, and so
+can resourcequota (-resourcequota: ResourceQuotas then get no status); the garbage collector,
+namespace, service account and storage protection controllers always run.
 
 Not served yet: RBAC; every authenticated request is the admin user.`
 
@@ -58,7 +59,7 @@ func runServe(e *env, args []string) int {
 	f.IntVar(&port, "port", 0, "the port on 127.0.0.1 (0: a free port)")
 	f.StringVar(&kubeconfig, "kubeconfig", "writepath.kubeconfig", "FILE to write the kubeconfig to")
 	f.BoolVar(&verbose, "v", false, "log each request on stderr")
-	f.StringSliceVar(&controllers, "controllers", []string{"*"}, "the controllers that run, as kube-controller-manager's --controllers (only deployment and replicaset, together, can be off)")
+	f.StringSliceVar(&controllers, "controllers", []string{"*"}, "the controllers that run, as kube-controller-manager's --controllers (only deployment and replicaset, together, and resourcequota can be off)")
 	if hook := e.opts.ServeStore; hook != nil && hook.AddFlags != nil {
 		if err := addHookFlags(f, hook.AddFlags); err != nil {
 			return e.fail(err)
@@ -73,7 +74,7 @@ func runServe(e *env, args []string) int {
 	if port < 0 || port > 65535 {
 		return e.fail(usagef("--port must be between 0 and 65535, got %d", port))
 	}
-	noWorkloads, err := workloadsOff(controllers)
+	off, err := readControllers(controllers)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -83,7 +84,7 @@ func runServe(e *env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := serveConfig{objects: objs, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), kubeconfig: kubeconfig, verbose: verbose, noWorkloads: noWorkloads}
+	cfg := serveConfig{objects: objs, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), kubeconfig: kubeconfig, verbose: verbose, noWorkloads: off.workloads, noQuota: off.resourceQuota}
 	if e.testServe != nil {
 		ctx = e.testServe(ctx, &cfg)
 	}
@@ -118,14 +119,21 @@ var serveControllers = []struct {
 	{"volumeattributesclass-protection-controller", "", false},
 	{"deployment-controller", "deployment", true},
 	{"replicaset-controller", "replicaset", true},
+	{"resourcequota-controller", "resourcequota", true},
 }
 
-// workloadsOff reads --controllers as kube-controller-manager reads it (IsControllerEnabled:
+// controllersOff are the optional controllers --controllers turns off.
+type controllersOff struct {
+	workloads     bool // deployment and replicaset
+	resourceQuota bool
+}
+
+// readControllers reads --controllers as kube-controller-manager reads it (IsControllerEnabled:
 // the first item that names a controller, NAME or -NAME, decides; else it is on when the list
-// has *; aliases are its names) and says whether the Deployment and ReplicaSet controllers are
-// off. They are on or off together; the others always run, so turning one of them off is
-// refused, as is a name serve does not know.
-func workloadsOff(list []string) (bool, error) {
+// has *; aliases are its names) and says which optional controllers are off: the Deployment
+// and ReplicaSet controllers (on or off together) and the resource quota controller. The
+// others always run, so turning one of them off is refused, as is a name serve does not know.
+func readControllers(list []string) (controllersOff, error) {
 	canonical := map[string]string{}
 	var names []string
 	for _, sc := range serveControllers {
@@ -149,7 +157,7 @@ func workloadsOff(list []string) (bool, error) {
 		}
 		name, ok := canonical[n]
 		if !ok {
-			return false, usagef("--controllers: %q is not a controller serve runs (%s; -NAME; *)", item, strings.Join(names, ", "))
+			return controllersOff{}, usagef("--controllers: %q is not a controller serve runs (%s; -NAME; *)", item, strings.Join(names, ", "))
 		}
 		if _, seen := decided[name]; !seen {
 			decided[name] = on
@@ -164,14 +172,14 @@ func workloadsOff(list []string) (bool, error) {
 	for _, sc := range serveControllers {
 		if !sc.optional && !enabled(sc.name) {
 			if _, named := decided[sc.name]; named {
-				return false, usagef("--controllers: %s always runs in serve; only deployment and replicaset can be turned off", sc.name)
+				return controllersOff{}, usagef("--controllers: %s always runs in serve; only deployment and replicaset (together) and resourcequota can be turned off", sc.name)
 			}
 		}
 	}
 	if enabled("deployment-controller") != enabled("replicaset-controller") {
-		return false, usagef("--controllers: deployment and replicaset run together in serve; turn both on or both off")
+		return controllersOff{}, usagef("--controllers: deployment and replicaset run together in serve; turn both on or both off")
 	}
-	return !enabled("deployment-controller"), nil
+	return controllersOff{workloads: !enabled("deployment-controller"), resourceQuota: !enabled("resourcequota-controller")}, nil
 }
 
 // addHookFlags registers the flags of Options.ServeStore on serve's flag set.
@@ -196,6 +204,8 @@ type serveConfig struct {
 	verbose    bool
 	// noWorkloads turns the Deployment and ReplicaSet controllers off (--controllers).
 	noWorkloads bool
+	// noQuota turns the resource quota controller off (--controllers).
+	noQuota bool
 	// store is the store to serve from; nil is the in-memory one.
 	store cluster.Store
 	// ready, when set, is told the server's URL once it answers.
@@ -204,7 +214,7 @@ type serveConfig struct {
 
 // serve runs the server until ctx is done.
 func (e *env) serve(ctx context.Context, cfg serveConfig) int {
-	opts := cluster.Options{Store: cfg.store, NoWorkloadControllers: cfg.noWorkloads}
+	opts := cluster.Options{Store: cfg.store, NoWorkloadControllers: cfg.noWorkloads, NoResourceQuotaController: cfg.noQuota}
 	if hook := e.opts.ServeStore; hook != nil && hook.Configure != nil {
 		hook.Configure(&opts)
 	}

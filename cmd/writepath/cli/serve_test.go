@@ -150,30 +150,34 @@ func TestServeSystemNamespaces(t *testing.T) {
 }
 
 // --controllers reads as kube-controller-manager's flag: the first item naming a controller
-// decides, * turns on the rest, aliases are names; only deployment and replicaset, together,
+// decides, * turns on the rest, aliases are names; only deployment and replicaset, together, and resourcequota
 // can be off.
 func TestServeControllersFlag(t *testing.T) {
 	for _, tc := range []struct {
-		list []string
-		off  bool
-		err  string
+		list    []string
+		off     bool
+		noQuota bool
+		err     string
 	}{
 		{list: []string{"*"}},
 		{list: []string{"*", "-deployment", "-replicaset"}, off: true},
 		{list: []string{"-deployment-controller", "-replicaset", "*"}, off: true},
-		{list: []string{"garbagecollector", "namespace"}, off: true}, // the realcluster list without the workload controllers
-		{list: []string{"garbagecollector", "namespace", "deployment", "replicaset"}},
-		{list: []string{"deployment", "-deployment", "replicaset"}}, // the first item decides
+		{list: []string{"garbagecollector", "namespace"}, off: true, noQuota: true}, // the realcluster list without the workload controllers
+		{list: []string{"garbagecollector", "namespace", "deployment", "replicaset"}, noQuota: true},
+		{list: []string{"*", "-resourcequota"}, noQuota: true},
+		{list: []string{"resourcequota-controller", "deployment", "replicaset"}},
+		{list: []string{"deployment", "-deployment", "replicaset"}, noQuota: true}, // the first item decides
 		{list: []string{"*", "-deployment"}, err: "deployment and replicaset run together"},
 		{list: []string{"*", "-garbagecollector"}, err: "garbage-collector-controller always runs"},
 		{list: []string{"cronjob"}, err: `"cronjob" is not a controller serve runs`},
 	} {
-		off, err := workloadsOff(tc.list)
+		off, err := readControllers(tc.list)
 		if tc.err != "" {
 			assert.ErrorContains(t, err, tc.err, "%v", tc.list)
 			continue
 		}
 		require.NoError(t, err, "%v", tc.list)
-		assert.Equal(t, tc.off, off, "%v", tc.list)
+		assert.Equal(t, tc.off, off.workloads, "%v", tc.list)
+		assert.Equal(t, tc.noQuota, off.resourceQuota, "%v", tc.list)
 	}
 }
