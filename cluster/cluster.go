@@ -133,8 +133,8 @@ type Cluster struct {
 	noWorkloads  bool // Options.NoWorkloadControllers
 	noQuota      bool // Options.NoResourceQuotaController
 	// quotas is the resource quota controller's queue (resourcequota.go); guarded by mu.
-	quotas *quotaController
-	webhooks     admission.WebhookClient
+	quotas   *quotaController
+	webhooks admission.WebhookClient
 
 	mu        sync.Mutex // serialises requests (without a CachedReader), and the controllers
 	rngMu     sync.Mutex // guards rng: requests on a store with a CachedReader run concurrently
