@@ -10,6 +10,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -58,7 +59,9 @@ type scenarioRecorded struct {
 		URL      string        `json:"url"`
 		CABundle string        `json:"caBundle"`
 	} `json:"webhook"`
-	Steps []scenarioStep `json:"steps"`
+	// ServiceCIDR is the recorded server's default ServiceCIDR (${svcip:N}).
+	ServiceCIDR string         `json:"serviceCIDR"`
+	Steps       []scenarioStep `json:"steps"`
 }
 
 type scenarioStep struct {
@@ -364,7 +367,19 @@ func isWatch(path string) bool {
 	return false
 }
 
-var templateRef = regexp.MustCompile(`\$\{(rv|uid|name|continue|itemname):([^}]+)\}`)
+// ipInText is an IPv4 address inside a text.
+var ipInText = regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`)
+
+var templateRef = regexp.MustCompile(`\$\{(rv|uid|name|continue|itemname|clusterip|svcip):([^}]+)\}`)
+
+// serviceIP is the n-th address of prefix p.
+func serviceIP(p netip.Prefix, n int) netip.Addr {
+	a := p.Masked().Addr()
+	for ; n > 0; n-- {
+		a = a.Next()
+	}
+	return a
+}
 
 // expand fills a template with the scenario's namespace and the replay's own earlier answers.
 func (r *scenarioReplay) expand(t scenarioRequest) (scenarioRequest, error) {
@@ -376,6 +391,29 @@ func (r *scenarioReplay) expand(t scenarioRequest) (scenarioRequest, error) {
 		}
 		return templateRef.ReplaceAllStringFunc(s, func(m string) string {
 			sm := templateRef.FindStringSubmatch(m)
+			if sm[1] == "svcip" {
+				// The n-th address of the service network: the recorded server's and this
+				// cluster's are paired as allocated cluster IPs are.
+				n, nerr := strconv.Atoi(sm[2])
+				rec, perr := netip.ParsePrefix(r.sc.ServiceCIDR)
+				if nerr != nil || perr != nil {
+					if err == nil {
+						err = fmt.Errorf("%s: no address number or no recorded serviceCIDR", m)
+					}
+					return m
+				}
+				ip := serviceIP(registry.DefaultServiceNetwork().ClusterIPRange, n).String()
+				r.whole[serviceIP(rec, n).String()] = ip
+				return ip
+			}
+			if sm[1] == "clusterip" {
+				spec, _ := r.answers[sm[2]]["spec"].(map[string]any)
+				v, _ := spec["clusterIP"].(string)
+				if v == "" && err == nil {
+					err = fmt.Errorf("%s: the replay's answer to %s has no spec.clusterIP", m, sm[2])
+				}
+				return v
+			}
 			key := map[string]string{"rv": "resourceVersion", "uid": "uid", "name": "name", "continue": "continue", "itemname": "name"}[sm[1]]
 			md, _ := r.answers[sm[2]]["metadata"].(map[string]any)
 			if sm[1] == "itemname" {
@@ -1075,6 +1113,15 @@ func (r *scenarioReplay) mapRecordedAt(v any, key string) any {
 	case string:
 		if m, ok := r.whole[x]; ok {
 			return m
+		}
+		if len(r.whole) > 0 {
+			// A cluster IP quoted in a message (a 404 naming an IPAddress, the allocator's 422).
+			x = ipInText.ReplaceAllStringFunc(x, func(ip string) string {
+				if m, ok := r.whole[ip]; ok {
+					return m
+				}
+				return ip
+			})
 		}
 		x = preconditionRVs.ReplaceAllStringFunc(x, func(m string) string {
 			sm := preconditionRVs.FindStringSubmatch(m)

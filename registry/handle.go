@@ -334,6 +334,7 @@ func (h *handler) asPartial(obj map[string]any) map[string]any {
 
 // respond encodes obj as the response body with code.
 func (h *handler) respond(code int, obj map[string]any) (Response, error) {
+	obj = h.decorate(obj)
 	if h.partial != "" && !isStatus(obj) {
 		if err := h.partialMismatch(obj); err != nil {
 			return Response{}, err

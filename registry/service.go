@@ -1201,3 +1201,52 @@ func (h *handler) serviceIPs(svc map[string]any) []string {
 func (h *handler) releaseService(svc map[string]any) ([]Write, error) {
 	return h.releaseIPs(h.serviceIPs(svc))
 }
+
+// decorate is the Service store's Decorator on what it answers (a Service, a ServiceList's
+// items): an ExternalName Service shows no internalTrafficPolicy (defaultOnReadInternalTrafficPolicy:
+// one that was a ClusterIP Service keeps it in storage).
+func (h *handler) decorate(obj map[string]any) map[string]any {
+	if h.ep == nil || obj == nil || !h.isServiceResource() {
+		return obj
+	}
+	items, ok := obj["items"].([]any)
+	if !ok {
+		if d, changed := withoutExternalNameITP(obj); changed {
+			return d
+		}
+		return obj
+	}
+	var out []any
+	for i, it := range items {
+		m, _ := it.(map[string]any)
+		if d, changed := withoutExternalNameITP(m); changed {
+			if out == nil {
+				out = slices.Clone(items)
+			}
+			out[i] = d
+		}
+	}
+	if out == nil {
+		return obj
+	}
+	c := maps.Clone(obj)
+	c["items"] = out
+	return c
+}
+
+// withoutExternalNameITP is o without spec.internalTrafficPolicy when o is an ExternalName
+// Service that has one (a copy; changed says so).
+func withoutExternalNameITP(o map[string]any) (map[string]any, bool) {
+	spec, _ := o["spec"].(map[string]any)
+	if spec["type"] != "ExternalName" {
+		return o, false
+	}
+	if _, ok := spec["internalTrafficPolicy"]; !ok {
+		return o, false
+	}
+	c := maps.Clone(o)
+	spec = maps.Clone(spec)
+	delete(spec, "internalTrafficPolicy")
+	c["spec"] = spec
+	return c, true
+}

@@ -30,6 +30,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,6 +122,9 @@ type recordedScenario struct {
 	Namespace string `json:"namespace"`
 	// Webhook is the conversion webhook the scenario ran, with the URL and caBundle it had.
 	Webhook *recordedWebhook `json:"webhook,omitempty"`
+	// ServiceCIDR is the server's default ServiceCIDR, for a scenario that names its
+	// addresses (${svcip:N}).
+	ServiceCIDR string `json:"serviceCIDR,omitempty"`
 	Steps   []recordedStep   `json:"steps"`
 }
 
@@ -187,6 +191,27 @@ type exchange struct {
 
 // client is the recorder's connection to the real server.
 type client struct{ *kubeclient.Client }
+
+// usesServiceIPs reports whether a scenario names addresses of the service network.
+func usesServiceIPs(sc scenario) bool {
+	b, _ := json.Marshal(sc.Steps)
+	return strings.Contains(string(b), "${svcip:")
+}
+
+// serviceCIDR is the first CIDR of the server's "kubernetes" ServiceCIDR.
+func (c *client) serviceCIDR() (netip.Prefix, error) {
+	resp, obj, err := c.send(exchangeRequest{Method: "GET", Path: "/apis/networking.k8s.io/v1/servicecidrs/kubernetes"})
+	if err != nil {
+		return netip.Prefix{}, err
+	}
+	spec, _ := obj["spec"].(map[string]any)
+	cidrs, _ := spec["cidrs"].([]any)
+	if resp.Status != 200 || len(cidrs) == 0 {
+		return netip.Prefix{}, fmt.Errorf("the kubernetes ServiceCIDR: %d", resp.Status)
+	}
+	c0, _ := cidrs[0].(string)
+	return netip.ParsePrefix(c0)
+}
 
 func main() {
 	kubeconfig := flag.String("kubeconfig", "/tmp/realcluster/kubeconfig", "kubeconfig of the cluster to record")
@@ -320,10 +345,14 @@ type vars struct {
 	answers map[string]map[string]any
 	// webhookURL and webhookCA are the scenario's conversion webhook's ($WEBHOOK_URL, $WEBHOOK_CA).
 	webhookURL, webhookCA string
+	// serviceCIDR is the server's default ServiceCIDR (${svcip:N}).
+	serviceCIDR netip.Prefix
 }
 
 // expand replaces $NS and ${rv:STEP}, ${uid:STEP}, ${name:STEP}, ${continue:STEP} (that
-// step's answer's metadata field) and ${itemname:STEP} (the name of its first item) in s.
+// step's answer's metadata field), ${itemname:STEP} (the name of its first item),
+// ${clusterip:STEP} (its spec.clusterIP) and ${svcip:N} (the N-th address of the server's
+// default ServiceCIDR) in s.
 func (v vars) expand(s string) (string, error) {
 	s = strings.ReplaceAll(s, "$NS", v.ns)
 	if v.webhookURL != "" {
@@ -339,6 +368,19 @@ func (v vars) expand(s string) (string, error) {
 			return "", fmt.Errorf("unterminated ${ in %q", s)
 		}
 		field, stepName, ok := strings.Cut(s[i+2:i+j], ":")
+		if field == "svcip" {
+			// The N-th address of the service network.
+			n, err := strconv.Atoi(stepName)
+			if err != nil || !v.serviceCIDR.IsValid() {
+				return "", fmt.Errorf("%q: no service network or no address number", s[i:i+j+1])
+			}
+			a := v.serviceCIDR.Masked().Addr()
+			for ; n > 0; n-- {
+				a = a.Next()
+			}
+			s = s[:i] + a.String() + s[i+j+1:]
+			continue
+		}
 		ans, found := v.answers[stepName]
 		if !ok || !found {
 			return "", fmt.Errorf("%q: no answer of step %q", s[i:i+j+1], stepName)
@@ -353,8 +395,12 @@ func (v vars) expand(s string) (string, error) {
 			}
 			field = "name"
 		}
-		key := map[string]string{"rv": "resourceVersion", "uid": "uid", "name": "name", "continue": "continue"}[field]
+		key := map[string]string{"rv": "resourceVersion", "uid": "uid", "name": "name", "continue": "continue", "clusterip": "clusterIP"}[field]
 		val, _ := md[key].(string)
+		if field == "clusterip" {
+			spec, _ := ans["spec"].(map[string]any)
+			val, _ = spec["clusterIP"].(string)
+		}
 		if key == "" || val == "" {
 			return "", fmt.Errorf("%q: step %q answered no %s", s[i:i+j+1], stepName, field)
 		}
@@ -512,6 +558,13 @@ func (c *client) record(sc scenario, kubectl string) (recordedScenario, error) {
 		return out, err
 	}
 	v := vars{ns: ns, answers: map[string]map[string]any{}}
+	if usesServiceIPs(sc) {
+		p, err := c.serviceCIDR()
+		if err != nil {
+			return out, err
+		}
+		v.serviceCIDR, out.ServiceCIDR = p, p.String()
+	}
 	if sc.ConversionWebhook != nil {
 		hook := convhook.Start(*sc.ConversionWebhook)
 		// The webhook outlives the cleanup: the CRD's instances are deleted through it.
@@ -834,7 +887,13 @@ func (c *client) cleanup(ns string, sc scenario, wait bool) error {
 		for _, it := range items {
 			md, _ := it.(map[string]any)["metadata"].(map[string]any)
 			name, _ := md["name"].(string)
-			if !mine(name) {
+			if spec, _ := it.(map[string]any)["spec"].(map[string]any); strings.HasSuffix(p, "/ipaddresses") {
+				// IPAddresses are named by their address: the scenario's point to its namespace.
+				ref, _ := spec["parentRef"].(map[string]any)
+				if ref["namespace"] != ns {
+					continue
+				}
+			} else if !mine(name) {
 				continue
 			}
 			if p == "/api/v1/namespaces" {
