@@ -124,8 +124,8 @@ type recordedScenario struct {
 	Webhook *recordedWebhook `json:"webhook,omitempty"`
 	// ServiceCIDR is the server's default ServiceCIDR, for a scenario that names its
 	// addresses (${svcip:N}).
-	ServiceCIDR string `json:"serviceCIDR,omitempty"`
-	Steps   []recordedStep   `json:"steps"`
+	ServiceCIDR string         `json:"serviceCIDR,omitempty"`
+	Steps       []recordedStep `json:"steps"`
 }
 
 type recordedWebhook struct {
