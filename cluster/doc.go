@@ -78,7 +78,14 @@
 // For a write that can give them work (a deletion, a Terminating object, ownerReferences), the garbage
 // collector and the namespace controller run to their fixpoint (gc.Run over a snapshot) and their
 // writes are stored in order, so a foreground deletion or a namespace deletion has finished when
-// the DELETE returns. The storage protection controllers (pvc-protection, pv-protection,
+// the DELETE returns; a Service they delete has its IPAddresses deleted after it, as the
+// Service REST's AfterDelete does for their DELETEs (Service allocation: registry's package
+// documentation). kube-apiserver's IP repair loop (ipallocator-repair-controller) is not run:
+// it acts on its 3-minute resync (an IPAddress deleted by hand for a Service that keeps the
+// address is recreated) or after 60 s grace periods (an allocator's IPAddress whose Service is
+// gone is deleted), never at once; nor is kube-controller-manager's ServiceCIDR controller
+// (a ServiceCIDR created by hand has no finalizer or Ready condition, as on the recording
+// control plane, and is used as Ready). The storage protection controllers (pvc-protection, pv-protection,
 // vac-protection; protection.go) run with them: a deleted claim no unfinished Pod mounts, an
 // unbound volume and an unused VolumeAttributesClass lose the finalizer the
 // StorageObjectInUseProtection admission plugin gave them, and go. A write to a Deployment, ReplicaSet or Pod also runs the Deployment and

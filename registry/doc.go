@@ -48,14 +48,32 @@
 //     (the default service account, its token volume; 403 for a missing one), Priority and
 //     DefaultTolerationSeconds (podadmission.go);
 //     MutatingAdmissionPolicies and mutating webhooks (admission).
-//  9. The Service REST's allocation, after mutating admission (service.go: cluster IPs and node
-//     ports from ServiceNetwork, IP families on a single-stack cluster; 422 in the allocator's
-//     words), then storage fields and strategy (registry/generic/registry/store.go Create and Update,
+//  9. Storage fields and strategy (registry/generic/registry/store.go Create and Update,
 //     rest/create.go BeforeCreate, rest/update.go BeforeUpdate): on create a uid, the
 //     creationTimestamp and generateName's name; on update optimistic concurrency (versions:
 //     422 without resourceVersion unless the kind allows unconditional updates, 409 when stale)
 //     and the stored fields a client cannot change; the scope's namespace; generation (versions:
-//     1 on create, bumped by the kind's rule on update).
+//     1 on create, bumped by the kind's rule on update). Between the system fields and the
+//     strategy the Service REST allocates (BeginCreate, BeginUpdate; service.go): IP families on
+//     a single-stack cluster, node ports from ServiceNetwork's range (taken: the stored
+//     Services'), and cluster IPs as kube-apiserver's MultiCIDRServiceAllocator does: from the
+//     ServiceCIDRs (those Ready and not being deleted, of the cluster's family; a world without
+//     any ServiceCIDR allocates from ServiceNetwork's range), an address being taken when an
+//     IPAddress of its name exists (whoever made it) or a stored Service holds it. Each address
+//     is allocated by creating its IPAddress through Handle itself as the apiserver's loopback
+//     client (LoopbackUser, manager "kube-apiserver"; labels ipaddress.kubernetes.io/ip-family
+//     and managed-by ipallocator.k8s.io, spec.parentRef the Service), so its writes come before
+//     the Service's; a write failing after that (validation, admission, a taken name) returns
+//     the IPAddress's creation and deletion with its error response (the transaction's Revert,
+//     which watchers see); an update to ExternalName deletes the IPAddresses before the
+//     Service's write, a Service's deletion (DELETE, a collection, the update removing its last
+//     finalizer, on the object or /status) after it, for the addresses some ServiceCIDR holds.
+//     A dry run creates nothing: a requested address is checked against the first range only
+//     (the dry-run allocator: "the provided IP (...) is not in the valid range"), a drawn one is
+//     the range's network address. 422 in the allocator's words ("provided IP is already
+//     allocated", "the provided network does not match the current range"), 500 for a full
+//     range. Answers of Services go through the store's Decorator (an ExternalName Service shows
+//     no internalTrafficPolicy).
 //  10. Validation: for custom resources the structural schema, list sets and maps, metadata,
 //     embedded resources and the x-kubernetes-validations rules (schema, cel); for built-in kinds
 //     ObjectMeta (schema.ValidateObjectMeta and ValidateObjectMetaUpdate) and the kind's own rules
