@@ -41,6 +41,9 @@ import (
 //
 // Where several values are compared, the plugin's rule is kept: milli-units when the request,
 // the limit and the bound are all below 2^63/1000, whole units (rounded up) otherwise.
+//
+// Compared with the reference plugin by conformance/defaults/limitranger, and replayed from
+// kube-apiserver 1.37 in testdata/cluster/scenarios/limit-ranger.yaml.
 
 var limitRangesResource = schema.GroupVersionResource{Version: "v1", Resource: "limitranges"}
 
