@@ -70,6 +70,9 @@ type Response struct {
 	// metav1.Status.
 	Body []byte
 	// Object is Body decoded (an object or a Status), for callers that do not want to decode it.
+	// It may share maps and slices with the World's objects (a get answers with the stored
+	// object itself, as Handle never changes what World returns): read it, or copy it
+	// before changing it.
 	Object map[string]any
 	// Reset is true where the apiserver's handler panics and the client gets no response at all
 	// (the connection or HTTP/2 stream is reset; kubectl reports "stream error ... INTERNAL_ERROR").
