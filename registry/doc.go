@@ -175,8 +175,10 @@
 // GenericWorkload feature being off in 1.37; PodSecurity runs with the default configuration
 // only — no exemptions, no admission configuration file; the certificate plugins ask
 // kube-apiserver's authorizer as the review kinds do, and CertificateSigning tells an empty
-// status.certificate from none only in the request's object, not in a stored one, which
-// kube-apiserver's protobuf storage keeps empty while writepath's JSON drops it; LimitRanger
+// status.certificate from none only in the request's object, not in a stored one: kube-apiserver's
+// protobuf storage keeps an empty certificate written over none as a new revision, after which
+// every /status write of a user without "sign" is refused, while writepath's JSON objects drop
+// it and the write changes nothing (recorded: testdata/cluster/scenarios/certificates.yaml); LimitRanger
 // visits a namespace's LimitRanges by name, and the violations of one bound naming several
 // resources by resource name, where kube-apiserver's order is its informer cache's and Go
 // map order, so with several LimitRanges or resources the message may differ in order), list
