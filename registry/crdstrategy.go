@@ -75,32 +75,44 @@ func prepareCRDUpdate(obj, old map[string]any) map[string]any {
 
 var crdGroupKind = status.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}
 
-// validateCRDWrite is the strategy's Validate (old nil) or ValidateUpdate.
-func validateCRDWrite(obj, old map[string]any) error {
+// isCRDStrategy reports whether the endpoint is CustomResourceDefinitions or their status.
+func (ep *endpoint) isCRDStrategy() bool {
+	return ep.crd == nil && ep.gvk.Group == "apiextensions.k8s.io" && ep.gvk.Kind == "CustomResourceDefinition" && (ep.Subresource == "" || ep.Subresource == "status")
+}
+
+// validateCRDCreate is the strategy's Validate: ValidateCustomResourceDefinition (metadata with
+// the CRD's name rule, then the spec) and the CEL rules' compilation, one 422.
+func validateCRDCreate(obj map[string]any) error {
 	crd, err := schema.FromCRD(obj)
 	if err != nil {
 		return err
 	}
-	var errs field.ErrorList
-	if old == nil {
-		errs = cel.ValidateCRD(crd, cel.Options{})
-	} else {
-		if oldSpec, _ := old["spec"].(map[string]any); oldSpec != nil {
-			spec, _ := obj["spec"].(map[string]any)
-			if spec["scope"] != oldSpec["scope"] {
-				errs = append(errs, field.Invalid(field.NewPath("spec", "scope"), spec["scope"], "field is immutable"))
-			}
-		}
-		if oldCRD, err := schema.FromCRD(old); err == nil {
-			errs = append(errs, cel.ValidateCRDUpdate(crd, oldCRD, cel.Options{})...)
-		} else {
-			errs = append(errs, cel.ValidateCRD(crd, cel.Options{})...)
-		}
-	}
-	if len(errs) > 0 {
+	if errs := cel.ValidateCRD(crd, cel.Options{}); len(errs) > 0 {
 		return status.Invalid(crdGroupKind, metaString(obj, "name"), errs)
 	}
 	return nil
+}
+
+// validateCRDUpdate is the spec part of the strategy's ValidateUpdate (the metadata rules are
+// the caller's): the spec as a create validates it, then spec.scope's immutability and the CEL
+// rules' compilation against old. A CRD that does not decode is a 400.
+func validateCRDUpdate(obj, old map[string]any) (field.ErrorList, error) {
+	crd, errs, err := schema.FromCRDUpdate(obj)
+	if err != nil || len(errs) > 0 {
+		return errs, err
+	}
+	if oldSpec, _ := old["spec"].(map[string]any); oldSpec != nil {
+		spec, _ := obj["spec"].(map[string]any)
+		if spec["scope"] != oldSpec["scope"] {
+			errs = append(errs, field.Invalid(field.NewPath("spec", "scope"), spec["scope"], "field is immutable"))
+		}
+	}
+	if oldCRD, err := schema.FromCRD(old); err == nil {
+		errs = append(errs, cel.ValidateCRDUpdate(crd, oldCRD, cel.Options{})...)
+	} else {
+		errs = append(errs, cel.ValidateCRD(crd, cel.Options{})...)
+	}
+	return errs, nil
 }
 
 // crdCleanupFinalizer holds a deleted CRD until apiextensions-apiserver's finalizer controller

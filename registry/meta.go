@@ -223,21 +223,59 @@ func restoreStoredMeta(obj, old map[string]any) {
 }
 
 // validateObjectMeta is ValidateObjectMetaAccessor (and, on update, ValidateObjectMetaAccessor
-// then ValidateObjectMetaAccessorUpdate, as rest.ValidateUpdate's validateCommonFields runs them;
-// an error both report is answered once).
+// then ValidateObjectMetaAccessorUpdate, as rest.ValidateUpdate's validateCommonFields runs
+// them). Nothing merges the two lists here: an error both report is listed twice, as the
+// apiserver lists it where no declarative validation merges the errors (declarativeStrategy).
 func (h *handler) validateObjectMeta(obj, old map[string]any, nameRule func(string, bool) []string) (field.ErrorList, error) {
 	opts := schema.ObjectMetaOptions{Namespaced: h.ep.namespaced, ResourceVersionSet: true, NameRule: nameRule}
+	md, oldMD := h.metaToValidate(obj, old)
+	return objectMetaErrors(md, oldMD, old != nil, opts)
+}
+
+// metaToValidate is the metadata of obj and old as validation reads it.
+func (h *handler) metaToValidate(obj, old map[string]any) (map[string]any, map[string]any) {
 	md, oldMD := metaOf(obj), metaOf(old)
 	if !h.clientManagedFields {
 		// managedFields written by the field manager are valid by construction; validating them
 		// means encoding them (the largest part of metadata) each time.
 		md, oldMD = withoutKey(md, "managedFields"), withoutKey(oldMD, "managedFields")
 	}
-	return objectMetaErrors(md, oldMD, old != nil, opts)
+	return md, oldMD
+}
+
+// strategyObjectMetaUpdate is the metadata update rules a CustomResourceDefinition's strategy
+// (ValidateCustomResourceDefinitionUpdate and the /status one) runs after the common ones:
+// apimachinery's ValidateObjectMetaDeclaratively on update, the hand-written
+// ValidateObjectMetaUpdate (the declarative ObjectMeta rules are alpha, never enforced) through
+// FilterCoveredHandwrittenErrors, which keeps each message once.
+func (h *handler) strategyObjectMetaUpdate(obj, old map[string]any) (field.ErrorList, error) {
+	md, oldMD := h.metaToValidate(obj, old)
+	errs, err := schema.ValidateObjectMetaUpdate(md, oldMD, schema.ObjectMetaOptions{Namespaced: h.ep.namespaced, ResourceVersionSet: true}, field.NewPath("metadata"))
+	if err != nil {
+		return nil, status.BadRequest(err.Error())
+	}
+	return errs.Filter(), nil
+}
+
+// declarativeStrategy reports whether the endpoint's strategy is one of k8s.io/kubernetes's,
+// every one of which embeds rest.DeclarativeValidation: rest.ValidateCreate and ValidateUpdate
+// then pass the whole list (common ObjectMeta errors and the strategy's) through
+// ValidateDeclarativelyWithMigrationChecks, whose FilterCoveredHandwrittenErrors goes through
+// ToAggregate and so keeps each message once. The custom resource, CustomResourceDefinition
+// (apiextensions-apiserver) and APIService (kube-aggregator) strategies do not: their lists are
+// concatenated as they are (a bad label on an APIService update is listed four times; recorded:
+// dupcauses).
+func (ep *endpoint) declarativeStrategy() bool {
+	return ep.crd == nil && !nonDeclarativeGroup(ep.gvk.Group)
+}
+
+// nonDeclarativeGroup reports whether group's strategies are not k8s.io/kubernetes's.
+func nonDeclarativeGroup(group string) bool {
+	return group == "apiextensions.k8s.io" || group == "apiregistration.k8s.io"
 }
 
 // objectMetaErrors is the common ObjectMeta validation of md (and, when update, its update
-// against oldMD); metadata that cannot be read is a 400.
+// against oldMD), the two lists concatenated; metadata that cannot be read is a 400.
 func objectMetaErrors(md, oldMD map[string]any, update bool, opts schema.ObjectMetaOptions) (field.ErrorList, error) {
 	fld := field.NewPath("metadata")
 	errs, err := schema.ValidateObjectMeta(md, opts, fld)
@@ -249,7 +287,7 @@ func objectMetaErrors(md, oldMD map[string]any, update bool, opts schema.ObjectM
 		if err != nil {
 			return nil, status.BadRequest(err.Error())
 		}
-		errs = appendNew(errs, upd)
+		errs = append(errs, upd...)
 	}
 	return errs, nil
 }
@@ -258,8 +296,9 @@ func objectMetaErrors(md, oldMD map[string]any, update bool, opts schema.ObjectM
 // admission.ValidateFunc, for a chain run outside Handle, as `writepath admit` runs it):
 // ValidateObjectMetaAccessor on a create or update of the main resource and, on an update with
 // req.OldObject, ValidateObjectMetaAccessorUpdate after it, as rest.ValidateUpdate's
-// validateCommonFields runs them (an error both report is answered once), with names as DNS
-// subdomains. Its resourceVersion check never answers: the store has refused an update without
+// validateCommonFields runs them (an error both report is answered once for a built-in kind of
+// k8s.io/kubernetes, whose strategy's declarative merge keeps each message once; twice for
+// custom resources, CustomResourceDefinitions and APIServices), with names as DNS subdomains. Its resourceVersion check never answers: the store has refused an update without
 // one or given it the stored one. The scope is the catalogue's for a built-in resource, otherwise
 // (custom resources) whether the request names a namespace, as its URL would. The errors are
 // the 422 Invalid of req's kind; metadata that cannot be read is a 400.
@@ -276,6 +315,10 @@ func ValidateObjectMeta(_ context.Context, req admission.Request, obj map[string
 	errs, err := objectMetaErrors(metaOf(obj), oldMD, update, opts)
 	if err != nil {
 		return nil, err
+	}
+	if _, builtin := schema.Builtin(req.Kind); builtin == nil && !nonDeclarativeGroup(req.Kind.Group) {
+		// A k8s.io/kubernetes strategy's declarative merge keeps each message once.
+		errs = errs.Filter()
 	}
 	if len(errs) == 0 {
 		return nil, nil

@@ -280,6 +280,18 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		}
 		errs = append(errs, r.Errors...)
 		h.warnings = append(h.warnings, r.Warnings...)
+		if old != nil {
+			// rest.ValidateUpdate: the common ObjectMeta validation (validateCommonFields, names
+			// as path segments) before the strategy's, the lists concatenated: a bad label is
+			// listed three times (recorded: dupcauses). On a create the common validation runs
+			// only when the strategy's passed, and then finds nothing: the strategy's name rule
+			// (a DNS subdomain) is the stricter.
+			common, err := h.validateObjectMeta(obj, old, pathSegmentName)
+			if err != nil {
+				return err
+			}
+			errs = append(common, errs...)
+		}
 		if len(errs) > 0 {
 			return v.Invalid(obj, errs)
 		}
@@ -297,21 +309,28 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		}
 		gvk = sg
 	}
-	if ep.isCRDResource() {
-		if err := validateCRDWrite(obj, old); err != nil {
+	if ep.isCRDResource() && old == nil {
+		if err := validateCRDCreate(obj); err != nil {
 			return err
 		}
 	}
+	dv := ep.declarativeStrategy()
 	if old == nil && ep.Subresource == "" && validation.Modelled(gvk) {
 		// rest.BeforeCreate: the strategy's Validate (which validates metadata with the kind's
 		// name rule) first; only when it passes, the common ObjectMeta validation, with names
 		// as path segments.
 		if kind := validation.Validate(gvk, obj, validation.Options{Expressions: admission.ExpressionCompiler{}, Namespace: h.objectNamespace(obj)}); len(kind) > 0 {
+			if dv {
+				kind = kind.Filter()
+			}
 			return status.Invalid(h.invalidKind(), metaString(obj, "name"), kind)
 		}
 		errs, err := h.validateObjectMeta(obj, nil, pathSegmentName)
 		if err != nil {
 			return err
+		}
+		if dv {
+			errs = errs.Filter()
 		}
 		if len(errs) > 0 {
 			return status.Invalid(h.invalidKind(), metaString(obj, "name"), errs)
@@ -339,9 +358,29 @@ func (h *handler) validateWrite(obj, old map[string]any) error {
 		} else {
 			kind = validation.ValidateUpdate(gvk, obj, old, opts)
 		}
-		// A kind's own validation may include ObjectMeta's (as the strategies' Validate
-		// functions do): an error both report is answered once.
-		errs = appendNew(errs, kind)
+		if old != nil && ep.isCRDStrategy() {
+			// ValidateCustomResourceDefinitionUpdate (and the /status one): the metadata update
+			// rules, then the spec's.
+			meta, err := h.strategyObjectMetaUpdate(obj, old)
+			if err != nil {
+				return err
+			}
+			kind = append(kind, meta...)
+			if ep.Subresource == "" {
+				spec, err := validateCRDUpdate(obj, old)
+				if err != nil {
+					return err
+				}
+				kind = append(kind, spec...)
+			}
+		}
+		errs = append(errs, kind...)
+		if dv {
+			// A kind's own validation may include ObjectMeta's (as the strategies' Validate
+			// functions do): k8s.io/kubernetes's declarative merge answers an error both
+			// report once.
+			errs = errs.Filter()
+		}
 	}
 	if len(errs) > 0 {
 		return status.Invalid(h.invalidKind(), metaString(obj, "name"), errs)
@@ -621,21 +660,6 @@ func readBackDefaults(ep *endpoint, obj map[string]any) map[string]any {
 	c["phase"] = "Pending"
 	obj["status"] = c
 	return obj
-}
-
-// appendNew appends to errs the errors of more whose text errs does not hold.
-func appendNew(errs, more field.ErrorList) field.ErrorList {
-	seen := make(map[string]bool, len(errs))
-	for _, e := range errs {
-		seen[e.Error()] = true
-	}
-	for _, e := range more {
-		if !seen[e.Error()] {
-			seen[e.Error()] = true
-			errs = append(errs, e)
-		}
-	}
-	return errs
 }
 
 // isServiceResource reports whether the endpoint is core Services or their status, whose

@@ -140,12 +140,38 @@ func FromCRDBytes(data []byte) (*CRD, error) {
 // violations, names, versions, subresources; see the package documentation for what is checked).
 // crd is not modified and the result keeps no reference into it.
 func FromCRD(crd map[string]any) (*CRD, error) {
+	c, errs, err := fromCRD(crd, true)
+	if err == nil && len(errs) > 0 {
+		err = status.Invalid(crdGK, c.Name, errs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// FromCRDUpdate reads crd as FromCRD does for an update: the checks that refuse it are returned
+// as errs (the CRD is then nil), and they leave out the create-time metadata rules, since
+// ValidateCustomResourceDefinitionUpdate validates metadata with the update rules
+// (ValidateObjectMetaUpdate), which the caller applies. A CRD that does not decode gives a 400
+// BadRequest *status.Error.
+func FromCRDUpdate(crd map[string]any) (*CRD, field.ErrorList, error) {
+	c, errs, err := fromCRD(crd, false)
+	if err != nil || len(errs) > 0 {
+		return nil, errs, err
+	}
+	return c, nil, nil
+}
+
+// fromCRD decodes crd and validates it (its metadata with the create rules when meta is set):
+// the CRD read, the 422's errors (the CRD is not finished then), or a 400 *status.Error.
+func fromCRD(crd map[string]any, meta bool) (*CRD, field.ErrorList, error) {
 	crd = value.Clone(crd).(map[string]any)
 	if av, _ := crd["apiVersion"].(string); av != "apiextensions.k8s.io/v1" {
-		return nil, status.BadRequest(fmt.Sprintf("expected apiVersion apiextensions.k8s.io/v1, got %q", av))
+		return nil, nil, status.BadRequest(fmt.Sprintf("expected apiVersion apiextensions.k8s.io/v1, got %q", av))
 	}
 	if k, _ := crd["kind"].(string); k != "CustomResourceDefinition" {
-		return nil, status.BadRequest(fmt.Sprintf("expected kind CustomResourceDefinition, got %q", k))
+		return nil, nil, status.BadRequest(fmt.Sprintf("expected kind CustomResourceDefinition, got %q", k))
 	}
 	c := &CRD{}
 	if md, ok := crd["metadata"].(map[string]any); ok {
@@ -244,10 +270,10 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 		c.Versions = append(c.Versions, v)
 	}
 	if len(d.err) > 0 {
-		return nil, status.BadRequest(strings.Join(d.err, "; "))
+		return nil, nil, status.BadRequest(strings.Join(d.err, "; "))
 	}
-	if errs := validateCRD(c, crd["metadata"]); len(errs) > 0 {
-		return nil, status.Invalid(crdGK, c.Name, errs)
+	if errs := validateCRD(c, crd["metadata"], meta); len(errs) > 0 {
+		return c, errs, nil
 	}
 	for _, v := range c.Versions {
 		if v.Props == nil {
@@ -255,11 +281,11 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 		}
 		s, err := NewStructural(v.Props)
 		if err != nil {
-			return nil, status.InternalError(fmt.Errorf("the server could not properly serve the CR schema"))
+			return nil, nil, status.InternalError(fmt.Errorf("the server could not properly serve the CR schema"))
 		}
 		if !c.PreserveUnknownFields {
 			if s, err = PruneDefaults(s); err != nil {
-				return nil, status.InternalError(fmt.Errorf("the server could not properly serve the CR schema"))
+				return nil, nil, status.InternalError(fmt.Errorf("the server could not properly serve the CR schema"))
 			}
 		}
 		v.Structural = s
@@ -268,7 +294,7 @@ func FromCRD(crd map[string]any) (*CRD, error) {
 			v.status = NewValidator(st)
 		}
 	}
-	return c, nil
+	return c, nil, nil
 }
 
 type decoder struct{ err []string }
@@ -334,21 +360,13 @@ func sameSchema(a, b *Version) bool {
 // order, except the checks the package documentation lists as missing. Like the apiserver (which
 // converts v1 to its internal version first), a schema or subresources stanza identical in every
 // version is validated once, at spec.validation / spec.subresources.
-func validateCRD(c *CRD, meta any) field.ErrorList {
+func validateCRD(c *CRD, meta any, withMeta bool) field.ErrorList {
 	var all field.ErrorList
-	om, _, err := decodeObjectMeta(meta, false, "")
-	if err != nil {
-		all = append(all, field.Invalid(field.NewPath("metadata"), meta, err.Error()))
-	} else {
-		nameFn := func(name string, prefix bool) []string {
-			ret := nameIsDNSSubdomain(name, prefix)
-			if name != c.Names.Plural+"."+c.Group {
-				ret = append(ret, `must be spec.names.plural+"."+spec.group`)
-			}
-			return ret
-		}
-		all = append(all, validateObjectMeta(om, false, nameFn, field.NewPath("metadata"))...)
+	if withMeta {
+		// An update's metadata rules (the update ones) are the caller's.
+		all = validateCRDMeta(c, meta)
 	}
+	om, _, _ := decodeObjectMeta(meta, false, "")
 	spec := field.NewPath("spec")
 	if c.Group == "" {
 		all = append(all, field.Required(spec.Child("group"), ""))
@@ -901,4 +919,22 @@ func validateColumn(col *PrinterColumn, fld field.Path) field.ErrorList {
 		all = append(all, field.Invalid(fld.Child("JSONPath"), col.JSONPath, "must be a simple json path starting with ."))
 	}
 	return all
+}
+
+// validateCRDMeta is ValidateCustomResourceDefinition's metadata rules: ValidateObjectMetaDeclaratively
+// (its declarative rules are alpha, and the merge, FilterCoveredHandwrittenErrors, keeps each
+// message once) with the name a DNS subdomain equal to spec.names.plural+"."+spec.group.
+func validateCRDMeta(c *CRD, meta any) field.ErrorList {
+	om, _, err := decodeObjectMeta(meta, false, "")
+	if err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("metadata"), meta, err.Error())}
+	}
+	nameFn := func(name string, prefix bool) []string {
+		ret := nameIsDNSSubdomain(name, prefix)
+		if name != c.Names.Plural+"."+c.Group {
+			ret = append(ret, `must be spec.names.plural+"."+spec.group`)
+		}
+		return ret
+	}
+	return validateObjectMeta(om, false, nameFn, field.NewPath("metadata")).Filter()
 }

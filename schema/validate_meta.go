@@ -404,7 +404,9 @@ func validateEmbeddedResource(pth field.Path, x map[string]any) field.ErrorList 
 				if om.Name == "" {
 					om.Name = "fakename"
 				}
-				all = append(all, validateObjectMeta(om, om.Namespace != "", validation.NameIsPathSegment, pth.Child("metadata"))...)
+				// ValidateObjectMetaDeclaratively: its declarative rules are alpha, and the merge
+				// (FilterCoveredHandwrittenErrors) keeps each message once.
+				all = append(all, validateObjectMeta(om, om.Namespace != "", validation.NameIsPathSegment, pth.Child("metadata")).Filter()...)
 			}
 		}
 	}

@@ -338,7 +338,7 @@ func (v *Version) ValidateCreate(obj map[string]any) field.ErrorList {
 		if len(errs) > 0 {
 			all = append(all, errs...)
 		} else {
-			all = append(all, validateObjectMeta(om, v.crd.Namespaced(), nameIsDNSSubdomain, field.NewPath("metadata"))...)
+			all = append(all, validateObjectMeta(om, v.crd.Namespaced(), nameIsDNSSubdomain, field.NewPath("metadata")).Filter()...)
 		}
 		all = append(all, v.validator.Validate(field.Path{}, obj)...)
 		all = append(all, v.validateScale(obj)...)
@@ -361,7 +361,7 @@ func (v *Version) ValidateUpdate(obj, old map[string]any) field.ErrorList {
 		case len(oldErrs) > 0:
 			all = append(all, oldErrs...)
 		default:
-			all = append(all, validateObjectMetaUpdate(om, oldOM, field.NewPath("metadata"))...)
+			all = append(all, validateObjectMetaUpdate(om, oldOM, field.NewPath("metadata")).Filter()...)
 		}
 		all = append(all, v.validator.ValidateUpdate(field.Path{}, obj, old, v.Structural)...)
 		all = append(all, v.validateScale(obj)...)
@@ -387,7 +387,7 @@ func (v *Version) ValidateStatusUpdate(obj, old map[string]any) field.ErrorList 
 		case len(oldErrs) > 0:
 			all = append(all, oldErrs...)
 		default:
-			all = append(all, validateObjectMetaUpdate(om, oldOM, field.NewPath("metadata"))...)
+			all = append(all, validateObjectMetaUpdate(om, oldOM, field.NewPath("metadata")).Filter()...)
 		}
 		if st, ok := obj["status"]; ok && v.status != nil {
 			var sts *Structural

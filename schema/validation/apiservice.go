@@ -13,8 +13,8 @@ import (
 
 // APIService (apiregistration.k8s.io, kube-aggregator) as ValidateAPIService(Update,
 // StatusUpdate) with its strategy: apimachinery's metadata rules (ValidateObjectMetaDeclaratively,
-// whose declarative ObjectMeta rules are alpha, so only the hand-written ones, without core's
-// finalizer-name check), the name a path segment equal to spec.version+"."+spec.group, the group
+// whose declarative ObjectMeta rules are alpha, so only the hand-written ones, each message once,
+// without core's finalizer-name check), the name a path segment equal to spec.version+"."+spec.group, the group
 // (empty only for v1) and version, the priorities' ranges; a local APIService (no service) with
 // no caBundle or insecureSkipTLSVerify, a service's namespace, name and port. Update validates
 // the whole object again after the metadata update rules; /status the conditions' statuses. A
@@ -32,7 +32,7 @@ func validateAPIService(obj map[string]any, _ Options) field.ErrorList {
 			return []string{fmt.Sprintf("must be `spec.version+\".\"+spec.group`: %q", required)}
 		}
 		return nil
-	}})
+	}}).Filter() // ValidateObjectMetaDeclaratively's merge keeps each message once
 	p := field.NewPath("spec")
 	if group == "" && version != "v1" {
 		errs = append(errs, field.Required(p.Child("group"), "only v1 may have an empty group and it better be legacy kube"))
@@ -80,7 +80,7 @@ func validateAPIService(obj map[string]any, _ Options) field.ErrorList {
 }
 
 func validateAPIServiceUpdate(obj, old map[string]any, opts Options) field.ErrorList {
-	errs := objectMetaUpdate(obj, old, schema.ObjectMetaOptions{ResourceVersionSet: true})
+	errs := objectMetaUpdate(obj, old, schema.ObjectMetaOptions{ResourceVersionSet: true}).Filter()
 	switch opts.Subresource {
 	case "status":
 		for i, c := range listOf(mapOf(obj["status"])["conditions"]) {
@@ -92,7 +92,8 @@ func validateAPIServiceUpdate(obj, old map[string]any, opts Options) field.Error
 		}
 		return errs
 	case "":
-		// No declarative validation merges the lists: a metadata error is listed twice.
+		// No declarative validation merges the lists: a metadata error both report is
+		// listed twice (and the registry's common ObjectMeta validation lists it before).
 		return append(errs, validateAPIService(obj, opts)...)
 	}
 	return nil
