@@ -147,9 +147,11 @@ type serviceAllocation struct {
 	// "kubernetes" ServiceCIDR's first; all holds those not ready too (a release finds its
 	// allocator in any of them).
 	ranges, all []netip.Prefix
-	// ips are the addresses taken: the IPAddresses' names, and the cluster IPs of stored
-	// Services (a Service whose IPAddress is missing has it back from the repair loop).
+	// ips are the addresses known taken or free: the cluster IPs of stored Services (a Service
+	// whose IPAddress is missing has it back from the repair loop), and the addresses whose
+	// IPAddress was looked up (taken) or created (used).
 	ips   map[netip.Addr]bool
+	err   error
 	ports map[int]bool
 	// svc names the Service the IPAddresses' parentRef points to.
 	svcNamespace, svcName string
@@ -186,15 +188,6 @@ func (h *handler) serviceAllocation(svc map[string]any) (*serviceAllocation, err
 		}
 		if n := intOf(s["healthCheckNodePort"]); n != 0 {
 			a.ports[n] = true
-		}
-	}
-	ipas, err := h.w.List(h.ctx, ipAddressesGVR, "")
-	if err != nil {
-		return nil, worldError(err, "List(ipaddresses)")
-	}
-	for _, o := range ipas {
-		if addr, err := netip.ParseAddr(metaString(o, "name")); err == nil {
-			a.ips[addr] = true
 		}
 	}
 	if a.ranges, a.all, err = h.serviceCIDRs(a.net); err != nil {
@@ -309,7 +302,10 @@ func (a *serviceAllocation) allocateIP(ip string) (string, error) {
 		if _, ok := a.rangeOf(addr, a.ranges); !ok {
 			return "", errMismatchedNetwork
 		}
-		if a.ips[addr] {
+		if a.used(addr) {
+			if a.err != nil {
+				return "", a.err
+			}
 			return "", errIPAllocated
 		}
 		if err := a.createIPAddress(addr); err != nil {
@@ -323,9 +319,8 @@ func (a *serviceAllocation) allocateIP(ip string) (string, error) {
 		}
 		return a.all[0].Addr().String(), nil
 	}
-	used := func(x netip.Addr) bool { return a.ips[x] }
 	if a.net.NextClusterIP != nil {
-		if addr, ok := a.net.NextClusterIP(used); ok && !used(addr) {
+		if addr, ok := a.net.NextClusterIP(a.used); ok && !a.used(addr) {
 			if _, in := a.rangeOf(addr, a.ranges); in {
 				if err := a.createIPAddress(addr); err == nil {
 					return addr.String(), nil
@@ -343,8 +338,8 @@ func (a *serviceAllocation) allocateIP(ip string) (string, error) {
 			for i := 0; i < start; i++ {
 				addr = addr.Next()
 			}
-			for i := start; i < size; i++ {
-				if !a.ips[addr] {
+			for i := start; i < size && a.err == nil; i++ {
+				if !a.used(addr) {
 					err := a.createIPAddress(addr)
 					if err == nil {
 						return addr.String(), nil
@@ -357,7 +352,27 @@ func (a *serviceAllocation) allocateIP(ip string) (string, error) {
 			}
 		}
 	}
+	if a.err != nil {
+		return "", a.err
+	}
 	return "", errNoFreeClusterP
+}
+
+// used reports whether addr is taken: a stored Service holds it or its IPAddress exists
+// (looked up once; a failed read is kept in a.err and the address counted taken).
+func (a *serviceAllocation) used(addr netip.Addr) bool {
+	if v, ok := a.ips[addr]; ok {
+		return v
+	}
+	o, err := a.h.w.Get(a.h.ctx, ipAddressesGVR, "", addr.String())
+	if err != nil {
+		if a.err == nil {
+			a.err = worldError(err, "Get(ipaddresses)")
+		}
+		return true
+	}
+	a.ips[addr] = o != nil
+	return o != nil
 }
 
 // lastAddress is the allocator's last address of r: its broadcast address's predecessor for
