@@ -2,13 +2,16 @@ package registry_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/registry"
 )
 
@@ -196,4 +199,95 @@ func TestClusterTrustBundleAttest(t *testing.T) {
 
 func certUserNamed(name string) registry.User {
 	return registry.User{Name: name, Groups: []string{"system:authenticated"}}
+}
+
+// FuzzCertificateAdmission: any rules of a role bound to the user, any stored CSR or bundle and
+// any patch of /approval, /status, the CSR collection or a bundle: no panic, neither the body
+// nor the world modified, no writes with a refusal, and system:masters refused only by
+// CertificateSubjectRestriction.
+func FuzzCertificateAdmission(f *testing.F) {
+	seeds := []struct {
+		which, who    uint8
+		rules, stored string
+		patch, signer string
+	}{
+		{0, 1, `[{"verbs":["approve"],"apiGroups":["certificates.k8s.io"],"resources":["signers"],"resourceNames":["example.com/*"]}]`, `{}`,
+			`{"status":{"conditions":[{"type":"Approved","status":"True"}]}}`, "example.com/signer"},
+		{1, 1, `[{"verbs":["sign"],"apiGroups":["*"],"resources":["*"]}]`, `{"conditions":[{"type":"Approved","status":"True"}]}`,
+			`{"status":{"certificate":"` + testCABase64 + `"}}`, "example.com/signer"},
+		{1, 0, `[]`, `{"certificate":""}`, `{"status":{"certificate":""}}`, "example.com"},
+		{2, 2, `[]`, `{}`, `{"spec":{"request":"` + testMastersCSR + `"}}`, "kubernetes.io/kube-apiserver-client"},
+		{3, 1, `[{"verbs":["attest"],"apiGroups":["certificates.k8s.io"],"resources":["signers"],"resourceNames":["x/y"]}]`, `{}`,
+			`{"metadata":{"finalizers":["a/b"]}}`, "x/y"},
+		{3, 0, `[{"verbs":"attest"}]`, `{"junk":1}`, `{"spec":{"signerName":7}}`, "a/b/c"},
+	}
+	for _, s := range seeds {
+		f.Add(s.which, s.who, s.rules, s.stored, s.patch, s.signer)
+	}
+	f.Fuzz(func(t *testing.T, which, who uint8, rules, stored, patch, signer string) {
+		var ruleList, storedValue, patchValue any
+		if json.Unmarshal([]byte(rules), &ruleList) != nil || json.Unmarshal([]byte(stored), &storedValue) != nil ||
+			json.Unmarshal([]byte(patch), &patchValue) != nil {
+			return
+		}
+		u := []registry.User{certAdmin, certUserNamed("fuzzer"), {Name: "fuzzer", Groups: []string{"fuzzers"}}}[int(who)%3]
+		objs := []map[string]any{
+			value.FromGoMap(map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+				"metadata": map[string]any{"name": "fuzz", "resourceVersion": "1"}, "rules": ruleList}),
+			{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding", "metadata": map[string]any{"name": "fuzz", "resourceVersion": "1"},
+				"roleRef": map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "fuzz"},
+				"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "fuzzer"},
+					map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "Group", "name": "fuzzers"}}},
+			value.FromGoMap(map[string]any{"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+				"metadata": map[string]any{"name": "c", "uid": "u-c", "resourceVersion": "10", "creationTimestamp": "2026-12-04T01:00:00Z"},
+				"spec":     map[string]any{"request": testCSR, "signerName": signer, "usages": []any{"client auth"}},
+				"status":   storedValue}),
+			value.FromGoMap(map[string]any{"apiVersion": "certificates.k8s.io/v1", "kind": "ClusterTrustBundle",
+				"metadata": map[string]any{"name": "b", "uid": "u-b", "resourceVersion": "11", "creationTimestamp": "2026-12-04T01:00:00Z"},
+				"spec":     map[string]any{"signerName": signer, "trustBundle": testCAPEM}}),
+		}
+		w, err := registry.NewStatic(objs, registry.StaticOptions{})
+		if err != nil {
+			return
+		}
+		method, path, ct := "PATCH", "", "application/merge-patch+json"
+		body, _ := json.Marshal(patchValue)
+		switch which % 4 {
+		case 0:
+			path = "/apis/certificates.k8s.io/v1/certificatesigningrequests/c/approval"
+		case 1:
+			path = "/apis/certificates.k8s.io/v1/certificatesigningrequests/c/status"
+		case 2:
+			method, path, ct = "POST", "/apis/certificates.k8s.io/v1/certificatesigningrequests?dryRun=All", "application/json"
+			doc := map[string]any{"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest", "metadata": map[string]any{"name": "n"},
+				"spec": map[string]any{"request": testCSR, "signerName": signer, "usages": []any{"client auth"}}}
+			if m, ok := patchValue.(map[string]any); ok {
+				for k, v := range m {
+					doc[k] = v
+				}
+			}
+			body, _ = json.Marshal(doc)
+		default:
+			path = "/apis/certificates.k8s.io/v1/clustertrustbundles/b"
+		}
+		before, err := value.DeepCopy(toAnyList(w.Objects()))
+		require.NoError(t, err)
+		bodyCopy := append([]byte(nil), body...)
+		resp, writes, err := registry.Handle(context.Background(), w, registry.Request{Method: method, Path: path, ContentType: ct,
+			Body: body, User: u, Now: time.Date(2026, 12, 4, 5, 0, 0, 0, time.UTC)})
+		if err != nil {
+			require.Equal(t, 500, resp.Code)
+		}
+		require.NotZero(t, resp.Code)
+		require.Equal(t, bodyCopy, body, "the body was modified")
+		require.True(t, value.Equal(before, toAnyList(w.Objects())), "the world's objects were modified")
+		if resp.Code >= 400 {
+			require.Empty(t, writes)
+		}
+		if u.Name == certAdmin.Name && resp.Code == 403 {
+			for _, words := range []string{"user not permitted to approve", "user not permitted to sign", "user not permitted to attest"} {
+				require.False(t, strings.Contains(string(resp.Body), words), "system:masters refused: %s", resp.Body)
+			}
+		}
+	})
 }
