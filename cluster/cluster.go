@@ -253,9 +253,18 @@ func (c *Cluster) Do(ctx context.Context, req registry.Request) (registry.Respon
 	if err := c.serviceAccountsAfter(ctx, writes, req.Now); err != nil {
 		return resp, err
 	}
-	if c.ctrl == AfterWrites && (needsControllers(writes) || c.quotas.pending()) && c.Leading() {
-		if err := c.settleLocked(ctx, req.Now, false); err != nil {
-			return resp, err
+	if c.ctrl == AfterWrites && c.Leading() {
+		switch {
+		case needsControllers(writes):
+			if err := c.settleLocked(ctx, req.Now, false); err != nil {
+				return resp, err
+			}
+		case c.quotas.pending():
+			// Only the resource quota controller has work (a quota written, a claim or
+			// Service changed): no garbage collector snapshot.
+			if _, err := c.settleQuotas(ctx, req.Now, false); err != nil {
+				return resp, err
+			}
 		}
 	}
 	return resp, nil

@@ -3,10 +3,12 @@ package registry_test
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/registry"
 	"github.com/writepath/writepath/schema"
 )
@@ -87,3 +89,66 @@ func TestResourceQuotaAdmission(t *testing.T) {
 }
 
 func stringOr(v any) string { s, _ := v.(string); return s }
+
+// FuzzResourceQuota sends Pod, Service and claim creates into a namespace holding random
+// ResourceQuotas (stored as given, any shape): Handle never panics, never modifies the request
+// or the world's objects, answers with a status, and a refusal writes at most the quotas.
+func FuzzResourceQuota(f *testing.F) {
+	f.Add(uint8(0), `[{"spec":{"hard":{"pods":"1"}},"status":{"hard":{"pods":"1","requests.cpu":"1"},"used":{"pods":"0","requests.cpu":"0"}}}]`,
+		`{"containers":[{"name":"c","image":"x","resources":{"requests":{"cpu":"2"}}}]}`)
+	f.Add(uint8(0), `[{"spec":{"scopeSelector":{"matchExpressions":[{"scopeName":"PriorityClass","operator":"In","values":["a b"]}]}},"status":{"hard":{"pods":"1"},"used":{"pods":"0"}}}]`,
+		`{"priorityClassName":"system-cluster-critical","containers":[{"name":"c","image":"x"}]}`)
+	f.Add(uint8(1), `[{"status":{"hard":{"services.nodeports":"1"},"used":{"services.nodeports":"1e-2000000000"}}}]`,
+		`{"type":"NodePort","ports":[{"port":80}]}`)
+	f.Add(uint8(2), `[{"status":{"hard":"x","used":[1]}},{"spec":{"scopes":"x"},"status":{"hard":{"requests.storage":"1"},"used":{"requests.storage":"junk"}}}]`,
+		`{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1.5"}}}`)
+	f.Fuzz(func(t *testing.T, which uint8, quotas, spec string) {
+		var qs []any
+		var objSpec any
+		if json.Unmarshal([]byte(quotas), &qs) != nil || json.Unmarshal([]byte(spec), &objSpec) != nil {
+			return
+		}
+		var objs []map[string]any
+		for i, q := range qs {
+			m, ok := q.(map[string]any)
+			if !ok {
+				return
+			}
+			o := map[string]any{"apiVersion": "v1", "kind": "ResourceQuota",
+				"metadata": map[string]any{"name": "q" + strconv.Itoa(i), "namespace": "demo", "uid": "u" + strconv.Itoa(i), "resourceVersion": "1"}}
+			for _, k := range []string{"spec", "status"} {
+				if v, ok := m[k]; ok {
+					o[k] = v
+				}
+			}
+			objs = append(objs, value.FromGoMap(o))
+		}
+		kind, resource := "Pod", "pods"
+		switch which % 3 {
+		case 1:
+			kind, resource = "Service", "services"
+		case 2:
+			kind, resource = "PersistentVolumeClaim", "persistentvolumeclaims"
+		}
+		body, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": kind, "metadata": map[string]any{"name": "o"}, "spec": objSpec})
+		w, err := registry.NewStatic(objs, registry.StaticOptions{ImplicitNamespaces: true})
+		if err != nil {
+			return
+		}
+		before, err := value.DeepCopy(toAnyList(w.Objects()))
+		require.NoError(t, err)
+		bodyCopy := append([]byte(nil), body...)
+		resp, writes, err := registry.Handle(context.Background(), w, registry.Request{Method: "POST", Path: "/api/v1/namespaces/demo/" + resource, Body: body, Now: now})
+		if err != nil {
+			require.Equal(t, 500, resp.Code)
+		}
+		require.NotZero(t, resp.Code)
+		require.Equal(t, bodyCopy, body, "the body was modified")
+		require.True(t, value.Equal(before, toAnyList(w.Objects())), "the world's objects were modified")
+		if resp.Code >= 400 {
+			for _, wr := range writes {
+				require.Contains(t, []string{"resourcequotas", "ipaddresses"}, wr.Resource.Resource, "a refused request writes only quotas (and reverts IPs)")
+			}
+		}
+	})
+}
