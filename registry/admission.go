@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
@@ -131,10 +132,18 @@ func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name s
 	}
 	if op == admission.Update && h.ep.Subresource == "resize" {
 		// LimitRanger's Admit acts on a pods/resize update as on a create (limitranger.go).
-		var err error
-		if obj, err = h.limitRangerAdmit(op, obj, old); err != nil {
+		// The resize strategy's PrepareForUpdate follows admission in kube-apiserver: what the
+		// plugin set outside the containers' resources (its annotation) is reset again.
+		admitted, err := h.limitRangerAdmit(op, obj, old)
+		if err != nil {
 			return nil, err
 		}
+		if !sameMap(admitted, obj) {
+			if reset := apply.StrategyReset(h.ep.gvk, h.ep.Subresource); reset != nil {
+				reset(admitted, old)
+			}
+		}
+		obj = admitted
 	}
 	p, err := h.admissionPhases()
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -552,4 +553,9 @@ func limitRangeClaimViolations(claim, lr map[string]any) []string {
 		}
 	}
 	return msgs
+}
+
+// sameMap reports whether a and b are the same map (not a copy).
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

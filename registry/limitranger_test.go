@@ -227,11 +227,14 @@ func handleIn(t *testing.T, w *registry.Static, method, path, ct, body string) r
 	return resp
 }
 
-// TestLimitRangerUpdates: a Pod's update is not checked, its pods/resize is (and defaulted);
+// TestLimitRangerUpdates: a Pod's update is not checked, its pods/resize is (and defaulted,
+// without the annotation, which the resize strategy resets after admission);
 // a claim's create and update are, unless the stored claim is being deleted.
 func TestLimitRangerUpdates(t *testing.T) {
 	do := pluginWorld(t)
 	r := do("POST", lrPods, "application/json", lrPod("p", []any{ctr("c", map[string]any{"limits": rl("cpu", "500m", "memory", "64Mi")})}, nil, nil))
+	require.Equal(t, 201, r.Code, r.Object)
+	r = do("POST", lrPods, "application/json", lrPod("q", []any{ctr("c", map[string]any{"requests": rl("cpu", "700m")})}, nil, nil))
 	require.Equal(t, 201, r.Code, r.Object)
 	claim := `{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"small"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"500Mi"}}}}`
 	r = do("POST", lrClaims, "application/json", claim)
@@ -247,6 +250,13 @@ func TestLimitRangerUpdates(t *testing.T) {
 	r = do("PATCH", lrPods+"/p/resize", "application/merge-patch+json", `{"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"3","memory":"64Mi"},"requests":{"cpu":"3","memory":"64Mi"}}}]}}`)
 	require.Equal(t, 403, r.Code, r.Object)
 	assert.Equal(t, `pods "p" is forbidden: maximum cpu usage per Container is 2, but limit is 3`, r.Object["message"])
+
+	// A resize is defaulted too (the LimitRange's default cpu limit, from its max), but the
+	// resize strategy, after admission, keeps the stored annotations.
+	r = do("PATCH", lrPods+"/q/resize", "application/strategic-merge-patch+json", `{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"800m"}}}]}}`)
+	require.Equal(t, 200, r.Code, r.Object)
+	assert.Equal(t, map[string]any{"limits": rl("cpu", "2"), "requests": rl("cpu", "800m")}, resourcesOf(t, r, "containers", 0))
+	assert.Nil(t, r.Object["metadata"].(map[string]any)["annotations"])
 
 	r = do("PATCH", lrClaims+"/small", "application/merge-patch+json", `{"metadata":{"labels":{"a":"b"}}}`)
 	require.Equal(t, 403, r.Code, r.Object)
