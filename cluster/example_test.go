@@ -72,3 +72,34 @@ func ExampleCluster_rollout() {
 	// Progressing True NewReplicaSetAvailable
 	// map[ScalingReplicaSet:7 SuccessfulCreate:6 SuccessfulDelete:3]
 }
+
+// ResourceQuota in a Go test: the resource quota controller writes a new quota's status when
+// the create returns, the ResourceQuota admission plugin charges each Pod and refuses the one
+// past the limit, and a deleted Pod is given back.
+func ExampleCluster_resourceQuota() {
+	ctx := context.Background()
+	c, _ := cluster.New(cluster.Options{Kubelet: cluster.PodsPending, Clock: cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))})
+	do := func(method, path, body string) registry.Response {
+		resp, _ := c.Do(ctx, registry.Request{Method: method, Path: path, Body: []byte(body), User: cluster.Admin})
+		return resp
+	}
+	used := func() any {
+		q := do("GET", "/api/v1/namespaces/demo/resourcequotas/pods", "")
+		return q.Object["status"].(map[string]any)["used"]
+	}
+	do("POST", "/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"demo"}}`)
+	do("POST", "/api/v1/namespaces/demo/resourcequotas", `{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"pods"},"spec":{"hard":{"pods":"1"}}}`)
+	fmt.Println(used())
+	pod := func(name string) string {
+		return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"` + name + `"},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`
+	}
+	fmt.Println(do("POST", "/api/v1/namespaces/demo/pods", pod("a")).Code, used())
+	fmt.Println(do("POST", "/api/v1/namespaces/demo/pods", pod("b")).Object["message"])
+	do("DELETE", "/api/v1/namespaces/demo/pods/a?gracePeriodSeconds=0", "")
+	fmt.Println(used())
+	// Output:
+	// map[pods:0]
+	// 201 map[pods:1]
+	// pods "b" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=1, limited: pods=1
+	// map[pods:0]
+}
