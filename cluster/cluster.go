@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,13 +96,25 @@ type Options struct {
 	// or status written for them), as on a control plane without kube-controller-manager's
 	// deployment and replicaset controllers (envtest's kube-apiserver and etcd, or
 	// kube-controller-manager --controllers=-deployment,-replicaset). The garbage collector,
-	// the namespace, service account and storage protection controllers still run.
+	// the namespace, service account (unless NoServiceAccountController) and storage protection
+	// controllers still run.
 	NoWorkloadControllers bool
 	// NoResourceQuotaController turns the resource quota controller off: ResourceQuotas get no
 	// status from the cluster (kube-controller-manager --controllers=-resourcequota, or a
 	// control plane without kube-controller-manager, such as envtest's). The ResourceQuota
 	// admission plugin still charges the quotas whose status says what they hard-limit.
 	NoResourceQuotaController bool
+	// NoServiceAccountController turns the service account controller off: a Namespace gets no
+	// "default" ServiceAccount from the cluster (kube-controller-manager
+	// --controllers=-serviceaccount, or a control plane without kube-controller-manager, such as
+	// envtest's). The ServiceAccount admission plugin then refuses a Pod naming no
+	// ServiceAccount until one is created, as kube-apiserver does.
+	NoServiceAccountController bool
+	// DisableAdmissionPlugins are kube-apiserver's --disable-admission-plugins: default plugins
+	// that do not run. Only registry.DisablablePlugins (ServiceAccount) may be named; New refuses
+	// any other name. envtest's kube-apiserver runs with ServiceAccount off: Pods are then
+	// created with no ServiceAccount and no token volume.
+	DisableAdmissionPlugins []string
 	// LeaderElection, when set, runs the controllers only while this server holds the
 	// controller Lease (Lead), for several servers sharing one store; nil runs them always.
 	LeaderElection *LeaderElection
@@ -130,8 +143,10 @@ type Cluster struct {
 	tokens       map[string]registry.User
 	apiAudiences []string // Options.APIAudiences
 	kubeletMode  Kubelet
-	noWorkloads  bool // Options.NoWorkloadControllers
-	noQuota      bool // Options.NoResourceQuotaController
+	noWorkloads  bool            // Options.NoWorkloadControllers
+	noQuota      bool            // Options.NoResourceQuotaController
+	noSA         bool            // Options.NoServiceAccountController
+	pluginsOff   map[string]bool // Options.DisableAdmissionPlugins
 	// quotas is the resource quota controller's queue (resourcequota.go); guarded by mu.
 	quotas   *quotaController
 	webhooks admission.WebhookClient
@@ -179,8 +194,17 @@ type Cluster struct {
 // New returns a cluster as opts say.
 func New(opts Options) (*Cluster, error) {
 	c := &Cluster{store: opts.Store, clock: opts.Clock, ctrl: opts.Controllers, tokens: opts.Tokens,
-		kubeletMode: opts.Kubelet, noWorkloads: opts.NoWorkloadControllers, noQuota: opts.NoResourceQuotaController, quotas: newQuotaController(), leader: opts.LeaderElection, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
+		kubeletMode: opts.Kubelet, noWorkloads: opts.NoWorkloadControllers, noQuota: opts.NoResourceQuotaController, noSA: opts.NoServiceAccountController, quotas: newQuotaController(), leader: opts.LeaderElection, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
 		index: newWorkloadIndex(), deploymentEvents: newEventRecorder("deployment-controller"), replicaSetEvents: newEventRecorder("replicaset-controller")}
+	for _, name := range opts.DisableAdmissionPlugins {
+		if !slices.Contains(registry.DisablablePlugins, name) {
+			return nil, fmt.Errorf("cluster: admission plugin %q cannot be disabled (only %s)", name, strings.Join(registry.DisablablePlugins, ", "))
+		}
+		if c.pluginsOff == nil {
+			c.pluginsOff = map[string]bool{}
+		}
+		c.pluginsOff[name] = true
+	}
 	if c.store == nil {
 		c.store = NewMemoryStore(MemoryOptions{})
 	}
@@ -950,6 +974,9 @@ func (c *Cluster) random(draw func(*rand.Rand) uint64) uint64 {
 	defer c.rngMu.Unlock()
 	return draw(c.rng)
 }
+
+// AdmissionPluginDisabled implements registry.AdmissionPluginDisabler: Options.DisableAdmissionPlugins.
+func (w *world) AdmissionPluginDisabled(name string) bool { return w.c.pluginsOff[name] }
 
 // NewUID returns a random (version 4) UUID from the cluster's seeded generator.
 func (w *world) NewUID() string {

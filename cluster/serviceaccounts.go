@@ -20,8 +20,12 @@ const defaultServiceAccountBody = `{"apiVersion":"v1","kind":"ServiceAccount","m
 
 // serviceAccountsAfter runs the service account controller for the namespaces a request's
 // writes touched: a created or updated Namespace that is Active, and the namespace of a deleted
-// "default" ServiceAccount. Called with c.mu held.
+// "default" ServiceAccount; nothing with Options.NoServiceAccountController. Called with c.mu
+// held.
 func (c *Cluster) serviceAccountsAfter(ctx context.Context, writes []registry.Write, now time.Time) error {
+	if c.noSA {
+		return nil
+	}
 	var namespaces []string
 	for _, wr := range writes {
 		switch {

@@ -60,3 +60,45 @@ func TestLoadKeepsAStateFilesDefaultServiceAccount(t *testing.T) {
 	assert.Equal(t, map[string]any{"from": "file"}, sa.Object["metadata"].(map[string]any)["labels"])
 	assert.Equal(t, []any{map[string]any{"name": "regcred"}}, sa.Object["imagePullSecrets"])
 }
+
+// TestNoServiceAccountController: with the controller off a new namespace has no ServiceAccount
+// (envtest's control plane, kube-controller-manager --controllers=-serviceaccount), a Pod that
+// names none is refused by the ServiceAccount admission plugin as kube-apiserver refuses it,
+// and one created by hand admits it. Bootstrap's system namespaces get none either.
+func TestNoServiceAccountController(t *testing.T) {
+	c, err := cluster.New(cluster.Options{NoServiceAccountController: true, Clock: cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))})
+	require.NoError(t, err)
+	require.NoError(t, c.Bootstrap(t.Context()))
+	list := do(t, c, "GET", "/api/v1/serviceaccounts", "", nil)
+	require.Equal(t, 200, list.Code)
+	assert.Empty(t, list.Object["items"])
+
+	require.Equal(t, 201, do(t, c, "POST", "/api/v1/namespaces", "application/json", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"sa"}}`).Code)
+	assert.Equal(t, 404, do(t, c, "GET", "/api/v1/namespaces/sa/serviceaccounts/default", "", nil).Code)
+	pod := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"app","image":"nginx"}]}}`
+	refused := do(t, c, "POST", "/api/v1/namespaces/sa/pods", "application/json", pod)
+	assert.Equal(t, 403, refused.Code)
+	assert.Equal(t, `pods "p" is forbidden: error looking up service account sa/default: serviceaccount "default" not found`, refused.Object["message"])
+
+	require.Equal(t, 201, do(t, c, "POST", "/api/v1/namespaces/sa/serviceaccounts", "application/json", `{"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"default"}}`).Code)
+	assert.Equal(t, 201, do(t, c, "POST", "/api/v1/namespaces/sa/pods", "application/json", pod).Code)
+}
+
+// TestDisableServiceAccountAdmission: with the ServiceAccount admission plugin off (envtest's
+// kube-apiserver flags) a Pod is created without a ServiceAccount or token volume even where
+// none exists; a plugin that cannot be turned off is refused by New.
+func TestDisableServiceAccountAdmission(t *testing.T) {
+	c, err := cluster.New(cluster.Options{NoServiceAccountController: true, DisableAdmissionPlugins: []string{"ServiceAccount"},
+		Clock: cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))})
+	require.NoError(t, err)
+	require.Equal(t, 201, do(t, c, "POST", "/api/v1/namespaces", "application/json", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"sa"}}`).Code)
+	pod := do(t, c, "POST", "/api/v1/namespaces/sa/pods", "application/json",
+		`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"app","image":"nginx"}]}}`)
+	require.Equal(t, 201, pod.Code, pod.Object)
+	spec := pod.Object["spec"].(map[string]any)
+	assert.NotContains(t, spec, "serviceAccountName")
+	assert.NotContains(t, spec, "volumes")
+
+	_, err = cluster.New(cluster.Options{DisableAdmissionPlugins: []string{"NamespaceLifecycle"}})
+	assert.EqualError(t, err, `cluster: admission plugin "NamespaceLifecycle" cannot be disabled (only ServiceAccount)`)
+}

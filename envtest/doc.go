@@ -9,7 +9,10 @@
 // envtest's control plane does not. A suite that expects its Deployments left as it wrote them
 // (no ReplicaSets, no status writes that make its next update a conflict) sets Options:
 // cluster.Options{NoWorkloadControllers: true}; one that expects ResourceQuotas without status,
-// NoResourceQuotaController.
+// NoResourceQuotaController; one that expects envtest's control plane to the letter (no
+// "default" ServiceAccounts, Pods admitted without one) NoServiceAccountController and
+// DisableAdmissionPlugins: []string{"ServiceAccount"}, as envtest's kube-apiserver runs with
+// --disable-admission-plugins=ServiceAccount.
 //
 // The fields that matter keep their names and meaning: CRDDirectoryPaths, CRDs,
 // ErrorIfCRDPathMissing, CRDInstallOptions, WebhookInstallOptions, Scheme, UseExistingCluster.

@@ -171,6 +171,9 @@ const (
 //   - With the enforce-mountable-secrets annotation true on the ServiceAccount, secret volumes,
 //     secret env references and imagePullSecrets must be among the ServiceAccount's (403).
 func (h *handler) serviceAccountAdmit(obj, spec map[string]any) error {
+	if h.pluginDisabled("ServiceAccount") {
+		return nil
+	}
 	md, _ := obj["metadata"].(map[string]any)
 	ann, _ := md["annotations"].(map[string]any)
 	if _, mirror := ann[mirrorPodAnnotation]; mirror {
@@ -428,4 +431,22 @@ func listOfMaps(v any) []map[string]any {
 		}
 	}
 	return out
+}
+
+// AdmissionPluginDisabler is implemented by a World whose server runs with some of
+// kube-apiserver's default admission plugins turned off (--disable-admission-plugins), as
+// envtest's kube-apiserver runs without ServiceAccount. Only ServiceAccount can be off so far:
+// Handle asks for no other name.
+type AdmissionPluginDisabler interface {
+	// AdmissionPluginDisabled reports whether the plugin of that name (kube-apiserver's, e.g.
+	// "ServiceAccount") is off.
+	AdmissionPluginDisabled(name string) bool
+}
+
+// DisablablePlugins are the admission plugins an AdmissionPluginDisabler may turn off.
+var DisablablePlugins = []string{"ServiceAccount"}
+
+func (h *handler) pluginDisabled(name string) bool {
+	d, ok := h.w.(AdmissionPluginDisabler)
+	return ok && d.AdmissionPluginDisabled(name)
 }

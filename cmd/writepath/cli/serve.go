@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/writepath/writepath/cluster"
+	"github.com/writepath/writepath/registry"
 )
 
 const serveLong = `Serve an in-memory Kubernetes API server: kube-apiserver 1.37's request path (registry) over an
@@ -33,8 +35,9 @@ printer columns (kubectl get, get -o wide, get -w) and PartialObjectMetadata (JS
 controller on, -NAME off, * is every controller on by default): deployment and replicaset can be
 turned off, together (--controllers=*,-deployment,-replicaset, or a list that names neither, such
 as garbagecollector,namespace), for a server without them as envtest's control plane is, and so
-can resourcequota (-resourcequota: ResourceQuotas then get no status); the garbage collector,
-namespace, service account and storage protection controllers always run.
+can resourcequota (-resourcequota: ResourceQuotas then get no status) and serviceaccount
+(-serviceaccount: namespaces get no "default" ServiceAccount, as on envtest's control plane); the
+garbage collector, namespace and storage protection controllers always run.
 
 Not served yet: RBAC; every authenticated request is the admin user.`
 
@@ -46,20 +49,25 @@ const serveExamples = `  # Serve the README's examples, then talk to it with kub
   writepath serve --port 6443 -v
 
   # As envtest's control plane: no Deployment and ReplicaSet controllers
-  writepath serve --controllers=*,-deployment,-replicaset`
+  writepath serve --controllers=*,-deployment,-replicaset
+
+  # Closer still: no resource quota and service account controllers, and no ServiceAccount
+  # admission plugin (envtest starts kube-apiserver with --disable-admission-plugins=ServiceAccount)
+  writepath serve --controllers=*,-deployment,-replicaset,-resourcequota,-serviceaccount --disable-admission-plugins=ServiceAccount`
 
 func runServe(e *env, args []string) int {
 	var files fileList
 	var port int
 	var kubeconfig string
 	var verbose bool
-	var controllers []string
-	f := e.flags("serve [-f FILE]... [--port N] [--kubeconfig FILE] [--controllers LIST] [-v]", serveLong, serveExamples)
+	var controllers, disabledPlugins []string
+	f := e.flags("serve [-f FILE]... [--port N] [--kubeconfig FILE] [--controllers LIST] [--disable-admission-plugins LIST] [-v]", serveLong, serveExamples)
 	f.Var(&files, "f", "FILE of objects to create at start (repeatable; multi-document YAML or JSON; - for stdin)")
 	f.IntVar(&port, "port", 0, "the port on 127.0.0.1 (0: a free port)")
 	f.StringVar(&kubeconfig, "kubeconfig", "writepath.kubeconfig", "FILE to write the kubeconfig to")
 	f.BoolVar(&verbose, "v", false, "log each request on stderr")
-	f.StringSliceVar(&controllers, "controllers", []string{"*"}, "the controllers that run, as kube-controller-manager's --controllers (only deployment and replicaset, together, and resourcequota can be off)")
+	f.StringSliceVar(&controllers, "controllers", []string{"*"}, "the controllers that run, as kube-controller-manager's --controllers (only deployment and replicaset, together, resourcequota and serviceaccount can be off)")
+	f.StringSliceVar(&disabledPlugins, "disable-admission-plugins", nil, "default admission plugins that do not run, as kube-apiserver's flag (only ServiceAccount, which envtest's kube-apiserver disables)")
 	if hook := e.opts.ServeStore; hook != nil && hook.AddFlags != nil {
 		if err := addHookFlags(f, hook.AddFlags); err != nil {
 			return e.fail(err)
@@ -78,13 +86,18 @@ func runServe(e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	for _, p := range disabledPlugins {
+		if !slices.Contains(registry.DisablablePlugins, p) {
+			return e.fail(usagef("--disable-admission-plugins: %q cannot be disabled in serve (only %s)", p, strings.Join(registry.DisablablePlugins, ", ")))
+		}
+	}
 	objs, err := e.readObjects(files)
 	if err != nil {
 		return e.fail(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := serveConfig{objects: objs, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), kubeconfig: kubeconfig, verbose: verbose, noWorkloads: off.workloads, noQuota: off.resourceQuota}
+	cfg := serveConfig{objects: objs, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), kubeconfig: kubeconfig, verbose: verbose, noWorkloads: off.workloads, noQuota: off.resourceQuota, noSA: off.serviceAccount, disabledPlugins: disabledPlugins}
 	if e.testServe != nil {
 		ctx = e.testServe(ctx, &cfg)
 	}
@@ -113,7 +126,7 @@ var serveControllers = []struct {
 }{
 	{"garbage-collector-controller", "garbagecollector", false},
 	{"namespace-controller", "namespace", false},
-	{"serviceaccount-controller", "serviceaccount", false},
+	{"serviceaccount-controller", "serviceaccount", true},
 	{"persistentvolumeclaim-protection-controller", "pvc-protection", false},
 	{"persistentvolume-protection-controller", "pv-protection", false},
 	{"volumeattributesclass-protection-controller", "", false},
@@ -124,14 +137,16 @@ var serveControllers = []struct {
 
 // controllersOff are the optional controllers --controllers turns off.
 type controllersOff struct {
-	workloads     bool // deployment and replicaset
-	resourceQuota bool
+	workloads      bool // deployment and replicaset
+	resourceQuota  bool
+	serviceAccount bool
 }
 
 // readControllers reads --controllers as kube-controller-manager reads it (IsControllerEnabled:
 // the first item that names a controller, NAME or -NAME, decides; else it is on when the list
 // has *; aliases are its names) and says which optional controllers are off: the Deployment
-// and ReplicaSet controllers (on or off together) and the resource quota controller. The
+// and ReplicaSet controllers (on or off together), the resource quota controller and the
+// service account controller. The
 // others always run, so turning one of them off is refused, as is a name serve does not know.
 func readControllers(list []string) (controllersOff, error) {
 	canonical := map[string]string{}
@@ -172,14 +187,14 @@ func readControllers(list []string) (controllersOff, error) {
 	for _, sc := range serveControllers {
 		if !sc.optional && !enabled(sc.name) {
 			if _, named := decided[sc.name]; named {
-				return controllersOff{}, usagef("--controllers: %s always runs in serve; only deployment and replicaset (together) and resourcequota can be turned off", sc.name)
+				return controllersOff{}, usagef("--controllers: %s always runs in serve; only deployment and replicaset (together), resourcequota and serviceaccount can be turned off", sc.name)
 			}
 		}
 	}
 	if enabled("deployment-controller") != enabled("replicaset-controller") {
 		return controllersOff{}, usagef("--controllers: deployment and replicaset run together in serve; turn both on or both off")
 	}
-	return controllersOff{workloads: !enabled("deployment-controller"), resourceQuota: !enabled("resourcequota-controller")}, nil
+	return controllersOff{workloads: !enabled("deployment-controller"), resourceQuota: !enabled("resourcequota-controller"), serviceAccount: !enabled("serviceaccount-controller")}, nil
 }
 
 // addHookFlags registers the flags of Options.ServeStore on serve's flag set.
@@ -206,6 +221,10 @@ type serveConfig struct {
 	noWorkloads bool
 	// noQuota turns the resource quota controller off (--controllers).
 	noQuota bool
+	// noSA turns the service account controller off (--controllers).
+	noSA bool
+	// disabledPlugins are --disable-admission-plugins.
+	disabledPlugins []string
 	// store is the store to serve from; nil is the in-memory one.
 	store cluster.Store
 	// ready, when set, is told the server's URL once it answers.
@@ -214,7 +233,7 @@ type serveConfig struct {
 
 // serve runs the server until ctx is done.
 func (e *env) serve(ctx context.Context, cfg serveConfig) int {
-	opts := cluster.Options{Store: cfg.store, NoWorkloadControllers: cfg.noWorkloads, NoResourceQuotaController: cfg.noQuota}
+	opts := cluster.Options{Store: cfg.store, NoWorkloadControllers: cfg.noWorkloads, NoResourceQuotaController: cfg.noQuota, NoServiceAccountController: cfg.noSA, DisableAdmissionPlugins: cfg.disabledPlugins}
 	if hook := e.opts.ServeStore; hook != nil && hook.Configure != nil {
 		hook.Configure(&opts)
 	}

@@ -150,23 +150,26 @@ func TestServeSystemNamespaces(t *testing.T) {
 }
 
 // --controllers reads as kube-controller-manager's flag: the first item naming a controller
-// decides, * turns on the rest, aliases are names; only deployment and replicaset, together, and resourcequota
-// can be off.
+// decides, * turns on the rest, aliases are names; only deployment and replicaset, together,
+// resourcequota and serviceaccount can be off.
 func TestServeControllersFlag(t *testing.T) {
 	for _, tc := range []struct {
 		list    []string
 		off     bool
 		noQuota bool
+		noSA    bool
 		err     string
 	}{
 		{list: []string{"*"}},
 		{list: []string{"*", "-deployment", "-replicaset"}, off: true},
 		{list: []string{"-deployment-controller", "-replicaset", "*"}, off: true},
-		{list: []string{"garbagecollector", "namespace"}, off: true, noQuota: true}, // the realcluster list without the workload controllers
-		{list: []string{"garbagecollector", "namespace", "deployment", "replicaset"}, noQuota: true},
+		{list: []string{"garbagecollector", "namespace"}, off: true, noQuota: true, noSA: true}, // the realcluster list without the workload controllers
+		{list: []string{"garbagecollector", "namespace", "deployment", "replicaset"}, noQuota: true, noSA: true},
 		{list: []string{"*", "-resourcequota"}, noQuota: true},
-		{list: []string{"resourcequota-controller", "deployment", "replicaset"}},
-		{list: []string{"deployment", "-deployment", "replicaset"}, noQuota: true}, // the first item decides
+		{list: []string{"resourcequota-controller", "deployment", "replicaset"}, noSA: true},
+		{list: []string{"*", "-serviceaccount"}, noSA: true},
+		{list: []string{"*", "-serviceaccount-controller", "-resourcequota", "-deployment", "-replicaset"}, off: true, noQuota: true, noSA: true},
+		{list: []string{"deployment", "-deployment", "replicaset"}, noQuota: true, noSA: true}, // the first item decides
 		{list: []string{"*", "-deployment"}, err: "deployment and replicaset run together"},
 		{list: []string{"*", "-garbagecollector"}, err: "garbage-collector-controller always runs"},
 		{list: []string{"cronjob"}, err: `"cronjob" is not a controller serve runs`},
@@ -179,5 +182,6 @@ func TestServeControllersFlag(t *testing.T) {
 		require.NoError(t, err, "%v", tc.list)
 		assert.Equal(t, tc.off, off.workloads, "%v", tc.list)
 		assert.Equal(t, tc.noQuota, off.resourceQuota, "%v", tc.list)
+		assert.Equal(t, tc.noSA, off.serviceAccount, "%v", tc.list)
 	}
 }
