@@ -78,7 +78,17 @@
 //     embedded resources and the x-kubernetes-validations rules (schema, cel); for built-in kinds
 //     ObjectMeta (schema.ValidateObjectMeta and ValidateObjectMetaUpdate) and the kind's own rules
 //     (schema/validation, per subresource), in one 422 naming the object's kind; then the kind's
-//     warnings (WarningsOnCreate, WarningsOnUpdate).
+//     warnings (WarningsOnCreate, WarningsOnUpdate). On a create the strategy's Validate runs
+//     first and the common ObjectMeta validation (names as path segments) only when it passed;
+//     on an update (and /status) the common validation (ValidateObjectMetaAccessor, then
+//     ValidateObjectMetaAccessorUpdate) comes first and the strategy's ValidateUpdate after it.
+//     The k8s.io/kubernetes strategies merge that list declaratively (FilterCoveredHandwrittenErrors,
+//     through ToAggregate): each message once. The custom resource, CustomResourceDefinition and
+//     APIService strategies do not: their errors are concatenated, each of their
+//     ValidateObjectMetaDeclaratively calls keeping its own messages once, so a bad label on an
+//     update is listed three times for a custom resource or CRD (common, common update,
+//     the strategy's update rules) and four times for an APIService (whose ValidateUpdate also
+//     validates the whole object as a create); recorded: dupcauses.
 //  11. Validating admission: the built-in validating plugins (LimitRanger's min, max and ratio
 //     checks on Pods and claims, PodSecurity, ...; plugins.go), then ValidatingAdmissionPolicies
 //     and validating webhooks (admission).
