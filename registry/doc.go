@@ -73,7 +73,8 @@
 //     the range's network address. 422 in the allocator's words ("provided IP is already
 //     allocated", "the provided network does not match the current range"), 500 for a full
 //     range. Answers of Services go through the store's Decorator (an ExternalName Service shows
-//     no internalTrafficPolicy).
+//     no internalTrafficPolicy; watch events keep it, as the real server's watch cache sends them:
+//     recorded, ipaddress/ipaddress-by-hand).
 //  10. Validation: for custom resources the structural schema, list sets and maps, metadata,
 //     embedded resources and the x-kubernetes-validations rules (schema, cel); for built-in kinds
 //     ObjectMeta (schema.ValidateObjectMeta and ValidateObjectMetaUpdate) and the kind's own rules
