@@ -247,7 +247,8 @@ func (h *handler) legacyBinding(name string) (Response, []Write, error) {
 }
 
 // binding is POST pods/NAME/binding (pkg/registry/core/pod/storage BindingREST): the pod gets
-// spec.nodeName and the PodScheduled condition; the answer is a 201 Success Status.
+// spec.nodeName, the Binding's annotations and labels (bindingMetadata) and the PodScheduled
+// condition; the answer is a 201 Success Status.
 func (h *handler) binding() (Response, []Write, error) {
 	ep := h.ep
 	if ep.builtin == nil || ep.Resource.Resource != "pods" {
@@ -265,6 +266,10 @@ func (h *handler) binding() (Response, []Write, error) {
 	}
 	d, err := h.readBody(format, bindingGVK, schema.FieldValidationIgnore)
 	if err != nil {
+		return Response{}, nil, err
+	}
+	// Mutating admission of the Binding: PodTopologyLabels (podtopology.go).
+	if err := h.bindingTopologyLabels(d.obj); err != nil {
 		return Response{}, nil, err
 	}
 	if metaString(d.obj, "name") != ep.Name {
@@ -296,6 +301,7 @@ func (h *handler) binding() (Response, []Write, error) {
 		obj["spec"] = sp
 	}
 	sp["nodeName"] = node
+	bindingMetadata(obj, d.obj)
 	st, _ := obj["status"].(map[string]any)
 	if st == nil {
 		st = map[string]any{}
@@ -321,4 +327,49 @@ func (h *handler) binding() (Response, []Write, error) {
 	}
 	resp, err := h.respond(201, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success", "code": int64(201)})
 	return resp, writes, err
+}
+
+// initContainerAnnotations are the legacy init container annotations the binding REST drops
+// from a bound Pod (podutil.DropInitContainerAnnotations).
+var initContainerAnnotations = []string{"pod.beta.kubernetes.io/init-containers", "pod.alpha.kubernetes.io/init-containers",
+	"pod.beta.kubernetes.io/init-container-statuses", "pod.alpha.kubernetes.io/init-container-statuses"}
+
+// bindingMetadata is setPodNodeAndMetadata's metadata: the Binding's annotations merged into the
+// Pod's (the legacy init container annotations then dropped) and, with PodTopologyLabelsAdmission
+// on (1.37's default), its labels over the Pod's. pod is the handler's own copy.
+func bindingMetadata(pod, binding map[string]any) {
+	md := ownMeta(pod)
+	bmd := metaOf(binding)
+	ann, _ := md["annotations"].(map[string]any)
+	merged := map[string]any{}
+	for k, v := range ann {
+		merged[k] = v
+	}
+	if ba, ok := bmd["annotations"].(map[string]any); ok {
+		for k, v := range ba {
+			merged[k] = v
+		}
+	}
+	for _, k := range initContainerAnnotations {
+		delete(merged, k)
+	}
+	if len(merged) > 0 {
+		md["annotations"] = merged
+	} else {
+		delete(md, "annotations")
+	}
+	bl, _ := bmd["labels"].(map[string]any)
+	if len(bl) == 0 {
+		return
+	}
+	labels := map[string]any{}
+	if l, ok := md["labels"].(map[string]any); ok {
+		for k, v := range l {
+			labels[k] = v
+		}
+	}
+	for k, v := range bl {
+		labels[k] = v
+	}
+	md["labels"] = labels
 }

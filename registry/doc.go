@@ -177,8 +177,11 @@
 // other than NamespaceLifecycle, LimitRanger, ServiceAccount, TaintNodesByCondition, PodSecurity, Priority,
 // DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
 // PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning,
-// ClusterTrustBundleAttest, CertificateSubjectRestriction, DefaultIngressClass and ResourceQuota
-// (PodTopologyLabels; ResourceQuota runs with the default configuration — no limited
+// ClusterTrustBundleAttest, CertificateSubjectRestriction, DefaultIngressClass, PodTopologyLabels
+// (Pod creates with spec.nodeName and Bindings to a Node; podtopology.go) and ResourceQuota
+// (NodeDeclaredFeatureValidator and PodResizeValidator, default on in 1.37, which refuse Pod
+// updates and pods/resize writes needing what the Pod's Node does not declare or have, and
+// ResourceSlices naming Nodes without a declared feature; ResourceQuota runs with the default configuration — no limited
 // resources — and checks several quotas in name order, where kube-apiserver's informer order
 // is random, so with two refusing quotas the message may name the other; the DRA
 // extended-resource charges of ResourceClaims are not modelled (controllers/resourcequota);

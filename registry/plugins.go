@@ -24,7 +24,7 @@ var (
 
 // builtinMutators runs, on a create of a built-in kind's main resource, the mutating plugins
 // that follow the Pod ones in AllOrderedPlugins: TaintNodesByCondition, DefaultStorageClass,
-// StorageObjectInUseProtection and DefaultIngressClass (RuntimeClass's Admit is in
+// StorageObjectInUseProtection, DefaultIngressClass and PodTopologyLabels (RuntimeClass's Admit is in
 // podCreateDefaults) (each touches one kind, so their
 // relative order shows only in which refusal comes first). obj is the handler's own.
 func (h *handler) builtinMutators(obj map[string]any) (map[string]any, error) {
@@ -40,6 +40,11 @@ func (h *handler) builtinMutators(obj map[string]any) (map[string]any, error) {
 		}
 	case status.GroupResource{Group: "networking.k8s.io", Resource: "ingresses"}:
 		if err := h.defaultIngressClass(obj); err != nil {
+			return nil, err
+		}
+	case status.GroupResource{Resource: "pods"}:
+		// PodTopologyLabels follows DefaultIngressClass (podtopology.go).
+		if err := h.podTopologyLabels(obj); err != nil {
 			return nil, err
 		}
 	}
