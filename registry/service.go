@@ -21,14 +21,17 @@ import (
 // node port range (--service-node-port-range). A World that implements ServiceNetworker gives
 // its own; otherwise Handle uses DefaultServiceNetwork.
 type ServiceNetwork struct {
-	// ClusterIPRange is the service CIDR.
+	// ClusterIPRange is the service CIDR: its family is the cluster's; the cluster IPs are
+	// allocated from the stored ServiceCIDRs (the default one, "kubernetes", holds this range
+	// on a real server), from this range only in a world that stores none.
 	ClusterIPRange netip.Prefix
 	// NodePortFirst and NodePortLast bound the node ports, both included.
 	NodePortFirst, NodePortLast int
-	// NextClusterIP, when set, chooses a free cluster IP of the range (the apiserver draws one
-	// at random); nil, or an answer that is not ok, free and in the range, takes the lowest free
-	// address above the range's static band (where Services that ask for an address get
-	// theirs), then the lowest free one in it. used reports the addresses stored Services hold.
+	// NextClusterIP, when set, chooses a free cluster IP (the apiserver draws one at random in
+	// a ServiceCIDR); nil, or an answer that is not ok, free and in a ready ServiceCIDR, takes
+	// the lowest free address above each range's static band (where Services that ask for an
+	// address get theirs), then the lowest free one in it, range by range. used reports the
+	// addresses taken: an IPAddress of that name exists or a stored Service holds it.
 	NextClusterIP func(used func(netip.Addr) bool) (netip.Addr, bool)
 	// NextNodePort, when set, chooses a free node port (the apiserver draws one at random); nil,
 	// or an answer that is not ok, free and in the range, takes the lowest free port above the
