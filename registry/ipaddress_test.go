@@ -95,12 +95,18 @@ func TestServiceIPAddresses(t *testing.T) {
 		// A second Service gets another address.
 		resp, writes = send(t, w, "POST", services, svc("api", `{"ports":[{"port":80}]}`))
 		require.Equal(t, 201, resp.Code)
-		assert.NotEqual(t, ip, get(t, resp.Object, "spec", "clusterIP"))
+		apiIP := get(t, resp.Object, "spec", "clusterIP")
+		assert.NotEqual(t, ip, apiIP)
 		require.Len(t, writes, 2)
 
 		resp, writes = send(t, w, "DELETE", services+"/web", "")
 		require.Equal(t, 200, resp.Code, string(resp.Body))
 		assert.Equal(t, []string{fmt.Sprintf("DELETE services/web@%d", base+5), fmt.Sprintf("DELETE ipaddresses/%s@%d", ip, base+6)}, summary(writes))
+
+		// A collection's deletion releases each Service's address after it.
+		resp, writes = send(t, w, "DELETE", services, "")
+		require.Equal(t, 200, resp.Code, string(resp.Body))
+		assert.Equal(t, []string{fmt.Sprintf("DELETE services/api@%d", base+7), fmt.Sprintf("DELETE ipaddresses/%s@%d", apiIP, base+8)}, summary(writes))
 	}
 }
 
