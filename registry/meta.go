@@ -188,6 +188,20 @@ func (h *handler) beforeUpdate(obj, old map[string]any) error {
 		return err
 	}
 	restoreStoredMeta(obj, old)
+	if h.ep.crd != nil && h.ep.Subresource == "status" {
+		// The custom resource status strategy's PrepareForUpdate copies the whole stored object
+		// but status and managedFields: beyond ResetObjectMetaForStatus's fields (the field
+		// manager's value reset), generateName and deletionGracePeriodSeconds too
+		// (conformance/metacauses).
+		md, om := ownMeta(obj), metaOf(old)
+		for _, k := range []string{"generateName", "deletionGracePeriodSeconds"} {
+			if v, ok := om[k]; ok {
+				md[k] = v
+			} else {
+				delete(md, k)
+			}
+		}
+	}
 	return nil
 }
 

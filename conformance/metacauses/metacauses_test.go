@@ -108,10 +108,6 @@ type endpoint struct {
 	gk       kschema.GroupKind
 	// others are the objects the world holds besides live (a custom resource's CRD).
 	others []runtime.Object
-	// noGrace leaves deletionGracePeriodSeconds out: a custom resource's /status
-	// PrepareForUpdate keeps all of the stored metadata but managedFields, where writepath
-	// resets only ResetObjectMetaForStatus's fields (a difference not fixed yet).
-	noGrace bool
 }
 
 func endpoints(t *testing.T) []endpoint {
@@ -154,12 +150,12 @@ func endpoints(t *testing.T) []endpoint {
 	crGK := kschema.GroupKind{Group: "example.com", Kind: "Thing"}
 	crPath := "/apis/example.com/v1/namespaces/default/things/t1"
 	return []endpoint{
-		{"cr", cr, nil, crPath, crStrategy, crGK, []runtime.Object{crd}, false},
-		{"cr/status", cr, nil, crPath + "/status", customresource.NewStatusStrategy(crStrategy), crGK, []runtime.Object{crd}, true},
-		{"crd", crd, crdNew, crdPath, customresourcedefinition.NewStrategy(scheme), crdGK, nil, false},
-		{"crd/status", crd, crdNew, crdPath + "/status", customresourcedefinition.NewStatusStrategy(scheme), crdGK, nil, false},
-		{"apiservice", as, asNew, asPath, apiservice.NewStrategy(scheme), asGK, nil, false},
-		{"apiservice/status", as, asNew, asPath + "/status", apiservice.NewStatusStrategy(scheme), asGK, nil, false},
+		{"cr", cr, nil, crPath, crStrategy, crGK, []runtime.Object{crd}},
+		{"cr/status", cr, nil, crPath + "/status", customresource.NewStatusStrategy(crStrategy), crGK, []runtime.Object{crd}},
+		{"crd", crd, crdNew, crdPath, customresourcedefinition.NewStrategy(scheme), crdGK, nil},
+		{"crd/status", crd, crdNew, crdPath + "/status", customresourcedefinition.NewStatusStrategy(scheme), crdGK, nil},
+		{"apiservice", as, asNew, asPath, apiservice.NewStrategy(scheme), asGK, nil},
+		{"apiservice/status", as, asNew, asPath + "/status", apiservice.NewStatusStrategy(scheme), asGK, nil},
 	}
 }
 
@@ -240,9 +236,6 @@ func TestMetadataCauses(t *testing.T) {
 		invalid := 0
 		for i := 0; i < n; i++ {
 			patch := randomMeta(r)
-			if ep.noGrace {
-				delete(patch, "deletionGracePeriodSeconds")
-			}
 			want := ep.reference(t, patch)
 			if want != "null" {
 				invalid++
