@@ -329,11 +329,6 @@ func (h *handler) binding() (Response, []Write, error) {
 	return resp, writes, err
 }
 
-// initContainerAnnotations are the legacy init container annotations the binding REST drops
-// from a bound Pod (podutil.DropInitContainerAnnotations).
-var initContainerAnnotations = []string{"pod.beta.kubernetes.io/init-containers", "pod.alpha.kubernetes.io/init-containers",
-	"pod.beta.kubernetes.io/init-container-statuses", "pod.alpha.kubernetes.io/init-container-statuses"}
-
 // bindingMetadata is setPodNodeAndMetadata's metadata: the Binding's annotations merged into the
 // Pod's (the legacy init container annotations then dropped) and, with PodTopologyLabelsAdmission
 // on (1.37's default), its labels over the Pod's. pod is the handler's own copy.
@@ -350,7 +345,7 @@ func bindingMetadata(pod, binding map[string]any) {
 			merged[k] = v
 		}
 	}
-	for _, k := range initContainerAnnotations {
+	for _, k := range validation.InitContainerAnnotations {
 		delete(merged, k)
 	}
 	if len(merged) > 0 {

@@ -88,9 +88,11 @@ type groupKind struct{ group, kind string }
 
 // PrepareForCreate is the effect of the kind's strategy PrepareForCreate on obj beyond what the
 // registry does for every kind (status and spec resets, generation, system fields): fields the
-// strategy drops or derives. It returns obj itself when the strategy changes nothing, else a
-// fresh object; obj is never modified.
+// strategy drops or derives (among them, for a Pod and every kind with a pod template, the legacy
+// init container annotations: InitContainerAnnotations). It returns obj itself when the strategy
+// changes nothing, else a fresh object; obj is never modified.
 func PrepareForCreate(gvk schema.GroupVersionKind, obj map[string]any, opts Options) map[string]any {
+	obj = dropInitContainerAnnotations(gvk, obj, opts.Subresource)
 	k, ok := kindOf(gvk)
 	if !ok || k.prepareCreate == nil {
 		return obj
@@ -102,6 +104,7 @@ func PrepareForCreate(gvk schema.GroupVersionKind, obj map[string]any, opts Opti
 // or its subresource's, after the generation is decided): obj is the new object, old the stored
 // one. Neither is modified; obj itself is returned when nothing changes.
 func PrepareForUpdate(gvk schema.GroupVersionKind, obj, old map[string]any, opts Options) map[string]any {
+	obj = dropInitContainerAnnotations(gvk, obj, opts.Subresource)
 	k, ok := kindOf(gvk)
 	if !ok || k.prepareUpdate == nil {
 		return obj
