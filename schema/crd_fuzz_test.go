@@ -14,7 +14,7 @@ import (
 )
 
 // FuzzFromCRD: any input either decodes into a CRD or fails with an error; never a panic, and
-// the decoded input is not modified.
+// the decoded input is not modified; FromCRDUpdate agrees with it.
 func FuzzFromCRD(f *testing.F) {
 	f.Add([]byte(widgetCRD))
 	f.Add([]byte(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","spec":{"versions":[{"schema":{"openAPIV3Schema":{"items":[{}],"$ref":"#"}}}]}}`))
@@ -29,6 +29,21 @@ func FuzzFromCRD(f *testing.F) {
 		require.NoError(t, err)
 		crd, err := schema.FromCRD(obj)
 		assert.True(t, value.Equal(before, obj), "FromCRD modified its input")
+		// FromCRDUpdate: the same checks without the create-time metadata rules, so it accepts
+		// what FromCRD accepts and refuses a body that does not decode alike.
+		ucrd, uerrs, uerr := schema.FromCRDUpdate(obj)
+		assert.True(t, value.Equal(before, obj), "FromCRDUpdate modified its input")
+		if err == nil {
+			assert.NoError(t, uerr)
+			assert.Empty(t, uerrs)
+			assert.NotNil(t, ucrd)
+		}
+		if uerr != nil {
+			assert.Equal(t, uerr.Error(), err.Error())
+		}
+		if len(uerrs) > 0 {
+			assert.Nil(t, ucrd)
+		}
 		if err != nil {
 			assert.NotEmpty(t, err.Error())
 			return
