@@ -307,6 +307,10 @@ func endpointSliceDeclarative(obj, old map[string]any) field.ErrorList {
 	case old != nil && at == str(old, "addressType"):
 	case at == "":
 		errs = append(errs, field.Required(tp, ""))
+		if old != nil {
+			// Required and immutable are two rules: clearing a stored addressType breaks both.
+			errs = append(errs, field.Invalid(tp, nil, "field is immutable"))
+		}
 	case old != nil:
 		errs = append(errs, field.Invalid(tp, nil, "field is immutable"))
 	case at != "FQDN" && at != "IPv4" && at != "IPv6":

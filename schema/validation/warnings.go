@@ -352,7 +352,9 @@ func overlappingPathWarnings(vols []any) []string {
 		var all []pathAndSource
 		for _, sraw := range listOf(proj["sources"]) {
 			src := mapOf(sraw)
-			if zero(src) {
+			// VolumeProjection's fields are all pointers: a source is empty only when it sets
+			// none of them ({"configMap": {}} is a ConfigMap projection).
+			if !anySet(src) {
 				w = append(w, fmt.Sprintf("volume %q (Projected) has no sources provided", name))
 				continue
 			}
@@ -422,4 +424,15 @@ func overlaps(haystack []pathAndSource, needle pathAndSource) []pathAndSource {
 		}
 	}
 	return out
+}
+
+// anySet reports whether m holds a non-null value (a Go struct whose fields are all pointers is
+// zero exactly when none is set).
+func anySet(m map[string]any) bool {
+	for _, v := range m {
+		if v != nil {
+			return true
+		}
+	}
+	return false
 }
