@@ -243,25 +243,10 @@ func deviceToleration(h *handwritten, p field.Path, t map[string]any) {
 	}
 }
 
-// resourceFullyQualifiedName is validateFullyQualifiedName: a qualified name with a domain.
+// resourceFullyQualifiedName is validateFullyQualifiedName: a qualified name
+// (resourceQualifiedName) with a domain.
 func resourceFullyQualifiedName(p field.Path, n string) field.ErrorList {
-	var errs field.ErrorList
-	parts := strings.Split(n, "/")
-	switch len(parts) {
-	case 1:
-		errs = append(errs, cIdentifier(p, parts[0])...)
-	case 2:
-		if parts[0] == "" {
-			errs = append(errs, field.Invalid(p, "", "the domain must not be empty"))
-		} else {
-			errs = append(errs, csiDriverName(p, parts[0])...)
-		}
-		if parts[1] == "" {
-			errs = append(errs, field.Invalid(p, "", "the name must not be empty"))
-		} else {
-			errs = append(errs, cIdentifier(p, parts[1])...)
-		}
-	}
+	errs := resourceQualifiedName(p, n)
 	if !strings.Contains(n, "/") {
 		errs = append(errs, field.Invalid(p, n, "a fully qualified name must be a domain and a name separated by a slash"))
 	}
