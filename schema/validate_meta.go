@@ -87,11 +87,6 @@ func validateObjectMeta(om *ObjectMeta, requiresNamespace bool, nameFn func(stri
 			all = append(all, field.Invalid(fld.Child("generateName"), om.GenerateName, m))
 		}
 	}
-	if om.GenerateName != "" && om.Name == "" {
-		// The registry generates the name before validation: only a strategy's own update-time
-		// call of the create rules (DeviceClass's) can meet it.
-		all = append(all, field.InternalError(fld.Child("name"), fmt.Errorf("generateName was specified (%q), but no name was generated", om.GenerateName)))
-	}
 	if om.Name == "" {
 		all = append(all, field.Required(fld.Child("name"), "name or generateName is required"))
 	} else {

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/writepath/writepath/field"
@@ -99,7 +100,14 @@ func validateDeviceClassUpdate(obj, old map[string]any, opts Options) field.Erro
 func deviceClassMeta(h *handwritten, obj map[string]any) {
 	name := str(mapOf(obj["metadata"]), "name")
 	h.add(longNameDeclarative(field.NewPath("metadata", "name"), name), "format=k8s-long-name", true)
-	h.add(coreObjectMeta(obj, false, noNameRule), "", false)
+	// ValidateObjectMetaWithOpts (unlike the common ValidateObjectMetaAccessor) reports a
+	// generateName with no name first; the registry generates names before validation, so only
+	// DeviceClass's update-time call of the create rules can meet it.
+	var errs field.ErrorList
+	if md := mapOf(obj["metadata"]); str(md, "generateName") != "" && name == "" {
+		errs = append(errs, field.InternalError(field.NewPath("metadata", "name"), fmt.Errorf("generateName was specified (%q), but no name was generated", str(md, "generateName"))))
+	}
+	h.add(append(errs, coreObjectMeta(obj, false, noNameRule)...), "", false)
 }
 
 // deviceClassSpec is validateDeviceClassSpec: the selectors (each a CEL expression, compiled
