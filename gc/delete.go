@@ -445,16 +445,13 @@ func scalarEqual(a, b any) bool {
 	return a == b
 }
 
-var immortalNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
-
 // deleteNamespace mirrors the namespace registry's Delete: the first DELETE only marks the
-// namespace Terminating; the namespace goes once spec.finalizers is empty.
+// namespace Terminating; the namespace goes once spec.finalizers is empty. default, kube-system
+// and kube-public are deleted like any other: the NamespaceLifecycle admission plugin, not the
+// registry, refuses their deletion (registry does, unless the plugin is disabled).
 func deleteNamespace(obj Object, m *meta, k Kind, opts DeleteOptions, now time.Time) (DeleteResult, error) {
 	if err := checkDeletePreconditions(k, opts.Preconditions, obj, m); err != nil {
 		return DeleteResult{}, err
-	}
-	if immortalNamespaces[m.name] {
-		return DeleteResult{}, forbiddenError("", "namespaces", m.name, "this namespace may not be deleted")
 	}
 	code := 200
 	if opts.OrphanDependents != nil && !*opts.OrphanDependents {

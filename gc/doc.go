@@ -64,7 +64,7 @@
 //
 // Delete, Update and CheckCreate return *status.Error values with the apiserver's code, reason
 // and message (409 precondition conflicts, 422 invalid DeleteOptions or forbidden new
-// finalizers, 403 for immortal namespaces and for creates in a Terminating namespace, 409
+// finalizers, 403 for creates in a Terminating namespace, 409
 // "object is being deleted: ... already exists"). Step, Run and Diagnose return *InputError for snapshots kube-apiserver
 // could never have stored (missing uid, ownerReferences it rejects, duplicate objects); an
 // ownerReference to a kind the server does not serve is the collector's behaviour, not an

@@ -1,8 +1,6 @@
 package gc
 
 import (
-	"errors"
-
 	"github.com/writepath/writepath/field"
 	"github.com/writepath/writepath/status"
 	"github.com/writepath/writepath/versions"
@@ -17,10 +15,6 @@ func notFoundError(group, resource, name string) *status.Error {
 
 func invalidError(group, kind, name string, errs field.ErrorList) *status.Error {
 	return status.Invalid(status.GroupKind{Group: group, Kind: kind}, name, errs)
-}
-
-func forbiddenError(group, resource, name, msg string) *status.Error {
-	return status.Forbidden(status.GroupResource{Group: group, Resource: resource}, name, errors.New(msg))
 }
 
 func badRequest(msg string) *status.Error { return status.BadRequest(msg) }

@@ -125,7 +125,7 @@ func TestDelete(t *testing.T) {
 		{"namespace-again", nsDying, gc.DeleteOptions{}},
 		{"namespace-finalized", nsEmptied, gc.DeleteOptions{}},
 		{"namespace-precondition", ns, gc.DeleteOptions{Preconditions: &gc.Preconditions{UID: ptr("x")}}},
-		{"namespace-immortal", nsDefault, gc.DeleteOptions{}},
+		{"namespace-default", nsDefault, gc.DeleteOptions{}}, // NamespaceLifecycle refuses it, not gc (registry)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
