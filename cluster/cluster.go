@@ -9,7 +9,6 @@ import (
 	"net/netip"
 	"net/url"
 	"path"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,9 +110,11 @@ type Options struct {
 	// ServiceAccount until one is created, as kube-apiserver does.
 	NoServiceAccountController bool
 	// DisableAdmissionPlugins are kube-apiserver's --disable-admission-plugins: default plugins
-	// that do not run. Only registry.DisablablePlugins (ServiceAccount) may be named; New refuses
-	// any other name. envtest's kube-apiserver runs with ServiceAccount off: Pods are then
-	// created with no ServiceAccount and no token volume.
+	// that do not run, each changing and refusing nothing (registry.AdmissionPlugins lists the
+	// names and which are modelled). New refuses a name kube-apiserver does not know, with its
+	// words (registry.ValidateDisabledAdmissionPlugins); naming a default-off plugin or one
+	// writepath does not model changes nothing. envtest's kube-apiserver runs with
+	// ServiceAccount off: Pods are then created with no ServiceAccount and no token volume.
 	DisableAdmissionPlugins []string
 	// LeaderElection, when set, runs the controllers only while this server holds the
 	// controller Lease (Lead), for several servers sharing one store; nil runs them always.
@@ -196,10 +197,10 @@ func New(opts Options) (*Cluster, error) {
 	c := &Cluster{store: opts.Store, clock: opts.Clock, ctrl: opts.Controllers, tokens: opts.Tokens,
 		kubeletMode: opts.Kubelet, noWorkloads: opts.NoWorkloadControllers, noQuota: opts.NoResourceQuotaController, noSA: opts.NoServiceAccountController, quotas: newQuotaController(), leader: opts.LeaderElection, resources: map[resourceKey]struct{}{}, expectations: map[string]*replicaset.Expectations{},
 		index: newWorkloadIndex(), deploymentEvents: newEventRecorder("deployment-controller"), replicaSetEvents: newEventRecorder("replicaset-controller")}
+	if err := registry.ValidateDisabledAdmissionPlugins(opts.DisableAdmissionPlugins); err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
 	for _, name := range opts.DisableAdmissionPlugins {
-		if !slices.Contains(registry.DisablablePlugins, name) {
-			return nil, fmt.Errorf("cluster: admission plugin %q cannot be disabled (only %s)", name, strings.Join(registry.DisablablePlugins, ", "))
-		}
 		if c.pluginsOff == nil {
 			c.pluginsOff = map[string]bool{}
 		}

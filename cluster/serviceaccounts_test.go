@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/writepath/writepath/cluster"
+	"github.com/writepath/writepath/registry"
 )
 
 // TestDefaultServiceAccountController: a new namespace gets its "default" ServiceAccount from
@@ -86,7 +87,7 @@ func TestNoServiceAccountController(t *testing.T) {
 
 // TestDisableServiceAccountAdmission: with the ServiceAccount admission plugin off (envtest's
 // kube-apiserver flags) a Pod is created without a ServiceAccount or token volume even where
-// none exists; a plugin that cannot be turned off is refused by New.
+// none exists.
 func TestDisableServiceAccountAdmission(t *testing.T) {
 	c, err := cluster.New(cluster.Options{NoServiceAccountController: true, DisableAdmissionPlugins: []string{"ServiceAccount"},
 		Clock: cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))})
@@ -99,6 +100,33 @@ func TestDisableServiceAccountAdmission(t *testing.T) {
 	assert.NotContains(t, spec, "serviceAccountName")
 	assert.NotContains(t, spec, "volumes")
 
-	_, err = cluster.New(cluster.Options{DisableAdmissionPlugins: []string{"NamespaceLifecycle"}})
-	assert.EqualError(t, err, `cluster: admission plugin "NamespaceLifecycle" cannot be disabled (only ServiceAccount)`)
+}
+
+// TestDisableAdmissionPluginsOption: New passes DisableAdmissionPlugins to the request path (a
+// Node created without TaintNodesByCondition's taint, a ConfigMap in a namespace that does not
+// exist without NamespaceLifecycle), accepts every plugin name kube-apiserver knows and refuses
+// an unknown one with kube-apiserver's words (registry's TestDisableAdmissionPlugins has a row
+// per plugin).
+func TestDisableAdmissionPluginsOption(t *testing.T) {
+	c, err := cluster.New(cluster.Options{DisableAdmissionPlugins: []string{"TaintNodesByCondition", "NamespaceLifecycle", "AlwaysPullImages"},
+		Clock: cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))})
+	require.NoError(t, err)
+	node := do(t, c, "POST", "/api/v1/nodes", "application/json", `{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}}`)
+	require.Equal(t, 201, node.Code, node.Object)
+	assert.NotContains(t, node.Object["spec"], "taints")
+	cm := do(t, c, "POST", "/api/v1/namespaces/gone/configmaps", "application/json", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm"}}`)
+	assert.Equal(t, 201, cm.Code, cm.Object)
+
+	on, err := cluster.New(cluster.Options{Clock: cluster.NewFakeClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))})
+	require.NoError(t, err)
+	assert.Equal(t, 404, do(t, on, "POST", "/api/v1/namespaces/gone/configmaps", "application/json", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm"}}`).Code)
+
+	var all []string
+	for _, p := range registry.AdmissionPlugins() {
+		all = append(all, p.Name)
+	}
+	_, err = cluster.New(cluster.Options{DisableAdmissionPlugins: all})
+	assert.NoError(t, err)
+	_, err = cluster.New(cluster.Options{DisableAdmissionPlugins: []string{"ServiceAccount", "NodeAuthorizer"}})
+	assert.EqualError(t, err, `cluster: disable-admission-plugins plugin "NodeAuthorizer" is unknown`)
 }

@@ -25,6 +25,16 @@ func (noWebhooks) Call(ctx context.Context, t admission.WebhookTarget, body []by
 	return nil, errors.New("no webhook client configured")
 }
 
+// configurationPlugins are the admission plugins that run the configuration objects, by kind:
+// a disabled plugin's objects are not compiled.
+var configurationPlugins = map[string]string{
+	"MutatingAdmissionPolicy": "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding": "MutatingAdmissionPolicy",
+	"MutatingWebhookConfiguration":     "MutatingAdmissionWebhook",
+	"ValidatingAdmissionPolicy":        "ValidatingAdmissionPolicy",
+	"ValidatingAdmissionPolicyBinding": "ValidatingAdmissionPolicy",
+	"ValidatingWebhookConfiguration":   "ValidatingAdmissionWebhook",
+}
+
 // admissionPhases compiles the world's admission configuration, once per request.
 func (h *handler) admissionPhases() (*phases, error) {
 	if h.phases != nil {
@@ -37,6 +47,9 @@ func (h *handler) admissionPhases() (*phases, error) {
 	var mut, val []map[string]any
 	for _, o := range cfg.Objects {
 		k, _ := o["kind"].(string)
+		if p, ok := configurationPlugins[k]; ok && h.pluginDisabled(p) {
+			continue
+		}
 		switch k {
 		case "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding", "MutatingWebhookConfiguration":
 			mut = append(mut, o)
@@ -128,7 +141,7 @@ func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name s
 		}
 	}
 	if op == admission.Update && h.ep.crd == nil && h.ep.gvk.Group == "" && h.ep.gvk.Kind == "Pod" && h.ep.Subresource == "" {
-		obj = podUpdateDefaults(obj, old)
+		obj = h.podUpdateDefaults(obj, old)
 	}
 	if op == admission.Update && h.ep.Subresource == "resize" {
 		// LimitRanger's Admit acts on a pods/resize update as on a create (limitranger.go).
@@ -175,7 +188,7 @@ var protectionFinalizers = map[status.GroupResource]string{
 // protection finalizer is appended unless it has it. obj is the handler's own.
 func (h *handler) storageProtection(obj map[string]any) map[string]any {
 	f, ok := protectionFinalizers[h.ep.groupResource()]
-	if !ok || h.ep.crd != nil || h.ep.Subresource != "" {
+	if !ok || h.ep.crd != nil || h.ep.Subresource != "" || h.pluginDisabled("StorageObjectInUseProtection") {
 		return obj
 	}
 	md := ownMeta(obj)
@@ -226,7 +239,7 @@ func (h *handler) recordAudit(res admission.Result) {
 // be terminating (k8s.io/apiserver pkg/admission/plugin/namespace/lifecycle).
 func (h *handler) namespaceLifecycle(obj map[string]any) error {
 	ep := h.ep
-	if ep.Namespace == "" || !ep.namespaced || (ep.Resource.Group == "" && ep.Resource.Resource == "namespaces") {
+	if h.pluginDisabled("NamespaceLifecycle") || ep.Namespace == "" || !ep.namespaced || (ep.Resource.Group == "" && ep.Resource.Resource == "namespaces") {
 		return nil
 	}
 	if ep.Resource.Group == "authorization.k8s.io" && ep.Resource.Resource == "localsubjectaccessreviews" {

@@ -46,13 +46,13 @@ func (h *handler) certificateValidators(op admission.Operation, obj, old map[str
 		return status.Forbidden(gr, name, fmt.Errorf(format, args...))
 	}
 	switch {
-	case op == admission.Update && gr == csrGroupResource && sub == "approval":
+	case op == admission.Update && gr == csrGroupResource && sub == "approval" && !h.pluginDisabled("CertificateApproval"):
 		// CertificateApproval: the signer of the stored request.
 		signer := csrSigner(old)
 		if !h.authorizedForSigner("approve", signer) {
 			return forbidden("user not permitted to approve requests with signerName %q", signer)
 		}
-	case op == admission.Update && gr == csrGroupResource && sub == "status":
+	case op == admission.Update && gr == csrGroupResource && sub == "status" && !h.pluginDisabled("CertificateSigning"):
 		// CertificateSigning: a /status update that changes the certificate or the conditions.
 		if h.sameCertificate(obj, old) && validation.SemanticEqual(csrKind, csrStatus(obj)["conditions"], csrStatus(old)["conditions"], "status", "conditions") {
 			return nil
@@ -61,7 +61,7 @@ func (h *handler) certificateValidators(op admission.Operation, obj, old map[str
 		if !h.authorizedForSigner("sign", signer) {
 			return forbidden("user not permitted to sign requests with signerName %q", signer)
 		}
-	case (op == admission.Create || op == admission.Update) && gr == ctbGroupResource:
+	case (op == admission.Create || op == admission.Update) && gr == ctbGroupResource && !h.pluginDisabled("ClusterTrustBundleAttest"):
 		// ClusterTrustBundleAttest: a bundle with a signer, unless an update changes only the
 		// fields the garbage collector writes (rbac.IsOnlyMutatingGCFields).
 		spec, _ := obj["spec"].(map[string]any)
@@ -75,7 +75,7 @@ func (h *handler) certificateValidators(op admission.Operation, obj, old map[str
 		if !h.authorizedForSigner("attest", signer) {
 			return forbidden("user not permitted to attest for signerName %q", signer)
 		}
-	case op == admission.Create && gr == csrGroupResource && sub == "":
+	case op == admission.Create && gr == csrGroupResource && sub == "" && !h.pluginDisabled("CertificateSubjectRestriction"):
 		// CertificateSubjectRestriction.
 		spec, _ := obj["spec"].(map[string]any)
 		if s, _ := spec["signerName"].(string); s != kubeAPIServerClientSigner {

@@ -113,7 +113,8 @@ func (h *handler) warnOrphanedJobPods(o gc.DeleteOptions) {
 
 func (h *handler) deleteOne(live map[string]any, o gc.DeleteOptions) (Response, []Write, error) {
 	ep := h.ep
-	if ep.Resource.Group == "" && ep.Resource.Resource == "namespaces" {
+	if ep.Resource.Group == "" && ep.Resource.Resource == "namespaces" && !h.pluginDisabled("NamespaceLifecycle") {
+		// NamespaceLifecycle's Admit on a delete: the immortal namespaces.
 		switch ep.Name {
 		case "default", "kube-system", "kube-public":
 			return Response{}, nil, status.Forbidden(ep.groupResource(), ep.Name, fmt.Errorf("this namespace may not be deleted"))

@@ -47,7 +47,11 @@
 //     terminating one); on a Pod create LimitRanger's defaults (limitranger.go), ServiceAccount
 //     (the default service account, its token volume; 403 for a missing one), Priority and
 //     DefaultTolerationSeconds (podadmission.go);
-//     MutatingAdmissionPolicies and mutating webhooks (admission).
+//     MutatingAdmissionPolicies and mutating webhooks (admission). Every modelled admission
+//     plugin, mutating or validating (AdmissionPlugins), is skipped where the World disables it
+//     (AdmissionPluginDisabler, kube-apiserver's --disable-admission-plugins): a disabled
+//     plugin changes and refuses nothing, and a disabled policy or webhook plugin's
+//     configuration objects are not compiled.
 //  9. Storage fields and strategy (registry/generic/registry/store.go Create and Update,
 //     rest/create.go BeforeCreate, rest/update.go BeforeUpdate): on create a uid, the
 //     creationTimestamp and generateName's name; on update optimistic concurrency (versions:

@@ -55,7 +55,7 @@ const maxMilliValue = int64(math.MaxInt64 / 1000)
 // (create and update) and its skip of objects being deleted: Pods (create; update only on
 // pods/resize) and PersistentVolumeClaims (create and update of the claim itself).
 func (h *handler) limitRangerActs(op admission.Operation, old map[string]any) bool {
-	if h.ep.crd != nil || h.ep.gvk.Group != "" || (op != admission.Create && op != admission.Update) {
+	if h.pluginDisabled("LimitRanger") || h.ep.crd != nil || h.ep.gvk.Group != "" || (op != admission.Create && op != admission.Update) {
 		return false
 	}
 	switch kind, sub := h.ep.gvk.Kind, h.ep.Subresource; {

@@ -33,7 +33,9 @@ func (h *handler) builtinMutators(obj map[string]any) (map[string]any, error) {
 	}
 	switch h.ep.groupResource() {
 	case status.GroupResource{Resource: "nodes"}:
-		taintNotReady(obj)
+		if !h.pluginDisabled("TaintNodesByCondition") {
+			taintNotReady(obj)
+		}
 	case status.GroupResource{Resource: "persistentvolumeclaims"}:
 		if err := h.defaultStorageClass(obj); err != nil {
 			return nil, err
@@ -75,6 +77,9 @@ func taintNotReady(obj map[string]any) {
 // spec.storageClassName, not even "", and no volume.beta.kubernetes.io/storage-class
 // annotation) gets the default StorageClass's name, when there is one.
 func (h *handler) defaultStorageClass(obj map[string]any) error {
+	if h.pluginDisabled("DefaultStorageClass") {
+		return nil
+	}
 	spec, _ := obj["spec"].(map[string]any)
 	if _, ok := spec["storageClassName"].(string); ok {
 		return nil
@@ -101,6 +106,9 @@ func (h *handler) defaultStorageClass(obj map[string]any) error {
 // spec.ingressClassName and without the kubernetes.io/ingress.class annotation gets the
 // default IngressClass's name, when there is one.
 func (h *handler) defaultIngressClass(obj map[string]any) error {
+	if h.pluginDisabled("DefaultIngressClass") {
+		return nil
+	}
 	spec, _ := obj["spec"].(map[string]any)
 	if _, ok := spec["ingressClassName"].(string); ok {
 		return nil
@@ -176,7 +184,7 @@ func (h *handler) builtinValidators(op admission.Operation, obj, old map[string]
 	}
 	if h.ep.Subresource == "" {
 		switch gr := h.ep.groupResource(); {
-		case op == admission.Update && gr == status.GroupResource{Resource: "persistentvolumeclaims"}:
+		case op == admission.Update && gr == status.GroupResource{Resource: "persistentvolumeclaims"} && !h.pluginDisabled("PersistentVolumeClaimResize"):
 			if err := h.claimResize(obj, old); err != nil {
 				return err
 			}

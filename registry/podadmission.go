@@ -39,9 +39,29 @@ func (h *handler) podCreateDefaults(obj map[string]any) (map[string]any, error) 
 	if err := h.serviceAccountAdmit(obj, spec); err != nil {
 		return nil, err
 	}
+	if err := h.priorityAdmit(obj, spec); err != nil {
+		return nil, err
+	}
+	if !h.pluginDisabled("DefaultTolerationSeconds") {
+		defaultTolerations(spec)
+	}
+	// RuntimeClass follows in AllOrderedPlugins (after DefaultStorageClass and the storage
+	// plugins, which touch no Pod).
+	if err := h.runtimeClassAdmit(obj, spec); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// priorityAdmit is the Priority plugin on a Pod create (spec is obj's, owned by the caller):
+// see podCreateDefaults.
+func (h *handler) priorityAdmit(obj, spec map[string]any) error {
+	if h.pluginDisabled("Priority") {
+		return nil
+	}
 	pcs, err := h.w.List(h.ctx, schema.GroupVersionResource{Group: "scheduling.k8s.io", Version: "v1", Resource: "priorityclasses"}, "")
 	if err != nil {
-		return nil, worldError(err, "List")
+		return worldError(err, "List")
 	}
 	name, _ := spec["priorityClassName"].(string)
 	var class map[string]any
@@ -61,20 +81,14 @@ func (h *handler) podCreateDefaults(obj map[string]any) (map[string]any, error) 
 			spec["preemptionPolicy"] = p
 		}
 	case name != "" && name != "system-node-critical" && name != "system-cluster-critical":
-		return nil, status.Forbidden(h.ep.groupResource(), metaString(obj, "name"), fmt.Errorf("no PriorityClass with name %s was found", name))
+		return status.Forbidden(h.ep.groupResource(), metaString(obj, "name"), fmt.Errorf("no PriorityClass with name %s was found", name))
 	case name == "":
 		spec["priority"] = int64(0)
 	}
 	if _, ok := spec["preemptionPolicy"]; !ok {
 		spec["preemptionPolicy"] = "PreemptLowerPriority"
 	}
-	defaultTolerations(spec)
-	// RuntimeClass follows in AllOrderedPlugins (after DefaultStorageClass and the storage
-	// plugins, which touch no Pod).
-	if err := h.runtimeClassAdmit(obj, spec); err != nil {
-		return nil, err
-	}
-	return obj, nil
+	return nil
 }
 
 // defaultTolerations is DefaultTolerationSeconds on spec (changed in place): the NoExecute
@@ -97,9 +111,10 @@ func defaultTolerations(spec map[string]any) {
 // DefaultTolerationSeconds adds its tolerations again (a PUT without them would otherwise fail
 // validation for removing tolerations; recorded: crud/crud-pod/update). ServiceAccount mutates
 // on create only. obj is not modified: the result is a copy where anything changes.
-func podUpdateDefaults(obj, old map[string]any) map[string]any {
+func (h *handler) podUpdateDefaults(obj, old map[string]any) map[string]any {
+	priority, tolerations := !h.pluginDisabled("Priority"), !h.pluginDisabled("DefaultTolerationSeconds")
 	spec, _ := obj["spec"].(map[string]any)
-	if spec == nil {
+	if spec == nil || !priority && !tolerations {
 		return obj
 	}
 	out := make(map[string]any, len(obj))
@@ -115,11 +130,13 @@ func podUpdateDefaults(obj, old map[string]any) map[string]any {
 	}
 	oldSpec, _ := old["spec"].(map[string]any)
 	for _, k := range []string{"priority", "preemptionPolicy"} {
-		if _, set := ns[k]; !set && oldSpec[k] != nil {
+		if _, set := ns[k]; priority && !set && oldSpec[k] != nil {
 			ns[k] = oldSpec[k]
 		}
 	}
-	defaultTolerations(ns)
+	if tolerations {
+		defaultTolerations(ns)
+	}
 	out["spec"] = ns
 	return out
 }
@@ -431,22 +448,4 @@ func listOfMaps(v any) []map[string]any {
 		}
 	}
 	return out
-}
-
-// AdmissionPluginDisabler is implemented by a World whose server runs with some of
-// kube-apiserver's default admission plugins turned off (--disable-admission-plugins), as
-// envtest's kube-apiserver runs without ServiceAccount. Only ServiceAccount can be off so far:
-// Handle asks for no other name.
-type AdmissionPluginDisabler interface {
-	// AdmissionPluginDisabled reports whether the plugin of that name (kube-apiserver's, e.g.
-	// "ServiceAccount") is off.
-	AdmissionPluginDisabled(name string) bool
-}
-
-// DisablablePlugins are the admission plugins an AdmissionPluginDisabler may turn off.
-var DisablablePlugins = []string{"ServiceAccount"}
-
-func (h *handler) pluginDisabled(name string) bool {
-	d, ok := h.w.(AdmissionPluginDisabler)
-	return ok && d.AdmissionPluginDisabled(name)
 }

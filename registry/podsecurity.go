@@ -150,7 +150,7 @@ var psTemplateResources = map[status.GroupResource]bool{
 // mutation and validation, old the stored one on an update); it adds warnings and audit
 // annotations to the handler and returns the refusal.
 func (h *handler) podSecurity(op admission.Operation, obj, old map[string]any, name string) error {
-	if h.ep.crd != nil || obj == nil || (op != admission.Create && op != admission.Update) {
+	if h.pluginDisabled("PodSecurity") || h.ep.crd != nil || obj == nil || (op != admission.Create && op != admission.Update) {
 		return nil
 	}
 	switch gr := h.ep.groupResource(); {

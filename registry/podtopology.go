@@ -39,6 +39,9 @@ func (h *handler) bindingTopologyLabels(binding map[string]any) error {
 
 // copyTopologyLabels merges node's topology labels into obj's labels (a fresh map).
 func (h *handler) copyTopologyLabels(obj map[string]any, node string) error {
+	if h.pluginDisabled("PodTopologyLabels") {
+		return nil
+	}
 	n, err := h.w.Get(h.ctx, nodesResource, "", node)
 	if err != nil {
 		return worldError(err, "Get(nodes)")

@@ -31,7 +31,7 @@ const loopbackAgent = "kube-apiserver/v1.37.2 (linux/amd64) kubernetes/writepath
 // resourceQuota runs the plugin on a create or update; obj is the object as validated, old the
 // stored one. The quota writes it makes are kept in h.quotaWrites.
 func (h *handler) resourceQuota(op admission.Operation, obj, old map[string]any) error {
-	if op != admission.Create && op != admission.Update || obj == nil || !h.ep.namespaced {
+	if op != admission.Create && op != admission.Update || obj == nil || !h.ep.namespaced || h.pluginDisabled("ResourceQuota") {
 		return nil
 	}
 	ns := h.ep.Namespace

@@ -11,11 +11,11 @@ import (
 
 var runtimeClassesResource = schema.GroupVersionResource{Group: "node.k8s.io", Version: "v1", Resource: "runtimeclasses"}
 
-// podRuntimeClass returns the RuntimeClass a Pod names (nil when it names none) or the
-// plugin's 403 when it is missing.
+// podRuntimeClass returns the RuntimeClass a Pod names (nil when it names none, or with the
+// RuntimeClass plugin disabled) or the plugin's 403 when it is missing.
 func (h *handler) podRuntimeClass(obj, spec map[string]any) (map[string]any, error) {
 	name, ok := spec["runtimeClassName"].(string)
-	if !ok {
+	if !ok || h.pluginDisabled("RuntimeClass") {
 		return nil, nil
 	}
 	rc, err := h.w.Get(h.ctx, runtimeClassesResource, "", name)

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -39,6 +38,8 @@ can resourcequota (-resourcequota: ResourceQuotas then get no status) and servic
 (-serviceaccount: namespaces get no "default" ServiceAccount, as on envtest's control plane); the
 garbage collector, namespace and storage protection controllers always run.
 
+%s
+
 Not served yet: RBAC; every authenticated request is the admin user.`
 
 const serveExamples = `  # Serve the README's examples, then talk to it with kubectl
@@ -55,19 +56,54 @@ const serveExamples = `  # Serve the README's examples, then talk to it with kub
   # admission plugin (envtest starts kube-apiserver with --disable-admission-plugins=ServiceAccount)
   writepath serve --controllers=*,-deployment,-replicaset,-resourcequota,-serviceaccount --disable-admission-plugins=ServiceAccount`
 
+// serveHelp is serveLong with its --disable-admission-plugins paragraph, which names the
+// admission plugins writepath runs (registry.AdmissionPlugins).
+func serveHelp() string {
+	var names []string
+	for _, p := range registry.AdmissionPlugins() {
+		if p.Modelled {
+			names = append(names, p.Name)
+		}
+	}
+	para := "--disable-admission-plugins takes kube-apiserver's syntax (a comma-separated list of plugin " +
+		"names): a named default-on plugin does not run, changing and refusing nothing. The plugins " +
+		"writepath runs, each of which can be disabled: " + strings.Join(names, ", ") + ". Any other " +
+		"plugin kube-apiserver 1.37 knows may be named too, and changes nothing; an unknown name is " +
+		"refused as kube-apiserver refuses it. writepath runs no default-off plugin, so there is no " +
+		"--enable-admission-plugins."
+	return fmt.Sprintf(serveLong, fill(para, 100))
+}
+
+// fill breaks text into lines of at most width characters, between words.
+func fill(text string, width int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
 func runServe(e *env, args []string) int {
 	var files fileList
 	var port int
 	var kubeconfig string
 	var verbose bool
 	var controllers, disabledPlugins []string
-	f := e.flags("serve [-f FILE]... [--port N] [--kubeconfig FILE] [--controllers LIST] [--disable-admission-plugins LIST] [-v]", serveLong, serveExamples)
+	f := e.flags("serve [-f FILE]... [--port N] [--kubeconfig FILE] [--controllers LIST] [--disable-admission-plugins LIST] [-v]", serveHelp(), serveExamples)
 	f.Var(&files, "f", "FILE of objects to create at start (repeatable; multi-document YAML or JSON; - for stdin)")
 	f.IntVar(&port, "port", 0, "the port on 127.0.0.1 (0: a free port)")
 	f.StringVar(&kubeconfig, "kubeconfig", "writepath.kubeconfig", "FILE to write the kubeconfig to")
 	f.BoolVar(&verbose, "v", false, "log each request on stderr")
 	f.StringSliceVar(&controllers, "controllers", []string{"*"}, "the controllers that run, as kube-controller-manager's --controllers (only deployment and replicaset, together, resourcequota and serviceaccount can be off)")
-	f.StringSliceVar(&disabledPlugins, "disable-admission-plugins", nil, "default admission plugins that do not run, as kube-apiserver's flag (only ServiceAccount, which envtest's kube-apiserver disables)")
+	f.StringSliceVar(&disabledPlugins, "disable-admission-plugins", nil, "admission plugins that do not run although default on, as kube-apiserver's flag (comma-separated; see above)")
 	if hook := e.opts.ServeStore; hook != nil && hook.AddFlags != nil {
 		if err := addHookFlags(f, hook.AddFlags); err != nil {
 			return e.fail(err)
@@ -86,10 +122,9 @@ func runServe(e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	for _, p := range disabledPlugins {
-		if !slices.Contains(registry.DisablablePlugins, p) {
-			return e.fail(usagef("--disable-admission-plugins: %q cannot be disabled in serve (only %s)", p, strings.Join(registry.DisablablePlugins, ", ")))
-		}
+	// kube-apiserver's words for an unknown name (AdmissionOptions.Validate).
+	if err := registry.ValidateDisabledAdmissionPlugins(disabledPlugins); err != nil {
+		return e.fail(usagef("%v", err))
 	}
 	objs, err := e.readObjects(files)
 	if err != nil {

@@ -185,3 +185,45 @@ func TestServeControllersFlag(t *testing.T) {
 		assert.Equal(t, tc.noSA, off.serviceAccount, "%v", tc.list)
 	}
 }
+
+// TestServeDisableAdmissionPluginsFlag: --disable-admission-plugins takes kube-apiserver's
+// comma-separated list (repeatable, as a pflag string slice), every plugin name kube-apiserver
+// knows, and refuses an unknown one with its words, before serving.
+func TestServeDisableAdmissionPluginsFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+		err  string
+	}{
+		{args: nil, want: nil},
+		{args: []string{"--disable-admission-plugins=ServiceAccount"}, want: []string{"ServiceAccount"}},
+		{args: []string{"--disable-admission-plugins", "NamespaceLifecycle,LimitRanger,MutatingAdmissionWebhook"}, want: []string{"NamespaceLifecycle", "LimitRanger", "MutatingAdmissionWebhook"}},
+		{args: []string{"--disable-admission-plugins=ResourceQuota", "--disable-admission-plugins=PodSecurity,AlwaysPullImages"}, want: []string{"ResourceQuota", "PodSecurity", "AlwaysPullImages"}},
+		{args: []string{"--disable-admission-plugins=ServiceAccount,Nope"}, err: `error: disable-admission-plugins plugin "Nope" is unknown`},
+		{args: []string{"--disable-admission-plugins=serviceaccount,Nope"}, err: `error: [disable-admission-plugins plugin "serviceaccount" is unknown, disable-admission-plugins plugin "Nope" is unknown]`},
+		{args: []string{"--enable-admission-plugins=NodeRestriction"}, err: `unknown flag: --enable-admission-plugins`},
+	} {
+		var stdout, stderr bytes.Buffer
+		var got []string
+		served := false
+		e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
+		e.testServe = func(ctx context.Context, cfg *serveConfig) context.Context {
+			served = true
+			got = cfg.disabledPlugins
+			cfg.addr = "127.0.0.1:0"
+			cfg.kubeconfig = filepath.Join(t.TempDir(), "kubeconfig")
+			ctx, cancel := context.WithCancel(ctx)
+			cfg.ready = func(string) { cancel() }
+			return ctx
+		}
+		code := e.run(append([]string{"serve"}, tc.args...))
+		if tc.err != "" {
+			assert.Equal(t, exitUsage, code, "%v", tc.args)
+			assert.Contains(t, stderr.String(), tc.err, "%v", tc.args)
+			assert.False(t, served, "%v", tc.args)
+			continue
+		}
+		require.Equal(t, exitOK, code, "%v: %s", tc.args, stderr.String())
+		assert.Equal(t, tc.want, got, "%v", tc.args)
+	}
+}
