@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/writepath/writepath/admission"
-	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
@@ -144,17 +143,12 @@ func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name s
 		obj = h.podUpdateDefaults(obj, old)
 	}
 	if op == admission.Update && h.ep.Subresource == "resize" {
-		// LimitRanger's Admit acts on a pods/resize update as on a create (limitranger.go).
-		// The resize strategy's PrepareForUpdate follows admission in kube-apiserver: what the
-		// plugin set outside the containers' resources (its annotation) is reset again.
+		// LimitRanger's Admit acts on a pods/resize update as on a create (limitranger.go);
+		// what it sets outside the containers' resources (its annotation) the resize
+		// strategy's reset, which follows admission, takes back.
 		admitted, err := h.limitRangerAdmit(op, obj, old)
 		if err != nil {
 			return nil, err
-		}
-		if !sameMap(admitted, obj) {
-			if reset := apply.StrategyReset(h.ep.gvk, h.ep.Subresource); reset != nil {
-				reset(admitted, old)
-			}
 		}
 		obj = admitted
 	}

@@ -40,9 +40,8 @@
 //     patcher's checkName (400), the uid a PUT carries as a storage precondition (409), a uid in
 //     an apply that creates (409) (rest/meta.go, handlers/update.go, patch.go).
 //  7. Field manager: managedFields of the write (apply.Update; the Apply and Update managers of
-//     apply.Apply), with the endpoint's reset fields and value resets — the status on the main
-//     resource, everything but status on /status (the strategy's PrepareForCreate and
-//     PrepareForUpdate resets) (endpoints/handlers/fieldmanager, apply).
+//     apply.Apply), which never records the fields the endpoint's strategy resets as owned
+//     (endpoints/handlers/fieldmanager, apply); their values are reset in 9.
 //  8. Mutating admission: NamespaceLifecycle on create (404 for a missing namespace, 403 for a
 //     terminating one); on a Pod create LimitRanger's defaults (limitranger.go), ServiceAccount
 //     (the default service account, its token volume; 403 for a missing one), Priority and
@@ -57,7 +56,13 @@
 //     creationTimestamp and generateName's name; on update optimistic concurrency (versions:
 //     422 without resourceVersion unless the kind allows unconditional updates, 409 when stale)
 //     and the stored fields a client cannot change; the scope's namespace; generation (versions:
-//     1 on create, bumped by the kind's rule on update). Between the system fields and the
+//     1 on create, bumped by the kind's rule on update); the strategy's value resets
+//     (PrepareForCreate, PrepareForUpdate; apply.Prepare): the status on a create and on an
+//     update of the main resource, everything but status on /status — after mutating
+//     admission, which so sees what the client sent there and whose writes there are reset
+//     (recorded: admission-order) — then the update validation of Pod /resize and
+//     /ephemeralcontainers, and after the strategy the storage layer's rule that keeps
+//     managedFields timestamps when nothing else changed (apply.KeepTimesOnNoop). Between the system fields and the
 //     strategy the Service REST allocates (BeginCreate, BeginUpdate; service.go): IP families on
 //     a single-stack cluster, node ports from ServiceNetwork's range (taken: the stored
 //     Services'), and cluster IPs as kube-apiserver's MultiCIDRServiceAllocator does: from the

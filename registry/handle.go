@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/writepath/writepath/admission"
+	"github.com/writepath/writepath/apply"
 	"github.com/writepath/writepath/conversion"
 	"github.com/writepath/writepath/internal/codec"
 	"github.com/writepath/writepath/merge"
@@ -60,6 +61,17 @@ type handler struct {
 	emptyCertificate bool
 	// svc is, on a Service write, what its allocation did to the IPAddresses (serviceBegin).
 	svc *serviceTxn
+	// prepare is the strategy's value reset and update validation of the write the field
+	// manager recorded (manageUpdate, apply): kube-apiserver runs them in rest.BeforeCreate and
+	// rest.BeforeUpdate, after mutating admission (finishCreate, finishUpdate). nil for writes
+	// that reach the store without the field manager (/scale).
+	prepare *strategyPrepare
+}
+
+// strategyPrepare is what the strategy does to a write after mutating admission.
+type strategyPrepare struct {
+	values   apply.Prepare
+	validate apply.UpdateValidation
 }
 
 // internalError marks a failure of the world or of writepath itself: Handle returns it as err

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -553,9 +552,4 @@ func limitRangeClaimViolations(claim, lr map[string]any) []string {
 		}
 	}
 	return msgs
-}
-
-// sameMap reports whether a and b are the same map (not a copy).
-func sameMap(a, b map[string]any) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

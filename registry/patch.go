@@ -288,6 +288,10 @@ func (h *handler) apply(live map[string]any, o writeOptions) (Response, []Write,
 	if o.force != nil {
 		req.Force = *o.force
 	}
+	// The strategy's value reset, update validation and the storage layer's timestamp rule
+	// follow mutating admission (finishCreate, finishUpdate).
+	h.setPrepare(req, live == nil)
+	req.ResetValues, req.Reset, req.Validate, req.LibraryOnly = nil, nil, nil, true
 	res, err := apply.Apply(req)
 	if err != nil {
 		return Response{}, nil, asStatus(asConversionStatus(err))

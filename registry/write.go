@@ -64,6 +64,9 @@ func (h *handler) create() (Response, []Write, error) {
 	}
 	if ep.reviewKind() != "" {
 		// The review kinds' RESTs answer a create without storing it (reviews.go).
+		if err := h.prepareValues(obj, nil); err != nil {
+			return Response{}, nil, err
+		}
 		return h.review(obj)
 	}
 	return h.finishCreate(obj, o, metaString(obj, "name"))
@@ -88,6 +91,9 @@ func (h *handler) finishCreate(obj map[string]any, o writeOptions, name string) 
 		}
 	}
 	if err := h.beforeCreate(obj); err != nil {
+		return Response{}, nil, err
+	}
+	if err := h.prepareValues(obj, nil); err != nil {
 		return Response{}, nil, err
 	}
 	g, err := versions.GenerationOnCreate(ep.strategy, obj)
@@ -192,7 +198,8 @@ func setGeneration(md map[string]any, g int64) {
 }
 
 // manageUpdate records the ownership of a create, update or non-apply patch
-// (FieldManager.UpdateNoErrors): live nil is a create. The endpoint's value resets run here.
+// (FieldManager.UpdateNoErrors): live nil is a create. The field manager ignores the fields the
+// endpoint's strategy resets; their values are reset after mutating admission (h.prepare).
 func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[string]any, error) {
 	cfg, err := h.fieldManager(h.ep.Subresource)
 	if err != nil {
@@ -202,25 +209,12 @@ func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[st
 		}
 		return nil, status.InternalError(err)
 	}
-	if live == nil && h.ep.crd == nil && h.ep.Subresource == "" {
-		if validation.KeepsStatusOnCreate(h.ep.gvk) {
-			// The strategy's PrepareForCreate, whose resets ResetValues stand for, keeps the status.
-			cfg.ResetValues = nil
-		} else {
-			// A create resets the status only: a CertificateSigningRequest's main resource also
-			// resets spec on update (its PrepareForUpdate keeps the stored spec), not on create.
-			var status [][]string
-			for _, p := range cfg.ResetValues {
-				if len(p) > 0 && p[0] == "status" {
-					status = append(status, p)
-				}
-			}
-			cfg.ResetValues = status
-		}
-	}
+	h.setPrepare(cfg, live == nil)
 	res, err := apply.Update(apply.UpdateRequest{Live: live, Object: obj, Kind: h.ep.gvk, Manager: h.manager(o), UserAgent: h.req.UserAgent,
 		OptionsKind: o.kind, Subresource: h.ep.Subresource, Now: h.req.Now, Types: cfg.Types, Convert: cfg.Convert,
-		ResetFields: cfg.ResetFields, ResetValues: cfg.ResetValues, Reset: cfg.Reset, Validate: cfg.Validate,
+		ResetFields: cfg.ResetFields, CreateFrom: cfg.CreateFrom,
+		// The storage layer's timestamp rule follows the strategy (finishUpdate).
+		LibraryOnly: true,
 		// obj is the handler's own (decoded from the request, or the patch's result): the
 		// field manager may write into it instead of copying it; and the pipeline changes
 		// nothing below the top level and metadata (ownTop), so the values the strategy
@@ -231,6 +225,42 @@ func (h *handler) manageUpdate(live, obj map[string]any, o writeOptions) (map[st
 	}
 	// The result's top level and metadata are obj's or fresh (ObjectOwned): the handler's own.
 	return res.Object, nil
+}
+
+// setPrepare keeps what the strategy does to the write after mutating admission (h.prepare):
+// cfg's value resets and update validation. On a create the strategy's PrepareForCreate resets
+// the status only (a CertificateSigningRequest's main resource also resets spec on update, its
+// PrepareForUpdate keeping the stored spec), or nothing for the kinds that keep it.
+func (h *handler) setPrepare(cfg apply.Request, create bool) {
+	values := cfg.ResetValues
+	if create && h.ep.crd == nil && h.ep.Subresource == "" {
+		if validation.KeepsStatusOnCreate(h.ep.gvk) {
+			values = nil
+		} else {
+			var status [][]string
+			for _, p := range values {
+				if len(p) > 0 && p[0] == "status" {
+					status = append(status, p)
+				}
+			}
+			values = status
+		}
+	}
+	h.prepare = &strategyPrepare{
+		values: apply.Prepare{Kind: h.ep.gvk, Types: cfg.Types, CreateFrom: cfg.CreateFrom,
+			ResetValues: values, Reset: cfg.Reset, LiveShared: true},
+		validate: cfg.Validate,
+	}
+}
+
+// prepareValues is the strategy's value reset of the write (h.prepare) on obj, the handler's
+// own, from live (nil on a create); then its update validation.
+func (h *handler) prepareValues(obj, live map[string]any) error {
+	if h.prepare == nil {
+		return nil
+	}
+	h.prepare.values.Apply(obj, live)
+	return apply.ValidateUpdate(h.prepare.validate, obj, live)
 }
 
 // asStatus returns err as a status error (a field error of malformed metadata is the decoder's 400).
@@ -550,6 +580,10 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 	if err := h.beforeUpdate(obj, live); err != nil {
 		return Response{}, nil, err
 	}
+	if h.prepare != nil {
+		// The strategy's value reset, before the generation it decides (PrepareForUpdate).
+		h.prepare.values.Apply(obj, live)
+	}
 	g, err := versions.NextGenerationFirst(ep.strategy, live, obj, ep.Subresource)
 	if err != nil {
 		var us *versions.UnknownSubresourceError
@@ -567,10 +601,19 @@ func (h *handler) finishUpdate(live, obj map[string]any) (Response, []Write, err
 			obj = prepareCRDUpdate(obj, live)
 		}
 	}
+	if h.prepare != nil {
+		if err := apply.ValidateUpdate(h.prepare.validate, obj, live); err != nil {
+			return Response{}, nil, err
+		}
+	}
 	if err := h.validateWrite(obj, live); err != nil {
 		return Response{}, nil, err
 	}
 	h.canonicalize(obj)
+	if h.prepare != nil {
+		// IgnoreManagedFieldsTimestampsTransformer, after rest.BeforeUpdate.
+		obj = apply.KeepTimesOnNoop(obj, live)
+	}
 	if err := h.validate(admission.Update, obj, live, ep.Name); err != nil {
 		return Response{}, nil, err
 	}
