@@ -9,6 +9,7 @@ import (
 	"github.com/writepath/writepath/internal/quantity"
 	"github.com/writepath/writepath/internal/validation"
 	"github.com/writepath/writepath/schema"
+	kindvalidation "github.com/writepath/writepath/schema/validation"
 )
 
 // --- pods (core pods.go, component-helpers resource.PodRequests and PodLimits with the 1.37
@@ -226,9 +227,9 @@ func podMatchesScope(sel ScopeSelector, pod map[string]any) (bool, error) {
 	case "NotTerminating":
 		return !isTerminating(pod), nil
 	case "BestEffort":
-		return podQOS(pod) == "BestEffort", nil
+		return kindvalidation.PodQOS(pod) == "BestEffort", nil
 	case "NotBestEffort":
-		return podQOS(pod) != "BestEffort", nil
+		return kindvalidation.PodQOS(pod) != "BestEffort", nil
 	case "PriorityClass":
 		pc, _ := podSpec(pod)["priorityClassName"].(string)
 		if sel.Operator == "Exists" {
@@ -274,63 +275,6 @@ func crossNamespaceAffinity(pod map[string]any) bool {
 		}
 	}
 	return false
-}
-
-// podQOS is qos.GetPodQOS: status.qosClass, else computed (pod-level resources first).
-func podQOS(pod map[string]any) string {
-	if q, _ := podStatus(pod)["qosClass"].(string); q != "" {
-		return q
-	}
-	if podLevelResourcesSet(pod) {
-		req, lim, _ := podLevel(pod)
-		return requirementsQOS(req, lim)
-	}
-	qos := ""
-	for _, key := range []string{"initContainers", "containers"} {
-		for _, c := range containers(pod, key) {
-			cq := requirementsQOS(c.requests, c.limits)
-			switch {
-			case cq == "Burstable":
-				return cq
-			case qos == "":
-				qos = cq
-			case qos != cq:
-				return "Burstable"
-			}
-		}
-	}
-	if qos == "" {
-		return "BestEffort"
-	}
-	return qos
-}
-
-func requirementsQOS(requests, limits ResourceList) string {
-	if len(requests) == 0 && len(limits) == 0 {
-		return "BestEffort"
-	}
-	qos := ""
-	for _, r := range []string{"cpu", "memory"} {
-		req, lim := requests[r], limits[r]
-		var rq string
-		switch {
-		case req.Cmp(lim) != 0:
-			rq = "Burstable"
-		case req.IsZero():
-			rq = "BestEffort"
-		default:
-			rq = "Guaranteed"
-		}
-		switch {
-		case rq == "Burstable":
-			return rq
-		case qos == "":
-			qos = rq
-		case qos != rq:
-			return "Burstable"
-		}
-	}
-	return qos
 }
 
 // chargeable is QuotaV1Pod: not terminal, and not being deleted past its grace period at now.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/writepath/writepath/field"
+	"github.com/writepath/writepath/internal/quantity"
 	ivalidation "github.com/writepath/writepath/internal/validation"
 	"github.com/writepath/writepath/internal/value"
 )
@@ -359,27 +360,26 @@ func requirementsQOS(r map[string]any) string {
 }
 
 // resourceQOS compares one resource's request and limit as Quantity.Equal and IsZero do (a
-// missing quantity is zero).
+// missing quantity is zero; one that does not parse, which the typed round trip refuses, is
+// Burstable).
 func resourceQOS(req, lim any) string {
-	rs, ls := quantityString(req), quantityString(lim)
-	if c, ok := compareQty(rs, ls); !ok || c != 0 {
+	rq, okR := qosQuantity(req)
+	lq, okL := qosQuantity(lim)
+	if !okR || !okL || rq.Cmp(lq) != 0 {
 		return "Burstable"
 	}
-	if c, _ := compareQty(rs, "0"); c == 0 {
+	if rq.Sign() == 0 {
 		return "BestEffort"
 	}
 	return "Guaranteed"
 }
 
-func quantityString(v any) string {
-	s, ok := v.(string)
-	if !ok || s == "" {
-		if n, isInt := v.(int64); isInt {
-			return fmt.Sprint(n)
-		}
-		return "0"
+// qosQuantity is a request or limit as a quantity: absent, null or "" is zero.
+func qosQuantity(v any) (quantity.Quantity, bool) {
+	if v == nil || v == "" {
+		return quantity.FromInt64(0, quantity.DecimalSI), true
 	}
-	return s
+	return qty(v)
 }
 
 // podLevelResourcesSet is ValidatePodResize's isPodLevelResourcesSet.
