@@ -3,6 +3,7 @@ package registry
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strconv"
 
 	"github.com/writepath/writepath/admission"
@@ -337,15 +338,8 @@ func bindingMetadata(pod, binding map[string]any) {
 	md := ownMeta(pod)
 	bmd := metaOf(binding)
 	ann, _ := md["annotations"].(map[string]any)
-	merged := map[string]any{}
-	for k, v := range ann {
-		merged[k] = v
-	}
-	if ba, ok := bmd["annotations"].(map[string]any); ok {
-		for k, v := range ba {
-			merged[k] = v
-		}
-	}
+	ba, _ := bmd["annotations"].(map[string]any)
+	merged := overlay(ann, ba)
 	for _, k := range validation.InitContainerAnnotations {
 		delete(merged, k)
 	}
@@ -358,14 +352,14 @@ func bindingMetadata(pod, binding map[string]any) {
 	if len(bl) == 0 {
 		return
 	}
-	labels := map[string]any{}
-	if l, ok := md["labels"].(map[string]any); ok {
-		for k, v := range l {
-			labels[k] = v
-		}
-	}
-	for k, v := range bl {
-		labels[k] = v
-	}
-	md["labels"] = labels
+	l, _ := md["labels"].(map[string]any)
+	md["labels"] = overlay(l, bl)
+}
+
+// overlay is a fresh map of base's entries and over's, over's winning.
+func overlay(base, over map[string]any) map[string]any {
+	out := make(map[string]any, len(base)+len(over))
+	maps.Copy(out, base)
+	maps.Copy(out, over)
+	return out
 }

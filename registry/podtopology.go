@@ -63,15 +63,7 @@ func (h *handler) copyTopologyLabels(obj map[string]any, node string) error {
 		return nil
 	}
 	md := ownMeta(obj)
-	labels := map[string]any{}
-	if old, ok := md["labels"].(map[string]any); ok {
-		for k, v := range old {
-			labels[k] = v
-		}
-	}
-	for k, v := range found {
-		labels[k] = v
-	}
-	md["labels"] = labels
+	old, _ := md["labels"].(map[string]any)
+	md["labels"] = overlay(old, found)
 	return nil
 }
