@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/writepath/writepath/internal/podresources"
 	"github.com/writepath/writepath/internal/quantity"
 	"github.com/writepath/writepath/internal/validation"
 	"github.com/writepath/writepath/schema"
@@ -93,23 +94,9 @@ func isTerminating(pod map[string]any) bool {
 	return false
 }
 
-type container struct {
-	name             string
-	requests, limits ResourceList
-	restartableInit  bool
-}
-
-func containers(pod map[string]any, key string) []container {
-	list, _ := podSpec(pod)[key].([]any)
-	out := make([]container, 0, len(list))
-	for _, x := range list {
-		c, _ := x.(map[string]any)
-		res, _ := c["resources"].(map[string]any)
-		name, _ := c["name"].(string)
-		out = append(out, container{name: name, requests: readList(res["requests"]), limits: readList(res["limits"]),
-			restartableInit: c["restartPolicy"] == "Always"})
-	}
-	return out
+// containers reads a Pod's containers or init containers (podresources.Containers).
+func containers(pod map[string]any, key string) []podresources.Container {
+	return podresources.Containers(pod, key)
 }
 
 // podComputeUsage is podComputeUsageHelper.
@@ -154,11 +141,11 @@ func podConstraints(required []string, pod map[string]any) error {
 	}
 	req := intersection(required, validationSet)
 	missing := map[string][]string{}
-	check := func(c container) {
-		have := toSet(podComputeUsage(c.requests, c.limits).names())
+	check := func(c podresources.Container) {
+		have := toSet(podComputeUsage(ResourceList(c.Requests), ResourceList(c.Limits)).names())
 		for _, r := range req {
 			if !have[r] {
-				missing[r] = append(missing[r], c.name)
+				missing[r] = append(missing[r], c.Name)
 			}
 		}
 	}
@@ -193,32 +180,8 @@ func sortedUnique(in []string) []string {
 	return out
 }
 
-func isSupportedPodLevelResource(name string) bool {
-	return name == "cpu" || name == "memory" || strings.HasPrefix(name, "hugepages-")
-}
-
-func podLevel(pod map[string]any) (requests, limits ResourceList, set bool) {
-	res, ok := podSpec(pod)["resources"].(map[string]any)
-	if !ok {
-		return nil, nil, false
-	}
-	return readList(res["requests"]), readList(res["limits"]), true
-}
-
-func anySupported(l ResourceList) bool {
-	for n := range l {
-		if isSupportedPodLevelResource(n) {
-			return true
-		}
-	}
-	return false
-}
-
 // podLevelResourcesSet is resourcehelper.IsPodLevelResourcesSet.
-func podLevelResourcesSet(pod map[string]any) bool {
-	req, lim, ok := podLevel(pod)
-	return ok && (anySupported(req) || anySupported(lim))
-}
+func podLevelResourcesSet(pod map[string]any) bool { return podresources.PodLevelResourcesSet(pod) }
 
 func podMatchesScope(sel ScopeSelector, pod map[string]any) (bool, error) {
 	switch sel.ScopeName {
@@ -327,193 +290,15 @@ func podUsage(pod map[string]any, now time.Time) (ResourceList, error) {
 	return add(out, podComputeUsage(requests, limits))
 }
 
-// containerStatus finds a container's status by name among containerStatuses, then
-// initContainerStatuses.
-func containerStatus(pod map[string]any, name string) map[string]any {
-	st := podStatus(pod)
-	for _, key := range []string{"containerStatuses", "initContainerStatuses"} {
-		list, _ := st[key].([]any)
-		for _, x := range list {
-			if cs, _ := x.(map[string]any); cs != nil && cs["name"] == name {
-				return cs
-			}
-		}
-	}
-	return nil
-}
-
-func resizeInfeasible(pod map[string]any) bool {
-	conds, _ := podStatus(pod)["conditions"].([]any)
-	for _, x := range conds {
-		c, _ := x.(map[string]any)
-		if c["type"] == "PodResizePending" {
-			return c["reason"] == "Infeasible"
-		}
-	}
-	return false
-}
-
-// listAt reads a resource list at m[keys...], and whether it is there (a non-nil list).
-func listAt(m map[string]any, keys ...string) (ResourceList, bool) {
-	for _, k := range keys[:len(keys)-1] {
-		m, _ = m[k].(map[string]any)
-		if m == nil {
-			return nil, false
-		}
-	}
-	v, ok := m[keys[len(keys)-1]].(map[string]any)
-	if !ok {
-		return nil, false
-	}
-	return readList(v), true
-}
-
-type perContainer func(c container, cs map[string]any, infeasible bool) ResourceList
-
-func specRequests(c container, _ map[string]any, _ bool) ResourceList { return c.requests }
-
-func allocatedRequests(c container, cs map[string]any, infeasible bool) ResourceList {
-	if l, ok := listAt(cs, "allocatedResources"); ok {
-		return l
-	}
-	if infeasible {
-		return nil
-	}
-	return c.requests
-}
-
-func actuatedRequests(c container, cs map[string]any, infeasible bool) ResourceList {
-	if l, ok := listAt(cs, "resources", "requests"); ok {
-		return l
-	}
-	if l, ok := listAt(cs, "allocatedResources"); ok {
-		return l
-	}
-	if infeasible {
-		return nil
-	}
-	return c.requests
-}
-
-func specLimits(c container, _ map[string]any, _ bool) ResourceList { return c.limits }
-
-func actuatedLimits(c container, cs map[string]any, infeasible bool) ResourceList {
-	if l, ok := listAt(cs, "resources", "limits"); ok {
-		return l
-	}
-	if infeasible {
-		return nil
-	}
-	return c.limits
-}
-
-// aggregate is aggregateContainerResourcesByFn with UseStatusResources: containers summed,
-// restartable init containers (sidecars) summed with them, the largest of the other init
-// containers (each with the sidecars started before it) taken when larger.
-func aggregate(pod map[string]any, fn perContainer) (ResourceList, error) {
-	infeasible := resizeInfeasible(pod)
-	out := ResourceList{}
-	for _, c := range containers(pod, "containers") {
-		if err := addInto(out, fn(c, containerStatus(pod, c.name), infeasible)); err != nil {
-			return nil, err
-		}
-	}
-	sidecars := ResourceList{}
-	inits := ResourceList{}
-	for _, c := range containers(pod, "initContainers") {
-		res := fn(c, containerStatus(pod, c.name), infeasible)
-		if c.restartableInit {
-			if err := addInto(out, res); err != nil {
-				return nil, err
-			}
-			if err := addInto(sidecars, res); err != nil {
-				return nil, err
-			}
-			maxInto(inits, sidecars)
-			continue
-		}
-		combined := ResourceList{}
-		if err := addInto(combined, res); err != nil {
-			return nil, err
-		}
-		if err := addInto(combined, sidecars); err != nil {
-			return nil, err
-		}
-		maxInto(inits, combined)
-	}
-	maxInto(out, inits)
-	return out, nil
-}
-
-// podRequests is resourcehelper.PodRequests with UseStatusResources.
+// podRequests is resourcehelper.PodRequests with UseStatusResources (InPlacePodVerticalScaling
+// is on).
 func podRequests(pod map[string]any) (ResourceList, error) {
-	spec, err := aggregate(pod, specRequests)
-	if err != nil {
-		return nil, err
-	}
-	allocated, err := aggregate(pod, allocatedRequests)
-	if err != nil {
-		return nil, err
-	}
-	actuated, err := aggregate(pod, actuatedRequests)
-	if err != nil {
-		return nil, err
-	}
-	var reqs ResourceList
-	if resizeInfeasible(pod) {
-		reqs = maxOf(actuated, allocated)
-	} else {
-		reqs = maxOf(spec, actuated, allocated)
-	}
-	if plReq, _, ok := podLevel(pod); ok && anySupported(plReq) {
-		for n, q := range plReq {
-			if isSupportedPodLevelResource(n) {
-				reqs[n] = q
-			}
-		}
-	}
-	if overhead, ok := listAt(podSpec(pod), "overhead"); ok {
-		if err := addInto(reqs, overhead); err != nil {
-			return nil, err
-		}
-	}
-	return reqs, nil
+	l, err := podresources.Requests(pod, podresources.Options{UseStatusResources: true})
+	return ResourceList(l), err
 }
 
 // podLimits is resourcehelper.PodLimits with UseStatusResources.
 func podLimits(pod map[string]any) (ResourceList, error) {
-	spec, err := aggregate(pod, specLimits)
-	if err != nil {
-		return nil, err
-	}
-	actuated, err := aggregate(pod, actuatedLimits)
-	if err != nil {
-		return nil, err
-	}
-	var limits ResourceList
-	if resizeInfeasible(pod) {
-		limits = maxOf(actuated)
-	} else {
-		limits = maxOf(spec, actuated)
-	}
-	if podLevelResourcesSet(pod) {
-		_, plLim, _ := podLevel(pod)
-		for n, q := range plLim {
-			if isSupportedPodLevelResource(n) {
-				limits[n] = q
-			}
-		}
-	}
-	if overhead, ok := listAt(podSpec(pod), "overhead"); ok {
-		for n, q := range overhead {
-			if v, ok := limits[n]; ok && !v.IsZero() {
-				s, err := v.Add(q)
-				if err != nil {
-					return nil, err
-				}
-				limits[n] = s
-			}
-		}
-	}
-	return limits, nil
+	l, err := podresources.Limits(pod, podresources.Options{UseStatusResources: true})
+	return ResourceList(l), err
 }

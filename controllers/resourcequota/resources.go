@@ -99,43 +99,6 @@ func add(a, b ResourceList) (ResourceList, error) {
 	return out, nil
 }
 
-// addInto is resourcehelper's addResourceList: list += other, in place.
-func addInto(list, other ResourceList) error {
-	for k, v := range other {
-		if cur, ok := list[k]; ok {
-			s, err := cur.Add(v)
-			if err != nil {
-				return fmt.Errorf("%s: %w", k, err)
-			}
-			list[k] = s
-		} else {
-			list[k] = v
-		}
-	}
-	return nil
-}
-
-// maxInto is resourcehelper's maxResourceList: list = max(list, other), key by key, in place.
-func maxInto(list, other ResourceList) {
-	for k, v := range other {
-		if cur, ok := list[k]; !ok || v.Cmp(cur) > 0 {
-			list[k] = v
-		}
-	}
-}
-
-// maxOf is resourcehelper's max: a copy of a raised to each of others.
-func maxOf(a ResourceList, others ...ResourceList) ResourceList {
-	out := make(ResourceList, len(a))
-	for k, v := range a {
-		out[k] = v
-	}
-	for _, o := range others {
-		maxInto(out, o)
-	}
-	return out
-}
-
 // subtractNonNegative is quota.SubtractWithNonNegativeResult: a-b key by key, floored at zero
 // (the zero is "0"), with b's keys missing from a as zero.
 func subtractNonNegative(a, b ResourceList) (ResourceList, error) {

@@ -274,3 +274,13 @@ func negativeScaleInt64(base int64, scale int32) (int64, bool) {
 	}
 	return value, !fraction
 }
+
+// Identical reports whether q and o hold the same representation (value and scale or big
+// decimal, format, cached string): reflect.DeepEqual of two resource.Quantity, which tells "1"
+// from "1000m" and "01" from "1" where Equal does not.
+func (q Quantity) Identical(o Quantity) bool {
+	if q.format != o.format || q.s != o.s || q.value != o.value || q.scale != o.scale || (q.dec == nil) != (o.dec == nil) {
+		return false
+	}
+	return q.dec == nil || (q.dscale == o.dscale && q.dec.Cmp(o.dec) == 0)
+}

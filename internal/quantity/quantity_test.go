@@ -204,3 +204,20 @@ func TestNoMaterialisation(t *testing.T) {
 	assert.Equal(t, "1e-9", quantity.MustParse("1e-2000000000").String())
 	assert.Equal(t, "1234567890123456789012300e1999999998", quantity.MustParse("12345678901234567890123e2000000000").Canonical())
 }
+
+// TestIdentical: the same string parses to identical quantities; equal values written
+// differently are not identical (reflect.DeepEqual of resource.Quantity).
+func TestIdentical(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"1", "1", true}, {"1", "1000m", false}, {"1", "01", false}, {"1Gi", "1Gi", true}, {"1Gi", "1024Mi", false},
+		{"1e30", "1e30", true}, {"1e30", "1000e27", false}, {"0", "0", true}, {"0", "0m", false},
+	} {
+		got := quantity.MustParse(tc.a).Identical(quantity.MustParse(tc.b))
+		if got != tc.want {
+			t.Errorf("Identical(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
