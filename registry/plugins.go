@@ -171,7 +171,8 @@ func (h *handler) defaultClass(r schema.GroupVersionResource, annotations ...str
 // LimitRanger (limitranger.go), PodSecurity (podsecurity.go), PersistentVolumeClaimResize on
 // an update, RuntimeClass on a Pod create, then the certificate plugins (certadmission.go:
 // CertificateApproval, CertificateSigning, ClusterTrustBundleAttest,
-// CertificateSubjectRestriction).
+// CertificateSubjectRestriction), NodeDeclaredFeatureValidator on a bound Pod's update
+// (nodefeatures.go) and PodResizeValidator on its pods/resize update (podresize.go).
 func (h *handler) builtinValidators(op admission.Operation, obj, old map[string]any, name string) error {
 	if err := h.limitRangerValidate(op, obj, old, name); err != nil {
 		return err
@@ -194,7 +195,13 @@ func (h *handler) builtinValidators(op admission.Operation, obj, old map[string]
 			}
 		}
 	}
-	return h.certificateValidators(op, obj, old, name)
+	if err := h.certificateValidators(op, obj, old, name); err != nil {
+		return err
+	}
+	if err := h.nodeFeaturesValidate(op, obj, old, name); err != nil {
+		return err
+	}
+	return h.podResizeValidate(op, obj, old, name)
 }
 
 // claimResize is PersistentVolumeClaimResize (plugin/pkg/admission/storage/persistentvolume/
