@@ -212,6 +212,7 @@ func (h *handler) typed(obj map[string]any, duplicates []string, level schema.Fi
 		}
 	}
 	h.noteEmptyCertificate(obj)
+	h.noteInitResources(obj)
 	out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: h.req.Now})
 	if err != nil {
 		var fe *field.Error

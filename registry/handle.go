@@ -59,6 +59,11 @@ type handler struct {
 	// status.certificate "": the Go type holds an empty, not a nil, byte slice, which the typed
 	// round trip's omitempty drops and CertificateSigning tells from none (certadmission.go).
 	emptyCertificate bool
+	// initResources are, on a Pod write, its init containers' resources as the decoded object
+	// spelled them, before the typed round trip wrote the quantities canonically: the Go type
+	// keeps each quantity's representation, which NodeDeclaredFeatureValidator compares
+	// (nodefeatures.go). Read only.
+	initResources []map[string]any
 	// svc is, on a Service write, what its allocation did to the IPAddresses (serviceBegin).
 	svc *serviceTxn
 	// prepare is the strategy's value reset and update validation of the write the field

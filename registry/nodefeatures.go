@@ -56,7 +56,7 @@ var declaredFeatures = []string{
 }
 
 // inferForUpdate are the features' InferForUpdate rules that can say yes, by feature name.
-var inferForUpdate = map[string]func(oldSpec, newSpec map[string]any) bool{
+var inferForUpdate = map[string]func(oldSpec, newSpec map[string]any, spelled []map[string]any) bool{
 	"InPlacePodLevelResourcesVerticalScaling":      podLevelResourcesResized,
 	"InPlacePodVerticalScalingInitContainers":      initContainerResized,
 	"InPlacePodVerticalScalingMemoryBackedVolumes": memoryVolumeResized,
@@ -70,7 +70,7 @@ func (h *handler) nodeFeaturesValidate(op admission.Operation, obj, old map[stri
 	if !ok {
 		return nil
 	}
-	required := requiredNodeFeatures(old, obj)
+	required := requiredNodeFeatures(old, obj, h.initResources)
 	if len(required) == 0 {
 		return nil
 	}
@@ -98,13 +98,13 @@ func (h *handler) nodeFeaturesValidate(op admission.Operation, obj, old map[stri
 }
 
 // requiredNodeFeatures is InferForPodUpdate: the features, in name order, that the update of
-// old to obj needs.
-func requiredNodeFeatures(old, obj map[string]any) []string {
+// old to obj needs (spelled: obj's init containers' resources as the request spelled them).
+func requiredNodeFeatures(old, obj map[string]any, spelled []map[string]any) []string {
 	oldSpec, _ := old["spec"].(map[string]any)
 	newSpec, _ := obj["spec"].(map[string]any)
 	var out []string
 	for _, f := range declaredFeatures {
-		if infer := inferForUpdate[f]; infer != nil && infer(oldSpec, newSpec) {
+		if infer := inferForUpdate[f]; infer != nil && infer(oldSpec, newSpec, spelled) {
 			out = append(out, f)
 		}
 	}
@@ -132,7 +132,7 @@ func mapDeclaredFeatures(list []string) map[string]bool {
 
 // podLevelResourcesResized is the PodLevelResourcesResize feature's InferForUpdate: neither
 // spec has spec.resources, or they are semantically equal.
-func podLevelResourcesResized(oldSpec, newSpec map[string]any) bool {
+func podLevelResourcesResized(oldSpec, newSpec map[string]any, _ []map[string]any) bool {
 	o, n := oldSpec["resources"], newSpec["resources"]
 	if o == nil && n == nil {
 		return false
@@ -142,9 +142,10 @@ func podLevelResourcesResized(oldSpec, newSpec map[string]any) bool {
 
 // initContainerResized is the NonSidecarInitContainerResize feature's InferForUpdate: an init
 // container of the old spec that is no sidecar has resources that reflect.DeepEqual tells from
-// the new spec's init container at its index. The update validation before admission keeps
-// the init containers' number.
-func initContainerResized(oldSpec, newSpec map[string]any) bool {
+// the new spec's init container at its index, whose quantities are read as spelled says where
+// it holds them with the same values. The update validation before admission keeps the init
+// containers' number.
+func initContainerResized(oldSpec, newSpec map[string]any, spelled []map[string]any) bool {
 	oldInit, newInit := listOfMaps(oldSpec["initContainers"]), listOfMaps(newSpec["initContainers"])
 	for i, c := range oldInit {
 		if c["restartPolicy"] == "Always" || i >= len(newInit) {
@@ -152,7 +153,11 @@ func initContainerResized(oldSpec, newSpec map[string]any) bool {
 		}
 		o, _ := c["resources"].(map[string]any)
 		n, _ := newInit[i]["resources"].(map[string]any)
-		if !reflectEqualResources(o, n) {
+		var raw map[string]any
+		if i < len(spelled) {
+			raw = spelled[i]
+		}
+		if !reflectEqualResources(o, respelled(n, raw)) {
 			return true
 		}
 	}
@@ -198,6 +203,58 @@ func reflectEqualResources(old, obj map[string]any) bool {
 	return true
 }
 
+// respelled is resources (the request's, with quantities written canonically) with each
+// quantity as raw (the same resources as the request spelled them) wrote it, where raw holds
+// the same value: a request defaulted from a limit (SetDefaults_Pod copies the limit) as the
+// limit was spelled.
+func respelled(resources, raw map[string]any) map[string]any {
+	if raw == nil || resources == nil {
+		return resources
+	}
+	out := copyTop(resources)
+	rawLimits, _ := raw["limits"].(map[string]any)
+	for _, k := range []string{"limits", "requests"} {
+		list, ok := resources[k].(map[string]any)
+		if !ok {
+			continue
+		}
+		rawList, _ := raw[k].(map[string]any)
+		fresh := make(map[string]any, len(list))
+		for name, v := range list {
+			fresh[name] = v
+			r, ok := rawList[name]
+			if !ok && k == "requests" {
+				r, ok = rawLimits[name]
+			}
+			if !ok {
+				continue
+			}
+			q, qOK := parseQuantityValue(v)
+			rq, rOK := parseQuantityValue(r)
+			if qOK && rOK && q.Cmp(rq) == 0 {
+				fresh[name] = r
+			}
+		}
+		out[k] = fresh
+	}
+	return out
+}
+
+// noteInitResources records, before the typed round trip, a Pod's init containers' resources
+// as the decoded object spells them (handler.initResources).
+func (h *handler) noteInitResources(obj map[string]any) {
+	if h.ep.crd != nil || h.ep.gvk.Group != "" || h.ep.gvk.Kind != "Pod" {
+		return
+	}
+	spec, _ := obj["spec"].(map[string]any)
+	inits, _ := spec["initContainers"].([]any)
+	h.initResources = make([]map[string]any, len(inits))
+	for i, c := range inits {
+		m, _ := c.(map[string]any)
+		h.initResources[i], _ = m["resources"].(map[string]any)
+	}
+}
+
 func metaStringOf(m map[string]any, k string) string {
 	s, _ := m[k].(string)
 	return s
@@ -216,7 +273,7 @@ func identicalQuantity(a, b any) bool {
 // memoryVolumeResized is the MemoryBackedVolumesResize feature's InferForUpdate: with as many
 // volumes before as after, a volume of the same name at the same index that is a memory-backed
 // emptyDir with a sizeLimit before and after whose value changes.
-func memoryVolumeResized(oldSpec, newSpec map[string]any) bool {
+func memoryVolumeResized(oldSpec, newSpec map[string]any, _ []map[string]any) bool {
 	oldVols, newVols := listOfMaps(oldSpec["volumes"]), listOfMaps(newSpec["volumes"])
 	if len(oldVols) != len(newVols) {
 		return false

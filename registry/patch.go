@@ -209,6 +209,7 @@ func (h *handler) typedUnstructured(obj map[string]any, level schema.FieldValida
 	// them, or keeps an unchanged entry's as it is): they may stay obj's (live's, when the
 	// patch does not reach them).
 	h.noteEmptyCertificate(obj)
+	h.noteInitResources(obj)
 	out, err := defaults.Builtin(h.ep.gvk, obj, defaults.Options{Now: h.req.Now, Unstructured: true, ShareFieldsV1: true})
 	if err != nil {
 		return nil, decodeErr(unstructuredErrorText(err))

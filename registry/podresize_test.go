@@ -130,7 +130,8 @@ func TestPodResizeValidator(t *testing.T) {
 // TestNodeDeclaredFeatureValidator: a resize of a bound Pod's pod-level resources needs
 // InPlacePodLevelResourcesVerticalScaling declared by its Node, of a non-sidecar init
 // container's InPlacePodVerticalScalingInitContainers (a sidecar's nothing, nor a container's);
-// the refusal names every missing feature in name order; a Node declaring them, or an update
+// the refusal names every missing feature in name order; a quantity spelled otherwise counts
+// as a change of the init container (recorded: pod-resize/prz-features); a Node declaring them, or an update
 // needing none, passes; a Pod on a missing Node is refused only when it needs a feature.
 func TestNodeDeclaredFeatureValidator(t *testing.T) {
 	alloc := rl("cpu", "16", "memory", "16Gi")
@@ -172,6 +173,15 @@ func TestNodeDeclaredFeatureValidator(t *testing.T) {
 	assert.Equal(t, 200, r.Code, r.Object)
 	r = do("PATCH", resizePods+"/init-bare/resize", smp, resizeBody("containers", "c", "2"))
 	assert.Equal(t, 200, r.Code, r.Object)
+
+	// The init container's cpu spelled otherwise ("1000m" for "1"): reflect.DeepEqual tells them
+	// apart once the generation changes (here by the container's resize), not alone.
+	r = do("PATCH", resizePods+"/init-bare/resize", smp, resizeBody("initContainers", "i", "1000m"))
+	assert.Equal(t, 200, r.Code, r.Object)
+	respell := `{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1500m"},"limits":{"cpu":"1500m"}}}],"initContainers":[{"name":"i","resources":{"requests":{"cpu":"1000m"},"limits":{"cpu":"1000m"}}}]}}`
+	r = do("PATCH", resizePods+"/init-bare/resize", smp, respell)
+	require.Equal(t, 403, r.Code, r.Object)
+	assert.Equal(t, `pods "init-bare" is forbidden: pod update requires features InPlacePodVerticalScalingInitContainers which are not available on node "bare"`, r.Object["message"])
 
 	both := `{"spec":{"resources":{"requests":{"cpu":"5"},"limits":{"cpu":"5"}},"initContainers":[{"name":"i","resources":{"requests":{"cpu":"2"},"limits":{"cpu":"2"}}}]}}`
 	r = do("PATCH", resizePods+"/pl-bare/resize", smp, both)
