@@ -100,7 +100,8 @@
 //     the strategy's update rules) and four times for an APIService (whose ValidateUpdate also
 //     validates the whole object as a create); recorded: dupcauses.
 //  11. Validating admission: the built-in validating plugins (LimitRanger's min, max and ratio
-//     checks on Pods and claims, PodSecurity, ...; plugins.go), then ValidatingAdmissionPolicies
+//     checks on Pods and claims, PodSecurity, ..., NodeDeclaredFeatureValidator and
+//     PodResizeValidator last; plugins.go), then ValidatingAdmissionPolicies
 //     and validating webhooks (admission).
 //  12. Storage: 409 AlreadyExists on create, 500 for a create carrying a resourceVersion, a write
 //     that changes nothing is not stored; the object gets World.NextResourceVersion and is
@@ -187,10 +188,12 @@
 // DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
 // PersistentVolumeClaimResize, RuntimeClass, CertificateApproval, CertificateSigning,
 // ClusterTrustBundleAttest, CertificateSubjectRestriction, DefaultIngressClass, PodTopologyLabels
-// (Pod creates with spec.nodeName and Bindings to a Node; podtopology.go) and ResourceQuota
-// (NodeDeclaredFeatureValidator and PodResizeValidator, default on in 1.37, which refuse Pod
-// updates and pods/resize writes needing what the Pod's Node does not declare or have, and
-// ResourceSlices naming Nodes without a declared feature; ResourceQuota runs with the default configuration — no limited
+// (Pod creates with spec.nodeName and Bindings to a Node; podtopology.go),
+// NodeDeclaredFeatureValidator (nodefeatures.go), PodResizeValidator (podresize.go) and
+// ResourceQuota (NodeDeclaredFeatureValidator's ResourceSlice check runs only with the
+// DRANodeAllocatableResources feature, alpha and off in 1.37, and is not modelled; a resize
+// applied by server-side apply has its init containers' quantities compared as written
+// canonically, not as the request spelled them; ResourceQuota runs with the default configuration — no limited
 // resources — and checks several quotas in name order, where kube-apiserver's informer order
 // is random, so with two refusing quotas the message may name the other; the DRA
 // extended-resource charges of ResourceClaims are not modelled (controllers/resourcequota);
