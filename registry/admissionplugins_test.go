@@ -97,6 +97,12 @@ var pluginRows = []pluginRow{
 		method: "POST", path: "/api/v1/namespaces/ns/pods",
 		body:   `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":"n1","containers":[{"name":"app","image":"nginx"}]}}`,
 		onCode: 201, offCode: 201, field: []any{"metadata", "labels", "topology.kubernetes.io/zone"}, onValue: "z1"},
+	{plugin: "NodeDeclaredFeatureValidator", objs: []string{`{"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"8","memory":"8Gi"}}}`, pluginBoundPod("n1")},
+		method: "PATCH", path: "/api/v1/namespaces/ns/pods/p/resize", ctype: "application/strategic-merge-patch+json",
+		body: `{"spec":{"initContainers":[{"name":"i","resources":{"requests":{"cpu":"2"},"limits":{"cpu":"2"}}}]}}`, onCode: 403, offCode: 200},
+	{plugin: "PodResizeValidator", objs: []string{pluginBoundPod("missing")},
+		method: "PATCH", path: "/api/v1/namespaces/ns/pods/p/resize", ctype: "application/strategic-merge-patch+json",
+		body: `{"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":"2"},"limits":{"cpu":"2"}}}]}}`, onCode: 403, offCode: 200},
 	{plugin: "MutatingAdmissionPolicy", objs: []string{
 		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicy","metadata":{"name":"label"},"spec":{"failurePolicy":"Fail","reinvocationPolicy":"Never","matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}]},"mutations":[{"patchType":"ApplyConfiguration","applyConfiguration":{"expression":"Object{metadata: Object.metadata{labels: {\"x\": \"y\"}}}"}}]}}`,
 		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingAdmissionPolicyBinding","metadata":{"name":"label"},"spec":{"policyName":"label"}}`},
@@ -112,6 +118,15 @@ var pluginRows = []pluginRow{
 		method: "POST", path: "/api/v1/namespaces/ns/configmaps", body: pluginConfigMap, onCode: 500, offCode: 201},
 	{plugin: "ResourceQuota", objs: []string{`{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"q","namespace":"ns"},"spec":{"hard":{"configmaps":"0"}},"status":{"hard":{"configmaps":"0"},"used":{"configmaps":"0"}}}`},
 		method: "POST", path: "/api/v1/namespaces/ns/configmaps", body: pluginConfigMap, onCode: 403, offCode: 201},
+}
+
+// pluginBoundPod is a stored Guaranteed Pod on node with a container and a non-sidecar init
+// container, as kube-apiserver stores it.
+func pluginBoundPod(node string) string {
+	res := `"resources":{"requests":{"cpu":"1","memory":"64Mi"},"limits":{"cpu":"1","memory":"64Mi"}},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"Always"`
+	return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns","uid":"u-p","resourceVersion":"10","generation":1,"creationTimestamp":"2026-12-04T01:00:00Z"},` +
+		`"spec":{"nodeName":"` + node + `","restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","schedulerName":"default-scheduler","securityContext":{},"enableServiceLinks":true,"preemptionPolicy":"PreemptLowerPriority","priority":0,` +
+		`"containers":[{"name":"app","image":"nginx",` + res + `}],"initContainers":[{"name":"i","image":"nginx",` + res + `}]},"status":{"phase":"Pending","qosClass":"Guaranteed"}}`
 }
 
 func jsonString(s string) string {

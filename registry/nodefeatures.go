@@ -67,7 +67,7 @@ var podKind = schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
 // nodeFeaturesValidate is the plugin's Validate (name: the request's, for the 403).
 func (h *handler) nodeFeaturesValidate(op admission.Operation, obj, old map[string]any, name string) error {
 	nodeName, ok := h.boundPodUpdate(op, obj, old, "", "resize")
-	if !ok {
+	if !ok || h.pluginDisabled("NodeDeclaredFeatureValidator") {
 		return nil
 	}
 	required := requiredNodeFeatures(old, obj, h.initResources)

@@ -75,7 +75,7 @@ func generationOf(o map[string]any) int64 {
 // podResizeValidate is the plugin's Validate (name: the request's, for the 403).
 func (h *handler) podResizeValidate(op admission.Operation, obj, old map[string]any, name string) error {
 	nodeName, ok := h.boundPodUpdate(op, obj, old, "resize")
-	if !ok {
+	if !ok || h.pluginDisabled("PodResizeValidator") {
 		return nil
 	}
 	gr := h.ep.groupResource()
