@@ -73,6 +73,10 @@ type Request struct {
 	// Default, when set, defaults the merged object (CRD structural defaults, built-in defaulting
 	// functions). It must return a new object and not change its argument.
 	Default func(map[string]any) map[string]any
+	// KeepEmptyBytes has the built-in defaulting of the merged object (when Default is nil)
+	// keep the omitempty []byte fields the merge leaves "" as "" (defaults.Options.KeepEmptyBytes):
+	// what kube-apiserver's protobuf storage keeps of the []byte{} they decode to.
+	KeepEmptyBytes bool
 	// MaxUpdateManagers overrides DefaultMaxUpdateManagers when positive.
 	MaxUpdateManagers int
 	// CreateFrom is the object a create (Live nil) starts from; nil means what the apiserver's
@@ -329,7 +333,7 @@ func (e *engine) structuredApply(live, config map[string]any, managed managedfie
 	if err != nil {
 		return nil, managed, fmt.Errorf("failed to convert live object (%v) to proper version: %v", gvknn(live), err)
 	}
-	configTyped, err := e.types.ObjectToTyped(config)
+	configTyped, err := e.configToTyped(config)
 	if err != nil {
 		return nil, managed, fmt.Errorf("failed to create typed patch object (%v): %v", gvknn(config), schema.SortedTypeErrors(err))
 	}

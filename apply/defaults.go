@@ -33,9 +33,9 @@ func defaulterFor(req Request, gvk schema.GroupVersionKind) func(map[string]any)
 	if !defaults.Handles(gvk) {
 		return nil
 	}
-	now := req.Now
+	now, keep := req.Now, req.KeepEmptyBytes
 	return func(obj map[string]any) (map[string]any, error) {
-		out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: now, Unstructured: true})
+		out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: now, Unstructured: true, KeepEmptyBytes: keep})
 		if err != nil {
 			return nil, fmt.Errorf("unable to convert unstructured object to %s: %s", gvk, defaults.ConverterCause(err))
 		}

@@ -91,7 +91,7 @@ func quickConflicts(req Request) ([]Conflict, bool) {
 			return nil, false
 		}
 	}
-	configTyped, err := e.types.ObjectToTyped(req.Config)
+	configTyped, err := e.configToTyped(req.Config)
 	if err != nil {
 		return nil, false
 	}

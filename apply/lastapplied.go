@@ -122,7 +122,7 @@ func (e *engine) allowedConflictsFromLastApplied(live map[string]any) (*fieldpat
 	if av, _ := last["apiVersion"].(string); av != string(e.gv) {
 		return nil, errors.New("expected version of last applied to match live object")
 	}
-	lastTyped, err := e.types.ObjectToTyped(last)
+	lastTyped, err := e.configToTyped(last)
 	if err != nil {
 		return nil, err
 	}

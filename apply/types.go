@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 
 	"github.com/writepath/writepath/schema"
+	"github.com/writepath/writepath/schema/defaults"
 )
 
 // TypeConverter turns an object of the object model into a structured-merge-diff typed value,
@@ -38,12 +39,30 @@ var Builtin TypeConverter = builtinTypes{}
 
 type builtinTypes struct{}
 
+// ObjectToTyped is the apiserver's TypeConverter of a built-in object: the unstructured
+// converter's view of the Go value (without the present-but-empty []byte fields an object
+// decoded with defaults.Options.KeepEmptyBytes holds as "": ToUnstructured leaves them out, see
+// defaults.OmitEmptyBytes), typed by its schema.
 func (builtinTypes) ObjectToTyped(obj map[string]any, opts ...typed.ValidationOptions) (*typed.TypedValue, error) {
 	pt, err := builtinType(obj)
 	if err != nil {
 		return nil, err
 	}
-	return fromUnstructured(pt, obj, opts...)
+	return fromUnstructured(pt, defaults.OmitEmptyBytes(obj), opts...)
+}
+
+// configToTyped types an applied (or last-applied) configuration, which the apiserver types as
+// the unstructured object it is, not through a Go value: a "" in a []byte field is what the
+// applier sets and is kept (ObjectToTyped leaves it out of typed objects only).
+func (e *engine) configToTyped(obj map[string]any) (*typed.TypedValue, error) {
+	if _, ok := e.types.(builtinTypes); ok {
+		pt, err := builtinType(obj)
+		if err != nil {
+			return nil, err
+		}
+		return fromUnstructured(pt, obj)
+	}
+	return e.types.ObjectToTyped(obj)
 }
 
 // unvalidated is ObjectToTyped without the validation, for a part of an object validated whole
@@ -53,7 +72,7 @@ func (builtinTypes) unvalidated(obj map[string]any) (*typed.TypedValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	return typed.AsTypedUnvalidated(value.NewValueInterface(obj), pt.Schema, pt.TypeRef), nil
+	return typed.AsTypedUnvalidated(value.NewValueInterface(defaults.OmitEmptyBytes(obj)), pt.Schema, pt.TypeRef), nil
 }
 
 // builtinType is the structured-merge-diff type of obj's built-in kind, a *NoTypeError for a

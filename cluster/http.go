@@ -557,12 +557,14 @@ func (c *Cluster) serveWatch(rw http.ResponseWriter, r *http.Request, req regist
 		return obj
 	}
 	served := apiVersion
+	// An event's JSON leaves out the present-but-empty []byte fields the stored object keeps
+	// (registry's emptybytes.go).
 	out := func(obj map[string]any) map[string]any {
 		obj = inResource(obj)
 		if c, err := registry.ToServedVersion(obj, served); err == nil {
-			return c
+			return defaults.OmitEmptyBytes(c)
 		}
-		return obj
+		return defaults.OmitEmptyBytes(obj)
 	}
 	// A custom resource is stored in its CRD's storage version: each event is converted to
 	// the watched one (by the conversion webhook for strategy Webhook). Once the webhook fails to

@@ -98,12 +98,16 @@ func prefersProtobuf(accept string) bool {
 	return ok && o.mediaType == protobufType && o.as == ""
 }
 
-// bufferedResponse keeps a handler's whole response.
+// bufferedResponse keeps a handler's whole response, and the object registry answered with
+// when the handler hands it over (objectReceiver).
 type bufferedResponse struct {
 	header http.Header
 	code   int
 	body   bytes.Buffer
+	object map[string]any
 }
+
+func (b *bufferedResponse) receiveObject(obj map[string]any) { b.object = obj }
 
 func (b *bufferedResponse) Header() http.Header { return b.header }
 func (b *bufferedResponse) WriteHeader(code int) {
@@ -123,7 +127,13 @@ func (b *bufferedResponse) Write(p []byte) (int, error) {
 func (b *bufferedResponse) transcode(rw http.ResponseWriter) {
 	body := b.body.Bytes()
 	if mt, _, _ := mime.ParseMediaType(b.header.Get("Content-Type")); mt == jsonType {
-		if obj, err := codec.DecodeObject(body); err == nil {
+		// Registry's object rather than its JSON body: it keeps the present-but-empty []byte
+		// fields the JSON leaves out, which gogo's Marshal writes (registry's emptybytes.go).
+		obj, err := b.object, error(nil)
+		if obj == nil {
+			obj, err = codec.DecodeObject(body)
+		}
+		if err == nil {
 			if pb, err := protobuf.Encode(obj); err == nil {
 				body = pb
 				b.header.Set("Content-Type", protobufType)

@@ -150,7 +150,8 @@ func (c *Cluster) serveTable(rw http.ResponseWriter, r *http.Request, target reg
 		code = http.StatusOK
 	}
 	body := w.body.Bytes()
-	obj, err := w.object, error(nil)
+	// The Table is built from the object's JSON view (its rows' objects are as a JSON answer).
+	obj, err := defaults.OmitEmptyBytes(w.object), error(nil)
 	if obj == nil {
 		obj, err = codec.DecodeObject(body)
 	}
@@ -198,10 +199,7 @@ type objectReceiver interface{ receiveObject(obj map[string]any) }
 // read.
 type objectResponse struct {
 	bufferedResponse
-	object map[string]any
 }
-
-func (o *objectResponse) receiveObject(obj map[string]any) { o.object = obj }
 
 func copyHeader(rw http.ResponseWriter, h http.Header) {
 	for k, v := range h {

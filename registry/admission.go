@@ -7,6 +7,7 @@ import (
 
 	"github.com/writepath/writepath/admission"
 	"github.com/writepath/writepath/conversion"
+	"github.com/writepath/writepath/internal/value"
 	"github.com/writepath/writepath/schema"
 	"github.com/writepath/writepath/status"
 )
@@ -114,8 +115,8 @@ func (h *handler) admissionRequest(op admission.Operation, obj, old map[string]a
 		SubResource: ep.Subresource,
 		Name:        name,
 		Namespace:   ep.Namespace,
-		Object:      obj,
-		OldObject:   old,
+		Object:      jsonView(obj),
+		OldObject:   jsonView(old),
 		DryRun:      h.dryRun,
 		UserInfo:    admission.UserInfo{Username: u.Name, UID: u.UID, Groups: u.Groups, Extra: u.Extra},
 	}
@@ -159,11 +160,17 @@ func (h *handler) mutate(op admission.Operation, obj, old map[string]any, name s
 	if p.mutating == nil {
 		return obj, nil
 	}
-	res, err := p.mutating.Admit(h.ctx, h.admissionRequest(op, obj, old, name))
+	req := h.admissionRequest(op, obj, old, name)
+	res, err := p.mutating.Admit(h.ctx, req)
 	h.warnings = append(h.warnings, res.RawWarnings...)
 	h.recordAudit(res)
 	if err != nil {
 		return nil, err
+	}
+	if !sameMap(req.Object, obj) && value.Equal(res.Object, req.Object) {
+		// Unmutated: the object keeps its present-but-empty []byte fields, which a webhook's
+		// or policy's patched object (decoded again from its JSON view) has lost.
+		return obj, nil
 	}
 	return res.Object, nil
 }

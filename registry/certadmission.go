@@ -120,26 +120,12 @@ func csrSigner(o map[string]any) string {
 	return s
 }
 
-// noteEmptyCertificate records, before the typed round trip, that a CertificateSigningRequest
-// decoded from the request holds status.certificate "" (handler.emptyCertificate).
-func (h *handler) noteEmptyCertificate(obj map[string]any) {
-	if h.ep.groupResource() != csrGroupResource {
-		return
-	}
-	if c, ok := csrStatus(obj)["certificate"].(string); ok && c == "" {
-		h.emptyCertificate = true
-	}
-}
-
 // sameCertificate is reflect.DeepEqual on the two status.certificate byte slices, which tells
-// a nil slice (no certificate field, or null) from an empty one (""): the new object's is
-// empty when the request decoded one (emptyCertificate).
+// a nil slice (no certificate field, or null) from an empty one (""): both objects hold the
+// empty one as "" (emptybytes.go).
 func (h *handler) sameCertificate(obj, old map[string]any) bool {
 	a, aok := csrStatus(obj)["certificate"].(string)
 	b, bok := csrStatus(old)["certificate"].(string)
-	if !aok && h.emptyCertificate {
-		aok = true
-	}
 	if aok != bok {
 		return false
 	}

@@ -211,9 +211,8 @@ func (h *handler) typed(obj map[string]any, duplicates []string, level schema.Fi
 			unknown = documentOrder(h.document, unknown)
 		}
 	}
-	h.noteEmptyCertificate(obj)
 	h.noteInitResources(obj)
-	out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: h.req.Now})
+	out, err := defaults.Builtin(gvk, obj, defaults.Options{Now: h.req.Now, KeepEmptyBytes: ep.keepsEmptyBytes()})
 	if err != nil {
 		var fe *field.Error
 		if errors.As(err, &fe) {

@@ -55,10 +55,6 @@ type handler struct {
 	// quotaWrites are the ResourceQuota status updates the ResourceQuota admission plugin made
 	// (resourcequota.go): stored before the object, and even when the request then fails.
 	quotaWrites []Write
-	// emptyCertificate is set when the object a CertificateSigningRequest write decoded held
-	// status.certificate "": the Go type holds an empty, not a nil, byte slice, which the typed
-	// round trip's omitempty drops and CertificateSigning tells from none (certadmission.go).
-	emptyCertificate bool
 	// initResources are, on a Pod write, its init containers' resources as the decoded object
 	// spelled them, before the typed round trip wrote the quantities canonically: the Go type
 	// keeps each quantity's representation, which NodeDeclaredFeatureValidator compares
@@ -363,6 +359,8 @@ func (h *handler) respond(code int, obj map[string]any) (Response, error) {
 	if h.req.ObjectOnly {
 		return r, nil
 	}
+	// The body leaves out the present-but-empty []byte fields Object keeps (emptybytes.go).
+	obj = jsonView(obj)
 	if h.outputYAML() {
 		r.ContentType = "application/yaml"
 		r.Body, err = codec.EncodeYAML(obj)

@@ -375,3 +375,8 @@ func pathSegmentName(name string, prefix bool) []string {
 	}
 	return ivalidation.IsValidPathSegmentName(name)
 }
+
+// sameMap reports whether a and b are the same map (not merely equal ones).
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}

@@ -108,6 +108,9 @@ func (h *handler) patch() (Response, []Write, error) {
 func (h *handler) applyPatch(pt string, live map[string]any, o writeOptions) (map[string]any, error) {
 	ep := h.ep
 	fv := o.level()
+	// The patcher works on the JSON (or, for a strategic merge patch, the unstructured form)
+	// of the stored object, without its present-but-empty []byte fields (emptybytes.go).
+	live = jsonView(live)
 	var res map[string]any
 	var warnings []string
 	switch pt {
@@ -208,9 +211,8 @@ func (h *handler) typedUnstructured(obj map[string]any, level schema.FieldValida
 	// The managedFields' fieldsV1 values are only read from here on (the field manager decodes
 	// them, or keeps an unchanged entry's as it is): they may stay obj's (live's, when the
 	// patch does not reach them).
-	h.noteEmptyCertificate(obj)
 	h.noteInitResources(obj)
-	out, err := defaults.Builtin(h.ep.gvk, obj, defaults.Options{Now: h.req.Now, Unstructured: true, ShareFieldsV1: true})
+	out, err := defaults.Builtin(h.ep.gvk, obj, defaults.Options{Now: h.req.Now, Unstructured: true, ShareFieldsV1: true, KeepEmptyBytes: h.ep.keepsEmptyBytes()})
 	if err != nil {
 		return nil, decodeErr(unstructuredErrorText(err))
 	}

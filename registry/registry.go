@@ -69,7 +69,10 @@ type Response struct {
 	// Body is the response body: the object (in the requested version and media type) or a
 	// metav1.Status.
 	Body []byte
-	// Object is Body decoded (an object or a Status), for callers that do not want to decode it.
+	// Object is Body decoded (an object or a Status), for callers that do not want to decode it,
+	// but for the omitempty []byte fields a built-in object stored in protobuf holds empty
+	// (status.certificate, clientConfig.caBundle ""): Object keeps them as "", as the Go value
+	// and a protobuf answer do, where the JSON and YAML Body leave them out (emptybytes.go).
 	// It may share maps and slices with the World's objects (a get answers with the stored
 	// object itself, as Handle never changes what World returns): read it, or copy it
 	// before changing it.

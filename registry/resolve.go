@@ -175,5 +175,6 @@ func (e *endpoint) fieldManagerConfig(sub string) (apply.Request, error) {
 	req.ResetValues = apply.ResetPaths(e.gvk, sub)
 	req.Reset = apply.StrategyReset(e.gvk, sub)
 	req.Validate = apply.StrategyValidation(e.gvk, sub)
+	req.KeepEmptyBytes = e.keepsEmptyBytes()
 	return req, nil
 }

@@ -311,12 +311,15 @@ func builtinStrategies() map[string]Strategy {
 		// admissionregistration.k8s.io
 		{"admissionregistration.k8s.io", "MutatingAdmissionPolicy", false, genSpec},
 		{"admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding", false, genSpec},
+		// The webhook configurations' PrepareForUpdate compares the webhooks with
+		// reflect.DeepEqual, which tells an empty caBundle ([]byte{}, kept as "") from none:
+		// presence counts, as in the unstructured equality (recorded: bytes/bytes-webhook).
 		{"admissionregistration.k8s.io", "MutatingWebhookConfiguration", false,
-			GenerationRule{SetOnCreate: true, Compare: []string{"webhooks"}, Why: "%s bumps metadata.generation on any change to webhooks"}},
+			GenerationRule{SetOnCreate: true, Compare: []string{"webhooks"}, Unstructured: true, Why: "%s bumps metadata.generation on any change to webhooks"}},
 		{"admissionregistration.k8s.io", "ValidatingAdmissionPolicy", false, genSpec},
 		{"admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding", false, genSpec},
 		{"admissionregistration.k8s.io", "ValidatingWebhookConfiguration", false,
-			GenerationRule{SetOnCreate: true, Compare: []string{"webhooks"}, Why: "%s bumps metadata.generation on any change to webhooks"}},
+			GenerationRule{SetOnCreate: true, Compare: []string{"webhooks"}, Unstructured: true, Why: "%s bumps metadata.generation on any change to webhooks"}},
 		// apiextensions.k8s.io, apiregistration.k8s.io
 		{"apiextensions.k8s.io", "CustomResourceDefinition", false, genSpec},
 		{"apiregistration.k8s.io", "APIService", false, genNone},

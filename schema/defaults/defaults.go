@@ -81,7 +81,7 @@ func defaultWith(k *schema.Kind, obj map[string]any, now time.Time, o Options) (
 	if st == nil {
 		return nil, fmt.Errorf("schema: no built-in defaulting for %s", k.GVK)
 	}
-	d := &bdecoder{reg: reg, unstructured: unstructured, shareFieldsV1: o.ShareFieldsV1}
+	d := &bdecoder{reg: reg, unstructured: unstructured, shareFieldsV1: o.ShareFieldsV1, keepEmptyBytes: o.KeepEmptyBytes}
 	dec := d.decodeStruct(st, obj)
 	if len(d.errs) > 0 {
 		return nil, d.errs[0]
@@ -161,6 +161,9 @@ type goStruct struct {
 	fn     func(map[string]any) // the SetDefaults_ function of the type
 	// defaults is true when defaulting can change something at or below this type.
 	defaults bool
+	// emptyBytes is true when an omitempty []byte field is at or below this type
+	// (OmitEmptyBytes).
+	emptyBytes bool
 }
 
 type defaultingRegistry struct {
@@ -216,6 +219,7 @@ func buildDefaulting() (*defaultingRegistry, error) {
 			}
 		}
 	}
+	markEmptyBytes(reg)
 	for name, fn := range builtinDefaulters() {
 		if st := reg.structs[name]; st != nil {
 			st.fn = fn
@@ -306,6 +310,9 @@ type bdecoder struct {
 	unstructured bool
 	// shareFieldsV1 keeps FieldsV1 values as the input's own (Options.ShareFieldsV1).
 	shareFieldsV1 bool
+	// keepEmptyBytes decodes an empty omitempty []byte field as emptyBytes
+	// (Options.KeepEmptyBytes).
+	keepEmptyBytes bool
 }
 
 // seg is one step of the path being decoded: a field name, a map key or a list index.
@@ -359,6 +366,9 @@ func (d *bdecoder) decodeStruct(st *goStruct, v any) map[string]any {
 		}
 		d.push(seg{name: f.name, kind: 'f'})
 		if dv, keep := d.decodeValue(f.shape, fv, false); keep {
+			if d.keepEmptyBytes && f.omitEmpty && f.shape.kind == 'B' && dv == "" {
+				dv = emptyBytes{}
+			}
 			out[f.name] = dv
 		}
 		d.pop()
@@ -606,6 +616,10 @@ func (d *bdecoder) decodeValue(sh *goShape, v any, elem bool) (any, bool) {
 	}
 }
 
+// emptyBytes is the decoded form of an omitempty []byte field holding an empty, non-nil slice
+// under Options.KeepEmptyBytes: encoded as "".
+type emptyBytes struct{}
+
 // emptyOr is the zero value of apiextensions' JSONSchemaPropsOrArray and
 // JSONSchemaPropsOrStringArray, which their MarshalJSON writes as null (a pointer to it is not
 // omitted).
@@ -722,6 +736,10 @@ func (reg *defaultingRegistry) encodeStruct(st *goStruct, m map[string]any) map[
 	out := make(map[string]any, len(m))
 	for _, f := range st.fields {
 		v, ok := m[f.name]
+		if _, empty := v.(emptyBytes); empty {
+			out[f.name] = ""
+			continue
+		}
 		if ok && v == nil && f.shape.kind != 'p' && f.shape.kind != 'A' && f.shape.kind != 'R' && f.shape.kind != 'F' && f.shape.kind != 'J' {
 			ok = false
 		}

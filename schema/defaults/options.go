@@ -28,4 +28,10 @@ type Options struct {
 	// type holds them as raw JSON) be the input's own instead of copies. The caller must then
 	// change them in neither. The result is the same value either way.
 	ShareFieldsV1 bool
+	// KeepEmptyBytes writes an omitempty []byte field that decodes to an empty, non-nil slice
+	// (the Go value []byte{} of "", [] or a base64 text of nothing) as "" instead of leaving it
+	// out as encoding/json does: the object as kube-apiserver holds it, which its protobuf
+	// storage keeps present but empty and reflect.DeepEqual tells from none. OmitEmptyBytes
+	// turns such an object back into what encoding/json and the unstructured converter write.
+	KeepEmptyBytes bool
 }

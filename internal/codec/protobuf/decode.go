@@ -520,7 +520,10 @@ func renderField(f *field, v any, present bool) (any, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if f.OmitEmpty && !f.Pointer && isEmpty(f, x) {
+	// A bytes field present with no bytes is the Go type's []byte{}, which encoding/json
+	// leaves out but the object holds: it is kept as "" (Encode writes it back), as registry
+	// keeps it (defaults.Options.KeepEmptyBytes).
+	if f.OmitEmpty && !f.Pointer && f.Type != "bytes" && isEmpty(f, x) {
 		return nil, false, nil
 	}
 	return x, true, nil

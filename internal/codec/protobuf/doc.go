@@ -8,7 +8,10 @@
 // maps; the typed step of the apiserver (JSON into the Go struct, protobuf out, and back) is
 // reproduced from the table: which fields are written when zero (non-pointer scalars always,
 // pointers when set, repeated fields per element, map entries by sorted key), and which JSON
-// fields a decoded object carries (every field without omitempty, with its zero value).
+// fields a decoded object carries (every field without omitempty, with its zero value; an
+// omitempty []byte field written with no bytes, the Go value []byte{} that encoding/json leaves
+// out, as "", which Encode writes back: the object as kube-apiserver holds it, see
+// schema/defaults' KeepEmptyBytes).
 //
 // # Usage
 //
